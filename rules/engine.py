@@ -1,0 +1,174 @@
+"""The game engine: one object per game, fed requests and host commands, resolving turns.
+
+It knows nothing of Discord, the database or the clock: the caller says whether hunts are open
+(R4) and when the deadline has come. State is rebuilt deterministically by feeding the same
+log again (`rules.replay`, `db/`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.model import (
+    Cause,
+    GameState,
+    HostAction,
+    Note,
+    Phase,
+    Player,
+    Refusal,
+    Request,
+    Submission,
+    TurnResult,
+)
+from rules.pipeline import Night, Resolution, close_turn, fire_pistol, resolve_turn
+from rules.roles import TOWN_ABILITY_VERBS
+from rules.setup import SetupError, nick_key, validate_setup
+from rules.validation import validate_host_action, validate_request
+from rules.win import decide_winner
+
+
+class UnknownPlayer(KeyError):
+    """A nickname that is not in the game (a caller's or script's error, not a refusal)."""
+
+
+class Game:
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.history: list[TurnResult] = []
+
+    @classmethod
+    def new(
+        cls, players: Sequence[tuple[str, str]], seed: int = 0, activity_rules: bool = False
+    ) -> Game:
+        """`players`: (nick, role code) in setup order. Raises SetupError."""
+        validate_setup([role for _, role in players])
+        seen: dict[str, str] = {}
+        for nick, _ in players:
+            key = nick_key(nick)
+            if not key:
+                raise SetupError("empty_nick", "a nickname is empty")
+            if key in seen:
+                raise SetupError("duplicate_nick", f"nicknames {seen[key]!r} and {nick!r} clash")
+            seen[key] = nick
+        state = GameState(
+            seed=seed,
+            activity_rules=activity_rules,
+            players={
+                nick: Player(nick=nick, role=role, original_role=role) for nick, role in players
+            },
+        )
+        return cls(state)
+
+    # --- queries ---------------------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def winner(self) -> str | None:
+        return self.state.winner
+
+    def player(self, nick: str) -> Player:
+        try:
+            return self.state.players[nick]
+        except KeyError:
+            raise UnknownPlayer(nick) from None
+
+    def standing_requests(self, nick: str) -> list[Request]:
+        """The player's requests standing in this turn, in arrival order."""
+        subs = [s for (who, _), s in self.state.requests.items() if who == nick]
+        return [s.request for s in sorted(subs, key=lambda s: s.seq)]
+
+    # --- commands --------------------------------------------------------------------
+    def submit(self, req: Request, *, hunts_open: bool = True) -> Refusal | None:
+        """Validate and record a request. None means accepted."""
+        for name in (req.by, *req.named()):
+            self.player(name)
+        refusal = validate_request(self.state, req, hunts_open=hunts_open)
+        if refusal is not None:
+            return refusal
+        self._record(req)
+        return None
+
+    def _record(self, req: Request) -> None:
+        state = self.state
+        if req.do == "post":
+            state.posts[req.by] = state.posts.get(req.by, 0) + 1
+            return
+        if req.do == "note":
+            assert req.to is not None
+            state.players[req.by].note = Note(to=req.to, text=req.text or "")
+            return
+        if req.do == "shoot":
+            fire_pistol(state, req)
+            return
+        # A later request of the same kind replaces the earlier one and arrives now.
+        state.requests.pop((req.by, req.slot), None)
+        if req.do == "hunt":  # R17: a hunt withdraws the ability, and the other way round
+            for verb in TOWN_ABILITY_VERBS:
+                state.requests.pop((req.by, Request(req.by, verb).slot), None)
+        elif req.do in TOWN_ABILITY_VERBS:
+            state.requests.pop((req.by, "hunt"), None)
+        state.requests[(req.by, req.slot)] = Submission(seq=state.next_seq, request=req)
+        state.next_seq += 1
+
+    def host_action(self, action: HostAction) -> Refusal | None:
+        """R56: double kill (R36), deprive a vote (R54), exclude a player."""
+        if action.player is not None:
+            self.player(action.player)
+        refusal = validate_host_action(self.state, action)
+        if refusal is not None:
+            return refusal
+        state = self.state
+        open_ = state.phase is Phase.OPEN
+        if action.do == "double_kill":
+            if open_:
+                state.double_kill = True
+            else:
+                state.double_kill_next = True
+        elif action.do == "deprive_vote":
+            assert action.player is not None
+            if open_:
+                state.deprived.add(action.player)
+                state.requests.pop((action.player, "vote"), None)
+            else:
+                state.deprived_next.add(action.player)
+        elif action.do == "exclude":
+            assert action.player is not None
+            self._exclude(action.player)
+        return None
+
+    def _exclude(self, nick: str) -> None:
+        state = self.state
+        if state.current is None:
+            state.current = TurnResult(turn=state.turn)
+        res = Resolution(state=state, result=state.current, night=Night(electorate=[]))
+        res.kill(nick, Cause.EXCLUDED, ())
+        if state.phase is Phase.OPEN:
+            winner = decide_winner(state)  # R15: the win check follows an exclusion
+            if winner is not None:
+                state.current.winner = winner
+                state.winner = winner
+                state.phase = Phase.OVER
+                self.history.append(state.current)
+                state.current = None
+
+    def resolve(self) -> TurnResult:
+        """The deadline: steps 0-5. Then shots (`submit` a `shoot`) and `finish_turn`."""
+        return resolve_turn(self.state)
+
+    def finish_turn(self) -> TurnResult:
+        """The pistol window has closed: win check (step 7) and the next turn."""
+        result = close_turn(self.state)
+        self.history.append(result)
+        return result
+
+    def resolve_and_finish(self) -> TurnResult:
+        """Resolve with no pistol shots at all (tests, benchmarks)."""
+        self.resolve()
+        return self.finish_turn()

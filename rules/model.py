@@ -1,0 +1,408 @@
+"""The game's data: players, requests, refusals, state and the outcome of a turn (attrs)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+import attrs
+
+from rules.roles import Faction, Role, Step, role_class
+
+
+class Cause(StrEnum):
+    """Causes of death, RULES.md section 8."""
+
+    POISON = "poison"
+    HUNT = "hunt"
+    HUNT_BACKFIRE = "hunt_backfire"
+    MAFIA = "mafia"
+    EUTHANASIA = "euthanasia"
+    LYNCH = "lynch"
+    PISTOL = "pistol"
+    INACTIVE = "inactive"
+    MISSED_VOTES = "missed_votes"
+    EXCLUDED = "excluded"
+
+
+# R18: the deaths after which a commissar may draw his pistol.
+PISTOL_CAUSES: frozenset[Cause] = frozenset(
+    {Cause.LYNCH, Cause.MAFIA, Cause.POISON, Cause.EUTHANASIA, Cause.HUNT_BACKFIRE}
+)
+# R37: the deaths that deliver a death note.
+NOTE_CAUSES: frozenset[Cause] = frozenset({Cause.MAFIA, Cause.LYNCH})
+
+
+class RefusalCode(StrEnum):
+    """Stable codes of refused requests. A refusal only uses what the sender knows (R55)."""
+
+    GAME_OVER = "game_over"
+    REQUEST_CLOSED = "request_closed"
+    DEAD_SENDER = "dead_sender"
+    DEAD_TARGET = "dead_target"
+    WRONG_ROLE = "wrong_role"
+    NOT_TOWN = "not_town"
+    NO_LYNCH_ON_TURN_1 = "no_lynch_on_turn_1"
+    NO_HUNT_ON_TURN_1 = "no_hunt_on_turn_1"
+    HUNT_NOT_OPEN = "hunt_not_open"
+    VOTE_DEPRIVED = "vote_deprived"
+    SELF_TARGET = "self_target"
+    OWN_MAFIA_TARGET = "own_mafia_target"
+    DOUBLE_KILL_NOT_GRANTED = "double_kill_not_granted"
+    SAME_TARGETS = "same_targets"
+    INJECTION_USED = "injection_used"
+    SAME_HEAL_TARGET = "same_heal_target"
+    NOTE_ALREADY_SENT = "note_already_sent"
+    NO_PISTOL = "no_pistol"
+    ALREADY_DEAD = "already_dead"  # host command on a dead player
+    ALREADY_DEPRIVED = "already_deprived"
+    ALREADY_GRANTED = "already_granted"
+
+
+@attrs.frozen
+class Refusal:
+    code: RefusalCode
+
+
+class RequestFormatError(ValueError):
+    """A request dict that is not a request at all (a malformed script, not a refusal)."""
+
+
+TARGET_VERBS: frozenset[str] = frozenset(
+    {"vote", "hunt", "check", "heal", "inject", "block", "slander", "poison", "shoot"}
+)
+ALL_VERBS: frozenset[str] = TARGET_VERBS | {"kill", "note", "post"}
+
+
+@attrs.frozen
+class Request:
+    """A private request (заявка) of one player, exactly the SCENARIOS.md request object."""
+
+    by: str
+    do: str
+    target: str | None = None
+    targets: tuple[str, ...] | None = None
+    to: str | None = None
+    text: str | None = None
+
+    @property
+    def slot(self) -> str:
+        """Requests of one slot replace each other (SCENARIOS.md 'kinds for replacement')."""
+        if self.do in ("heal", "inject"):
+            return "doctor"
+        return self.do
+
+    def named(self) -> tuple[str, ...]:
+        """Every player the request names."""
+        if self.targets is not None:
+            return self.targets
+        if self.target is not None:
+            return (self.target,)
+        if self.to is not None:
+            return (self.to,)
+        return ()
+
+    def kill_set(self) -> frozenset[str]:
+        return frozenset(self.named())
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Request:
+        if not isinstance(data, dict):
+            raise RequestFormatError("a request must be an object")
+        by = data.get("by")
+        verb = data.get("do")
+        if not isinstance(by, str):
+            raise RequestFormatError("'by' must be a nickname")
+        if not isinstance(verb, str) or verb not in ALL_VERBS:
+            raise RequestFormatError(f"unknown verb {verb!r}")
+        allowed = {"by", "do"}
+        target: str | None = None
+        targets: tuple[str, ...] | None = None
+        to: str | None = None
+        text: str | None = None
+        if verb in TARGET_VERBS:
+            allowed.add("target")
+            target = _nick_field(data, "target", verb)
+        elif verb == "kill":
+            allowed |= {"target", "targets"}
+            if ("target" in data) == ("targets" in data):
+                raise RequestFormatError("'kill' takes 'target' or 'targets'")
+            if "target" in data:
+                target = _nick_field(data, "target", verb)
+            else:
+                raw = data["targets"]
+                if (
+                    not isinstance(raw, list)
+                    or len(raw) != 2
+                    or not all(isinstance(x, str) for x in raw)
+                ):
+                    raise RequestFormatError("'targets' must be a list of two nicknames")
+                targets = (raw[0], raw[1])
+        elif verb == "note":
+            allowed |= {"to", "text"}
+            to = _nick_field(data, "to", verb)
+            raw_text = data.get("text", "")
+            if not isinstance(raw_text, str):
+                raise RequestFormatError("'note' text must be a string")
+            text = raw_text
+        extra = set(data) - allowed
+        if extra:
+            raise RequestFormatError(f"'{verb}' does not take {sorted(extra)}")
+        return cls(by=by, do=verb, target=target, targets=targets, to=to, text=text)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"by": self.by, "do": self.do}
+        if self.target is not None:
+            out["target"] = self.target
+        if self.targets is not None:
+            out["targets"] = list(self.targets)
+        if self.to is not None:
+            out["to"] = self.to
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+
+def _nick_field(data: dict[str, Any], key: str, verb: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise RequestFormatError(f"'{verb}' needs '{key}' (a nickname)")
+    return value
+
+
+@attrs.frozen
+class HostAction:
+    """A host command that the engine applies (R56): double_kill, deprive_vote, exclude."""
+
+    do: str
+    player: str | None = None
+
+    VERBS = ("double_kill", "deprive_vote", "exclude")
+
+    @classmethod
+    def from_dict(cls, data: Any) -> HostAction:
+        if not isinstance(data, dict):
+            raise RequestFormatError("a host command must be an object")
+        verb = data.get("do")
+        if verb not in cls.VERBS:
+            raise RequestFormatError(f"unknown host command {verb!r}")
+        if verb == "double_kill":
+            if set(data) != {"do"}:
+                raise RequestFormatError("'double_kill' takes nothing")
+            return cls(do=verb)
+        player = data.get("player")
+        if not isinstance(player, str) or set(data) != {"do", "player"}:
+            raise RequestFormatError(f"'{verb}' needs 'player' (a nickname)")
+        return cls(do=verb, player=player)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"do": self.do}
+        if self.player is not None:
+            out["player"] = self.player
+        return out
+
+
+@attrs.define
+class Note:
+    """R37: a death note, written once per game, delivered on a mafia or lynch death."""
+
+    to: str
+    text: str
+
+
+@attrs.define
+class Player:
+    nick: str
+    role: str  # current role code (may be an internal one after conversion / promotion)
+    original_role: str
+    alive: bool = True
+    death_turn: int | None = None
+    death_cause: Cause | None = None
+    missed_votes: int = 0
+    note: Note | None = None
+
+    @property
+    def role_cls(self) -> type[Role]:
+        return role_class(self.role)
+
+    @property
+    def faction(self) -> Faction:
+        return self.role_cls.faction
+
+    @property
+    def is_mafia(self) -> bool:
+        return self.faction is Faction.MAFIA
+
+
+@attrs.define
+class Submission:
+    """A request standing in the current turn, with its arrival sequence number."""
+
+    seq: int
+    request: Request
+
+
+class Phase(StrEnum):
+    OPEN = "open"  # requests accepted
+    PISTOL = "pistol"  # resolved (steps 0-5), waiting for pistol shots (step 6)
+    OVER = "over"
+
+
+@attrs.frozen
+class Death:
+    player: str
+    role: str  # revealed role (R35)
+    cause: Cause
+    by: tuple[str, ...]
+    step: Step | None  # None: a host exclusion, outside the resolution
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "role": self.role,
+            "cause": str(self.cause),
+            "by": list(self.by),
+        }
+
+
+@attrs.define
+class CheckResult:
+    by: str
+    target: str
+    result: str | None  # "mafia" | "not_mafia" | None (no answer)
+    killed_by: tuple[str, ...] | None = None
+    method: str | None = None
+    # R19: everyone who privately receives this answer (the commissar and the sergeant).
+    recipients: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "by": self.by,
+            "target": self.target,
+            "result": self.result,
+            "killed_by": list(self.killed_by) if self.killed_by is not None else None,
+            "method": self.method,
+        }
+
+
+@attrs.frozen
+class LynchResult:
+    hanged: str | None
+    votes: dict[str, list[str]]
+    public: str  # "full" (R34) or "totals" (R54)
+    electorate: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hanged": self.hanged,
+            "votes": {k: list(v) for k, v in self.votes.items()},
+            "public": self.public,
+        }
+
+
+@attrs.frozen
+class NoteDelivery:
+    author: str
+    to: str
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.author, "to": self.to, "text": self.text}
+
+
+@attrs.frozen
+class RoleChange:
+    """A conversion (Foundling -> mafia, R22) or promotion (Sergeant -> commissar, R19)."""
+
+    player: str
+    becomes: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "becomes": self.becomes}
+
+
+@attrs.frozen
+class Rejected:
+    index: int
+    by: str
+    do: str
+    reason: RefusalCode
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "by": self.by, "do": self.do, "reason": str(self.reason)}
+
+
+@attrs.define
+class TurnResult:
+    """Everything one turn produced, in the order it happened."""
+
+    turn: int
+    deaths: list[Death] = attrs.Factory(list)
+    checks: list[CheckResult] = attrs.Factory(list)
+    lynch: LynchResult | None = None
+    notes: list[NoteDelivery] = attrs.Factory(list)
+    conversions: list[RoleChange] = attrs.Factory(list)
+    promotions: list[RoleChange] = attrs.Factory(list)
+    pistols: list[str] = attrs.Factory(list)  # killed commissars who may shoot (R18)
+    after_deaths: list[Death] = attrs.Factory(list)
+    winner: str | None = None
+    blocked: list[str] = attrs.Factory(list)  # private: whose ability was blocked
+    poisoned: list[str] = attrs.Factory(list)  # private: who will die at the next turn
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "deaths": [d.to_dict() for d in self.deaths],
+            "checks": [c.to_dict() for c in self.checks],
+            "lynch": self.lynch.to_dict() if self.lynch else None,
+            "notes": [n.to_dict() for n in self.notes],
+            "conversions": [c.to_dict() for c in self.conversions],
+            "promotions": [p.to_dict() for p in self.promotions],
+            "after": {"deaths": [d.to_dict() for d in self.after_deaths]},
+            "winner": self.winner,
+        }
+
+
+@attrs.define
+class GameState:
+    """The whole state of one game; rebuilt deterministically from its setup and log."""
+
+    seed: int
+    activity_rules: bool
+    players: dict[str, Player]  # in setup order
+    turn: int = 1
+    phase: Phase = Phase.OPEN
+    winner: str | None = None
+    double_kill: bool = False  # R36, for this turn's night
+    double_kill_next: bool = False  # granted after requests closed: next night
+    deprived: set[str] = attrs.Factory(set)  # R54, this turn
+    deprived_next: set[str] = attrs.Factory(set)  # deprived after requests closed
+    requests: dict[tuple[str, str], Submission] = attrs.Factory(dict)  # (nick, slot)
+    posts: dict[str, int] = attrs.Factory(dict)  # R52, this turn
+    next_seq: int = 0
+    pending_poison: list[tuple[str, str]] = attrs.Factory(list)  # (victim, maniac), R27
+    last_heal: str | None = None  # R20: heal target standing at the previous deadline
+    injection_used: bool = False  # R20
+    pistols: set[str] = attrs.Factory(set)  # commissars who may shoot now (R18)
+    current: TurnResult | None = None  # the turn being resolved (between resolve and finish)
+
+    def living(self) -> list[Player]:
+        return [p for p in self.players.values() if p.alive]
+
+    def alive(self, nick: str) -> bool:
+        return self.players[nick].alive
+
+    def standing(self, nick: str, slot: str) -> Request | None:
+        sub = self.requests.get((nick, slot))
+        return sub.request if sub else None
+
+    def submissions(self, verb_slot: str) -> list[Submission]:
+        """The standing requests of one slot, in arrival order."""
+        subs = [s for (_, slot), s in self.requests.items() if slot == verb_slot]
+        return sorted(subs, key=lambda s: s.seq)
+
+    def holder(self, role_code: str) -> Player | None:
+        for p in self.players.values():
+            if p.role == role_code:
+                return p
+        return None

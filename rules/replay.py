@@ -1,0 +1,187 @@
+"""`python main.py replay FILE`: a game script through the engine alone (SCENARIOS.md).
+
+Script in, outcome JSON out. A malformed script raises `ScriptError` (exit 2 with one line
+naming the problem and where); refused requests are part of a normal outcome.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from rules.engine import Game
+from rules.model import HostAction, Phase, RefusalCode, Rejected, Request, RequestFormatError
+from rules.roles import ROLES
+from rules.setup import SetupError
+
+TOP_KEYS = {"seed", "activity_rules", "players", "turns"}
+TURN_KEYS = {"host", "requests", "after"}
+COMMENT_KEYS = {"comment", "comments", "description", "name", "title", "notes"}
+
+
+class ScriptError(ValueError):
+    """A malformed script: the message names what is wrong and where."""
+
+
+class ParsedTurn:
+    def __init__(
+        self, host: list[HostAction], requests: list[Request], after: list[Request]
+    ) -> None:
+        self.host = host
+        self.requests = requests
+        self.after = after
+
+
+def parse_script(script: Any) -> tuple[Game, list[ParsedTurn]]:
+    if not isinstance(script, dict):
+        raise ScriptError("the script must be a JSON object")
+    seed = script.get("seed", 0)
+    if seed is None:
+        seed = 0
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ScriptError("'seed' must be an integer")
+    activity = script.get("activity_rules", False)
+    if not isinstance(activity, bool):
+        raise ScriptError("'activity_rules' must be true or false")
+    players = script.get("players")
+    if not isinstance(players, list) or not players:
+        raise ScriptError("'players' must be a non-empty list")
+    setup: list[tuple[str, str]] = []
+    for i, p in enumerate(players):
+        where = f"players[{i}]"
+        if not isinstance(p, dict):
+            raise ScriptError(f"{where}: must be an object with 'nick' and 'role'")
+        nick, role = p.get("nick"), p.get("role")
+        if not isinstance(nick, str) or not nick.strip():
+            raise ScriptError(f"{where}: 'nick' must be a non-empty string")
+        if not isinstance(role, str) or role not in ROLES:
+            raise ScriptError(f"{where}: unknown role {role!r} (known: {', '.join(ROLES)})")
+        setup.append((nick, role))
+    try:
+        game = Game.new(setup, seed=seed, activity_rules=activity)
+    except SetupError as exc:
+        raise ScriptError(f"invalid setup: {exc}") from None
+    nicks = {nick for nick, _ in setup}
+    raw_turns = script.get("turns", [])
+    if not isinstance(raw_turns, list):
+        raise ScriptError("'turns' must be a list")
+    turns = [_parse_turn(i + 1, t, nicks) for i, t in enumerate(raw_turns)]
+    return game, turns
+
+
+def _parse_turn(number: int, raw: Any, nicks: set[str]) -> ParsedTurn:
+    where = f"turn {number}"
+    if not isinstance(raw, dict):
+        raise ScriptError(f"{where}: must be an object")
+    extra = {k for k in raw if k not in TURN_KEYS and k not in COMMENT_KEYS}
+    if extra:
+        raise ScriptError(f"{where}: unknown key {sorted(extra)[0]!r}")
+    sections: dict[str, list[Any]] = {}
+    for key in TURN_KEYS:
+        value = raw.get(key, [])
+        if not isinstance(value, list):
+            raise ScriptError(f"{where}: '{key}' must be a list")
+        sections[key] = value
+    host: list[HostAction] = []
+    for i, item in enumerate(sections["host"]):
+        try:
+            action = HostAction.from_dict(item)
+        except RequestFormatError as exc:
+            raise ScriptError(f"{where}, host[{i}]: {exc}") from None
+        if action.player is not None and action.player not in nicks:
+            raise ScriptError(f"{where}, host[{i}]: unknown nickname {action.player!r}")
+        host.append(action)
+    return ParsedTurn(
+        host,
+        _parse_requests(f"{where}, requests", sections["requests"], nicks),
+        _parse_requests(f"{where}, after", sections["after"], nicks),
+    )
+
+
+def _parse_requests(where: str, items: list[Any], nicks: set[str]) -> list[Request]:
+    out: list[Request] = []
+    for i, item in enumerate(items):
+        try:
+            req = Request.from_dict(item)
+        except RequestFormatError as exc:
+            raise ScriptError(f"{where}[{i}]: {exc}") from None
+        for name in (req.by, *req.named()):
+            if name not in nicks:
+                raise ScriptError(f"{where}[{i}]: unknown nickname {name!r}")
+        out.append(req)
+    return out
+
+
+def run_script(script: Any) -> dict[str, Any]:
+    """Run a parsed SCENARIOS.md script; return the SCENARIOS.md outcome document."""
+    game, turns = parse_script(script)
+    out_turns: list[dict[str, Any]] = []
+    for number, turn in enumerate(turns, start=1):
+        if game.winner is not None:
+            break  # the game has ended: later turns are ignored
+        out_turns.append(_run_turn(game, number, turn))
+    return {"turns": out_turns, "winner": game.winner}
+
+
+def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
+    host_rejected: list[dict[str, Any]] = []
+    for i, action in enumerate(turn.host):
+        refusal = game.host_action(action)
+        if refusal is not None:
+            host_rejected.append({"index": i, "do": action.do, "reason": str(refusal.code)})
+    rejected = _submit_all(game, turn.requests)
+    after_rejected: list[Rejected] = []
+    if game.phase is Phase.OPEN:
+        game.resolve()
+        after_rejected = _submit_all(game, turn.after)
+        result = game.finish_turn()
+    else:  # the game ended at a host exclusion before the deadline
+        result = game.history[-1]
+        after_rejected = _submit_all(game, turn.after)
+    out = result.to_dict()
+    out["turn"] = number
+    out["rejected"] = [r.to_dict() for r in rejected]
+    out["after"]["rejected"] = [r.to_dict() for r in after_rejected]
+    if host_rejected:
+        out["host_rejected"] = host_rejected
+    return out
+
+
+def _submit_all(game: Game, requests: list[Request]) -> list[Rejected]:
+    """Submit in arrival order; in the pistol window only shots are accepted."""
+    rejected: list[Rejected] = []
+    for i, req in enumerate(requests):
+        refusal = game.submit(req)
+        if refusal is not None:
+            rejected.append(Rejected(i, req.by, req.do, refusal.code))
+    return rejected
+
+
+def main(path: str) -> int:
+    try:
+        text = sys.stdin.read() if path == "-" else _read(path)
+        try:
+            script = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ScriptError(f"bad JSON: {exc}") from None
+        outcome = run_script(script)
+    except ScriptError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    json.dump(outcome, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise ScriptError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ScriptError(f"{path} is not UTF-8 text") from None
+
+
+__all__ = ["RefusalCode", "ScriptError", "main", "parse_script", "run_script"]

@@ -1,0 +1,240 @@
+"""Setup (RULES.md section 10): role lists, presets, random assignment, nicknames (R44)."""
+
+from __future__ import annotations
+
+import math
+import random
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
+
+from rules.roles import ROLES, Boss, Commissar, Faction, Foundling, Sergeant
+
+T = TypeVar("T")
+
+MIN_PLAYERS = 3
+
+
+class SetupError(ValueError):
+    """An invalid setup; `code` is stable, the message names the problem."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def validate_setup(roles: Sequence[str]) -> None:
+    """R24, R43 and the section 10 Decision."""
+    unknown = [r for r in roles if r not in ROLES]
+    if unknown:
+        raise SetupError("unknown_role", f"unknown role {unknown[0]!r}")
+    n = len(roles)
+    if n < MIN_PLAYERS:
+        raise SetupError("too_few_players", f"{n} players; at least {MIN_PLAYERS} are needed")
+    counts = Counter(roles)
+    for code, count in counts.items():
+        if ROLES[code].unique and count > 1:
+            raise SetupError("duplicate_role", f"at most one {code} per game, got {count}")
+    mafia = sum(1 for r in roles if ROLES[r].faction is Faction.MAFIA)
+    town = sum(1 for r in roles if ROLES[r].faction is Faction.TOWN)
+    need = math.ceil(n / 4)
+    if mafia < need:
+        raise SetupError(
+            "too_few_mafia", f"{mafia} mafia for {n} players; at least {need} needed (R24)"
+        )
+    if mafia >= town:
+        raise SetupError(
+            "too_many_mafia", f"{mafia} mafia against {town} town: the game would be over"
+        )
+    if counts[Foundling.code] and not counts[Boss.code]:
+        raise SetupError("foundling_without_boss", "a foundling needs a boss")
+    if counts[Sergeant.code] and not counts[Commissar.code]:
+        raise SetupError("sergeant_without_commissar", "a sergeant needs a commissar")
+
+
+def parse_role_list(text: str) -> list[str]:
+    """`boss=1 mafioso=2 commissar=1 villager=5` (also commas, ':' for '=')."""
+    roles: list[str] = []
+    for item in text.replace(",", " ").split():
+        name, sep, count = item.replace(":", "=").partition("=")
+        name = name.strip().lower()
+        if not sep:
+            count = "1"
+        if name not in ROLES:
+            raise SetupError("unknown_role", f"unknown role {name!r}")
+        if not count.isdigit():
+            raise SetupError("bad_count", f"bad count {count!r} for {name}")
+        roles.extend([name] * int(count))
+    return roles
+
+
+def format_role_list(roles: Iterable[str]) -> str:
+    counts = Counter(roles)
+    return " ".join(f"{code}={counts[code]}" for code in ROLES if counts[code])
+
+
+def preset(players: int) -> list[str]:
+    """A balanced role list for 4 to 40+ players (R24: mafia = ceil(n/4))."""
+    if players < MIN_PLAYERS:
+        raise SetupError("too_few_players", f"{players} players; at least {MIN_PLAYERS} needed")
+    mafia_n = math.ceil(players / 4)
+    roles: list[str] = []
+    mafia: list[str] = []
+    if players >= 8:
+        mafia.append(Boss.code)
+    if players >= 10:
+        mafia.append("troublemaker")
+    mafia += ["mafioso"] * (mafia_n - len(mafia))
+    roles += mafia
+    town: list[str] = []
+    if players >= 4:
+        town.append(Commissar.code)
+    if players >= 6:
+        town.append("doctor")
+    if players >= 9:
+        town.append("prostitute")
+    if players >= 11:
+        town.append(Sergeant.code)
+    if players >= 8:
+        town.append(Foundling.code)
+    loners: list[str] = ["maniac"] if players >= 13 else []
+    rest = players - len(roles) - len(town) - len(loners)
+    roles += town + loners + ["villager"] * rest
+    validate_setup(roles)
+    return roles
+
+
+def shuffled(items: Sequence[T], seed: int) -> list[T]:
+    """R13: random but reproducible: the game's stored seed decides."""
+    out = list(items)
+    random.Random(seed).shuffle(out)
+    return out
+
+
+def assign_roles(members: Sequence[T], roles: Sequence[str], seed: int) -> list[tuple[T, str]]:
+    if len(members) != len(roles):
+        raise SetupError(
+            "count_mismatch", f"{len(members)} players signed up but {len(roles)} roles set"
+        )
+    validate_setup(roles)
+    return list(zip(members, shuffled(roles, seed), strict=True))
+
+
+def nick_key(nick: str) -> str:
+    """R44: nicknames are unique after Unicode normalisation and case folding."""
+    return unicodedata.normalize("NFKC", nick).casefold().strip()
+
+
+NICKNAMES: dict[str, tuple[str, ...]] = {
+    "en": (
+        "Raven",
+        "Badger",
+        "Heron",
+        "Lynx",
+        "Otter",
+        "Falcon",
+        "Marten",
+        "Weasel",
+        "Stork",
+        "Beaver",
+        "Hedgehog",
+        "Owl",
+        "Crane",
+        "Ferret",
+        "Hare",
+        "Magpie",
+        "Wolf",
+        "Fox",
+        "Swallow",
+        "Sparrow",
+        "Pike",
+        "Sturgeon",
+        "Elk",
+        "Bison",
+        "Squirrel",
+        "Mole",
+        "Seal",
+        "Walrus",
+        "Jackdaw",
+        "Rook",
+        "Finch",
+        "Robin",
+        "Starling",
+        "Kestrel",
+        "Osprey",
+        "Plover",
+        "Grouse",
+        "Bittern",
+        "Curlew",
+        "Dormouse",
+        "Vole",
+        "Stoat",
+        "Polecat",
+        "Sable",
+        "Wren",
+        "Thrush",
+    ),
+    "ru": (
+        "Ворон",
+        "Барсук",
+        "Цапля",
+        "Рысь",
+        "Выдра",
+        "Сокол",
+        "Куница",
+        "Ласка",
+        "Аист",
+        "Бобр",
+        "Ёж",
+        "Сова",
+        "Журавль",
+        "Хорёк",
+        "Заяц",
+        "Сорока",
+        "Волк",
+        "Лис",
+        "Ласточка",
+        "Воробей",
+        "Щука",
+        "Осётр",
+        "Лось",
+        "Зубр",
+        "Белка",
+        "Крот",
+        "Тюлень",
+        "Морж",
+        "Галка",
+        "Грач",
+        "Зяблик",
+        "Снегирь",
+        "Скворец",
+        "Пустельга",
+        "Скопа",
+        "Чибис",
+        "Глухарь",
+        "Выпь",
+        "Кроншнеп",
+        "Соня",
+        "Полёвка",
+        "Горностай",
+        "Хорь",
+        "Соболь",
+        "Крапивник",
+        "Дрозд",
+    ),
+}
+
+
+def assign_nicknames(count: int, seed: int, theme: str = "en") -> list[str]:
+    """R44: unique nicknames from a themed pool; numbered beyond the pool's size."""
+    pool = list(NICKNAMES.get(theme, NICKNAMES["en"]))
+    chosen = shuffled(pool, seed + 1)
+    out: list[str] = []
+    i = 0
+    while len(out) < count:
+        base = chosen[i % len(chosen)]
+        round_ = i // len(chosen)
+        out.append(base if round_ == 0 else f"{base} {round_ + 1}")
+        i += 1
+    return out

@@ -1,0 +1,99 @@
+"""Validation of requests at submission (RULES.md sections 1, 4-9).
+
+Every check uses only what the sender legitimately knows (R55): deaths are public, a player
+knows his own role, and the mafia know their members. Nothing here looks at another living
+player's role except a mafia member's knowledge of his team.
+"""
+
+from __future__ import annotations
+
+from rules.model import GameState, HostAction, Phase, Refusal, RefusalCode, Request
+from rules.roles import COMMON_VERBS, Faction
+
+
+def _refuse(code: RefusalCode) -> Refusal:
+    return Refusal(code)
+
+
+def validate_request(state: GameState, req: Request, *, hunts_open: bool = True) -> Refusal | None:
+    """Decide whether a request is accepted now. `req.by` and the named players must exist."""
+    if state.phase is Phase.OVER or state.winner is not None:
+        return _refuse(RefusalCode.GAME_OVER)
+    if req.do == "shoot":
+        return validate_shot(state, req)
+    if state.phase is not Phase.OPEN:
+        return _refuse(RefusalCode.REQUEST_CLOSED)
+    sender = state.players[req.by]
+    if not sender.alive:
+        return _refuse(RefusalCode.DEAD_SENDER)  # ghosts send no requests (section 9)
+    role = sender.role_cls
+    verb = req.do
+    if verb == "hunt":
+        if not role.may_hunt():
+            return _refuse(RefusalCode.NOT_TOWN)  # R26, R28
+    elif verb not in COMMON_VERBS and verb not in role.verbs:
+        return _refuse(RefusalCode.WRONG_ROLE)
+    if state.turn == 1 and verb == "vote":
+        return _refuse(RefusalCode.NO_LYNCH_ON_TURN_1)  # R3, R49
+    if state.turn == 1 and verb == "hunt":
+        return _refuse(RefusalCode.NO_HUNT_ON_TURN_1)  # R3, R49
+    if verb == "hunt" and not hunts_open:
+        return _refuse(RefusalCode.HUNT_NOT_OPEN)  # R4
+    if verb == "vote" and req.by in state.deprived:
+        return _refuse(RefusalCode.VOTE_DEPRIVED)  # R45, R54
+    if verb == "note" and sender.note is not None:
+        return _refuse(RefusalCode.NOTE_ALREADY_SENT)  # R37
+    if verb == "inject" and state.injection_used:
+        return _refuse(RefusalCode.INJECTION_USED)  # R20
+    if verb == "kill" and req.targets is not None:
+        if not state.double_kill:
+            return _refuse(RefusalCode.DOUBLE_KILL_NOT_GRANTED)  # R23, R36
+        if req.targets[0] == req.targets[1]:
+            return _refuse(RefusalCode.SAME_TARGETS)
+    for name in req.named():
+        refusal = _check_target(state, req, name)
+        if refusal is not None:
+            return refusal
+    if verb == "heal" and req.target == state.last_heal:
+        return _refuse(RefusalCode.SAME_HEAL_TARGET)  # R20
+    return None
+
+
+def _check_target(state: GameState, req: Request, name: str) -> Refusal | None:
+    target = state.players[name]
+    if name == req.by and req.do not in ("vote", "heal"):
+        return _refuse(RefusalCode.SELF_TARGET)  # section 9 Decision
+    if not target.alive:
+        return _refuse(RefusalCode.DEAD_TARGET)
+    if req.do == "kill" and target.faction is Faction.MAFIA:
+        # R23: the mafia know their members (a converted Foundling included); an unconverted
+        # Foundling is not known, so a kill on him is accepted and fails silently (R22, R55).
+        return _refuse(RefusalCode.OWN_MAFIA_TARGET)
+    return None
+
+
+def validate_shot(state: GameState, req: Request) -> Refusal | None:
+    """R18: only a commissar killed in this resolution, while his pistol window is open."""
+    if state.phase is not Phase.PISTOL or req.by not in state.pistols:
+        return _refuse(RefusalCode.NO_PISTOL)
+    assert req.target is not None
+    if req.target == req.by:
+        return _refuse(RefusalCode.SELF_TARGET)
+    if not state.players[req.target].alive:
+        return _refuse(RefusalCode.DEAD_TARGET)
+    return None
+
+
+def validate_host_action(state: GameState, action: HostAction) -> Refusal | None:
+    """R56: host commands; they too stop once the game has a winner."""
+    if state.phase is Phase.OVER or state.winner is not None:
+        return _refuse(RefusalCode.GAME_OVER)
+    if action.do == "double_kill":
+        already = state.double_kill if state.phase is Phase.OPEN else state.double_kill_next
+        return _refuse(RefusalCode.ALREADY_GRANTED) if already else None
+    assert action.player is not None
+    if not state.players[action.player].alive:
+        return _refuse(RefusalCode.ALREADY_DEAD)
+    if action.do == "deprive_vote" and action.player in state.deprived:
+        return _refuse(RefusalCode.ALREADY_DEPRIVED)
+    return None
