@@ -1,0 +1,71 @@
+"""What each player legitimately knows (R14, R19, R22, R44, R55).
+
+The bot renders role cards and private lists from these answers only, so that no reply can
+tell a player more than the rules let him know.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from rules.model import GameState, Request
+from rules.roles import COMMON_VERBS, Commissar, Faction, PromotedSergeant, Sergeant
+
+
+@attrs.frozen
+class RoleCard:
+    nick: str
+    role: str  # the role the player is told he has (R22: the Foundling reads Villager)
+    faction: str  # the faction as the player knows it
+    verbs: tuple[str, ...]  # the request verbs he may send
+    team: tuple[str, ...]  # the mafia: every member's nickname (R14)
+    commissar: str | None  # the sergeant: the commissar's nickname (R19)
+    alive: bool
+
+
+def role_card(state: GameState, nick: str) -> RoleCard:
+    player = state.players[nick]
+    cls = player.role_cls
+    shown = cls.shown_as()
+    faction = cls.faction
+    team: tuple[str, ...] = ()
+    if faction is Faction.MAFIA:
+        team = tuple(p.nick for p in state.players.values() if p.is_mafia)
+    commissar: str | None = None
+    if player.role == Sergeant.code:
+        holder = state.holder(Commissar.code)
+        commissar = holder.nick if holder else None
+    verbs = sorted(COMMON_VERBS | cls.verbs | ({"hunt"} if cls.may_hunt() else set()))
+    if player.role == PromotedSergeant.code:
+        shown = Commissar.code
+    return RoleCard(
+        nick=nick,
+        role=shown,
+        faction=str(faction) if player.role != "foundling" else str(Faction.TOWN),
+        verbs=tuple(verbs),
+        team=team,
+        commissar=commissar,
+        alive=player.alive,
+    )
+
+
+def kill_agreement(state: GameState) -> dict[str, tuple[str, ...]]:
+    """For the mafia channel: each member's standing kill request this turn (R23)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for sub in state.submissions("kill"):
+        req: Request = sub.request
+        out[req.by] = req.named()
+    return out
+
+
+def valid_targets(state: GameState, nick: str, verb: str) -> list[str]:
+    """Living nicknames a player may name with a verb (for autocomplete and menus)."""
+    me = state.players.get(nick)
+    out = []
+    for p in state.living():
+        if p.nick == nick and verb not in ("vote", "heal"):
+            continue
+        if verb == "kill" and me is not None and p.is_mafia:
+            continue
+        out.append(p.nick)
+    return out
