@@ -7,7 +7,8 @@ log again (`rules.replay`, `db/`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rules.model import (
     Cause,
@@ -172,3 +173,55 @@ class Game:
         """Resolve with no pistol shots at all (tests, benchmarks)."""
         self.resolve()
         return self.finish_turn()
+
+
+class RebuildError(RuntimeError):
+    """A stored log that the rules no longer accept: the store and the rules disagree."""
+
+
+LogItem = tuple[int, str, dict[str, Any]]  # (turn, section 'host'|'requests'|'after', payload)
+
+
+def rebuild(
+    players: Sequence[tuple[str, str]],
+    seed: int,
+    activity_rules: bool,
+    log: Sequence[LogItem],
+    resolved_turns: Iterable[int],
+    pistol_turns: Iterable[int] = (),
+) -> Game:
+    """The state of a stored game: its accepted log fed again, in arrival order.
+
+    `resolved_turns` were resolved and closed; `pistol_turns` had steps 0-5 resolved and the
+    pistol window opened. Deterministic: the same log gives the same game, every time."""
+    game = Game.new(players, seed=seed, activity_rules=activity_rules)
+    resolved = set(resolved_turns)
+    windows = set(pistol_turns) | resolved
+    by_turn: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+    for turn, section, payload in log:
+        by_turn.setdefault(turn, []).append((section, payload))
+    last = max([1, *by_turn, *windows])
+    for turn in range(1, last + 1):
+        if game.winner is not None:
+            break
+        if game.turn != turn:
+            raise RebuildError(f"log has turn {turn} but the game is at turn {game.turn}")
+        entries = by_turn.get(turn, [])
+        for section, payload in entries:
+            if section == "host":
+                _must(game.host_action(HostAction.from_dict(payload)), turn, payload)
+            elif section == "requests":
+                _must(game.submit(Request.from_dict(payload)), turn, payload)
+        if turn in windows and game.phase is Phase.OPEN:
+            game.resolve()
+            for section, payload in entries:
+                if section == "after":
+                    _must(game.submit(Request.from_dict(payload)), turn, payload)
+            if turn in resolved:
+                game.finish_turn()
+    return game
+
+
+def _must(refusal: Refusal | None, turn: int, payload: dict[str, Any]) -> None:
+    if refusal is not None:
+        raise RebuildError(f"turn {turn}: stored {payload} refused again ({refusal.code})")

@@ -316,6 +316,7 @@ class RoleChange:
 
     player: str
     becomes: str
+    after: bool = False  # caused by a pistol shot (step 6)
 
     def to_dict(self) -> dict[str, Any]:
         return {"player": self.player, "becomes": self.becomes}

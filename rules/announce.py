@@ -1,0 +1,127 @@
+"""What a turn's outcome tells whom (R18-R22, R30, R34-R37, R54, R55).
+
+The one place that decides what is public. The bot renders these payloads in the guild's
+language and sends them; it never looks into a `TurnResult` itself. Payloads are plain JSON
+(they are stored in the outbox), naming players by nickname only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rules.model import Death, GameState, TurnResult
+
+PUBLIC = "public"  # the game channel
+MAFIA = "mafia"  # the mafia channel
+
+
+@attrs.frozen
+class Announcement:
+    kind: str
+    audience: str  # PUBLIC, MAFIA, or a player's nickname (a private message)
+    payload: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "audience": self.audience, "payload": self.payload}
+
+
+def public_death(death: Death) -> dict[str, Any]:
+    """A death as the public sees it: nickname, revealed role (R35) and cause. Never who
+    killed (the mafia, the doctor, the maniac stay hidden), never a hunter's target (R30)."""
+    out: dict[str, Any] = {"nick": death.player, "role": death.role, "cause": str(death.cause)}
+    if death.cause == "pistol":
+        out["by"] = list(death.by)  # the shooter is a revealed, dead commissar (R18)
+    return out
+
+
+def _lynch_view(result: TurnResult) -> dict[str, Any] | None:
+    lynch = result.lynch
+    if lynch is None:
+        return None
+    view: dict[str, Any] = {"hanged": lynch.hanged, "public": lynch.public}
+    if lynch.public == "full":  # R34: who voted for whom
+        view["votes"] = {cand: list(voters) for cand, voters in lynch.votes.items()}
+    else:  # R54: totals only
+        view["totals"] = {cand: len(voters) for cand, voters in lynch.votes.items()}
+    return view
+
+
+def night_announcements(state: GameState, result: TurnResult) -> list[Announcement]:
+    """After steps 0-5: the public results and every private message they cause."""
+    out: list[Announcement] = [
+        Announcement(
+            "results",
+            PUBLIC,
+            {
+                "turn": result.turn,
+                "deaths": [public_death(d) for d in result.deaths],
+                "lynch": _lynch_view(result),
+                "pistols": list(result.pistols),
+            },
+        )
+    ]
+    for check in result.checks:
+        if check.result is None:
+            continue  # no answer (R21, R39)
+        payload = {
+            "turn": result.turn,
+            "target": check.target,
+            "result": check.result,
+            "killed_by": list(check.killed_by) if check.killed_by is not None else None,
+            "method": check.method,
+            "commissar": check.by,
+        }
+        for nick in check.recipients:  # R18, R19
+            out.append(Announcement("check", nick, payload))
+    out += _role_changes(result, after=False)
+    for note in result.notes:  # R37
+        out.append(Announcement("note", note.to, {"from": note.author, "text": note.text}))
+    for nick in result.pistols:  # R18
+        out.append(Announcement("pistol", nick, {"turn": result.turn}))
+    return out
+
+
+def _role_changes(result: TurnResult, *, after: bool) -> list[Announcement]:
+    out: list[Announcement] = []
+    for conv in result.conversions:  # R22
+        if conv.after is after:
+            out.append(Announcement("converted", conv.player, {"turn": result.turn}))
+            out.append(Announcement("mafia_joined", MAFIA, {"nick": conv.player}))
+    for promo in result.promotions:  # R19
+        if promo.after is after:
+            out.append(Announcement("promoted", promo.player, {"turn": result.turn}))
+    return out
+
+
+def final_announcements(state: GameState, result: TurnResult) -> list[Announcement]:
+    """When the pistol window closes (step 6, then 7): each shot or its absence, published
+    together (R18), what the shots caused, and the winner with every role revealed."""
+    out: list[Announcement] = []
+    for nick in result.pistols:
+        shots = [d for d in result.after_deaths if d.by == (nick,)]
+        if shots:
+            out.append(Announcement("shot", PUBLIC, public_death(shots[0])))
+        else:
+            out.append(Announcement("no_shot", PUBLIC, {"nick": nick}))
+    out += _role_changes(result, after=True)
+    if result.winner is not None:
+        out.append(game_over_announcement(state, result.winner))
+    return out
+
+
+def game_over_announcement(state: GameState, winner: str | None) -> Announcement:
+    """The end: winner and every role (a converted Foundling or promoted Sergeant shows his
+    original role), with who died how."""
+    roles = [
+        {
+            "nick": p.nick,
+            "role": p.original_role,
+            "alive": p.alive,
+            "cause": str(p.death_cause) if p.death_cause else None,
+            "turn": p.death_turn,
+        }
+        for p in state.players.values()
+    ]
+    return Announcement("game_over", PUBLIC, {"winner": winner, "roles": roles})
