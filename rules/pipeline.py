@@ -223,10 +223,10 @@ def step_check(res: Resolution) -> None:
         target = state.players[req.target]
         is_mafia = target.role_cls.checked_as_mafia() or res.night.slandered == req.target
         check.result = "mafia" if is_mafia else "not_mafia"  # R18, R25
-        sergeant = state.holder(Sergeant.code)
         recipients = [req.by]
-        if sergeant is not None and sergeant.alive:
-            recipients.append(sergeant.nick)  # R19
+        for p in state.players.values():  # R19, also when promoted by this night's kill
+            if p.original_role == Sergeant.code and p.alive and p.nick != req.by:
+                recipients.append(p.nick)
         check.recipients = tuple(recipients)
         res.night.check = check
 

@@ -110,7 +110,7 @@ def next_deadline(schedule: Schedule, previous: datetime, now: datetime) -> date
     start = max(previous, now)
     if schedule.kind == "fast":
         return start + timedelta(minutes=schedule.turn_minutes)
-    return _next_forum_deadline(schedule, start + timedelta(hours=1))
+    return _next_forum_deadline(schedule, start + schedule.min_first_turn)
 
 
 def _next_forum_deadline(schedule: Schedule, after: datetime) -> datetime:

@@ -38,6 +38,8 @@ def test_R1_next_deadline_is_next_day_and_missed_deadline_gives_a_whole_turn() -
     assert next_deadline(s, msk(21), msk(21, 1)) == msk(21, day=11)
     # The bot was down for two days: the next turn still lasts until a future deadline.
     assert next_deadline(s, msk(21), msk(22, day=12)) == msk(21, day=13)
+    # Back at 19:00 after a missed deadline: not a two-hour turn, the next day's 21:00.
+    assert next_deadline(s, msk(21), msk(19, day=12)) == msk(21, day=13)
 
 
 def test_R1_time_zone_is_per_game() -> None:
@@ -125,3 +127,16 @@ def test_autocomplete_targets_only_living_and_not_own_mafia() -> None:
     assert "Kid" in valid_targets(game.state, "Boss", "kill")  # R22, R55
     assert "Doc" in valid_targets(game.state, "Doc", "heal")
     assert "Com" not in valid_targets(game.state, "Com", "check")
+
+
+def test_R19_sergeant_gets_the_check_of_the_night_the_commissar_is_killed() -> None:
+    from rules.pipeline import resolve_turn
+
+    game = Game.new(GAME)
+    game.submit(Request("Mafi", "kill", target="Com"))
+    game.submit(Request("Com", "check", target="Mafi"))
+    result = resolve_turn(game.state)
+    [check] = result.checks
+    assert check.result == "mafia"
+    assert check.recipients == ("Com", "Sarge")
+    assert [p.player for p in result.promotions] == ["Sarge"]
