@@ -141,9 +141,9 @@ class Request:
         elif verb == "note":
             allowed |= {"to", "text"}
             to = _nick_field(data, "to", verb)
-            raw_text = data.get("text", "")
+            raw_text = data.get("text")
             if not isinstance(raw_text, str):
-                raise RequestFormatError("'note' text must be a string")
+                raise RequestFormatError("'note' needs 'text' (a string)")
             text = raw_text
         extra = set(data) - allowed
         if extra:

@@ -21,6 +21,8 @@ def validate_request(state: GameState, req: Request, *, hunts_open: bool = True)
         return _refuse(RefusalCode.GAME_OVER)
     if req.do == "shoot":
         return validate_shot(state, req)
+    if req.do == "post":
+        return None  # a post is no request: the living and ghosts (R36) may always post
     if state.phase is not Phase.OPEN:
         return _refuse(RefusalCode.REQUEST_CLOSED)
     sender = state.players[req.by]

@@ -1,0 +1,303 @@
+"""Property tests: random legal-ish scripts (setups valid under RULES.md section 10, random
+requests, many of them refused) must always give a coherent outcome.
+
+Checked for every generated script:
+- the script runs (no ScriptError) and gives the same output twice (determinism, R13);
+- turns are numbered 1..k, later turns are dropped only after a winner, and `winner` is null
+  only when the script ran out (SCENARIOS.md);
+- nobody dies twice; every death reveals the player's role from the setup (R35); causes and
+  `by` are coherent: nobody already dead acts (General rule of section 8), pistol shots come
+  only from a commissar killed that turn by a cause of R18, the mafia kill names mafia and
+  never kills the mafia or the Foundling (R22, R23), hunts kill mafia or the hunter (R29, R30);
+- checks come from a living commissar, report killers only for deaths of that night (R18), and
+  never call a mafia member "not_mafia" (R25 only adds "mafia");
+- the lynch hangs a top candidate with at least a quarter of the electorate (R31), counts one
+  vote per living voter, and notes are delivered only for mafia and lynch deaths (R37);
+- the turn's winner is exactly what R15 says about the players alive at its end (the Foundling
+  counting as mafia once the Boss is dead, R22), and a host exclusion that decides the game
+  ends the turn at once.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.rules.dsl import run_script, setup_problem
+
+MAFIA = frozenset({"boss", "mafioso", "troublemaker"})
+TOWN = frozenset({"villager", "commissar", "sergeant", "doctor", "prostitute", "foundling"})
+CAUSES = frozenset({"poison", "hunt", "hunt_backfire", "mafia", "euthanasia", "lynch", "pistol",
+                    "inactive", "missed_votes", "excluded"})
+PISTOL_CAUSES = frozenset({"lynch", "mafia", "poison", "euthanasia", "hunt_backfire"})
+NOBODY_CAUSES = frozenset({"inactive", "missed_votes", "excluded"})
+TARGET_VERBS = ("vote", "hunt", "check", "heal", "inject", "block", "slander", "poison", "kill")
+ROLE_VERBS = {
+    "boss": ["kill"], "mafioso": ["kill"], "troublemaker": ["kill", "slander"],
+    "commissar": ["check", "hunt"], "sergeant": ["hunt", "check"], "doctor": ["heal", "inject"],
+    "prostitute": ["block", "hunt"], "foundling": ["hunt", "kill"], "maniac": ["poison"],
+    "villager": ["hunt"],
+}
+PROPERTY_SETTINGS = settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> list[dict[str, str]]:
+    n = draw(st.integers(min_value=3, max_value=12))
+    maniac = draw(st.booleans())
+    m_min = math.ceil(n / 4)
+    if m_min > (n - int(maniac) - 1) // 2:
+        maniac = False
+    m = draw(st.integers(min_value=m_min, max_value=(n - int(maniac) - 1) // 2))
+    town = n - m - int(maniac)
+    special_mafia = [r for r in ("boss", "troublemaker") if draw(st.booleans())][:m]
+    mafia = special_mafia + ["mafioso"] * (m - len(special_mafia))
+    town_roles = []
+    if draw(st.booleans()):
+        town_roles.append("commissar")
+        if draw(st.booleans()):
+            town_roles.append("sergeant")
+    town_roles += [r for r in ("doctor", "prostitute") if draw(st.booleans())]
+    if "boss" in mafia and draw(st.booleans()):
+        town_roles.append("foundling")
+    town_roles = town_roles[:town]
+    town_roles += ["villager"] * (town - len(town_roles))
+    roles = draw(st.permutations(mafia + town_roles + ["maniac"] * int(maniac)))
+    players = [{"nick": f"P{i}", "role": role} for i, role in enumerate(roles)]
+    assert setup_problem(players) is None, players
+    return players
+
+
+@st.composite
+def scripts(draw: st.DrawFn, *, activity: bool | None = None,
+            max_turns: int = 6) -> dict[str, Any]:
+    players = draw(setups())
+    nicks = [p["nick"] for p in players]
+    role_of = {p["nick"]: p["role"] for p in players}
+    if activity is None:
+        activity = draw(st.booleans())
+    n_turns = draw(st.integers(min_value=1, max_value=max_turns))
+    turns = []
+    for number in range(1, n_turns + 1):
+        requests: list[dict[str, Any]] = []
+        for _ in range(draw(st.integers(min_value=0, max_value=2 * len(nicks)))):
+            by = draw(st.sampled_from(nicks))
+            kind = draw(st.sampled_from(["vote", "vote", "role", "role", "any", "note"]))
+            if kind == "role":
+                verb = draw(st.sampled_from(ROLE_VERBS[role_of[by]]))
+            elif kind == "any":
+                verb = draw(st.sampled_from(TARGET_VERBS))
+            else:
+                verb = kind
+            req: dict[str, Any] = {"by": by, "do": verb}
+            if verb == "note":
+                req["to"] = draw(st.sampled_from(nicks))
+                req["text"] = "note"
+            elif verb == "kill" and draw(st.integers(0, 4)) == 0:
+                req["targets"] = [draw(st.sampled_from(nicks)), draw(st.sampled_from(nicks))]
+            else:
+                req["target"] = draw(st.sampled_from(nicks))
+            requests.append(req)
+        if activity:
+            requests += [{"by": n, "do": "post"} for n in nicks
+                         if draw(st.integers(0, 14)) > 0]
+        turn: dict[str, Any] = {"requests": requests}
+        host = []
+        if draw(st.integers(0, 9)) == 0:
+            host.append({"do": "double_kill"})
+        if number == 1 and draw(st.integers(0, 9)) == 0:
+            host.append({"do": "exclude", "player": draw(st.sampled_from(nicks))})
+        if number == 1 and draw(st.integers(0, 9)) == 0:
+            host.append({"do": "deprive_vote", "player": draw(st.sampled_from(nicks))})
+        if host:
+            turn["host"] = host
+        if draw(st.integers(0, 2)) == 0:
+            officers = [n for n in nicks if role_of[n] in {"commissar", "sergeant"}]
+            shooter = draw(st.sampled_from(officers if officers and draw(st.booleans())
+                                           else nicks))
+            turn["after"] = [{"by": shooter, "do": "shoot",
+                              "target": draw(st.sampled_from(nicks))}]
+        turns.append(turn)
+    return {"seed": draw(st.integers(0, 2**31)), "activity_rules": activity,
+            "players": players, "turns": turns}
+
+
+def r15_winner(roles: dict[str, str], alive: set[str], boss_dead: bool) -> str | None:
+    def faction(nick: str) -> str:
+        role = roles[nick]
+        if role in MAFIA or (role == "foundling" and boss_dead):
+            return "mafia"
+        return "maniac" if role == "maniac" else "town"
+
+    factions = [faction(n) for n in alive]
+    if not alive:
+        return "draw"
+    if "maniac" in factions:
+        return "maniac" if len(alive) <= 2 else None
+    mafia, town = factions.count("mafia"), factions.count("town")
+    if mafia == 0:
+        return "town"
+    return "mafia" if mafia >= town else None
+
+
+def check_outcome(script: dict[str, Any], out: dict[str, Any]) -> None:
+    roles = {p["nick"]: p["role"] for p in script["players"]}
+    has_troublemaker = "troublemaker" in roles.values()
+    assert set(out) == {"turns", "winner"}
+    turns = out["turns"]
+    assert [t["turn"] for t in turns] == list(range(1, len(turns) + 1))
+    winners = [t["winner"] for t in turns]
+    assert all(w is None for w in winners[:-1])
+    if out["winner"] is None:
+        assert len(turns) == len(script["turns"])
+        assert not turns or winners[-1] is None
+    else:
+        assert out["winner"] in {"town", "mafia", "maniac", "draw"}
+        assert winners[-1] == out["winner"]
+        assert len(turns) <= len(script["turns"])
+
+    dead: dict[str, int] = {}  # nick -> turn of death
+    notes_from: set[str] = set()
+    for t in turns:
+        n = t["turn"]
+        source = script["turns"][n - 1]
+        requests = source.get("requests", [])
+        after_requests = source.get("after", [])
+        for rejected, reqs in ((t["rejected"], requests), (t["after"]["rejected"], after_requests)):
+            for r in rejected:
+                assert 0 <= r["index"] < len(reqs)
+                assert r["by"] == reqs[r["index"]]["by"]
+                assert r["do"] == reqs[r["index"]]["do"]
+                assert isinstance(r["reason"], str) and r["reason"]
+        dead_before = set(dead)
+        boss_dead_before = any(roles[p] == "boss" for p in dead_before)
+        excluded_now = [d["player"] for d in t["deaths"] if d["cause"] == "excluded"]
+        after_exclusion = set(roles) - dead_before - set(excluded_now)
+        boss_dead_excl = boss_dead_before or any(roles[p] == "boss" for p in excluded_now)
+        early_win = r15_winner(roles, after_exclusion, boss_dead_excl) if excluded_now else None
+        if early_win is not None:
+            assert t["winner"] == early_win
+            assert [d["cause"] for d in t["deaths"]] == ["excluded"] * len(excluded_now)
+            assert t["after"]["deaths"] == []
+        acted_dead = dead_before | set(excluded_now)
+
+        main = [(d, False) for d in t["deaths"]]
+        shots = [(d, True) for d in t["after"]["deaths"]]
+        deaths_this_turn: dict[str, dict[str, Any]] = {}
+        for d, is_shot in main + shots:
+            p, cause, by = d["player"], d["cause"], d["by"]
+            assert p in roles
+            assert p not in dead, f"{p} died twice"
+            assert d["role"] == roles[p]  # R35, original role revealed
+            assert cause in CAUSES
+            assert all(b in roles for b in by)
+            assert (cause == "pistol") == is_shot
+            if cause in NOBODY_CAUSES:
+                assert by == []
+            elif cause == "pistol":
+                assert len(by) == 1
+                shooter = deaths_this_turn.get(by[0])
+                assert shooter is not None and shooter["cause"] in PISTOL_CAUSES
+                assert roles[by[0]] in {"commissar", "sergeant"}
+            elif cause == "poison":
+                assert len(by) == 1 and roles[by[0]] == "maniac"
+                assert by[0] not in dead or dead[by[0]] >= n - 1
+            elif cause == "lynch":
+                assert not set(by) & acted_dead
+            else:
+                assert by, cause
+                assert not (set(by) - {p}) & set(dead), f"{by} acted dead ({cause})"
+                if cause == "mafia":
+                    assert roles[p] not in MAFIA and roles[p] != "foundling"
+                    assert all(roles[b] in MAFIA or roles[b] == "foundling" for b in by)
+                elif cause == "hunt":
+                    assert len(by) == 1 and roles[by[0]] in TOWN
+                    assert roles[p] in MAFIA or roles[p] == "foundling"
+                elif cause == "hunt_backfire":
+                    assert roles[p] in TOWN
+                elif cause == "euthanasia":
+                    assert [roles[b] for b in by] == ["doctor"]
+            dead[p] = n
+            deaths_this_turn[p] = d
+
+        boss_dead = any(roles[p] == "boss" for p in dead)
+        for c in t["checks"]:
+            assert c["by"] not in acted_dead
+            assert roles[c["by"]] in {"commissar", "sergeant"}
+            assert c["result"] in {"mafia", "not_mafia", None}
+            if c["killed_by"] is not None or c["method"] is not None:
+                killed = deaths_this_turn.get(c["target"])
+                assert killed is not None and killed["cause"] == c["method"]
+                assert c["method"] in {"mafia", "euthanasia"}
+                assert c["killed_by"] == killed["by"]
+            target_role = roles[c["target"]]
+            if c["result"] == "not_mafia":
+                assert target_role not in MAFIA
+                assert not (target_role == "foundling" and boss_dead_before)
+            if c["result"] == "mafia" and not has_troublemaker:
+                assert target_role in MAFIA or (target_role == "foundling" and boss_dead)
+
+        lynch = t["lynch"]
+        hanged = [d for d in t["deaths"] if d["cause"] == "lynch"]
+        if n == 1:
+            assert lynch is None and hanged == []
+        elif early_win is None:
+            assert lynch is not None and lynch["public"] in {"full", "totals"}
+            voters = [v for vs in lynch["votes"].values() for v in vs]
+            assert len(voters) == len(set(voters))
+            assert not set(voters) & acted_dead
+            if lynch["hanged"] is None:
+                assert hanged == []
+            else:
+                (death,) = hanged
+                assert death["player"] == lynch["hanged"]
+                assert death["by"] == lynch["votes"][lynch["hanged"]]
+                electorate = len(set(roles) - acted_dead)
+                top = len(lynch["votes"][lynch["hanged"]])
+                assert 4 * top >= electorate
+                for cand, votes in lynch["votes"].items():
+                    if dead.get(cand) != n or deaths_this_turn[cand]["cause"] not in {
+                        "poison", "hunt", "hunt_backfire", "mafia", "euthanasia", "excluded"
+                    }:
+                        assert len(votes) <= top  # candidates alive at step 3
+        for note in t["notes"]:
+            assert note["from"] not in notes_from
+            notes_from.add(note["from"])
+            assert deaths_this_turn[note["from"]]["cause"] in {"mafia", "lynch"}
+            assert note["to"] in roles and note["to"] != note["from"]
+
+        alive = set(roles) - set(dead)
+        assert t["winner"] == r15_winner(roles, alive, boss_dead), f"turn {n}"
+
+
+def run_twice(script: dict[str, Any]) -> dict[str, Any]:
+    first = run_script(copy.deepcopy(script))
+    second = run_script(copy.deepcopy(script))
+    assert first == second, "same script, same seed, different outcome"
+    return first
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_random_scripts_give_coherent_outcomes(script: dict[str, Any]):
+    check_outcome(script, run_twice(script))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scripts(activity=True, max_turns=10))
+def test_random_long_games_with_activity_rules(script: dict[str, Any]):
+    check_outcome(script, run_twice(script))
+
+
+@settings(max_examples=40, deadline=None)
+@given(setups())
+def test_random_valid_setups_are_accepted(players: list[dict[str, str]]):
+    out = run_script({"players": players, "turns": [{}, {}]})
+    assert [t["winner"] for t in out["turns"]] == [None, None]
+    assert all(t["deaths"] == [] for t in out["turns"])
