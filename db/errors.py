@@ -1,0 +1,31 @@
+"""Errors raised by the persistence layer.
+
+Every error carries a one-line, user-presentable message (``str(err)``): the command line and
+the bot print it as is, never a traceback.
+"""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """The database cannot do what was asked (unusable file, broken invariant, missing row)."""
+
+    def __init__(self, message: str) -> None:
+        # One line, whatever the cause said.
+        super().__init__(" ".join(message.split()))
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class DatabaseUnusable(StoreError):
+    """The file is not a database of this bot: corrupt, foreign, or from a newer version."""
+
+
+class OpenGameExists(StoreError):
+    """The guild already has a game in the lobby or running (at most one per guild)."""
+
+
+class NotFound(StoreError):
+    """A game, player or outbox item that the caller named does not exist."""

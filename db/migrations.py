@@ -1,0 +1,319 @@
+"""Numbered schema migrations, tracked with ``PRAGMA user_version``.
+
+``MIGRATIONS[i]`` takes a database from version ``i`` to version ``i + 1``. Never edit a
+migration that has shipped: append a new one. All pending migrations run in ONE transaction
+(SQLite DDL is transactional), so a failure leaves the file exactly as it was.
+
+Before an existing database is migrated it is copied, with SQLite's online backup API (safe
+with WAL and with other readers), to ``FILE.bak-v{old_version}``; an existing backup of that
+name is never overwritten (a time stamp is appended instead).
+
+The file is recognised as ours by ``PRAGMA application_id`` (set by migration 1) and by its
+tables: anything else (not SQLite, damaged, another program's database, or a schema newer than
+this build) raises :class:`db.errors.DatabaseUnusable` with a one-line message.
+
+This module is synchronous on purpose: it runs once at start-up (``Store.open`` calls it in a
+worker thread) and the tests use it to build files of older versions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import sqlite3
+from functools import cache
+from pathlib import Path
+
+import attrs
+
+from db.errors import DatabaseUnusable
+
+# 'MAFA' in ASCII: marks the file as a forum-mafia database (``PRAGMA application_id``).
+APPLICATION_ID = 0x4D414641
+
+BUSY_TIMEOUT_MS = 5000
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+# --------------------------------------------------------------------------------------------
+# The migrations. Times are UTC ISO-8601 text with microseconds
+# ("2025-01-02T21:00:00.000000+00:00"), so that they sort as text. JSON columns hold plain
+# dicts and lists.
+# --------------------------------------------------------------------------------------------
+
+_V1_SCHEMA = """
+CREATE TABLE guild_settings (
+    guild_id              INTEGER PRIMARY KEY,
+    language              TEXT NOT NULL DEFAULT 'ru',
+    host_role_id          INTEGER,
+    category_id           INTEGER,
+    game_channel_id       INTEGER,
+    discussion_channel_id INTEGER,
+    mafia_channel_id      INTEGER,
+    host_channel_id       INTEGER,
+    webhook_id            INTEGER,
+    default_schedule      TEXT NOT NULL DEFAULT 'forum',
+    timezone              TEXT NOT NULL DEFAULT 'Europe/Moscow',
+    updated_at            TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE games (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id          INTEGER NOT NULL,
+    status            TEXT NOT NULL DEFAULT 'lobby'
+                      CHECK (status IN ('lobby', 'running', 'finished')),
+    seed              INTEGER NOT NULL,
+    schedule_kind     TEXT NOT NULL,
+    schedule_params   TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(schedule_params)),
+    timezone          TEXT NOT NULL,
+    activity_rules    INTEGER NOT NULL DEFAULT 0 CHECK (activity_rules IN (0, 1)),
+    roles             TEXT CHECK (roles IS NULL OR json_valid(roles)),
+    host_user_id      INTEGER,
+    signup_message_id INTEGER,
+    turn              INTEGER NOT NULL DEFAULT 0 CHECK (turn >= 0),
+    phase             TEXT NOT NULL DEFAULT 'lobby',
+    deadline          TEXT,
+    paused            INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1)),
+    paused_remaining  REAL,
+    winner            TEXT,
+    created_at        TEXT NOT NULL,
+    updated_at        TEXT NOT NULL
+) STRICT;
+-- At most one game in the lobby or running per guild.
+CREATE UNIQUE INDEX games_one_open_per_guild ON games (guild_id) WHERE status <> 'finished';
+CREATE INDEX games_by_status ON games (status, deadline);
+
+CREATE TABLE signups (
+    game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    user_id   INTEGER NOT NULL,
+    joined_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+) STRICT;
+
+CREATE TABLE players (
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat       INTEGER NOT NULL CHECK (seat >= 0),
+    user_id    INTEGER NOT NULL,
+    nick       TEXT NOT NULL,
+    role       TEXT NOT NULL,
+    avatar_url TEXT,
+    signature  TEXT,
+    PRIMARY KEY (game_id, seat),
+    UNIQUE (game_id, user_id),
+    UNIQUE (game_id, nick COLLATE NOCASE)
+) STRICT;
+
+-- The game's event log: host commands, requests and pistol shots in arrival order.
+CREATE TABLE log_entries (
+    id      INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn    INTEGER NOT NULL CHECK (turn >= 1),
+    seq     INTEGER NOT NULL CHECK (seq >= 1),
+    section TEXT NOT NULL CHECK (section IN ('host', 'requests', 'after')),
+    payload TEXT NOT NULL CHECK (json_valid(payload)),
+    outcome TEXT NOT NULL CHECK (outcome = 'accepted' OR substr(outcome, 1, 8) = 'refused:'),
+    user_id INTEGER,
+    at      TEXT NOT NULL,
+    UNIQUE (game_id, seq)
+) STRICT;
+
+CREATE TABLE resolutions (
+    game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn        INTEGER NOT NULL CHECK (turn >= 1),
+    result      TEXT NOT NULL CHECK (json_valid(result)),
+    resolved_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, turn)
+) STRICT, WITHOUT ROWID;
+"""
+
+_V1 = f"PRAGMA application_id = {APPLICATION_ID};\n{_V1_SCHEMA}"
+
+_V2 = """
+-- Announcements to send, written in the same transaction as what caused them.
+CREATE TABLE outbox (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn       INTEGER NOT NULL CHECK (turn >= 0),
+    kind       TEXT NOT NULL,
+    payload    TEXT NOT NULL CHECK (json_valid(payload)),
+    sent       INTEGER NOT NULL DEFAULT 0 CHECK (sent IN (0, 1)),
+    created_at TEXT NOT NULL,
+    sent_at    TEXT
+) STRICT;
+CREATE INDEX outbox_pending ON outbox (game_id, id) WHERE sent = 0;
+
+-- Every host command, whoever ran it (R56).
+CREATE TABLE audit_log (
+    id       INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    game_id  INTEGER REFERENCES games (id) ON DELETE SET NULL,
+    actor_id INTEGER NOT NULL,
+    command  TEXT NOT NULL,
+    args     TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(args)),
+    at       TEXT NOT NULL
+) STRICT;
+CREATE INDEX audit_by_game ON audit_log (game_id, id);
+
+-- The pistol window of a turn (R18): steps 0-5 published, shots awaited.
+CREATE TABLE pistol_windows (
+    game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn      INTEGER NOT NULL CHECK (turn >= 1),
+    result    TEXT NOT NULL CHECK (json_valid(result)),
+    opened_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, turn)
+) STRICT, WITHOUT ROWID;
+
+-- Cheap per-turn post counters for the R52 reminders.
+ALTER TABLE log_entries ADD COLUMN verb TEXT AS (json_extract(payload, '$.do')) VIRTUAL;
+ALTER TABLE log_entries ADD COLUMN by_nick TEXT AS (json_extract(payload, '$.by')) VIRTUAL;
+CREATE INDEX log_entries_by_verb ON log_entries (game_id, turn, verb, by_nick)
+    WHERE outcome = 'accepted';
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+LATEST_VERSION = len(MIGRATIONS)
+
+
+@attrs.frozen
+class MigrationReport:
+    """What :func:`migrate` did to a file."""
+
+    old_version: int
+    new_version: int
+    backup: Path | None  # the copy taken before migrating, if any
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return conn
+
+
+@cache
+def expected_tables(version: int) -> frozenset[str]:
+    """The tables a database of schema ``version`` holds (built in memory from MIGRATIONS)."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        for script in MIGRATIONS[:version]:
+            conn.executescript(script)
+        return _tables(conn)
+    finally:
+        conn.close()
+
+
+def _tables(conn: sqlite3.Connection) -> frozenset[str]:
+    rows = conn.execute(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    return frozenset(str(r[0]) for r in rows)
+
+
+def _check_header(path: Path) -> None:
+    """A non-empty file must start with SQLite's magic string."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(_SQLITE_MAGIC))
+    except OSError as e:
+        raise DatabaseUnusable(f"{path}: cannot read the database file ({e.strerror})") from e
+    if head and head != _SQLITE_MAGIC:
+        raise DatabaseUnusable(f"{path}: not a SQLite database (corrupt or some other file)")
+
+
+def inspect(conn: sqlite3.Connection, path: Path) -> int:
+    """Check that ``conn`` is a database of this bot; return its schema version."""
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        tables = _tables(conn)
+        check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        raise DatabaseUnusable(f"{path}: damaged or not a SQLite database ({e})") from e
+    if check != "ok":
+        raise DatabaseUnusable(f"{path}: the database is damaged ({check})")
+    if app_id not in (0, APPLICATION_ID) or (version > 0 and app_id != APPLICATION_ID):
+        raise DatabaseUnusable(
+            f"{path}: a SQLite database of another program (application_id {app_id:#x})"
+        )
+    if version > LATEST_VERSION:
+        raise DatabaseUnusable(
+            f"{path}: schema version {version} is newer than this bot knows "
+            f"({LATEST_VERSION}); upgrade the bot or use a backup"
+        )
+    expected = expected_tables(version)
+    unknown = sorted(tables - expected)
+    if unknown:
+        raise DatabaseUnusable(
+            f"{path}: not a forum-mafia database (unknown tables: {', '.join(unknown[:5])})"
+        )
+    missing = sorted(expected - tables)
+    if missing:
+        raise DatabaseUnusable(
+            f"{path}: the database is damaged (missing tables: {', '.join(missing[:5])})"
+        )
+    return version
+
+
+def backup_path(path: Path, version: int) -> Path:
+    """``FILE.bak-v{version}``, or a time-stamped name if that backup already exists."""
+    candidate = path.with_name(f"{path.name}.bak-v{version}")
+    if not candidate.exists():
+        return candidate
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%f")
+    return path.with_name(f"{path.name}.bak-v{version}-{stamp}")
+
+
+def _backup(conn: sqlite3.Connection, target: Path) -> None:
+    dest = sqlite3.connect(target)
+    try:
+        conn.backup(dest)
+    finally:
+        dest.close()
+
+
+def migrate(path: str | Path, target: int | None = None) -> MigrationReport:
+    """Create or upgrade the database at ``path`` to ``target`` (default: the latest version).
+
+    Raises :class:`DatabaseUnusable` for a file that is not ours. Leaves the file in WAL mode.
+    """
+    path = Path(path)
+    goal = LATEST_VERSION if target is None else target
+    if not 0 <= goal <= LATEST_VERSION:
+        raise ValueError(f"no schema version {goal}")
+    if path.exists():
+        _check_header(path)
+    try:
+        conn = _connect(path)
+    except sqlite3.Error as e:
+        raise DatabaseUnusable(f"{path}: cannot open the database ({e})") from e
+    try:
+        version = inspect(conn, path)
+        if version > goal:
+            raise ValueError(f"{path}: already at version {version}, above {goal}")
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            raise DatabaseUnusable(f"{path}: cannot switch to WAL mode ({e})") from e
+        if str(mode).lower() != "wal" and str(path) != ":memory:":
+            raise DatabaseUnusable(f"{path}: cannot switch to WAL mode (got {mode})")
+        if version == goal:
+            return MigrationReport(version, version, None)
+        backup = None
+        if version > 0:
+            backup = backup_path(path, version)
+            _backup(conn, backup)
+        pending = "\n".join(MIGRATIONS[version:goal])
+        try:
+            conn.executescript(
+                f"BEGIN IMMEDIATE;\n{pending}\nPRAGMA user_version = {goal};\nCOMMIT;"
+            )
+        except sqlite3.Error as e:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise DatabaseUnusable(
+                f"{path}: migration from version {version} to {goal} failed ({e}); "
+                "the file is unchanged"
+            ) from e
+        return MigrationReport(version, goal, backup)
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            conn.close()

@@ -1,0 +1,164 @@
+"""Rows of the store, as attrs classes. Plain data: no behaviour, no database handle.
+
+Times are timezone-aware ``datetime`` objects in UTC. Payloads (requests, host commands,
+results, announcements) are plain JSON dicts, never engine objects: the store does not depend
+on ``rules``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import attrs
+
+JSONDict = dict[str, Any]
+
+GameStatus = Literal["lobby", "running", "finished"]
+Section = Literal["host", "requests", "after"]
+SECTIONS: tuple[Section, ...] = ("host", "requests", "after")
+
+ACCEPTED = "accepted"
+
+
+def refused(code: str) -> str:
+    """The ``outcome`` of a request that the rules refused with ``code``."""
+    return f"refused:{code}"
+
+
+@attrs.frozen
+class GuildSettings:
+    """Per-guild configuration written by ``/mafia setup``."""
+
+    guild_id: int
+    language: str = "ru"
+    host_role_id: int | None = None
+    category_id: int | None = None
+    game_channel_id: int | None = None
+    discussion_channel_id: int | None = None
+    mafia_channel_id: int | None = None
+    host_channel_id: int | None = None
+    webhook_id: int | None = None
+    default_schedule: str = "forum"
+    timezone: str = "Europe/Moscow"
+
+
+@attrs.frozen
+class GameRecord:
+    """One game: its setup, where its clock stands, and how it ended."""
+
+    id: int
+    guild_id: int
+    status: GameStatus
+    seed: int
+    schedule_kind: str
+    schedule_params: JSONDict
+    timezone: str
+    activity_rules: bool
+    roles: Any  # the role list chosen in the lobby (JSON), or None
+    host_user_id: int | None
+    signup_message_id: int | None
+    turn: int  # 0 in the lobby, then the current turn (1-based)
+    phase: str
+    deadline: dt.datetime | None  # UTC; None while paused, in the lobby, or finished
+    paused: bool
+    paused_remaining: float | None  # seconds left on the clock when paused
+    winner: str | None
+    created_at: dt.datetime
+    updated_at: dt.datetime
+
+
+@attrs.frozen
+class PlayerSpec:
+    """A seat to fill when a game starts (input of ``Store.start_game``)."""
+
+    user_id: int
+    nick: str
+    role: str
+    avatar_url: str | None = None
+    signature: str | None = None
+
+
+@attrs.frozen
+class PlayerRecord:
+    """A seat of a started game. ``role`` is the role dealt at the start."""
+
+    game_id: int
+    seat: int  # 0-based; the order of ``players`` in the script
+    user_id: int
+    nick: str
+    role: str
+    avatar_url: str | None
+    signature: str | None
+
+
+@attrs.frozen
+class LogEntry:
+    """One host command, request or pistol shot, in arrival order (``seq``) within its game."""
+
+    id: int
+    game_id: int
+    turn: int
+    seq: int
+    section: Section
+    payload: JSONDict
+    outcome: str  # "accepted" or "refused:<code>"
+    user_id: int | None
+    at: dt.datetime
+
+    @property
+    def accepted(self) -> bool:
+        return self.outcome == ACCEPTED
+
+
+@attrs.frozen
+class ResolutionRecord:
+    game_id: int
+    turn: int
+    result: JSONDict
+    resolved_at: dt.datetime
+
+
+@attrs.frozen
+class OutboxItem:
+    """An announcement to write to the outbox (input)."""
+
+    kind: str
+    payload: Mapping[str, Any]
+
+
+@attrs.frozen
+class OutboxRecord:
+    """An announcement in the outbox. Delivered at least once: resent until marked sent."""
+
+    id: int
+    game_id: int
+    turn: int
+    kind: str
+    payload: JSONDict
+    sent: bool
+    created_at: dt.datetime
+    sent_at: dt.datetime | None
+
+
+@attrs.frozen
+class AuditRecord:
+    id: int
+    guild_id: int
+    game_id: int | None
+    actor_id: int
+    command: str
+    args: JSONDict
+    at: dt.datetime
+
+
+@attrs.frozen
+class LoadedGame:
+    """What the bot needs to pick a running game up again at start."""
+
+    game: GameRecord
+    players: list[PlayerRecord]
+    script: JSONDict  # SCENARIOS.md script: accepted log entries grouped by turn
+    resolved_turns: frozenset[int]
+    pistol_window_turns: frozenset[int]  # turns whose pistol window was opened

@@ -1,0 +1,199 @@
+"""The stored log as a SCENARIOS.md script: load_script, load_running and `main.py export`."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from db.export import export_main
+from db.models import OutboxItem, refused
+from db.store import Store, build_script
+
+from .conftest import T0, game_script, running_game
+
+NEXT = T0 + dt.timedelta(days=1)
+
+
+def test_build_script_groups_entries_by_turn_and_fills_gaps() -> None:
+    script = build_script(
+        5,
+        True,
+        [("Anna", "commissar"), ("Bob", "mafioso")],
+        [
+            (1, "requests", {"by": "Anna", "do": "post"}),
+            (3, "host", {"do": "double_kill"}),
+            (1, "requests", {"by": "Bob", "do": "post"}),
+            (3, "after", {"by": "Anna", "do": "shoot", "target": "Bob"}),
+        ],
+        last_turn=4,
+    )
+    empty: dict[str, list[Any]] = {"host": [], "requests": [], "after": []}
+    assert script == {
+        "seed": 5,
+        "activity_rules": True,
+        "players": [{"nick": "Anna", "role": "commissar"}, {"nick": "Bob", "role": "mafioso"}],
+        "turns": [
+            {
+                "host": [],
+                "requests": [{"by": "Anna", "do": "post"}, {"by": "Bob", "do": "post"}],
+                "after": [],
+            },
+            empty,
+            {
+                "host": [{"do": "double_kill"}],
+                "requests": [],
+                "after": [{"by": "Anna", "do": "shoot", "target": "Bob"}],
+            },
+            empty,
+        ],
+    }
+    assert build_script(1, False, [], [])["turns"] == []
+
+
+async def test_load_script_keeps_accepted_entries_in_arrival_order(store: Store) -> None:
+    game_id = await running_game(store, seed=99)
+    kill = {"by": "Bob", "do": "kill", "target": "Dan"}
+    await store.add_request(game_id, 1, "requests", {"by": "Cid", "do": "vote"}, 1, refused("x"))
+    await store.add_request(game_id, 1, "requests", kill, 1001)
+    await store.add_host_action(game_id, 1, {"do": "double_kill"}, actor_id=5, command="dk")
+    await store.record_resolution(game_id, 1, {}, [], 2, NEXT)
+    await store.record_resolution(game_id, 2, {}, [], 3, NEXT)  # a turn with no entries
+    await store.add_request(game_id, 3, "requests", {"by": "Eve", "do": "post"}, 1004)
+    script = await store.load_script(game_id)
+    assert script["seed"] == 99 and script["activity_rules"] is False
+    assert [p["nick"] for p in script["players"]] == [p["nick"] for p in game_script()["players"]]
+    assert script["turns"] == [
+        {"host": [{"do": "double_kill"}], "requests": [kill], "after": []},
+        {"host": [], "requests": [], "after": []},
+        {"host": [], "requests": [{"by": "Eve", "do": "post"}], "after": []},
+    ]
+
+
+async def test_load_running_gives_each_running_game_with_its_script(store: Store) -> None:
+    a = await running_game(store, guild_id=1)
+    b = await running_game(store, guild_id=2, seed=3)
+    lobby = await store.create_game(3, seed=1, schedule_kind="fast", timezone="UTC")
+    done = await running_game(store, guild_id=4)
+    await store.finish_game(done, "town")
+    await store.add_request(a, 1, "requests", {"by": "Anna", "do": "post"}, 1000)
+    await store.add_request(b, 1, "requests", {"by": "Bob", "do": "post"}, 1001)
+    await store.record_resolution(b, 1, {}, [], 2, NEXT)
+    await store.begin_pistol_window(b, 2, {}, [OutboxItem("deaths", {})], NEXT)
+    await store.add_request(b, 2, "after", {"by": "Anna", "do": "shoot", "target": "Bob"}, 1000)
+
+    loaded = await store.load_running()
+    assert [g.game.id for g in loaded] == [a, b]
+    assert lobby.id not in {g.game.id for g in loaded}
+    for item in loaded:
+        assert item.game == await store.require_game(item.game.id)
+        assert item.players == await store.players(item.game.id)
+        assert item.script == await store.load_script(item.game.id)
+    assert (loaded[0].resolved_turns, loaded[0].pistol_window_turns) == (frozenset(), frozenset())
+    assert (loaded[1].resolved_turns, loaded[1].pistol_window_turns) == ({1}, {2})
+    assert loaded[1].game.phase == "pistol"
+
+
+def test_export_reports_problems_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "none.db"
+    assert export_main(str(missing), None) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such database" in err and not missing.exists()
+
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"\x00garbage" * 100)
+    assert export_main(str(junk), None) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a SQLite database" in err
+
+
+async def _create_empty(db_path: Path) -> None:
+    await (await Store.open(db_path)).close()
+
+
+def test_export_of_an_empty_database_or_unknown_game(
+    db_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    asyncio.run(_create_empty(db_path))
+    assert export_main(str(db_path), None) == 2
+    assert "no game to export" in capsys.readouterr().err
+    assert export_main(str(db_path), 12) == 2
+    assert "no game 12" in capsys.readouterr().err
+
+
+def test_export_uses_mafia_db_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MAFIA_DB", str(tmp_path / "elsewhere.db"))
+    assert export_main(None, None) == 2
+    assert "elsewhere.db" in capsys.readouterr().err
+
+
+# --- with the rules engine ----------------------------------------------------------------
+
+
+def _engine() -> Any:
+    return pytest.importorskip("rules.replay", reason="the rules engine is not there yet")
+
+
+async def _play(db_path: Path, guilds: int) -> None:
+    _engine()
+    from .crash_driver import play_game
+
+    sent = db_path.parent / "sent.log"
+    async with await Store.open(db_path) as store:
+        for guild in range(1, guilds + 1):
+            await play_game(store, guild, game_script(), sent)
+
+
+async def _stored(db_path: Path) -> tuple[Any, ...]:
+    async with await Store.open(db_path) as store:
+        latest = await store.latest_game()
+        assert latest is not None
+        first = await store.latest_game(1)
+        assert first is not None
+        return (
+            latest,
+            first,
+            await store.load_script(latest.id),
+            [r.result for r in await store.resolutions(latest.id)],
+        )
+
+
+def test_export_replays_to_the_stored_results(
+    db_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replay = _engine()
+    asyncio.run(_play(db_path, guilds=2))
+    assert export_main(str(db_path), None) == 0  # the most recent game: guild 2's
+    exported = json.loads(capsys.readouterr().out)
+    game, first, script, stored = asyncio.run(_stored(db_path))
+    assert game.guild_id == 2
+    assert exported == script
+    assert export_main(str(db_path), first.id) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == first.seed
+
+    # Refused requests are not part of the script (Cid's vote on turn 1, dead Dan's vote).
+    original = game_script()
+    assert {"by": "Cid", "do": "vote", "target": "Bob"} not in exported["turns"][0]["requests"]
+    assert len(exported["turns"]) == 3  # turn 4 was never played: the town won on turn 3
+
+    outcome = replay.run_script(exported)
+    assert outcome["winner"] == game.winner == "town"
+    assert all(t["rejected"] == [] for t in outcome["turns"])
+    keys = ("deaths", "checks", "lynch", "notes", "conversions", "promotions", "winner")
+    assert len(outcome["turns"]) == len(stored)
+    for replayed, kept in zip(outcome["turns"], stored, strict=True):
+        assert {k: replayed[k] for k in keys} == {k: kept[k] for k in keys}
+        assert replayed["after"]["deaths"] == kept["after"]["deaths"]
+    # And the same as running the original script (with its refused requests) directly,
+    # seed aside.
+    direct = replay.run_script({**original, "seed": exported["seed"]})
+    for replayed, straight in zip(outcome["turns"], direct["turns"], strict=True):
+        assert {k: replayed[k] for k in keys} == {k: straight[k] for k in keys}

@@ -1,0 +1,257 @@
+"""Numbered migrations, backups before migrating, and refusing files that are not ours."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from db import migrations
+from db.errors import DatabaseUnusable, StoreError
+from db.migrations import APPLICATION_ID, LATEST_VERSION, expected_tables, migrate
+from db.store import Store
+
+
+def _pragma(path: Path, name: str) -> object:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(f"PRAGMA {name}").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def _tables(path: Path) -> set[str]:
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        ).fetchall()
+        return {r[0] for r in rows}
+    finally:
+        conn.close()
+
+
+def _assert_one_line(err: StoreError, path: Path) -> None:
+    text = str(err)
+    assert "\n" not in text
+    assert str(path) in text
+
+
+def test_application_id_spells_mafa() -> None:
+    assert APPLICATION_ID.to_bytes(4, "big") == b"MAFA"
+
+
+async def test_empty_file_is_created_at_latest_version_in_wal_mode(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.close()
+    assert _pragma(db_path, "user_version") == LATEST_VERSION
+    assert _pragma(db_path, "application_id") == APPLICATION_ID
+    assert _pragma(db_path, "journal_mode") == "wal"
+    assert _tables(db_path) == set(expected_tables(LATEST_VERSION))
+    assert not list(db_path.parent.glob("*.bak-v*"))  # nothing to back up
+
+
+async def test_zero_length_file_counts_as_empty(db_path: Path) -> None:
+    db_path.touch()
+    store = await Store.open(db_path)
+    await store.close()
+    assert _pragma(db_path, "user_version") == LATEST_VERSION
+
+
+async def test_store_sets_foreign_keys_and_busy_timeout(store: Store) -> None:
+    rows = await store._read("PRAGMA foreign_keys")
+    assert rows[0][0] == 1
+    rows = await store._read("PRAGMA busy_timeout")
+    assert rows[0][0] == migrations.BUSY_TIMEOUT_MS
+
+
+async def test_reopening_a_current_file_changes_nothing(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    game = await store.create_game(1, seed=1, schedule_kind="forum", timezone="UTC")
+    await store.close()
+    report = migrate(db_path)
+    assert (report.old_version, report.new_version, report.backup) == (
+        LATEST_VERSION,
+        LATEST_VERSION,
+        None,
+    )
+    store = await Store.open(db_path)
+    assert await store.get_game(game.id) == game
+    await store.close()
+
+
+def _make_v1_file(path: Path) -> None:
+    """A database as version 1 of the bot left it, with a game and a few log entries."""
+    assert migrate(path, target=1).new_version == 1
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute(
+            "INSERT INTO games (id, guild_id, status, seed, schedule_kind, timezone, turn, "
+            "phase, deadline, created_at, updated_at) VALUES (1, 42, 'running', 9, 'forum', "
+            "'Europe/Moscow', 1, 'day', '2025-03-01T18:00:00.000000+00:00', "
+            "'2025-03-01T09:00:00.000000+00:00', '2025-03-01T09:00:00.000000+00:00')"
+        )
+        conn.execute(
+            "INSERT INTO players (game_id, seat, user_id, nick, role) "
+            "VALUES (1, 0, 5, 'Anna', 'commissar'), (1, 1, 6, 'Bob', 'mafioso'), "
+            "(1, 2, 7, 'Cid', 'villager'), (1, 3, 8, 'Dan', 'villager')"
+        )
+        for seq, payload in enumerate(
+            [
+                '{"by":"Anna","do":"post"}',
+                '{"by":"Anna","do":"post"}',
+                '{"by":"Bob","do":"kill","target":"Anna"}',
+                '{"by":"Cid","do":"post"}',
+            ],
+            start=1,
+        ):
+            conn.execute(
+                "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, "
+                "user_id, at) VALUES (1, 1, ?, 'requests', ?, 'accepted', 5, "
+                "'2025-03-01T10:00:00.000000+00:00')",
+                (seq, payload),
+            )
+    conn.close()
+
+
+async def test_migrating_from_v1_keeps_data_and_backs_up_first(db_path: Path) -> None:
+    _make_v1_file(db_path)
+    store = await Store.open(db_path)
+    try:
+        assert _pragma(db_path, "user_version") == LATEST_VERSION
+        game = await store.get_game(1)
+        assert game is not None and game.guild_id == 42 and game.status == "running"
+        assert [p.nick for p in await store.players(1)] == ["Anna", "Bob", "Cid", "Dan"]
+        # v2's generated columns work on rows written by v1.
+        assert await store.post_counts(1, 1) == {"Anna": 2, "Cid": 1}
+        # v2's tables are usable, and seq continues after the old entries.
+        entry = await store.add_request(1, 1, "requests", {"by": "Dan", "do": "post"}, 8)
+        assert entry.seq == 5
+        assert await store.pending_outbox(1) == []
+    finally:
+        await store.close()
+    backup = db_path.with_name(db_path.name + ".bak-v1")
+    assert backup.is_file()
+    assert _pragma(backup, "user_version") == 1
+    assert _tables(backup) == set(expected_tables(1))
+    conn = sqlite3.connect(backup)
+    assert conn.execute("SELECT COUNT(*) FROM log_entries").fetchone()[0] == 4
+    conn.close()
+
+
+def test_an_existing_backup_is_never_overwritten(db_path: Path) -> None:
+    _make_v1_file(db_path)
+    old = db_path.with_name(db_path.name + ".bak-v1")
+    old.write_bytes(b"an older backup")
+    report = migrate(db_path)
+    assert report.backup is not None and report.backup != old
+    assert report.backup.name.startswith(db_path.name + ".bak-v1-")
+    assert old.read_bytes() == b"an older backup"
+    assert _pragma(report.backup, "user_version") == 1
+
+
+def test_a_failing_migration_leaves_the_file_unchanged(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    migrate(db_path)
+    broken = "CREATE TABLE half_done (x INTEGER); INSERT INTO no_such_table VALUES (1);"
+    monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, broken))
+    monkeypatch.setattr(migrations, "LATEST_VERSION", LATEST_VERSION + 1)
+    with pytest.raises(DatabaseUnusable, match="unchanged") as info:
+        migrate(db_path)
+    _assert_one_line(info.value, db_path)
+    assert _pragma(db_path, "user_version") == LATEST_VERSION
+    assert "half_done" not in _tables(db_path)
+
+
+async def test_a_file_that_is_not_sqlite_is_refused(db_path: Path) -> None:
+    db_path.write_bytes(os.urandom(4096))
+    with pytest.raises(DatabaseUnusable, match="not a SQLite database") as info:
+        await Store.open(db_path)
+    _assert_one_line(info.value, db_path)
+
+
+async def test_a_text_file_is_refused_and_left_alone(db_path: Path) -> None:
+    db_path.write_text("players:\n  - Anna\n", encoding="utf-8")
+    with pytest.raises(StoreError):
+        await Store.open(db_path)
+    assert db_path.read_text(encoding="utf-8") == "players:\n  - Anna\n"
+
+
+async def test_a_damaged_sqlite_file_is_refused(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    game = await store.create_game(1, seed=1, schedule_kind="forum", timezone="UTC")
+    for i in range(300):
+        await store.add_outbox(game.id, 0, [])
+        await store.add_audit(1, game.id, 5, "state", {"i": i, "pad": "x" * 200})
+    await store.close()
+    assert migrate(db_path).new_version == LATEST_VERSION  # checkpointed, WAL gone
+    data = bytearray(db_path.read_bytes())
+    page = 4096
+    assert len(data) > 4 * page
+    data[page : len(data)] = os.urandom(len(data) - page)  # keep the header, trash the rest
+    db_path.write_bytes(bytes(data))
+    with pytest.raises(DatabaseUnusable, match="damaged") as info:
+        await Store.open(db_path)
+    _assert_one_line(info.value, db_path)
+
+
+async def test_another_programs_sqlite_database_is_refused(db_path: Path) -> None:
+    conn = sqlite3.connect(db_path)
+    conn.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(DatabaseUnusable, match="unknown tables: users") as info:
+        await Store.open(db_path)
+    _assert_one_line(info.value, db_path)
+    assert _tables(db_path) == {"users"}  # untouched
+
+
+async def test_a_foreign_application_id_is_refused(db_path: Path) -> None:
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA application_id = 1234")
+    conn.commit()
+    conn.close()
+    with pytest.raises(DatabaseUnusable, match="another program"):
+        await Store.open(db_path)
+
+
+async def test_our_database_with_an_unknown_table_is_refused(db_path: Path) -> None:
+    migrate(db_path)
+    conn = sqlite3.connect(db_path)
+    conn.execute("CREATE TABLE stranger (x)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(DatabaseUnusable, match="stranger"):
+        await Store.open(db_path)
+
+
+async def test_a_database_with_a_missing_table_is_refused(db_path: Path) -> None:
+    migrate(db_path)
+    conn = sqlite3.connect(db_path)
+    conn.execute("DROP TABLE audit_log")
+    conn.commit()
+    conn.close()
+    with pytest.raises(DatabaseUnusable, match="missing tables: audit_log"):
+        await Store.open(db_path)
+
+
+async def test_a_newer_schema_is_refused_without_touching_it(db_path: Path) -> None:
+    migrate(db_path)
+    conn = sqlite3.connect(db_path)
+    conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    before = db_path.read_bytes()
+    with pytest.raises(DatabaseUnusable, match="newer") as info:
+        await Store.open(db_path)
+    _assert_one_line(info.value, db_path)
+    assert db_path.read_bytes() == before
+    assert not list(db_path.parent.glob("*.bak-v*"))
+
+
+async def test_a_missing_directory_gives_a_store_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="cannot open"):
+        await Store.open(tmp_path / "no" / "such" / "dir" / "mafia.db")
