@@ -7,14 +7,127 @@ Heavy imports (discord.py, aiosqlite) happen inside the subcommands that need th
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Any
+import textwrap
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from discord.ext import commands
+
+NO_TOKEN_HELP = """\
+No bot token: set DISCORD_TOKEN in the environment or in {dotenv}.
+
+To get a token:
+  1. Open https://discord.com/developers/applications and create an application
+     (or pick yours).
+  2. Bot tab: "Reset Token", copy it, and put DISCORD_TOKEN=<the token> in {dotenv}.
+     Keep it secret: anyone with it controls the bot.
+  3. Bot tab, Privileged Gateway Intents: enable "Server Members Intent".
+     (Message Content is not needed.)
+  4. Invite the bot to your server with this URL, after putting in the Application ID
+     (General Information tab):
+     https://discord.com/oauth2/authorize?client_id=<APPLICATION_ID>&scope=bot+applications.commands&permissions={permissions_value}
+     It grants the bot:
+{permissions}
+  5. Run `python main.py run` again, then `/mafia setup` on your server.
+
+No token at hand? `python main.py demo` plays a game offline, against a simulated Discord.
+"""
+
+LOGIN_FAILED_HELP = """\
+Discord rejected the bot token ({reason}).
+The token in DISCORD_TOKEN ({source}) is wrong or was reset. Open
+https://discord.com/developers/applications, pick the application, Bot tab, "Reset Token",
+and put the new token in DISCORD_TOKEN.
+
+No token at hand? `python main.py demo` plays a game offline, against a simulated Discord.
+"""
+
+INTENTS_HELP = """\
+Discord refused the "Server Members Intent" this bot needs.
+Open https://discord.com/developers/applications, pick the application, Bot tab, and enable
+"Server Members Intent" under Privileged Gateway Intents, then run again.
+"""
+
+
+def create_bot(database: str, **settings: Any) -> commands.Bot:
+    """The bot factory (see app/bot.py); imported lazily so `replay` never loads discord."""
+    from app.bot import create_bot as create
+
+    return create(database, **settings)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from app.config import ConfigError, load_settings
+
+    dotenv = Path(args.env_file)
+    try:
+        settings = load_settings(dotenv=dotenv)
+    except ConfigError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return 1
+    if settings.discord_token is None:
+        import discord
+
+        from app.i18n import t
+        from app.layout import REQUIRED_BOT_PERMISSIONS, missing_bot_permissions
+
+        flags = missing_bot_permissions(discord.Permissions.none())
+        names = textwrap.fill(
+            ", ".join(t("en", f"perm.{flag}") for flag in flags),
+            width=90,
+            initial_indent="     ",
+            subsequent_indent="     ",
+        )
+        print(
+            NO_TOKEN_HELP.format(
+                dotenv=dotenv,
+                permissions=names,
+                permissions_value=REQUIRED_BOT_PERMISSIONS.value,
+            ),
+            file=sys.stderr,
+        )
+        return 1
+
+    import discord
+
+    from app.logging_setup import setup_logging
+    from db.errors import StoreError
+
+    setup_logging(settings.log_level, settings.log_dir)
+    bot = create_bot(str(settings.database), dev_guild_id=settings.dev_guild_id)
+    source = "environment" if os.environ.get("DISCORD_TOKEN") else str(dotenv)
+    try:
+        bot.run(settings.discord_token, log_handler=None)
+    except discord.LoginFailure as error:
+        print(LOGIN_FAILED_HELP.format(reason=error, source=source), file=sys.stderr)
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print(INTENTS_HELP, file=sys.stderr)
+        return 1
+    except StoreError as error:
+        print(f"Database {settings.database}: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from rules.replay import main as replay_main
 
     return replay_main(args.file)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from db.export import export_main
+
+    database = args.db
+    if database is None:
+        from app.config import load_settings
+
+        database = str(load_settings().database)
+    return export_main(database, args.game_id)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +137,19 @@ def build_parser() -> argparse.ArgumentParser:
     p_replay = sub.add_parser("replay", help="run a game script through the rules engine")
     p_replay.add_argument("file", help="script file, or - for standard input")
     p_replay.set_defaults(func=_cmd_replay)
+
+    p_export = sub.add_parser("export", help="print a stored game as a replay script")
+    p_export.add_argument("--db", default=None, help="database file (default: MAFIA_DB)")
+    p_export.add_argument("game_id", nargs="?", type=int, help="default: the most recent game")
+    p_export.set_defaults(func=_cmd_export)
+
+    p_run = sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)")
+    p_run.add_argument(
+        "--env-file",
+        default=str(Path(__file__).resolve().parent / ".env"),
+        help="the .env file to read settings from (default: .env next to main.py)",
+    )
+    p_run.set_defaults(func=_cmd_run)
     return parser
 
 

@@ -1,0 +1,97 @@
+"""Settings of a running bot, from the environment and an optional ``.env`` file.
+
+Variables (the environment wins over ``.env``):
+
+- ``DISCORD_TOKEN``: the bot token (required by ``main.py run`` only).
+- ``MAFIA_DB``: the SQLite file; default ``mafia.db`` next to ``main.py``. A relative path is
+  taken relative to the directory of ``main.py`` too, so the bot finds its data wherever it is
+  started from.
+- ``LOG_LEVEL``: DEBUG, INFO (default), WARNING, ERROR.
+- ``DEV_GUILD_ID``: a guild id; when set, slash commands are synced to that guild only, which
+  Discord applies at once (global commands can take a while to appear).
+
+No import of discord here: ``main.py`` reads settings before deciding to load the bot.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+import attrs
+
+BOT_DIR: Final[Path] = Path(__file__).resolve().parent.parent
+DEFAULT_DOTENV: Final[Path] = BOT_DIR / ".env"
+DEFAULT_DB_NAME: Final[str] = "mafia.db"
+LOG_LEVELS: Final[tuple[str, ...]] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(ValueError):
+    """A setting has a value the bot cannot use; the message says which and why."""
+
+
+@attrs.frozen
+class Settings:
+    discord_token: str | None
+    database: Path
+    log_level: str = "INFO"
+    dev_guild_id: int | None = None
+    log_dir: Path = BOT_DIR / "logs"
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """Parse a ``.env`` file: ``KEY=value`` lines, ``#`` comments, optional quotes and
+    ``export``. A missing file is an empty mapping."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    values: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        elif " #" in value:
+            value = value.split(" #", 1)[0].rstrip()
+        if key:
+            values[key] = value
+    return values
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, dotenv: Path | None = DEFAULT_DOTENV
+) -> Settings:
+    """Settings from ``environ`` (default ``os.environ``) over the ``dotenv`` file."""
+    values = read_dotenv(dotenv) if dotenv is not None else {}
+    values.update(os.environ if environ is None else environ)
+
+    token = values.get("DISCORD_TOKEN", "").strip() or None
+
+    database = Path(values.get("MAFIA_DB", "").strip() or DEFAULT_DB_NAME).expanduser()
+    if not database.is_absolute():
+        database = BOT_DIR / database
+
+    log_level = values.get("LOG_LEVEL", "").strip().upper() or "INFO"
+    if log_level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+
+    dev_guild_raw = values.get("DEV_GUILD_ID", "").strip()
+    dev_guild_id: int | None = None
+    if dev_guild_raw:
+        if not dev_guild_raw.isdigit():
+            raise ConfigError(f"DEV_GUILD_ID must be a numeric guild id, not {dev_guild_raw!r}")
+        dev_guild_id = int(dev_guild_raw)
+
+    return Settings(
+        discord_token=token,
+        database=database,
+        log_level=log_level,
+        dev_guild_id=dev_guild_id,
+    )

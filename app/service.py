@@ -1,0 +1,453 @@
+"""The game service: rules + store + clock, with no Discord in it.
+
+Cogs call it with user ids and plain values; it loads the game, asks `rules/` to decide,
+commits to the store, and only then returns (R: every accepted request is committed before
+the player is told). What must be announced goes to the store's outbox in the same
+transaction as the change that causes it; the bot delivers the outbox and marks it sent.
+
+Errors a user can cause are `ServiceError(key, **values)`: a catalogue key and placeholders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import attrs
+
+from app.refusal import Refusal
+from db.models import GameRecord, OutboxItem, OutboxRecord, PlayerRecord, PlayerSpec, refused
+from db.store import KEEP, Store
+from rules.announce import (
+    PUBLIC,
+    Announcement,
+    final_announcements,
+    game_over_announcement,
+    night_announcements,
+)
+from rules.engine import Game, rebuild
+from rules.knowledge import RoleCard, kill_agreement, role_card
+from rules.model import HostAction, Phase, Request
+from rules.schedule import Schedule, first_deadline, hunts_open, make_schedule, next_deadline
+from rules.setup import SetupError, assign_nicknames, assign_roles, parse_role_list, preset
+from rules.setup import validate_setup as validate_role_list
+from rules.validation import validate_host_action, validate_request
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ServiceError(Refusal):
+    """A refusal the user caused: a catalogue key and its placeholders (never a role leak)."""
+
+
+@attrs.define
+class LiveGame:
+    record: GameRecord
+    engine: Game
+    players: list[PlayerRecord]
+    schedule: Schedule
+    lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    def nick_of(self, user_id: int) -> str | None:
+        for p in self.players:
+            if p.user_id == user_id:
+                return p.nick
+        return None
+
+    def user_of(self, nick: str) -> int | None:
+        for p in self.players:
+            if p.nick == nick:
+                return p.user_id
+        return None
+
+
+@attrs.frozen
+class Accepted:
+    """A committed request; `mafia_update` is the kill agreement to show in the mafia channel."""
+
+    request: Request
+    turn: int
+    mafia_update: dict[str, tuple[str, ...]] | None = None
+    withdrawn: tuple[str, ...] = ()  # R17: verbs this request withdrew (hunt vs. ability)
+
+
+def _items(announcements: Iterable[Announcement]) -> list[OutboxItem]:
+    return [OutboxItem(kind=a.kind, payload=a.to_dict()) for a in announcements]
+
+
+class GameService:
+    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
+        self.store = store
+        self.clock = clock
+        self.live: dict[int, LiveGame] = {}  # running games by game id
+
+    # --- start-up ---------------------------------------------------------------------
+    async def load(self) -> list[LiveGame]:
+        """Every running game, rebuilt from its log: the clock re-arms from these."""
+        self.live.clear()
+        for rec in await self.store.running_games():
+            self.live[rec.id] = await self._rebuild(rec)
+        return list(self.live.values())
+
+    async def _rebuild(self, rec: GameRecord) -> LiveGame:
+        players = await self.store.players(rec.id)
+        entries = await self.store.log_entries(rec.id, accepted_only=True)
+        resolved = {r.turn for r in await self.store.resolutions(rec.id)}
+        windows = {rec.turn} if rec.phase == Phase.PISTOL.value else set()
+        engine = rebuild(
+            [(p.nick, p.role) for p in players],
+            rec.seed,
+            rec.activity_rules,
+            [(e.turn, e.section, e.payload) for e in entries],
+            resolved,
+            windows,
+        )
+        return LiveGame(rec, engine, players, self._schedule(rec))
+
+    @staticmethod
+    def _schedule(rec: GameRecord) -> Schedule:
+        params = dict(rec.schedule_params)
+        params.setdefault("kind", rec.schedule_kind)
+        params.setdefault("tz", rec.timezone)
+        return Schedule.from_dict(params)
+
+    def game_in(self, guild_id: int) -> LiveGame | None:
+        for g in self.live.values():
+            if g.record.guild_id == guild_id:
+                return g
+        return None
+
+    def _running(self, guild_id: int) -> LiveGame:
+        game = self.game_in(guild_id)
+        if game is None:
+            raise ServiceError("error.no_running_game")
+        return game
+
+    # --- lobby ------------------------------------------------------------------------
+    async def new_game(
+        self,
+        guild_id: int,
+        host_user_id: int,
+        schedule_kind: str = "forum",
+        timezone: str = "Europe/Moscow",
+        *,
+        turn_minutes: int = 10,
+        roles: str | None = None,
+        activity_rules: bool = True,
+        seed: int | None = None,
+    ) -> GameRecord:
+        try:
+            schedule = make_schedule(schedule_kind, timezone, turn_minutes=turn_minutes)
+        except ValueError as exc:
+            raise ServiceError(f"error.{getattr(exc, 'code', 'bad_schedule')}") from None
+        if await self.store.open_game(guild_id) is not None:
+            raise ServiceError("error.game_exists")
+        role_list = self._parse_roles(roles) if roles else None
+        return await self.store.create_game(
+            guild_id,
+            seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+            schedule_kind=schedule.kind,
+            timezone=schedule.tz,
+            schedule_params=schedule.to_dict(),
+            activity_rules=activity_rules,
+            roles=role_list,
+            host_user_id=host_user_id,
+        )
+
+    @staticmethod
+    def _parse_roles(text: str) -> list[str]:
+        try:
+            roles = parse_role_list(text)
+            validate_role_list(roles)
+        except SetupError as exc:
+            raise ServiceError("error.setup." + exc.code, detail=str(exc)) from None
+        return roles
+
+    async def _lobby(self, guild_id: int) -> GameRecord:
+        rec = await self.store.open_game(guild_id)
+        if rec is None or rec.status != "lobby":
+            raise ServiceError("error.no_signup")
+        return rec
+
+    async def join(self, guild_id: int, user_id: int) -> int:
+        rec = await self._lobby(guild_id)
+        if not await self.store.add_signup(rec.id, user_id):
+            raise ServiceError("error.already_joined")
+        return len(await self.store.signups(rec.id))
+
+    async def leave(self, guild_id: int, user_id: int) -> int:
+        rec = await self._lobby(guild_id)
+        if not await self.store.remove_signup(rec.id, user_id):
+            raise ServiceError("error.not_joined")
+        return len(await self.store.signups(rec.id))
+
+    async def set_roles(
+        self, guild_id: int, roles: str | None, preset_for: int | None
+    ) -> list[str]:
+        rec = await self._lobby(guild_id)
+        if roles:
+            role_list = self._parse_roles(roles)
+        else:
+            count = preset_for or len(await self.store.signups(rec.id))
+            try:
+                role_list = preset(count)
+            except SetupError as exc:
+                raise ServiceError("error.setup." + exc.code, detail=str(exc)) from None
+        await self.store.update_lobby(rec.id, roles=role_list)
+        return role_list
+
+    async def start(self, guild_id: int, theme: str = "en") -> LiveGame:
+        """Roles at random from the stored seed (R13), nicknames (R44), turn 1 opens."""
+        rec = await self._lobby(guild_id)
+        members = await self.store.signups(rec.id)
+        roles: list[str] = list(rec.roles) if rec.roles else []
+        if not roles:
+            try:
+                roles = preset(len(members))
+            except SetupError as exc:
+                raise ServiceError("error.setup." + exc.code, detail=str(exc)) from None
+        try:
+            dealt = assign_roles(members, roles, rec.seed)
+        except SetupError as exc:
+            raise ServiceError("error.setup." + exc.code, detail=str(exc)) from None
+        nicks = assign_nicknames(len(dealt), rec.seed, theme)
+        specs = [
+            PlayerSpec(user_id=uid, nick=nick, role=role)
+            for (uid, role), nick in zip(dealt, nicks, strict=True)
+        ]
+        schedule = self._schedule(rec)
+        deadline = first_deadline(schedule, self.clock())
+        rec = await self.store.start_game(rec.id, specs, deadline=deadline, phase="open")
+        live = await self._rebuild(rec)
+        self.live[rec.id] = live
+        cards = [Announcement("role_card", p.nick, {"turn": 1}) for p in live.players]
+        opening = Announcement("turn_open", PUBLIC, {"turn": 1, "deadline": deadline.isoformat()})
+        await self.store.add_outbox(rec.id, 1, _items([*cards, opening]))
+        return live
+
+    # --- players ----------------------------------------------------------------------
+    def card(self, guild_id: int, user_id: int) -> RoleCard:
+        game = self._running(guild_id)
+        nick = game.nick_of(user_id)
+        if nick is None:
+            raise ServiceError("error.not_a_player")
+        return role_card(game.engine.state, nick)
+
+    def player_nick(self, guild_id: int, user_id: int) -> tuple[LiveGame, str]:
+        game = self._running(guild_id)
+        nick = game.nick_of(user_id)
+        if nick is None:
+            raise ServiceError("error.not_a_player")
+        return game, nick
+
+    async def submit(self, guild_id: int, user_id: int, raw: dict[str, Any]) -> Accepted:
+        """A player's request: validated by the rules, committed, then applied."""
+        game, nick = self.player_nick(guild_id, user_id)
+        async with game.lock:
+            engine = game.engine
+            req = Request.from_dict({**raw, "by": nick})
+            for name in req.named():
+                if name not in engine.state.players:
+                    raise ServiceError("error.unknown_nick", nick=name)
+            now = self.clock()
+            deadline = game.record.deadline
+            open_ = deadline is None or hunts_open(game.schedule, deadline, now)
+            refusal = validate_request(engine.state, req, hunts_open=open_)
+            section = "after" if req.do == "shoot" else "requests"
+            if refusal is not None:
+                await self.store.add_request(
+                    game.id, engine.turn, section, req.to_dict(), user_id, refused(refusal.code)
+                )
+                raise ServiceError(f"refusal.{refusal.code}")
+            await self.store.add_request(game.id, engine.turn, section, req.to_dict(), user_id)
+            before = engine.standing_requests(nick)
+            applied = engine.submit(req, hunts_open=open_)
+            assert applied is None, applied
+            after = engine.standing_requests(nick)
+            withdrawn = tuple(r.do for r in before if r not in after and r.slot != req.slot)
+            update = kill_agreement(engine.state) if req.do == "kill" else None
+            accepted = Accepted(req, engine.turn, update, withdrawn)
+        if req.do == "shoot" and not engine.state.pistols:
+            await self.deadline_reached(game.id)  # the last shot closes the window
+        return accepted
+
+    async def set_profile(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        avatar_url: str | None = None,
+        signature: str | None = None,
+    ) -> PlayerRecord:
+        """R10: a player's anonymous avatar and signature (None leaves a field as it is)."""
+        game, _nick = self.player_nick(guild_id, user_id)
+        async with game.lock:
+            record = await self.store.set_profile(
+                game.id,
+                user_id,
+                avatar_url=KEEP if avatar_url is None else avatar_url,
+                signature=KEEP if signature is None else signature,
+            )
+            game.players = await self.store.players(game.id)
+            return record
+
+    # --- host -------------------------------------------------------------------------
+    async def host_action(self, guild_id: int, actor_id: int, action: HostAction) -> None:
+        """R56: exclude, deprive the vote, grant the double kill (all through the rules)."""
+        game = self._running(guild_id)
+        async with game.lock:
+            engine = game.engine
+            if action.player is not None and action.player not in engine.state.players:
+                raise ServiceError("error.unknown_nick", nick=action.player)
+            refusal = validate_host_action(engine.state, action)
+            if refusal is not None:
+                raise ServiceError(f"refusal.{refusal.code}")
+            turn = engine.turn
+            if engine.phase is Phase.PISTOL:
+                if action.do == "exclude":
+                    raise ServiceError("error.wait_for_pistol")
+                turn += 1  # takes effect from the next turn (R36), logged there
+            await self.store.add_host_action(
+                game.id, turn, action.to_dict(), actor_id=actor_id, command=action.do
+            )
+            engine.host_action(action)
+            if engine.winner is not None:  # R15: the win check after an exclusion
+                over = game_over_announcement(engine.state, engine.winner)
+                await self.store.finish_game(game.id, engine.winner, _items([over]))
+                self.live.pop(game.id, None)
+
+    async def replace(
+        self, guild_id: int, actor_id: int, nick: str, new_user_id: int
+    ) -> tuple[int | None, PlayerRecord]:
+        """`/mafia replace`: a substitute takes over a nickname and gets its role card.
+        Returns the previous user id and the new seat."""
+        game = self._running(guild_id)
+        async with game.lock:
+            if nick not in game.engine.state.players:
+                raise ServiceError("error.unknown_nick", nick=nick)
+            if game.nick_of(new_user_id) is not None:
+                raise ServiceError("error.already_playing")
+            previous = game.user_of(nick)
+            record = await self.store.replace_player(game.id, nick, new_user_id)
+            await self.store.add_audit(
+                guild_id, game.id, actor_id, "replace", {"nick": nick, "user_id": new_user_id}
+            )
+            game.players = await self.store.players(game.id)
+            card = Announcement("role_card", nick, {"turn": game.engine.turn})
+            await self.store.add_outbox(game.id, game.engine.turn, _items([card]))
+            return previous, record
+
+    async def end(self, guild_id: int, actor_id: int) -> None:
+        """`/mafia end`: the game stops with no winner and every role is revealed."""
+        game = self._running(guild_id)
+        async with game.lock:
+            over = game_over_announcement(game.engine.state, None)
+            await self.store.add_audit(guild_id, game.id, actor_id, "end", {})
+            await self.store.finish_game(game.id, None, _items([over]))
+            self.live.pop(game.id, None)
+
+    # --- the clock --------------------------------------------------------------------
+    async def deadline_reached(self, game_id: int) -> None:
+        """Resolve the turn (steps 0-5), or close its pistol window (steps 6-7).
+
+        One transaction per stage, keyed by (game, turn): a crash before the commit resolves
+        the turn again from the log, with the same result; after it, never again."""
+        game = self.live.get(game_id)
+        if game is None:
+            return
+        async with game.lock:
+            try:
+                await self._advance(game)
+            except Exception:
+                log.exception("resolving game %s failed; reloading it from the store", game_id)
+                rec = await self.store.get_game(game_id)
+                if rec is not None and rec.status == "running":
+                    self.live[game_id] = await self._rebuild(rec)
+                raise
+
+    async def _advance(self, game: LiveGame) -> None:
+        engine = game.engine
+        turn = engine.turn
+        now = self.clock()
+        if engine.phase is Phase.OPEN:
+            result = engine.resolve()
+            night = night_announcements(engine.state, result)
+            if engine.state.pistols:  # R18: the win check waits for the shots
+                window_end = now + game.schedule.pistol_window
+                await self.store.begin_pistol_window(
+                    game.id, turn, result.to_dict(), _items(night), window_end
+                )
+                game.record = await self.store.require_game(game.id)
+                return
+        else:
+            night = []
+        result = engine.finish_turn()
+        final = final_announcements(engine.state, result)
+        deadline: datetime | None = None
+        if result.winner is None:
+            previous = game.record.deadline or now
+            deadline = next_deadline(game.schedule, previous, now)
+            final.append(
+                Announcement(
+                    "turn_open", PUBLIC, {"turn": engine.turn, "deadline": deadline.isoformat()}
+                )
+            )
+        await self.store.record_resolution(
+            game.id,
+            turn,
+            result.to_dict(),
+            _items([*night, *final]),
+            engine.turn,
+            deadline,
+            next_phase=Phase.OPEN.value,
+            winner=result.winner,
+        )
+        if result.winner is not None:
+            self.live.pop(game.id, None)
+        else:
+            game.record = await self.store.require_game(game.id)
+
+    async def extend(self, guild_id: int, actor_id: int, minutes: int) -> datetime:
+        game = self._running(guild_id)
+        async with game.lock:
+            base = game.record.deadline or self.clock()
+            deadline = base + timedelta(minutes=minutes)
+            await self.store.add_audit(guild_id, game.id, actor_id, "extend", {"minutes": minutes})
+            game.record = await self.store.set_deadline(game.id, deadline)
+            return deadline
+
+    async def pause(self, guild_id: int, actor_id: int) -> None:
+        game = self._running(guild_id)
+        async with game.lock:
+            if game.record.paused or game.record.deadline is None:
+                raise ServiceError("error.already_paused")
+            remaining = (game.record.deadline - self.clock()).total_seconds()
+            await self.store.add_audit(guild_id, game.id, actor_id, "pause", {})
+            game.record = await self.store.pause_game(game.id, max(0.0, remaining))
+
+    async def resume(self, guild_id: int, actor_id: int) -> datetime:
+        game = self._running(guild_id)
+        async with game.lock:
+            if not game.record.paused:
+                raise ServiceError("error.not_paused")
+            deadline = self.clock() + timedelta(seconds=game.record.paused_remaining or 0.0)
+            await self.store.add_audit(guild_id, game.id, actor_id, "resume", {})
+            game.record = await self.store.resume_game(game.id, deadline)
+            return deadline
+
+    async def pending_outbox(self) -> list[OutboxRecord]:
+        return await self.store.pending_outbox()

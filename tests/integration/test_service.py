@@ -1,0 +1,191 @@
+"""The game service on a real SQLite file: lobby to winner, restarts, pistol window, outbox."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from app.service import GameService, ServiceError
+from db.store import Store
+from rules.model import HostAction
+
+GUILD = 1
+HOST = 999
+START = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)  # 09:00 in Moscow
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kw: float) -> None:
+        self.now += timedelta(**kw)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "game.db")
+    yield s
+    await s.close()
+
+
+async def started(service: GameService, roles: str, n: int) -> dict[str, int]:
+    """A fast game with `roles`, users 1..n; returns role -> user id of its first holder."""
+    await service.new_game(GUILD, HOST, "fast", "UTC", roles=roles, seed=11, activity_rules=False)
+    for uid in range(1, n + 1):
+        await service.join(GUILD, uid)
+    live = await service.start(GUILD)
+    by_role: dict[str, int] = {}
+    for p in live.players:
+        by_role.setdefault(p.role, p.user_id)
+    return by_role
+
+
+def nick(service: GameService, uid: int) -> str:
+    live = service.game_in(GUILD)
+    assert live is not None
+    found = live.nick_of(uid)
+    assert found is not None
+    return found
+
+
+async def test_lobby_refusals_change_nothing(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    with pytest.raises(ServiceError) as err:
+        await service.join(GUILD, 1)
+    assert err.value.key == "error.no_signup"
+    await service.new_game(GUILD, HOST, "fast", "UTC")
+    await service.join(GUILD, 1)
+    with pytest.raises(ServiceError) as err:
+        await service.join(GUILD, 1)
+    assert err.value.key == "error.already_joined"
+    with pytest.raises(ServiceError) as err:
+        await service.set_roles(GUILD, "boss=1 villager=1", None)
+    assert err.value.key.startswith("error.setup.")
+    with pytest.raises(ServiceError) as err:
+        await service.new_game(GUILD, HOST, "fast", "UTC")
+    assert err.value.key == "error.game_exists"
+
+
+async def test_R3_refusal_is_logged_and_changes_nothing(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    roles = await started(service, "mafioso=1 commissar=1 villager=2", 4)
+    with pytest.raises(ServiceError) as err:
+        await service.submit(GUILD, roles["villager"], {"do": "vote", "target": "x"})
+    assert err.value.key == "error.unknown_nick"
+    target = nick(service, roles["commissar"])
+    with pytest.raises(ServiceError) as err:
+        await service.submit(GUILD, roles["villager"], {"do": "vote", "target": target})
+    assert err.value.key == "refusal.no_lynch_on_turn_1"
+    live = service.game_in(GUILD)
+    assert live is not None
+    entries = await store.log_entries(live.id)
+    assert [e.outcome for e in entries] == ["refused:no_lynch_on_turn_1"]
+    assert live.engine.standing_requests(nick(service, roles["villager"])) == []
+
+
+async def test_whole_game_with_restart_and_pistol(
+    store: Store, clock: FakeClock, tmp_path: Path
+) -> None:
+    service = GameService(store, clock)
+    roles = await started(service, "mafioso=1 commissar=1 villager=2", 4)
+    maf, com = roles["mafioso"], roles["commissar"]
+    com_nick, maf_nick = nick(service, com), nick(service, maf)
+    accepted = await service.submit(GUILD, maf, {"do": "kill", "target": com_nick})
+    assert accepted.mafia_update == {maf_nick: (com_nick,)}
+    await service.submit(GUILD, com, {"do": "check", "target": maf_nick})
+
+    # The bot restarts mid-turn: a new service on the same file keeps the requests.
+    await store.close()
+    store2 = await Store.open(tmp_path / "game.db")
+    service = GameService(store2, clock)
+    [live] = await service.load()
+    assert [r.do for r in live.engine.standing_requests(maf_nick)] == ["kill"]
+
+    clock.advance(minutes=10)
+    await service.deadline_reached(live.id)
+    rec = await store2.require_game(live.id)
+    assert rec.phase == "pistol"  # R18: the dead commissar may shoot
+    pending = await store2.pending_outbox()
+    kinds = [(o.kind, o.payload["audience"]) for o in pending]
+    assert ("check", com_nick) in kinds and ("pistol", com_nick) in kinds
+    results = next(o for o in pending if o.kind == "results")
+    # R55: the public results name the victim and his role, never the killer.
+    assert results.payload["payload"]["deaths"] == [
+        {"nick": com_nick, "role": "commissar", "cause": "mafia"}
+    ]
+
+    # Restart again inside the pistol window: the window is rebuilt, the shot still works.
+    service = GameService(store2, clock)
+    [live] = await service.load()
+    await service.submit(GUILD, com, {"do": "shoot", "target": maf_nick})
+    rec = await store2.require_game(live.id)
+    assert rec.status == "finished" and rec.winner == "town"
+    kinds = [o.kind for o in await store2.pending_outbox()]
+    assert "shot" in kinds and "game_over" in kinds
+    # Resolving again is a no-op: the game is over and not loaded.
+    await service.deadline_reached(live.id)
+    assert len(await store2.resolutions(live.id)) == 1
+    await store2.close()
+
+
+async def test_R56_host_exclusion_can_end_the_game(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    roles = await started(service, "mafioso=1 commissar=1 villager=2", 4)
+    maf = nick(service, roles["mafioso"])
+    await service.host_action(GUILD, HOST, HostAction("exclude", maf))
+    assert service.game_in(GUILD) is None
+    rec = await store.latest_game(GUILD)
+    assert rec is not None and rec.winner == "town"
+    with pytest.raises(ServiceError):
+        await service.submit(GUILD, roles["villager"], {"do": "post"})
+
+
+async def test_turns_advance_and_deadline_moves(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    await started(service, "mafioso=1 doctor=1 villager=2", 4)
+    live = service.game_in(GUILD)
+    assert live is not None
+    first = live.record.deadline
+    assert first == START + timedelta(minutes=10)
+    clock.now = first
+    await service.deadline_reached(live.id)
+    assert live.engine.turn == 2
+    assert live.record.deadline == first + timedelta(minutes=10)
+    extended = await service.extend(GUILD, HOST, 5)
+    assert extended == first + timedelta(minutes=15)
+    await service.pause(GUILD, HOST)
+    clock.advance(hours=3)
+    resumed = await service.resume(GUILD, HOST)
+    assert resumed == clock.now + timedelta(minutes=15)
+
+
+async def test_R17_player_is_told_that_a_hunt_withdrew_his_ability(
+    store: Store, clock: FakeClock
+) -> None:
+    service = GameService(store, clock)
+    roles = await started(service, "mafioso=1 doctor=1 villager=2", 4)
+    live = service.game_in(GUILD)
+    assert live is not None
+    clock.now = live.record.deadline or clock.now
+    await service.deadline_reached(live.id)
+    doc, maf = roles["doctor"], nick(service, roles["mafioso"])
+    await service.submit(GUILD, doc, {"do": "heal", "target": nick(service, doc)})
+    with pytest.raises(ServiceError) as err:  # R4: hunts open after half a fast turn
+        await service.submit(GUILD, doc, {"do": "hunt", "target": maf})
+    assert err.value.key == "refusal.hunt_not_open"
+    clock.advance(minutes=6)
+    accepted = await service.submit(GUILD, doc, {"do": "hunt", "target": maf})
+    assert accepted.withdrawn == ("heal",)
+    assert [r.do for r in live.engine.standing_requests(nick(service, doc))] == ["hunt"]
