@@ -286,10 +286,16 @@ class Store:
             raise DatabaseUnusable(f"{db_path}: cannot open the database ({e})") from e
         try:
             conn.row_factory = sqlite3.Row
-            await conn.execute(f"PRAGMA busy_timeout = {migrations.BUSY_TIMEOUT_MS}")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
-            await conn.execute("PRAGMA journal_mode = WAL")
+            for pragma in (
+                f"PRAGMA busy_timeout = {migrations.BUSY_TIMEOUT_MS}",
+                "PRAGMA foreign_keys = ON",
+                f"PRAGMA synchronous = {synchronous.upper()}",
+                "PRAGMA journal_mode = WAL",
+            ):
+                # Close each cursor at once: a cursor left to the garbage collector keeps a
+                # statement in progress, and a later COMMIT fails.
+                async with conn.execute(pragma):
+                    pass
         except sqlite3.Error as e:
             await conn.close()
             raise DatabaseUnusable(f"{db_path}: cannot configure the database ({e})") from e
