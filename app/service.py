@@ -361,15 +361,24 @@ class GameService:
             self.live.pop(game.id, None)
 
     # --- the clock --------------------------------------------------------------------
-    async def deadline_reached(self, game_id: int) -> None:
+    async def deadline_reached(self, game_id: int, *, if_due: bool = False) -> None:
         """Resolve the turn (steps 0-5), or close its pistol window (steps 6-7).
 
         One transaction per stage, keyed by (game, turn): a crash before the commit resolves
-        the turn again from the log, with the same result; after it, never again."""
+        the turn again from the log, with the same result; after it, never again.
+
+        ``if_due`` (the clock): only if the deadline has still passed once the game's lock is
+        held, so a turn the host resolved meanwhile, or a deadline he moved, is left alone."""
         game = self.live.get(game_id)
         if game is None:
             return
         async with game.lock:
+            if self.live.get(game_id) is not game:
+                return  # finished (or reloaded) while this call waited for the lock
+            if if_due:
+                deadline = game.record.deadline
+                if game.record.paused or deadline is None or deadline > self.clock():
+                    return
             try:
                 await self._advance(game)
             except Exception:

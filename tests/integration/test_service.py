@@ -189,3 +189,41 @@ async def test_R17_player_is_told_that_a_hunt_withdrew_his_ability(
     accepted = await service.submit(GUILD, doc, {"do": "hunt", "target": maf})
     assert accepted.withdrawn == ("heal",)
     assert [r.do for r in live.engine.standing_requests(nick(service, doc))] == ["hunt"]
+
+
+async def test_the_clock_resolves_only_a_deadline_still_due(store: Store, clock: FakeClock) -> None:
+    """The clock woke for turn 1 while the host resolved it: turn 2 is not resolved early."""
+    service = GameService(store, clock)
+    await started(service, "mafioso=1 doctor=1 villager=2", 4)
+    live = service.game_in(GUILD)
+    assert live is not None
+    clock.now = live.record.deadline or clock.now
+    await service.deadline_reached(live.id)  # the host's /mafia resolve
+    await service.deadline_reached(live.id, if_due=True)  # the clock, a moment late
+    assert live.engine.turn == 2
+    assert [r.turn for r in await store.resolutions(live.id)] == [1]
+    await service.pause(GUILD, HOST)
+    clock.advance(hours=1)
+    await service.deadline_reached(live.id, if_due=True)
+    assert live.engine.turn == 2  # a stopped clock resolves nothing
+
+
+async def test_replace_and_profile(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    roles = await started(service, "mafioso=1 doctor=1 villager=2", 4)
+    maf = roles["mafioso"]
+    maf_nick = nick(service, maf)
+    await service.set_profile(GUILD, maf, avatar_url="https://example.com/a.png")
+    seat = await service.set_profile(GUILD, maf, signature="-- me")
+    assert (seat.avatar_url, seat.signature) == ("https://example.com/a.png", "-- me")
+    with pytest.raises(ServiceError) as err:
+        await service.replace(GUILD, HOST, maf_nick, roles["doctor"])
+    assert err.value.key == "error.already_playing"
+    previous, seat = await service.replace(GUILD, HOST, maf_nick, 77)
+    assert previous == maf and seat.user_id == 77
+    assert nick(service, 77) == maf_nick
+    with pytest.raises(ServiceError) as err:
+        service.card(GUILD, maf)
+    assert err.value.key == "error.not_a_player"
+    cards = [o for o in await store.pending_outbox() if o.kind == "role_card"]
+    assert cards[-1].payload["audience"] == maf_nick

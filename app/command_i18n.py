@@ -1,0 +1,69 @@
+"""Slash-command names and descriptions in Russian, from the message catalogue.
+
+Keys are derived from the command tree, so a cog writes only the English base name::
+
+    cmd.<qualified.name>.name                      /mafia setup -> cmd.mafia.setup.name
+    cmd.<qualified.name>.description
+    cmd.<qualified.name>.opt.<option>.name
+    cmd.<qualified.name>.opt.<option>.description
+
+Choice names (and any string that does not fit the scheme) carry an explicit key:
+``Choice(name=ltext("choice.language.ru"), value="ru")``. The English base text of a
+description comes from the English catalogue through :func:`ltext`, so English is written once.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from discord import Locale, app_commands
+
+from app.i18n import DEFAULT_LANG, catalogue, t
+
+log = logging.getLogger(__name__)
+
+
+def ltext(key: str, /) -> app_commands.locale_str:
+    """A command string: the English text of ``key``, carrying the key for the translator."""
+    return app_commands.locale_str(t(DEFAULT_LANG, key), key=key)
+
+
+def command_key(context: app_commands.TranslationContextTypes) -> str | None:
+    """The derived catalogue key of a command tree string, or None when it has none."""
+    location = context.location
+    loc = app_commands.TranslationContextLocation
+    data: Any = context.data
+    if location in (loc.command_name, loc.group_name):
+        return f"cmd.{data.qualified_name.replace(' ', '.')}.name"
+    if location in (loc.command_description, loc.group_description):
+        return f"cmd.{data.qualified_name.replace(' ', '.')}.description"
+    if location in (loc.parameter_name, loc.parameter_description):
+        suffix = "name" if location is loc.parameter_name else "description"
+        qualified = data.command.qualified_name.replace(" ", ".")
+        return f"cmd.{qualified}.opt.{data.name}.{suffix}"
+    return None
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Serves Russian command names, descriptions and choices from the ``ru`` catalogue.
+
+    English is the base language of the command tree, so only Russian is translated; any other
+    client locale sees the English base strings.
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is not Locale.russian:
+            return None
+        key = string.extras.get("key") or command_key(context)
+        if key is None:
+            return None
+        text = catalogue("ru").get(key)
+        if text is None:
+            log.warning("no Russian command text for %r", key)
+        return text

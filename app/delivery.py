@@ -1,0 +1,311 @@
+"""Delivering the game's outbox: every announcement the service queued, rendered in the guild's
+language and sent where its audience is.
+
+An outbox row's payload is ``{"kind", "audience", "payload"}`` (``rules/announce.py``):
+audience ``public`` is a bot message in #game, ``mafia`` a bot message in #mafia, anything else
+a player's nickname, sent to that player's Discord user as a private message. A row is marked
+sent only after Discord accepted it (delivery is at least once). A private message that Discord
+refuses (closed DMs) is reported plainly in #host, without its text, and still marked sent: the
+player reads his card and his news with ``/role`` and ``/status``.
+
+Nothing public ever names a Discord user: nicknames only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from app.i18n import Lang, t
+from app.layout import MEMBER_ACCESS
+from app.replies import guild_language
+from app.webhooks import split_message
+from db.models import GuildSettings, OutboxRecord
+from rules.announce import MAFIA, PUBLIC
+from rules.knowledge import RoleCard, role_card
+
+if TYPE_CHECKING:
+    from app.bot import MafiaBot
+
+log = logging.getLogger(__name__)
+
+#: Discord's "Cannot send messages to this user".
+CANNOT_DM = 50007
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+# --- rendering (pure) -----------------------------------------------------------------------
+def timestamp(moment: datetime, style: str = "R") -> str:
+    """A Discord timestamp: every reader sees it in his own time zone."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def role_name(lang: Lang, role: str) -> str:
+    return t(lang, f"role.{role}")
+
+
+def verb_name(lang: Lang, verb: str) -> str:
+    return t(lang, f"verb.{verb}")
+
+
+def render_role_card(lang: Lang, card: RoleCard) -> str:
+    lines = [
+        t(lang, "card.title", nick=card.nick, role=role_name(lang, card.role)),
+        t(lang, f"card.about.{card.role}"),
+        t(lang, "card.verbs", verbs=", ".join(f"/{v}" for v in card.verbs if v != "post")),
+    ]
+    if card.team:
+        lines.append(t(lang, "card.team", team=", ".join(card.team)))
+    if card.commissar is not None:
+        lines.append(t(lang, "card.commissar", commissar=card.commissar))
+    if not card.alive:
+        lines.append(t(lang, "card.dead"))
+    return "\n".join(lines)
+
+
+def render_death(lang: Lang, death: Mapping[str, Any]) -> str:
+    cause = str(death.get("cause"))
+    values = {"nick": death["nick"], "role": role_name(lang, str(death["role"]))}
+    if cause == "pistol":
+        return t(lang, "death.pistol", by=", ".join(death.get("by") or ()), **values)
+    return t(lang, f"death.{cause}", **values)
+
+
+def render_lynch(lang: Lang, lynch: Mapping[str, Any] | None) -> list[str]:
+    if lynch is None:
+        return []
+    lines: list[str] = []
+    if lynch.get("public") == "full":
+        votes: Mapping[str, Sequence[str]] = lynch.get("votes") or {}
+        for candidate, voters in votes.items():
+            lines.append(
+                t(lang, "lynch.votes", nick=candidate, count=len(voters), voters=", ".join(voters))
+            )
+    else:
+        totals: Mapping[str, int] = lynch.get("totals") or {}
+        for candidate, count in totals.items():
+            lines.append(t(lang, "lynch.totals", nick=candidate, count=count))
+    if not lines:
+        lines.append(t(lang, "lynch.no_votes"))
+    hanged = lynch.get("hanged")
+    lines.append(t(lang, "lynch.hanged", nick=hanged) if hanged else t(lang, "lynch.nobody"))
+    return lines
+
+
+def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
+    """The text of one announcement (role cards are rendered from the live state instead)."""
+    if kind == "turn_open":
+        deadline = datetime.fromisoformat(str(payload["deadline"]))
+        return t(
+            lang,
+            "announce.turn_open",
+            turn=payload["turn"],
+            deadline=timestamp(deadline, "f"),
+            relative=timestamp(deadline, "R"),
+        )
+    if kind == "results":
+        lines = [t(lang, "announce.results", turn=payload["turn"])]
+        deaths = payload.get("deaths") or []
+        lines += [render_death(lang, d) for d in deaths]
+        if not deaths:
+            lines.append(t(lang, "announce.nobody_died"))
+        lines += render_lynch(lang, payload.get("lynch"))
+        for nick in payload.get("pistols") or ():
+            lines.append(t(lang, "announce.pistol_window", nick=nick))
+        return "\n".join(lines)
+    if kind == "check":
+        key = "check.mafia" if payload.get("result") == "mafia" else "check.not_mafia"
+        lines = [t(lang, key, target=payload["target"], commissar=payload.get("commissar", ""))]
+        killed_by = payload.get("killed_by")
+        if killed_by:
+            lines.append(
+                t(
+                    lang,
+                    "check.killed_by",
+                    target=payload["target"],
+                    killers=", ".join(killed_by),
+                    method=t(lang, f"method.{payload.get('method')}"),
+                )
+            )
+        return "\n".join(lines)
+    if kind == "note":
+        return t(lang, "announce.note", author=payload["from"], text=payload["text"])
+    if kind == "pistol":
+        return t(lang, "announce.pistol")
+    if kind == "converted":
+        return t(lang, "announce.converted")
+    if kind == "promoted":
+        return t(lang, "announce.promoted")
+    if kind == "mafia_joined":
+        return t(lang, "announce.mafia_joined", nick=payload["nick"])
+    if kind == "shot":
+        return render_death(lang, payload)
+    if kind == "no_shot":
+        return t(lang, "announce.no_shot", nick=payload["nick"])
+    if kind == "game_over":
+        winner = payload.get("winner")
+        lines = [t(lang, f"winner.{winner}") if winner else t(lang, "winner.none")]
+        for p in payload.get("roles") or ():
+            role = role_name(lang, str(p["role"]))
+            if p.get("alive"):
+                lines.append(t(lang, "reveal.alive", nick=p["nick"], role=role))
+            else:
+                lines.append(
+                    t(
+                        lang,
+                        "reveal.dead",
+                        nick=p["nick"],
+                        role=role,
+                        cause=t(lang, f"cause.{p.get('cause')}"),
+                        turn=p.get("turn") or "?",
+                    )
+                )
+        return "\n".join(lines)
+    log.warning("no rendering for announcement kind %r", kind)
+    return t(lang, "announce.unknown", kind=kind)
+
+
+# --- sending ----------------------------------------------------------------------------------
+class Delivery:
+    """Sends the pending outbox, one row at a time, in order (one delivery at a time)."""
+
+    def __init__(self, bot: MafiaBot) -> None:
+        self.bot = bot
+        self._lock = asyncio.Lock()
+
+    async def deliver(self) -> int:
+        """Send every pending row; returns how many were marked sent."""
+        async with self._lock:
+            done = 0
+            for row in await self.bot.store.pending_outbox():
+                try:
+                    if await self._deliver_row(row):
+                        await self.bot.store.mark_sent(row.id)
+                        done += 1
+                except discord.HTTPException:
+                    log.exception("could not deliver outbox row %s (game %s)", row.id, row.game_id)
+            return done
+
+    async def _deliver_row(self, row: OutboxRecord) -> bool:
+        """True when the row is done with (sent, or undeliverable for good)."""
+        game = await self.bot.store.get_game(row.game_id)
+        if game is None:
+            return True
+        guild = self.bot.get_guild(game.guild_id)
+        if guild is None:
+            log.warning("outbox row %s: guild %s is not available", row.id, game.guild_id)
+            return False
+        settings = await self.bot.store.get_guild_settings(guild.id)
+        lang = await guild_language(self.bot, guild)
+        audience = str(row.payload.get("audience", PUBLIC))
+        kind = str(row.payload.get("kind", row.kind))
+        payload: Mapping[str, Any] = row.payload.get("payload") or {}
+
+        if audience in (PUBLIC, MAFIA):
+            slot = "game" if audience == PUBLIC else "mafia"
+            channel = slot_channel(guild, settings, slot)
+            if channel is None:
+                log.warning("outbox row %s: no #%s channel in guild %s", row.id, slot, guild.id)
+                return False
+            if kind == "mafia_joined":
+                await self._grant_mafia(guild, channel, row.game_id, str(payload.get("nick")))
+            await send_chunks(channel, render(lang, kind, payload))
+            return True
+
+        # A private message to the player behind the nickname.
+        text = self._private_text(lang, row.game_id, kind, audience, payload)
+        if text is None:
+            return True
+        user_id = await self._user_of(row.game_id, audience)
+        if user_id is None:
+            log.warning("outbox row %s: no player %r in game %s", row.id, audience, row.game_id)
+            return True
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await send_chunks(user, text)
+        except discord.Forbidden as exc:
+            if exc.code != CANNOT_DM:
+                raise
+            await self._tell_host(guild, settings, lang, audience, user_id)
+        except discord.NotFound:
+            await self._tell_host(guild, settings, lang, audience, user_id)
+        return True
+
+    def _private_text(
+        self, lang: Lang, game_id: int, kind: str, nick: str, payload: Mapping[str, Any]
+    ) -> str | None:
+        if kind == "role_card":
+            live = self.bot.service.live.get(game_id)
+            if live is None or nick not in live.engine.state.players:
+                return None  # the game is over: the final reveal says it all
+            return render_role_card(lang, role_card(live.engine.state, nick))
+        return render(lang, kind, payload)
+
+    async def _user_of(self, game_id: int, nick: str) -> int | None:
+        live = self.bot.service.live.get(game_id)
+        if live is not None:
+            found = live.user_of(nick)
+            if found is not None:
+                return found
+        player = await self.bot.store.player_by_nick(game_id, nick)
+        return player.user_id if player is not None else None
+
+    async def _tell_host(
+        self,
+        guild: discord.Guild,
+        settings: GuildSettings | None,
+        lang: Lang,
+        nick: str,
+        user_id: int,
+    ) -> None:
+        channel = slot_channel(guild, settings, "host")
+        log.info("could not DM user %s (player %s) in guild %s", user_id, nick, guild.id)
+        if channel is not None:
+            await channel.send(
+                t(lang, "delivery.dm_failed", nick=nick, user=f"<@{user_id}>"),
+                allowed_mentions=NO_MENTIONS,
+            )
+
+    async def _grant_mafia(
+        self, guild: discord.Guild, channel: discord.TextChannel, game_id: int, nick: str
+    ) -> None:
+        user_id = await self._user_of(game_id, nick)
+        member = guild.get_member(user_id) if user_id is not None else None
+        if member is not None:
+            await grant_mafia_access(channel, [member])
+
+
+def slot_channel(
+    guild: discord.Guild, settings: GuildSettings | None, slot: str
+) -> discord.TextChannel | None:
+    """One of the game's channels (``game``, ``discussion``, ``mafia``, ``host``), or None."""
+    if settings is None:
+        return None
+    channel_id = getattr(settings, f"{slot}_channel_id", None)
+    channel = guild.get_channel(channel_id) if channel_id is not None else None
+    return channel if isinstance(channel, discord.TextChannel) else None
+
+
+async def send_chunks(target: discord.abc.Messageable, text: str) -> None:
+    for piece in split_message(text):
+        await target.send(piece, allowed_mentions=NO_MENTIONS)
+
+
+async def grant_mafia_access(
+    channel: discord.TextChannel, members: Sequence[discord.Member], *, reset: bool = False
+) -> None:
+    """R14: the mafia's members read and write in #mafia. With ``reset`` (a new game), every
+    other member loses the access a previous game gave him."""
+    if reset:
+        keep = {m.id for m in members} | {channel.guild.me.id}
+        for target in list(channel.overwrites):
+            if isinstance(target, discord.Member) and target.id not in keep:
+                await channel.set_permissions(target, overwrite=None, reason="new game")
+    for member in members:
+        await channel.set_permissions(member, overwrite=MEMBER_ACCESS, reason="mafia member")

@@ -1,0 +1,273 @@
+"""The game's category and channels: what ``/mafia setup`` builds or repairs, and the bot
+permissions that needs.
+
+| channel       | @everyone                                   | also                        |
+|---------------|---------------------------------------------|-----------------------------|
+| #game         | reads, uses slash commands; sends nothing,  | the bot posts (and its      |
+|               | no threads, no reactions (R6: a real account | webhook: anonymous posts)  |
+|               | never shows in the game channel)            |                             |
+| #discussion   | reads and writes (R7)                       |                             |
+| #mafia        | hidden (R14)                                | mafia members, added later  |
+| #host         | hidden                                      | the host role (or, without  |
+|               |                                             | one, the member who ran it) |
+
+The bot gives itself a member overwrite in every channel so that hiding a channel from
+@everyone never hides it from the bot. Repair only touches the overwrites of the targets the
+layout owns (@everyone, the bot, the host role, a previous host role); overwrites of anyone else
+(mafia members given access by the game) are kept.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Iterable, Mapping
+from typing import Final, Literal, TypeVar
+
+import attrs
+import discord
+
+from app.errors import UserError
+from app.i18n import LANGUAGES, Lang, t
+from db.models import GuildSettings
+
+log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
+Slot = Literal["game", "discussion", "mafia", "host"]
+SLOTS: Final[tuple[Slot, ...]] = ("game", "discussion", "mafia", "host")
+
+Overwrite = discord.PermissionOverwrite
+
+EVERYONE: Final[Mapping[Slot, Overwrite]] = {
+    "game": Overwrite(
+        view_channel=True,
+        read_message_history=True,
+        use_application_commands=True,
+        send_messages=False,
+        send_messages_in_threads=False,
+        create_public_threads=False,
+        create_private_threads=False,
+        add_reactions=False,
+    ),
+    "discussion": Overwrite(view_channel=True, read_message_history=True, send_messages=True),
+    "mafia": Overwrite(view_channel=False),
+    "host": Overwrite(view_channel=False),
+}
+BOT: Final[Overwrite] = Overwrite(
+    view_channel=True,
+    read_message_history=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+)
+BOT_GAME: Final[Overwrite] = Overwrite(**{**dict(BOT), "manage_webhooks": True})
+#: What a host gets in #host, and what a mafia member gets in #mafia when the game starts.
+MEMBER_ACCESS: Final[Overwrite] = Overwrite(
+    view_channel=True, read_message_history=True, send_messages=True
+)
+
+#: The bot's own needs besides the overwrites it sets (which it must hold itself: Discord only
+#: lets a bot allow or deny permissions it has).
+OPERATIONAL: Final[discord.Permissions] = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    manage_channels=True,
+    manage_roles=True,
+    manage_webhooks=True,
+)
+
+
+def _flags(overwrites: Iterable[Overwrite]) -> set[str]:
+    names: set[str] = set()
+    for overwrite in overwrites:
+        names.update(name for name, value in overwrite if value is not None)
+    return names
+
+
+def _required_permissions() -> discord.Permissions:
+    names = {name for name, value in OPERATIONAL if value}
+    names |= _flags([*EVERYONE.values(), BOT, BOT_GAME, MEMBER_ACCESS])
+    return discord.Permissions(**dict.fromkeys(names, True))
+
+
+#: Guild permissions the bot needs (give its role these, or Administrator).
+REQUIRED_BOT_PERMISSIONS: Final[discord.Permissions] = _required_permissions()
+
+
+def missing_bot_permissions(have: discord.Permissions) -> list[str]:
+    """Permission flags from :data:`REQUIRED_BOT_PERMISSIONS` that ``have`` lacks, in Discord's
+    order. Administrator implies everything."""
+    if have.administrator:
+        return []
+    return [
+        _ALIASES.get(name, name)
+        for name, needed in REQUIRED_BOT_PERMISSIONS
+        if needed and not getattr(have, name)
+    ]
+
+
+#: discord.py iterates some flags under their old names; show the names Discord shows.
+_ALIASES: Final[Mapping[str, str]] = {"read_messages": "view_channel"}
+
+
+def channel_name(lang: Lang, slot: Slot) -> str:
+    return t(lang, f"channel.{slot}")
+
+
+def _known_names(key: str) -> set[str]:
+    return {t(lang, key).casefold() for lang in LANGUAGES}
+
+
+@attrs.define
+class LayoutReport:
+    category: discord.CategoryChannel
+    channels: dict[Slot, discord.TextChannel]
+    created: list[str] = attrs.Factory(list)
+    repaired: list[str] = attrs.Factory(list)
+
+    def settings(self, base: GuildSettings) -> GuildSettings:
+        return attrs.evolve(
+            base,
+            category_id=self.category.id,
+            game_channel_id=self.channels["game"].id,
+            discussion_channel_id=self.channels["discussion"].id,
+            mafia_channel_id=self.channels["mafia"].id,
+            host_channel_id=self.channels["host"].id,
+        )
+
+
+Target = discord.Role | discord.Member | discord.Object
+
+
+def desired_overwrites(
+    slot: Slot,
+    guild: discord.Guild,
+    host_role: discord.Role | None,
+    invoker: discord.Member,
+) -> dict[Target, Overwrite]:
+    """The overwrites the layout owns in ``slot``'s channel."""
+    wanted: dict[Target, Overwrite] = {
+        guild.default_role: EVERYONE[slot],
+        guild.me: BOT_GAME if slot == "game" else BOT,
+    }
+    if slot == "host":
+        wanted[host_role if host_role is not None else invoker] = MEMBER_ACCESS
+    return wanted
+
+
+def merge_overwrites(
+    existing: Mapping[Target, Overwrite],
+    wanted: Mapping[Target, Overwrite],
+    owned_ids: set[int],
+) -> dict[Target, Overwrite]:
+    """``wanted`` plus every existing overwrite whose target the layout does not own."""
+    merged: dict[Target, Overwrite] = {
+        target: overwrite for target, overwrite in existing.items() if target.id not in owned_ids
+    }
+    merged.update(wanted)
+    return merged
+
+
+def _same_overwrites(a: Mapping[Target, Overwrite], b: Mapping[Target, Overwrite]) -> bool:
+    def key(m: Mapping[Target, Overwrite]) -> dict[int, tuple[int, int]]:
+        return {
+            target.id: (overwrite.pair()[0].value, overwrite.pair()[1].value)
+            for target, overwrite in m.items()
+        }
+
+    return key(a) == key(b)
+
+
+def _find_category(
+    guild: discord.Guild, previous: GuildSettings | None
+) -> discord.CategoryChannel | None:
+    if previous is not None and previous.category_id is not None:
+        found = guild.get_channel(previous.category_id)
+        if isinstance(found, discord.CategoryChannel):
+            return found
+    names = _known_names("channel.category")
+    return next((c for c in guild.categories if c.name.casefold() in names), None)
+
+
+def _find_channel(
+    guild: discord.Guild,
+    category: discord.CategoryChannel,
+    slot: Slot,
+    previous: GuildSettings | None,
+) -> discord.TextChannel | None:
+    previous_id = getattr(previous, f"{slot}_channel_id", None) if previous else None
+    if previous_id is not None:
+        found = guild.get_channel(previous_id)
+        if isinstance(found, discord.TextChannel):
+            return found
+    names = _known_names(f"channel.{slot}")
+    return next((c for c in category.text_channels if c.name.casefold() in names), None)
+
+
+async def build_or_repair(
+    guild: discord.Guild,
+    *,
+    lang: Lang,
+    host_role: discord.Role | None,
+    invoker: discord.Member,
+    previous: GuildSettings | None,
+) -> LayoutReport:
+    """Create what is missing and fix what drifted; returns what was done."""
+    reason = t(lang, "audit.setup", user=str(invoker))
+    owned_ids = {guild.default_role.id, guild.me.id}
+    if host_role is not None:
+        owned_ids.add(host_role.id)
+    if previous is not None and previous.host_role_id is not None:
+        owned_ids.add(previous.host_role_id)
+
+    created: list[str] = []
+    repaired: list[str] = []
+    category = _find_category(guild, previous)
+    if category is None:
+        name = t(lang, "channel.category")
+        category = await _guard(name, guild.create_category(name, reason=reason))
+        created.append(category.name)
+
+    channels: dict[Slot, discord.TextChannel] = {}
+    for slot in SLOTS:
+        wanted = desired_overwrites(slot, guild, host_role, invoker)
+        channel = _find_channel(guild, category, slot, previous)
+        if channel is None:
+            name = channel_name(lang, slot)
+            channel = await _guard(
+                name,
+                guild.create_text_channel(
+                    name,
+                    category=category,
+                    overwrites=wanted,
+                    topic=t(lang, f"topic.{slot}"),
+                    reason=reason,
+                ),
+            )
+            created.append(channel.mention)
+        else:
+            merged = merge_overwrites(channel.overwrites, wanted, owned_ids)
+            moved = channel.category_id != category.id
+            if moved or not _same_overwrites(channel.overwrites, merged):
+                log.info("repairing #%s in guild %s", channel.name, guild.id)
+                edited = await _guard(
+                    channel.name,
+                    channel.edit(category=category, overwrites=merged, reason=reason),
+                )
+                if isinstance(edited, discord.TextChannel):
+                    channel = edited
+                repaired.append(channel.mention)
+        channels[slot] = channel
+    return LayoutReport(category=category, channels=channels, created=created, repaired=repaired)
+
+
+async def _guard(name: str, call: Awaitable[_T]) -> _T:
+    """Await a channel call; a Forbidden becomes a reply naming the channel."""
+    try:
+        return await call
+    except discord.Forbidden as error:
+        log.warning("forbidden while setting up %s: %s", name, error)
+        raise UserError("setup.forbidden", channel=name) from error

@@ -1,0 +1,72 @@
+"""The game clock without Discord: it wakes at the earliest deadline, resolves what is due
+(at once when the deadline already passed, as after a restart) and delivers."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from app.clock import GameClock
+from app.service import GameService
+from db.store import Store
+
+START = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)
+
+
+class FakeBot:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.deliveries = 0
+
+    async def deliver(self) -> None:
+        self.deliveries += 1
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "game.db")
+    yield s
+    await s.close()
+
+
+async def test_a_deadline_already_past_is_resolved_at_once(store: Store) -> None:
+    now = [START]
+    service = GameService(store, clock=lambda: now[0])
+    await service.new_game(
+        1, 99, "fast", "UTC", roles="mafioso=1 doctor=1 villager=2", activity_rules=False
+    )
+    for uid in range(1, 5):
+        await service.join(1, uid)
+    live = await service.start(1)
+    assert live.record.deadline == START + timedelta(minutes=10)
+
+    # The bot was down past the deadline: a new service loads the game, the clock resolves it.
+    now[0] = START + timedelta(hours=1)
+    restarted = GameService(store, clock=lambda: now[0])
+    [game] = await restarted.load()
+    bot = FakeBot(restarted)
+    clock = GameClock(cast(Any, bot))
+    clock.rearm()
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+        if bot.deliveries:
+            break
+    assert bot.deliveries == 1
+    assert [r.turn for r in await store.resolutions(game.id)] == [1]
+    assert clock.next_deadline() == (now[0] + timedelta(minutes=10), game.id)
+    clock.stop()
+
+
+async def test_nothing_to_do_without_a_running_game(store: Store) -> None:
+    bot = FakeBot(GameService(store, clock=lambda: START))
+    clock = GameClock(cast(Any, bot))
+    assert clock.next_deadline() is None
+    clock.rearm()
+    await asyncio.sleep(0)
+    assert bot.deliveries == 0
+    clock.stop()

@@ -1,0 +1,82 @@
+"""The message catalogues: same keys, same placeholders, and the rendering rules."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+import pytest
+from discord import app_commands
+
+from app.command_i18n import CatalogueTranslator, ltext
+from app.i18n import LANGUAGES, catalogue, lang_for_locale, placeholders, t
+from app.layout import missing_bot_permissions
+
+
+def test_catalogues_have_the_same_keys() -> None:
+    en, ru = set(catalogue("en")), set(catalogue("ru"))
+    assert sorted(en - ru) == [], "missing in ru.json"
+    assert sorted(ru - en) == [], "missing in en.json"
+
+
+@pytest.mark.parametrize("key", sorted(catalogue("en")))
+def test_translations_use_the_same_placeholders(key: str) -> None:
+    expected = placeholders(catalogue("en")[key])
+    for lang in LANGUAGES:
+        assert placeholders(catalogue(lang)[key]) == expected, f"{lang}: {key}"
+
+
+def test_no_empty_or_untrimmed_text() -> None:
+    for lang in LANGUAGES:
+        for key, text in catalogue(lang).items():
+            assert text and text == text.strip(), f"{lang}: {key}"
+
+
+def test_every_bot_permission_has_a_name() -> None:
+    everything = missing_bot_permissions(discord.Permissions.none())
+    assert everything
+    for lang in LANGUAGES:
+        for flag in everything:
+            assert f"perm.{flag}" in catalogue(lang)
+
+
+def test_t_fills_named_placeholders() -> None:
+    assert t("en", "announce.done", channel="#game") == "Posted in #game."
+    assert t("ru", "announce.done", channel="#игра") == "Опубликовано в #игра."
+
+
+def test_t_without_a_placeholder_value_raises() -> None:
+    with pytest.raises(KeyError):
+        t("en", "announce.done")
+
+
+def test_unknown_key_is_logged_and_shown_as_is(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.ERROR, logger="app.i18n"):
+        assert t("ru", "no.such.key") == "no.such.key"
+    assert "no.such.key" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang"),
+    [(discord.Locale.russian, "ru"), ("ru", "ru"), (discord.Locale.ukrainian, "en"), (None, "en")],
+)
+def test_lang_for_locale(locale: discord.Locale | str | None, lang: str) -> None:
+    assert lang_for_locale(locale) == lang
+
+
+def test_ltext_is_the_english_text_carrying_its_key() -> None:
+    text = ltext("cmd.mafia.description")
+    assert text.message == catalogue("en")["cmd.mafia.description"]
+    assert text.extras == {"key": "cmd.mafia.description"}
+
+
+async def test_translator_serves_russian_only() -> None:
+    translator = CatalogueTranslator()
+    context: app_commands.TranslationContextTypes = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.choice_name,
+        app_commands.Choice(name="Russian", value="ru"),
+    )
+    text = ltext("choice.language.ru")
+    assert await translator.translate(text, discord.Locale.russian, context) == "Русский"
+    assert await translator.translate(text, discord.Locale.german, context) is None
+    assert await translator.translate(text, discord.Locale.american_english, context) is None

@@ -1,0 +1,66 @@
+"""``split_message``: long anonymous posts are cut into Discord-sized messages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.webhooks import split_message, webhook_username
+
+
+def test_short_text_is_one_message() -> None:
+    assert split_message("  Hello, town.  ") == ["Hello, town."]
+
+
+def test_blank_text_is_no_message() -> None:
+    assert split_message(" \n\t ") == []
+
+
+def test_cuts_at_the_last_line_break() -> None:
+    text = "a" * 12 + "\n" + "b" * 6
+    assert split_message(text, limit=15) == ["a" * 12, "b" * 6]
+
+
+def test_prefers_a_space_to_an_early_line_break() -> None:
+    text = "ab\ncd efg hij klm"
+    assert split_message(text, limit=12) == ["ab\ncd efg", "hij klm"]
+
+
+def test_cuts_inside_a_word_only_when_it_is_longer_than_the_limit() -> None:
+    assert split_message("x" * 25, limit=10) == ["x" * 10, "x" * 10, "x" * 5]
+
+
+def test_separator_right_after_the_limit_is_used() -> None:
+    assert split_message("aaaaa bbbbb", limit=5) == ["aaaaa", "bbbbb"]
+
+
+def test_limit_must_be_positive() -> None:
+    with pytest.raises(ValueError):
+        split_message("x", limit=0)
+
+
+texts = st.text(alphabet=st.sampled_from("ab кц\n\t.,"), max_size=400)
+
+
+@given(texts, st.integers(min_value=1, max_value=60))
+def test_pieces_fit_and_lose_only_whitespace(text: str, limit: int) -> None:
+    pieces = split_message(text, limit)
+    assert all(1 <= len(piece) <= limit for piece in pieces)
+    assert all(piece == piece.strip() for piece in pieces)
+    squeeze = re.compile(r"\s+")
+    assert squeeze.sub("", "".join(pieces)) == squeeze.sub("", text)
+
+
+@given(st.lists(st.text(alphabet="abcдеж", min_size=1, max_size=8), max_size=80))
+def test_words_shorter_than_the_limit_are_never_cut(words: list[str]) -> None:
+    pieces = split_message(" ".join(words), limit=10)
+    assert [w for piece in pieces for w in piece.split()] == words
+
+
+def test_webhook_username_is_one_line_of_at_most_80_characters() -> None:
+    assert webhook_username("  Old\n  Fox ") == "Old Fox"
+    assert len(webhook_username("x" * 200)) == 80
+    assert webhook_username("   ") == "?"
