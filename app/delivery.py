@@ -146,6 +146,9 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
         return t(lang, "announce.mafia_joined", nick=payload["nick"])
     if kind == "shot":
         return render_death(lang, payload)
+    if kind == "excluded":  # R56: at once, with the revealed role (R35)
+        header = t(lang, "announce.excluded", nick=payload["nick"])
+        return "\n".join([header, render_death(lang, payload)])
     if kind == "no_shot":
         return t(lang, "announce.no_shot", nick=payload["nick"])
     if kind == "game_over":

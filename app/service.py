@@ -11,6 +11,7 @@ Errors a user can cause are `ServiceError(key, **values)`: a catalogue key and p
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import random
 from collections.abc import Callable, Iterable
@@ -25,6 +26,7 @@ from db.store import KEEP, Store
 from rules.announce import (
     PUBLIC,
     Announcement,
+    exclusion_announcements,
     final_announcements,
     game_over_announcement,
     night_announcements,
@@ -100,7 +102,8 @@ class GameService:
         """Every running game, rebuilt from its log: the clock re-arms from these."""
         self.live.clear()
         for rec in await self.store.running_games():
-            self.live[rec.id] = await self._rebuild(rec)
+            live = self.live[rec.id] = await self._rebuild(rec)
+            await self._finish_if_won(live)
         return list(self.live.values())
 
     async def _rebuild(self, rec: GameRecord) -> LiveGame:
@@ -306,7 +309,9 @@ class GameService:
             return record
 
     # --- host -------------------------------------------------------------------------
-    async def host_action(self, guild_id: int, actor_id: int, action: HostAction) -> None:
+    async def host_action(
+        self, guild_id: int, actor_id: int, action: HostAction, reason: str | None = None
+    ) -> None:
         """R56: exclude, deprive the vote, grant the double kill (all through the rules)."""
         game = self._running(guild_id)
         async with game.lock:
@@ -321,14 +326,40 @@ class GameService:
                 if action.do == "exclude":
                     raise ServiceError("error.wait_for_pistol")
                 turn += 1  # takes effect from the next turn (R36), logged there
+            # Decide on a copy first: the log entry and what it announces commit together,
+            # and only then does the live game change.
+            trial = copy.deepcopy(engine)
+            current = trial.state.current
+            before = (len(current.conversions), len(current.promotions)) if current else (0, 0)
+            applied = trial.host_action(action)
+            assert applied is None, applied
+            announcements: list[Announcement] = []
+            if action.do == "exclude":
+                assert action.player is not None
+                result = trial.state.current or trial.history[-1]
+                announcements = exclusion_announcements(result, action.player, *before)
+            args = {"reason": reason} if reason else {}
             await self.store.add_host_action(
-                game.id, turn, action.to_dict(), actor_id=actor_id, command=action.do
+                game.id,
+                turn,
+                action.to_dict(),
+                actor_id=actor_id,
+                command=action.do,
+                args={**action.to_dict(), **args},
+                outbox_items=_items(announcements),
             )
-            engine.host_action(action)
-            if engine.winner is not None:  # R15: the win check after an exclusion
-                over = game_over_announcement(engine.state, engine.winner)
-                await self.store.finish_game(game.id, engine.winner, _items([over]))
-                self.live.pop(game.id, None)
+            game.engine = trial
+            await self._finish_if_won(game)
+
+    async def _finish_if_won(self, game: LiveGame) -> None:
+        """R15: the win check after an exclusion. Also repairs, at start, a game whose
+        deciding exclusion was committed just before a crash."""
+        engine = game.engine
+        if engine.winner is None or engine.phase is not Phase.OVER:
+            return
+        over = game_over_announcement(engine.state, engine.winner)
+        await self.store.finish_game(game.id, engine.winner, _items([over]))
+        self.live.pop(game.id, None)
 
     async def replace(
         self, guild_id: int, actor_id: int, nick: str, new_user_id: int

@@ -318,7 +318,9 @@ class HostCog(
         player: app_commands.Range[str, 1, 100],
         reason: app_commands.Range[str, 1, 500] | None = None,
     ) -> None:
-        await self._host_action(interaction, HostAction("exclude", player), "host.excluded")
+        await self._host_action(
+            interaction, HostAction("exclude", player), "host.excluded", reason=reason
+        )
 
     @app_commands.command(name="deprive", description=ltext("cmd.mafia.deprive.description"))
     @app_commands.describe(player=ltext("cmd.mafia.deprive.opt.player.description"))
@@ -429,11 +431,15 @@ class HostCog(
         ][:25]
 
     async def _host_action(
-        self, interaction: discord.Interaction[Any], action: HostAction, key: str
+        self,
+        interaction: discord.Interaction[Any],
+        action: HostAction,
+        key: str,
+        reason: str | None = None,
     ) -> None:
         guild, member = _guild_and_member(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.service.host_action(guild.id, member.id, action)
+        await self.bot.service.host_action(guild.id, member.id, action, reason)
         await self.bot.deliver()
         self.bot.clock.rearm()
         lang = await guild_language(self.bot, guild)

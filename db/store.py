@@ -850,9 +850,10 @@ class Store:
         command: str,
         args: Mapping[str, Any] | None = None,
         outcome: str = ACCEPTED,
+        outbox_items: Sequence[OutboxItem] = (),
     ) -> LogEntry:
-        """A host command that is part of the script (``host`` section) plus its audit row,
-        in one transaction."""
+        """A host command that is part of the script (``host`` section) plus its audit row
+        and the announcements it causes, in one transaction."""
         _check_outcome(outcome)
         data = dict(payload)
         text = _dumps(data)
@@ -862,6 +863,8 @@ class Store:
         async def body(db: aiosqlite.Connection) -> LogEntry:
             row = await _insert_entry(db, game_id, turn, "host", text, outcome, actor_id, now)
             await _insert_audit(db, None, game_id, actor_id, command, args_text, now)
+            if outbox_items:
+                await _insert_outbox(db, game_id, turn, outbox_items, to_db_time(now))
             return LogEntry(
                 id=int(row["id"]),
                 game_id=game_id,

@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from rules.model import Death, GameState, TurnResult
+from rules.roles import Step
 
 PUBLIC = "public"  # the game channel
 MAFIA = "mafia"  # the mafia channel
@@ -56,7 +57,8 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
             PUBLIC,
             {
                 "turn": result.turn,
-                "deaths": [public_death(d) for d in result.deaths],
+                # Host exclusions were announced when they happened.
+                "deaths": [public_death(d) for d in result.deaths if d.step is not None],
                 "lynch": _lynch_view(result),
                 "pistols": list(result.pistols),
             },
@@ -75,7 +77,7 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
         }
         for nick in check.recipients:  # R18, R19
             out.append(Announcement("check", nick, payload))
-    out += _role_changes(result, after=False)
+    out += _role_changes(result, stage=NIGHT)
     for note in result.notes:  # R37
         out.append(Announcement("note", note.to, {"from": note.author, "text": note.text}))
     for nick in result.pistols:  # R18
@@ -83,16 +85,40 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
     return out
 
 
-def _role_changes(result: TurnResult, *, after: bool) -> list[Announcement]:
+NIGHT = "night"  # every step of the resolution but the pistol
+
+
+def _stage(step: Step | None) -> Step | str | None:
+    return step if step in (None, Step.PISTOL) else NIGHT
+
+
+def _role_changes(result: TurnResult, *, stage: Step | str | None) -> list[Announcement]:
+    """Conversions and promotions caused at one stage: the resolution, the pistol, or a
+    host exclusion (stage None)."""
     out: list[Announcement] = []
     for conv in result.conversions:  # R22
-        if conv.after is after:
+        if _stage(conv.step) == stage:
             out.append(Announcement("converted", conv.player, {"turn": result.turn}))
             out.append(Announcement("mafia_joined", MAFIA, {"nick": conv.player}))
     for promo in result.promotions:  # R19
-        if promo.after is after:
+        if _stage(promo.step) == stage:
             out.append(Announcement("promoted", promo.player, {"turn": result.turn}))
     return out
+
+
+def exclusion_announcements(
+    result: TurnResult, nick: str, conversions_before: int, promotions_before: int
+) -> list[Announcement]:
+    """R56: a host exclusion is public at once (role revealed, R35), with what it caused
+    (the role changes recorded after the counts given)."""
+    death = next(d for d in result.deaths if d.player == nick and d.step is None)
+    caused = TurnResult(
+        turn=result.turn,
+        conversions=result.conversions[conversions_before:],
+        promotions=result.promotions[promotions_before:],
+    )
+    public = Announcement("excluded", PUBLIC, public_death(death))
+    return [public, *_role_changes(caused, stage=None)]
 
 
 def final_announcements(state: GameState, result: TurnResult) -> list[Announcement]:
@@ -105,7 +131,7 @@ def final_announcements(state: GameState, result: TurnResult) -> list[Announceme
             out.append(Announcement("shot", PUBLIC, public_death(shots[0])))
         else:
             out.append(Announcement("no_shot", PUBLIC, {"nick": nick}))
-    out += _role_changes(result, after=True)
+    out += _role_changes(result, stage=Step.PISTOL)
     if result.winner is not None:
         out.append(game_over_announcement(state, result.winner))
     return out

@@ -316,7 +316,7 @@ class RoleChange:
 
     player: str
     becomes: str
-    after: bool = False  # caused by a pistol shot (step 6)
+    step: Step | None = None  # the step of the death that caused it; None: a host exclusion
 
     def to_dict(self) -> dict[str, Any]:
         return {"player": self.player, "becomes": self.becomes}

@@ -227,3 +227,50 @@ async def test_replace_and_profile(store: Store, clock: FakeClock) -> None:
     assert err.value.key == "error.not_a_player"
     cards = [o for o in await store.pending_outbox() if o.kind == "role_card"]
     assert cards[-1].payload["audience"] == maf_nick
+
+
+async def test_R56_exclusion_is_announced_at_once_with_its_consequences(
+    store: Store, clock: FakeClock
+) -> None:
+    service = GameService(store, clock)
+    roles = await started(
+        service, "boss=1 mafioso=1 foundling=1 commissar=1 sergeant=1 villager=3", 8
+    )
+    live = service.game_in(GUILD)
+    assert live is not None
+    for row in await store.pending_outbox():
+        await store.mark_sent(row.id)
+    boss, kid = nick(service, roles["boss"]), nick(service, roles["foundling"])
+    await service.host_action(GUILD, HOST, HostAction("exclude", boss), reason="rude")
+    rows = [(o.kind, o.payload["audience"]) for o in await store.pending_outbox()]
+    assert rows == [("excluded", "public"), ("converted", kid), ("mafia_joined", "mafia")]
+    excluded = (await store.pending_outbox())[0].payload["payload"]
+    assert excluded == {"nick": boss, "role": "boss", "cause": "excluded"}  # R35
+    audit = await store.audit_log(game_id=live.id)
+    assert audit[-1].args == {"do": "exclude", "player": boss, "reason": "rude"}
+    for row in await store.pending_outbox():
+        await store.mark_sent(row.id)
+    # At the deadline the results do not announce the exclusion a second time.
+    clock.now = live.record.deadline or clock.now
+    await service.deadline_reached(live.id)
+    results = next(o for o in await store.pending_outbox() if o.kind == "results")
+    assert boss not in [d["nick"] for d in results.payload["payload"]["deaths"]]
+
+
+async def test_R15_deciding_exclusion_committed_before_a_crash_finishes_the_game_on_start(
+    store: Store, clock: FakeClock
+) -> None:
+    service = GameService(store, clock)
+    roles = await started(service, "mafioso=1 commissar=1 villager=2", 4)
+    live = service.game_in(GUILD)
+    assert live is not None
+    maf = nick(service, roles["mafioso"])
+    # The crash came right after the exclusion's commit, before the game was finished.
+    await store.add_host_action(
+        live.id, 1, {"do": "exclude", "player": maf}, actor_id=HOST, command="exclude"
+    )
+    restarted = GameService(store, clock)
+    assert await restarted.load() == []
+    rec = await store.require_game(live.id)
+    assert rec.status == "finished" and rec.winner == "town"
+    assert "game_over" in [o.kind for o in await store.pending_outbox()]
