@@ -30,14 +30,18 @@ class GameClock:
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
 
-    def next_deadline(self) -> tuple[datetime, int] | None:
-        """The earliest (deadline, game id) among running, unpaused games."""
-        due = [
-            (g.record.deadline, g.id)
-            for g in self.bot.service.live.values()
-            if g.record.deadline is not None and not g.record.paused
-        ]
-        return min(due) if due else None
+    def next_deadline(self) -> tuple[datetime, int, bool] | None:
+        """The earliest (moment, game id, is_reminder) among running, unpaused games: a
+        deadline, or the time of a turn's reminders (they sort first on a tie)."""
+        due: list[tuple[datetime, int, bool]] = []
+        for g in self.bot.service.live.values():
+            if g.record.deadline is None or g.record.paused:
+                continue
+            due.append((g.record.deadline, g.id, False))
+            remind = g.reminder_due_at(self.bot.service.clock())
+            if remind is not None:
+                due.append((remind, g.id, True))
+        return min(due, key=lambda d: (d[0], not d[2], d[1])) if due else None
 
     def rearm(self) -> None:
         """Recompute the next wake-up. A task busy resolving re-reads the deadlines itself."""
@@ -58,7 +62,7 @@ class GameClock:
             upcoming = self.next_deadline()
             if upcoming is None:
                 return
-            deadline, game_id = upcoming
+            deadline, game_id, is_reminder = upcoming
             delay = (deadline - self.bot.service.clock()).total_seconds()
             if delay > 0:
                 self._sleeping = True
@@ -68,7 +72,10 @@ class GameClock:
                     self._sleeping = False
                 continue  # a deadline may have moved meanwhile: look again
             try:
-                await self.bot.service.deadline_reached(game_id, if_due=True)
+                if is_reminder:
+                    await self.bot.service.send_reminders(game_id)
+                else:
+                    await self.bot.service.deadline_reached(game_id, if_due=True)
             except Exception:
                 log.exception("the deadline of game %s could not be resolved", game_id)
                 self._sleeping = True

@@ -146,6 +146,11 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
         return t(lang, "announce.mafia_joined", nick=payload["nick"])
     if kind == "shot":
         return render_death(lang, payload)
+    if kind == "reminder":  # R31, R52, R53
+        lines = [t(lang, f"reminder.{what}", turn=payload["turn"]) for what in payload["missing"]]
+        if "vote" in payload["missing"] and payload.get("missed_votes"):
+            lines.append(t(lang, "reminder.last_chance"))
+        return "\n".join(lines)
     if kind == "excluded":  # R56: at once, with the revealed role (R35)
         header = t(lang, "announce.excluded", nick=payload["nick"])
         return "\n".join([header, render_death(lang, payload)])

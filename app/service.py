@@ -30,11 +30,19 @@ from rules.announce import (
     final_announcements,
     game_over_announcement,
     night_announcements,
+    reminder_announcements,
 )
 from rules.engine import Game, rebuild
 from rules.knowledge import RoleCard, kill_agreement, role_card
 from rules.model import HostAction, Phase, Request
-from rules.schedule import Schedule, first_deadline, hunts_open, make_schedule, next_deadline
+from rules.schedule import (
+    Schedule,
+    first_deadline,
+    hunts_open,
+    make_schedule,
+    next_deadline,
+    reminder_at,
+)
 from rules.setup import SetupError, assign_nicknames, assign_roles, parse_role_list, preset
 from rules.setup import validate_setup as validate_role_list
 from rules.validation import validate_host_action, validate_request
@@ -59,6 +67,21 @@ class LiveGame:
     players: list[PlayerRecord]
     schedule: Schedule
     lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
+    reminded_turn: int = 0  # the last turn whose reminders were queued
+
+    def reminder_due_at(self, now: datetime | None = None) -> datetime | None:
+        """When this turn's reminders are due, if they still are (not once the deadline
+        has passed, as after a restart: the turn is resolved instead)."""
+        deadline = self.record.deadline
+        if (
+            deadline is None
+            or (now is not None and now >= deadline)
+            or self.record.paused
+            or self.reminded_turn >= self.engine.turn
+            or self.engine.phase is not Phase.OPEN
+        ):
+            return None
+        return reminder_at(self.schedule, deadline)
 
     @property
     def id(self) -> int:
@@ -460,6 +483,25 @@ class GameService:
             self.live.pop(game.id, None)
         else:
             game.record = await self.store.require_game(game.id)
+
+    async def send_reminders(self, game_id: int) -> int:
+        """Queue this turn's private reminders (once a turn, also across restarts)."""
+        game = self.live.get(game_id)
+        if game is None:
+            return 0
+        async with game.lock:
+            turn = game.engine.turn
+            if game.reminded_turn >= turn:
+                return 0
+            game.reminded_turn = turn
+            if any(
+                o.kind == "reminder" and o.turn == turn for o in await self.store.outbox(game_id)
+            ):
+                return 0  # queued before a restart
+            reminders = reminder_announcements(game.engine.state)
+            if reminders:
+                await self.store.add_outbox(game.id, turn, _items(reminders))
+            return len(reminders)
 
     async def extend(self, guild_id: int, actor_id: int, minutes: int) -> datetime:
         game = self._running(guild_id)

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from rules.model import Death, GameState, TurnResult
+from rules.model import Death, GameState, Phase, TurnResult
 from rules.roles import Step
 
 PUBLIC = "public"  # the game channel
@@ -151,3 +151,22 @@ def game_over_announcement(state: GameState, winner: str | None) -> Announcement
         for p in state.players.values()
     ]
     return Announcement("game_over", PUBLIC, {"winner": winner, "roles": roles})
+
+
+def reminder_announcements(state: GameState) -> list[Announcement]:
+    """Private reminders before the deadline: every living player must vote (R31; a second
+    missed vote removes him, R53) and, under the activity rules, post (R52)."""
+    if state.phase is not Phase.OPEN:
+        return []
+    voted = {s.request.by for s in state.submissions("vote")}
+    out: list[Announcement] = []
+    for p in state.living():
+        missing: list[str] = []
+        if state.turn >= 2 and p.nick not in state.deprived and p.nick not in voted:
+            missing.append("vote")
+        if state.activity_rules and state.posts.get(p.nick, 0) == 0:
+            missing.append("post")
+        if missing:
+            payload = {"turn": state.turn, "missing": missing, "missed_votes": p.missed_votes}
+            out.append(Announcement("reminder", p.nick, payload))
+    return out

@@ -102,16 +102,12 @@ def _consequences(res: Resolution, player: Player, cause: Cause) -> None:
         foundling = state.holder(Foundling.code)
         if foundling is not None and foundling.alive:  # R22
             foundling.role = ConvertedFoundling.code
-            res.result.conversions.append(
-                RoleChange(foundling.nick, "mafia", step=res.step)
-            )
+            res.result.conversions.append(RoleChange(foundling.nick, "mafia", step=res.step))
     if player.role in (Commissar.code, PromotedSergeant.code):
         sergeant = state.holder(Sergeant.code)
         if sergeant is not None and sergeant.alive:  # R19
             sergeant.role = PromotedSergeant.code
-            res.result.promotions.append(
-                RoleChange(sergeant.nick, "commissar", step=res.step)
-            )
+            res.result.promotions.append(RoleChange(sergeant.nick, "commissar", step=res.step))
         if cause in PISTOL_CAUSES:  # R18
             state.pistols.add(player.nick)
             res.result.pistols.append(player.nick)

@@ -130,5 +130,13 @@ def hunt_opens_at(schedule: Schedule, deadline: datetime) -> datetime:
     return _at_local(local, schedule.hunt_open, schedule.zone).astimezone(deadline.tzinfo)
 
 
+def reminder_at(schedule: Schedule, deadline: datetime) -> datetime:
+    """When players who have not voted or posted are reminded (R31, R52, R53): three hours
+    before a forum deadline, a fifth of a fast turn before its deadline."""
+    if schedule.kind == "fast":
+        return deadline - max(timedelta(seconds=30), timedelta(minutes=schedule.turn_minutes) / 5)
+    return deadline - timedelta(hours=3)
+
+
 def hunts_open(schedule: Schedule, deadline: datetime, now: datetime) -> bool:
     return now >= hunt_opens_at(schedule, deadline)

@@ -58,7 +58,8 @@ async def test_a_deadline_already_past_is_resolved_at_once(store: Store) -> None
             break
     assert bot.deliveries == 1
     assert [r.turn for r in await store.resolutions(game.id)] == [1]
-    assert clock.next_deadline() == (now[0] + timedelta(minutes=10), game.id)
+    # Next: turn 2's reminders (R31, R52), two minutes before its deadline.
+    assert clock.next_deadline() == (now[0] + timedelta(minutes=8), game.id, True)
     clock.stop()
 
 

@@ -274,3 +274,40 @@ async def test_R15_deciding_exclusion_committed_before_a_crash_finishes_the_game
     rec = await store.require_game(live.id)
     assert rec.status == "finished" and rec.winner == "town"
     assert "game_over" in [o.kind for o in await store.pending_outbox()]
+
+
+async def test_R31_R52_R53_reminders_name_what_is_missing_once_a_turn(
+    store: Store, clock: FakeClock
+) -> None:
+    service = GameService(store, clock)
+    await service.new_game(GUILD, HOST, "fast", "UTC", roles="mafioso=1 doctor=1 villager=2")
+    for uid in range(1, 5):
+        await service.join(GUILD, uid)
+    live = await service.start(GUILD)
+    for row in await store.pending_outbox():
+        await store.mark_sent(row.id)
+    assert live.record.deadline is not None
+    # Fast turn of 10 minutes: reminders two minutes before the deadline.
+    assert live.reminder_due_at() == live.record.deadline - timedelta(minutes=2)
+    await service.submit(GUILD, 1, {"do": "post"})
+    assert await service.send_reminders(live.id) == 3  # turn 1: only the posts (R52)
+    rows = await store.pending_outbox()
+    assert {r.payload["payload"]["missing"][0] for r in rows} == {"post"}
+    assert nick(service, 1) not in {r.payload["audience"] for r in rows}
+    assert live.reminder_due_at() is None
+    assert await service.send_reminders(live.id) == 0  # once a turn
+    # After a restart, the reminders already queued are not queued again.
+    restarted = GameService(store, clock)
+    [again] = await restarted.load()
+    assert again.reminder_due_at() is not None
+    assert await restarted.send_reminders(again.id) == 0
+    # Turn 2: the vote is missing too (R31).
+    clock.now = live.record.deadline
+    for uid in range(1, 5):
+        await restarted.submit(GUILD, uid, {"do": "post"})
+    await restarted.deadline_reached(again.id)
+    for row in await store.pending_outbox():
+        await store.mark_sent(row.id)
+    assert await restarted.send_reminders(again.id) == len(again.engine.state.living())
+    missing = {tuple(r.payload["payload"]["missing"]) for r in await store.pending_outbox()}
+    assert missing == {("vote", "post")}
