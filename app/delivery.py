@@ -102,13 +102,16 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
     """The text of one announcement (role cards are rendered from the live state instead)."""
     if kind == "turn_open":
         deadline = datetime.fromisoformat(str(payload["deadline"]))
-        return t(
+        text = t(
             lang,
             "announce.turn_open",
             turn=payload["turn"],
             deadline=timestamp(deadline, "f"),
             relative=timestamp(deadline, "R"),
         )
+        if payload["turn"] == 1:  # R2: everyone introduces himself on turn 1
+            text += "\n" + t(lang, "announce.introduce")
+        return text
     if kind == "results":
         lines = [t(lang, "announce.results", turn=payload["turn"])]
         deaths = payload.get("deaths") or []
@@ -116,6 +119,8 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
         if not deaths:
             lines.append(t(lang, "announce.nobody_died"))
         lines += render_lynch(lang, payload.get("lynch"))
+        if payload.get("lynch") is not None:  # R8, R51: everyone explains his vote
+            lines.append(t(lang, "announce.explain_votes"))
         for nick in payload.get("pistols") or ():
             lines.append(t(lang, "announce.pistol_window", nick=nick))
         return "\n".join(lines)
