@@ -23,6 +23,7 @@ import discord
 
 from app.i18n import Lang, t
 from app.layout import MEMBER_ACCESS
+from app.pistol import pistol_view
 from app.replies import guild_language
 from app.webhooks import split_message
 from db.models import GuildSettings, OutboxRecord
@@ -241,7 +242,11 @@ class Delivery:
             return True
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await send_chunks(user, text)
+            view = pistol_view(self.bot, row.game_id, audience, lang) if kind == "pistol" else None
+            if view is not None:  # R18: the prompt carries a menu of the living nicknames
+                await user.send(text, view=view, allowed_mentions=NO_MENTIONS)
+            else:
+                await send_chunks(user, text)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 raise

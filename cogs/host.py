@@ -21,6 +21,7 @@ from app.errors import BotMissingPermissions, UserError
 from app.hosts import ensure_host
 from app.i18n import Lang, as_lang, t
 from app.layout import build_or_repair, missing_bot_permissions
+from app.pistol import PistolSelect
 from app.replies import guild_language, send_private
 from app.signup import SignupView, close_signup, signup_text
 from app.webhooks import split_message
@@ -466,3 +467,4 @@ async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, MafiaBot)
     await bot.add_cog(HostCog(bot))
     bot.add_view(SignupView())  # the Join / Leave buttons of any sign-up message
+    bot.add_dynamic_items(PistolSelect)  # the pistol menu in a killed commissar's DM (R18)

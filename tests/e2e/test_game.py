@@ -429,3 +429,18 @@ async def test_host_excludes_the_mafioso_and_the_town_wins(simcord_env: Env) -> 
     last = game_ch.last_message
     assert last is not None and last.content.startswith(t("en", "winner.town"))
     assert f"{maf.nick}: Mafioso, excluded" in last.content
+
+
+async def test_R18_killed_commissar_shoots_from_the_menu_in_his_dm(simcord_env: Env) -> None:
+    world = make_world(simcord_env)
+    com_a, com_nick, maf_nick = await commissar_killed(world)
+    game_id = live_game(world).id
+    dm = com_a.user.dm_channel
+    assert dm is not None
+    prompt = dm.history()[-1]
+    assert prompt.content == t("en", "announce.pistol")
+    picked = await com_a.user.select(prompt, [maf_nick], custom_id=f"mafia:pistol:{game_id}")
+    reply_text(picked)
+    texts = [m.content for m in channel(world, "game").history()]
+    assert t("en", "death.pistol", nick=maf_nick, role="Mafioso", by=com_nick) in texts
+    assert texts[-1].startswith(t("en", "winner.town"))

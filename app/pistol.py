@@ -1,0 +1,83 @@
+"""The pistol prompt (R18): a select menu in the killed commissar's DM listing the living
+nicknames he may shoot. Persistent: the custom id carries the game, so it keeps working after
+a restart. `/shoot` does the same from the game channel.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Final, cast
+
+import discord
+
+from app.i18n import Lang, t
+from app.refusal import Refusal
+from app.replies import send_private
+from rules.knowledge import valid_targets
+
+if TYPE_CHECKING:
+    from app.bot import MafiaBot
+
+log = logging.getLogger(__name__)
+
+MAX_OPTIONS: Final[int] = 25  # Discord's limit; beyond it, /shoot takes any nickname
+
+
+class PistolSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"mafia:pistol:(?P<game>\d+)"
+):
+    def __init__(self, game_id: int, targets: list[str] | None = None, lang: Lang = "en") -> None:
+        options = [discord.SelectOption(label=n, value=n) for n in (targets or [])[:MAX_OPTIONS]]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mafia:pistol:{game_id}",
+                placeholder=t(lang, "pistol.placeholder"),
+                options=options or [discord.SelectOption(label="-", value="-")],
+                min_values=1,
+                max_values=1,
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PistolSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = cast("MafiaBot", interaction.client)
+        target = self.item.values[0] if self.item.values else ""
+        rec = await bot.store.get_game(self.game_id)
+        lang: Lang = "en"
+        try:
+            if rec is None or rec.status != "running":
+                raise Refusal("refusal.no_pistol")
+            settings = await bot.store.get_guild_settings(rec.guild_id)
+            if settings is not None and settings.language in ("ru", "en"):
+                lang = cast(Lang, settings.language)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await bot.service.submit(
+                rec.guild_id, interaction.user.id, {"do": "shoot", "target": target}
+            )
+        except Refusal as refusal:  # a view has no command tree to render it
+            await send_private(interaction, refusal.render(lang))
+            return
+        await send_private(interaction, t(lang, "pistol.done", nick=target))
+        bot.clock.rearm()
+        await bot.deliver()
+
+
+def pistol_view(bot: MafiaBot, game_id: int, nick: str, lang: Lang) -> discord.ui.View | None:
+    """The select menu for the commissar `nick`, if his game is live."""
+    live = bot.service.live.get(game_id)
+    if live is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(PistolSelect(game_id, valid_targets(live.engine.state, nick, "shoot"), lang))
+    return view
