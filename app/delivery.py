@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from app.i18n import Lang, t
-from app.layout import MEMBER_ACCESS
+from app.layout import GHOST_ACCESS, MEMBER_ACCESS
 from app.pistol import pistol_view
 from app.replies import guild_language
 from app.webhooks import split_message
@@ -150,6 +150,8 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
         return t(lang, "announce.promoted")
     if kind == "mafia_joined":
         return t(lang, "announce.mafia_joined", nick=payload["nick"])
+    if kind == "mafia_left":
+        return t(lang, "announce.mafia_left", nick=payload["nick"])
     if kind == "shot":
         return render_death(lang, payload)
     if kind == "reminder":  # R31, R52, R53
@@ -229,6 +231,8 @@ class Delivery:
                 return False
             if kind == "mafia_joined":
                 await self._grant_mafia(guild, channel, row.game_id, str(payload.get("nick")))
+            elif kind == "mafia_left":
+                await self._mute_in_mafia(guild, channel, row.game_id, str(payload.get("nick")))
             await send_chunks(channel, render(lang, kind, payload))
             return True
 
@@ -297,6 +301,15 @@ class Delivery:
         member = guild.get_member(user_id) if user_id is not None else None
         if member is not None:
             await grant_mafia_access(channel, [member])
+
+    async def _mute_in_mafia(
+        self, guild: discord.Guild, channel: discord.TextChannel, game_id: int, nick: str
+    ) -> None:
+        """A dead mafia member keeps reading #mafia, but no longer writes there (R36)."""
+        user_id = await self._user_of(game_id, nick)
+        member = guild.get_member(user_id) if user_id is not None else None
+        if member is not None:
+            await channel.set_permissions(member, overwrite=GHOST_ACCESS, reason="mafia ghost")
 
 
 def slot_channel(

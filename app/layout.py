@@ -66,6 +66,11 @@ MEMBER_ACCESS: Final[Overwrite] = Overwrite(
     view_channel=True, read_message_history=True, send_messages=True
 )
 
+#: A dead mafia member in #mafia: he reads, he no longer writes (R36).
+GHOST_ACCESS: Final[Overwrite] = Overwrite(
+    view_channel=True, read_message_history=True, send_messages=False
+)
+
 #: The bot's own needs besides the overwrites it sets (which it must hold itself: Discord only
 #: lets a bot allow or deny permissions it has).
 OPERATIONAL: Final[discord.Permissions] = discord.Permissions(

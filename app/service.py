@@ -115,9 +115,11 @@ def _items(announcements: Iterable[Announcement]) -> list[OutboxItem]:
 
 
 class GameService:
-    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
+    def __init__(self, store: Store, clock: Clock = utc_now, game_seed: int | None = None) -> None:
         self.store = store
         self.clock = clock
+        #: The seed of every new game when set (reproducible demos), else a random one each.
+        self.game_seed = game_seed
         self.live: dict[int, LiveGame] = {}  # running games by game id
 
     # --- start-up ---------------------------------------------------------------------
@@ -183,6 +185,8 @@ class GameService:
         if await self.store.open_game(guild_id) is not None:
             raise ServiceError("error.game_exists")
         role_list = self._parse_roles(roles) if roles else None
+        if seed is None:
+            seed = self.game_seed
         return await self.store.create_game(
             guild_id,
             seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
@@ -360,7 +364,7 @@ class GameService:
             if action.do == "exclude":
                 assert action.player is not None
                 result = trial.state.current or trial.history[-1]
-                announcements = exclusion_announcements(result, action.player, *before)
+                announcements = exclusion_announcements(trial.state, result, action.player, *before)
             args = {"reason": reason} if reason else {}
             await self.store.add_host_action(
                 game.id,

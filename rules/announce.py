@@ -78,6 +78,7 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
         for nick in check.recipients:  # R18, R19
             out.append(Announcement("check", nick, payload))
     out += _role_changes(result, stage=NIGHT)
+    out += _ghosts_of_the_mafia(state, [d for d in result.deaths if d.step is not None])
     for note in result.notes:  # R37
         out.append(Announcement("note", note.to, {"from": note.author, "text": note.text}))
     for nick in result.pistols:  # R18
@@ -106,8 +107,21 @@ def _role_changes(result: TurnResult, *, stage: Step | str | None) -> list[Annou
     return out
 
 
+def _ghosts_of_the_mafia(state: GameState, deaths: list[Death]) -> list[Announcement]:
+    """R36, R14: a dead mafia member still reads the mafia channel but no longer writes."""
+    return [
+        Announcement("mafia_left", MAFIA, {"nick": d.player})
+        for d in deaths
+        if state.players[d.player].is_mafia
+    ]
+
+
 def exclusion_announcements(
-    result: TurnResult, nick: str, conversions_before: int, promotions_before: int
+    state: GameState,
+    result: TurnResult,
+    nick: str,
+    conversions_before: int,
+    promotions_before: int,
 ) -> list[Announcement]:
     """R56: a host exclusion is public at once (role revealed, R35), with what it caused
     (the role changes recorded after the counts given)."""
@@ -118,7 +132,7 @@ def exclusion_announcements(
         promotions=result.promotions[promotions_before:],
     )
     public = Announcement("excluded", PUBLIC, public_death(death))
-    return [public, *_role_changes(caused, stage=None)]
+    return [public, *_role_changes(caused, stage=None), *_ghosts_of_the_mafia(state, [death])]
 
 
 def final_announcements(state: GameState, result: TurnResult) -> list[Announcement]:
@@ -132,6 +146,7 @@ def final_announcements(state: GameState, result: TurnResult) -> list[Announceme
         else:
             out.append(Announcement("no_shot", PUBLIC, {"nick": nick}))
     out += _role_changes(result, stage=Step.PISTOL)
+    out += _ghosts_of_the_mafia(state, result.after_deaths)
     if result.winner is not None:
         out.append(game_over_announcement(state, result.winner))
     return out

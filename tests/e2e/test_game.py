@@ -10,7 +10,14 @@ from app.bot import MafiaBot
 from app.i18n import t
 from app.service import LiveGame
 from app.signup import JOIN_ID, LEAVE_ID
-from tests.e2e.helpers import World, channel, make_world, refusal, reply_text
+from tests.e2e.helpers import (
+    World,
+    channel,
+    make_world,
+    permissions_in,
+    refusal,
+    reply_text,
+)
 
 TURN = 600  # a fast turn: 10 minutes
 
@@ -341,9 +348,9 @@ async def test_lobby_refusals(simcord_env: Env) -> None:
     assert bot_of(env).service.game_in(world.guild.id) is None
 
 
-async def commissar_killed(world: World) -> tuple[MemberActor, str, str]:
+async def commissar_killed(world: World) -> tuple[MemberActor, str, str, MemberActor]:
     """Turn 1 of a fast game in which the mafia kills the commissar: the pistol window opens.
-    Returns the commissar's actor, his nickname and the mafioso's."""
+    Returns the commissar's actor, his nickname, the mafioso's and the mafioso's actor."""
     actors = await open_signup(world, ("user_oz", "user_pat", "user_quin", "user_rae"))
     game_ch = channel(world, "game")
     for actor in actors:
@@ -363,23 +370,28 @@ async def commissar_killed(world: World) -> tuple[MemberActor, str, str]:
     await world.env.advance_time(TURN)
     assert t("en", "announce.pistol") in dm_texts(by_user[com.user_id])
     assert live.record.phase == "pistol"
-    return by_user[com.user_id], com.nick, maf.nick
+    return by_user[com.user_id], com.nick, maf.nick, by_user[maf.user_id]
 
 
 async def test_killed_commissar_shoots_the_mafioso(simcord_env: Env) -> None:
     world = make_world(simcord_env)
-    com_a, com_nick, maf_nick = await commissar_killed(world)
+    com_a, com_nick, maf_nick, maf_actor = await commissar_killed(world)
     game_ch = channel(world, "game")
     reply_text(await com_a.slash(game_ch, "shoot", target=maf_nick))
     texts = [m.content for m in game_ch.history()]
     assert t("en", "death.pistol", nick=maf_nick, role="Mafioso", by=com_nick) in texts
     assert texts[-1].startswith(t("en", "winner.town"))
     assert bot_of(simcord_env).service.game_in(world.guild.id) is None
+    # R36: the dead mafioso still reads #mafia but no longer writes there.
+    mafia_ch = channel(world, "mafia")
+    assert t("en", "announce.mafia_left", nick=maf_nick) in [m.content for m in mafia_ch.history()]
+    perms = permissions_in(simcord_env, mafia_ch, maf_actor)
+    assert perms.read_message_history and not perms.send_messages
 
 
 async def test_pistol_window_closes_without_a_shot(simcord_env: Env) -> None:
     world = make_world(simcord_env)
-    _com_a, com_nick, _maf = await commissar_killed(world)
+    _com_a, com_nick, _maf, _maf_actor = await commissar_killed(world)
     game_ch = channel(world, "game")
     await simcord_env.advance_time(60)
     texts = [m.content for m in game_ch.history()]
@@ -433,7 +445,7 @@ async def test_host_excludes_the_mafioso_and_the_town_wins(simcord_env: Env) -> 
 
 async def test_R18_killed_commissar_shoots_from_the_menu_in_his_dm(simcord_env: Env) -> None:
     world = make_world(simcord_env)
-    com_a, com_nick, maf_nick = await commissar_killed(world)
+    com_a, com_nick, maf_nick, _maf_actor = await commissar_killed(world)
     game_id = live_game(world).id
     dm = com_a.user.dm_channel
     assert dm is not None
