@@ -194,17 +194,30 @@ class Delivery:
     def __init__(self, bot: MafiaBot) -> None:
         self.bot = bot
         self._lock = asyncio.Lock()
+        self._reported: set[int] = set()  # rows whose failure the hosts were told of
 
     async def deliver(self) -> int:
         """Send every pending row; returns how many were marked sent."""
         async with self._lock:
             done = 0
+            stuck: set[int] = set()  # games with a row that failed: keep their order
             for row in await self.bot.store.pending_outbox():
+                if row.game_id in stuck:
+                    continue
                 try:
                     if await self._deliver_row(row):
                         await self.bot.store.mark_sent(row.id)
                         done += 1
+                    else:
+                        stuck.add(row.game_id)
+                except discord.Forbidden as exc:
+                    stuck.add(row.game_id)
+                    # The bot lost a permission in a game channel: the row stays pending (it
+                    # is sent once the permission is back) and the hosts are told, once.
+                    log.warning("outbox row %s (game %s): %s", row.id, row.game_id, exc.text)
+                    await self._report_forbidden(row)
                 except discord.HTTPException:
+                    stuck.add(row.game_id)
                     log.exception("could not deliver outbox row %s (game %s)", row.id, row.game_id)
             return done
 
@@ -293,6 +306,30 @@ class Delivery:
                 t(lang, "delivery.dm_failed", nick=nick, user=f"<@{user_id}>"),
                 allowed_mentions=NO_MENTIONS,
             )
+
+    async def _report_forbidden(self, row: OutboxRecord) -> None:
+        if row.id in self._reported:
+            return
+        self._reported.add(row.id)
+        game = await self.bot.store.get_game(row.game_id)
+        guild = self.bot.get_guild(game.guild_id) if game is not None else None
+        if guild is None:
+            return
+        settings = await self.bot.store.get_guild_settings(guild.id)
+        audience = str(row.payload.get("audience", PUBLIC))
+        slot = "game" if audience == PUBLIC else "mafia"
+        target = slot_channel(guild, settings, slot)
+        host = slot_channel(guild, settings, "host")
+        if host is None or target is None:
+            return
+        lang = await guild_language(self.bot, guild)
+        try:
+            await host.send(
+                t(lang, "delivery.forbidden", channel=target.mention),
+                allowed_mentions=NO_MENTIONS,
+            )
+        except discord.HTTPException:
+            log.warning("could not tell the hosts of guild %s either", guild.id)
 
     async def _grant_mafia(
         self, guild: discord.Guild, channel: discord.TextChannel, game_id: int, nick: str

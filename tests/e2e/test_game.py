@@ -456,3 +456,33 @@ async def test_R18_killed_commissar_shoots_from_the_menu_in_his_dm(simcord_env: 
     texts = [m.content for m in channel(world, "game").history()]
     assert t("en", "death.pistol", nick=maf_nick, role="Mafioso", by=com_nick) in texts
     assert texts[-1].startswith(t("en", "winner.town"))
+
+
+async def test_results_wait_when_the_bot_lost_its_permission_in_game(simcord_env: Env) -> None:
+    """A Discord error reaches the hosts as a plain explanation, and nothing is lost."""
+    env = simcord_env
+    world = make_world(env)
+    actors = await started_game(world)
+    game_ch, host_ch = channel(world, "game"), channel(world, "host")
+    await say_all(actors, game_ch, "Hello.")
+    env.inject_error(
+        "POST",
+        f"/channels/{game_ch.id}/messages",
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+        times=1,
+    )
+    await env.advance_time(TURN)
+    store = bot_of(env).store
+    pending = [o.kind for o in await store.pending_outbox()]
+    assert pending[0] == "results" and "turn_open" in pending  # the order is kept
+    notices = [m.content for m in host_ch.history()]
+    assert notices == [t("en", "delivery.forbidden", channel=f"<#{game_ch.id}>")]
+    # The permission is back: the next delivery sends what waited, in order.
+    await bot_of(env).deliver()
+    assert not await store.pending_outbox()
+    texts = [m.content for m in game_ch.history()]
+    results = next(i for i, x in enumerate(texts) if x.startswith("Results of turn 1"))
+    opening = next(i for i, x in enumerate(texts) if x.startswith("Turn 2 begins"))
+    assert results < opening
