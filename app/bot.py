@@ -46,6 +46,9 @@ class BotSettings:
     dev_guild_id: int | None = None
     #: Sync slash commands on start-up (tests and ``run`` do; a tool that only reads does not).
     sync_commands: bool = True
+    #: The seed of every new game (roles, nicknames) instead of a random one: reproducible
+    #: games for ``main.py demo`` and tests. None (the default) draws a fresh seed per game.
+    game_seed: int | None = None
 
 
 class MafiaTree(app_commands.CommandTree["MafiaBot"]):
@@ -154,7 +157,9 @@ class MafiaBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.database)
         # discord.utils.utcnow: the real time, and SimCord's virtual time in tests.
-        self._service = GameService(self._store, clock=discord.utils.utcnow)
+        self._service = GameService(
+            self._store, clock=discord.utils.utcnow, game_seed=self.settings.game_seed
+        )
         await self._service.load()
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:

@@ -17,7 +17,7 @@ import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
@@ -187,6 +187,10 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
     return t(lang, "announce.unknown", kind=kind)
 
 
+#: What the bot needs in #game and #mafia to post the game's announcements.
+CHANNEL_NEEDS: Final[tuple[str, ...]] = ("view_channel", "send_messages", "read_message_history")
+
+
 # --- sending ----------------------------------------------------------------------------------
 class Delivery:
     """Sends the pending outbox, one row at a time, in order (one delivery at a time)."""
@@ -323,9 +327,12 @@ class Delivery:
         if host is None or target is None:
             return
         lang = await guild_language(self.bot, guild)
+        have = target.permissions_for(guild.me)
+        missing = [flag for flag in CHANNEL_NEEDS if not getattr(have, flag)] or ["send_messages"]
+        names = ", ".join(t(lang, f"perm.{flag}") for flag in missing)
         try:
             await host.send(
-                t(lang, "delivery.forbidden", channel=target.mention),
+                t(lang, "delivery.forbidden", channel=target.mention, permissions=names),
                 allowed_mentions=NO_MENTIONS,
             )
         except discord.HTTPException:

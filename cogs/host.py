@@ -137,6 +137,9 @@ class HostCog(
         if not report.created and not report.repaired:
             lines.append(t(lang, "setup.unchanged"))
         await send_private(interaction, "\n".join(lines))
+        # Announcements left pending for want of a channel (deleted, or never set up since a
+        # restart) can go out now instead of waiting for the next turn's delivery.
+        await self.bot.deliver()
 
     @app_commands.command(name="announce", description=ltext("cmd.mafia.announce.description"))
     @app_commands.describe(text=ltext("cmd.mafia.announce.opt.text.description"))
@@ -228,12 +231,18 @@ class HostCog(
         settings = await self.bot.store.get_guild_settings(guild.id)
         if slot_channel(guild, settings, "game") is None:
             raise UserError("error.not_set_up")
+        # Check before anything is committed: a game half started (cards unsent, #mafia
+        # closed) is worse than a clear refusal.
+        missing = missing_bot_permissions(guild.me.guild_permissions)
+        if missing:
+            raise BotMissingPermissions("start.bot_missing_permissions", missing=missing)
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = await guild_language(self.bot, guild)
         lobby = await self.bot.store.open_game(guild.id)
         live = await self.bot.service.start(guild.id, theme=lang)
         log.info("guild %s: game %s started by %s", guild.id, live.id, member.id)
         mafia_channel = slot_channel(guild, settings, "mafia")
+        warnings: list[str] = []
         if mafia_channel is not None:
             state = live.engine.state
             members = [
@@ -241,21 +250,24 @@ class HostCog(
                 for p in live.players
                 if state.players[p.nick].is_mafia and (m := guild.get_member(p.user_id)) is not None
             ]
-            await grant_mafia_access(mafia_channel, members, reset=True)
+            try:
+                await grant_mafia_access(mafia_channel, members, reset=True)
+            except discord.Forbidden:
+                # The game has started (committed): it runs on, and the host is told plainly.
+                log.warning("guild %s: could not open #mafia to the mafia", guild.id)
+                warnings.append(t(lang, "start.mafia_access_failed", channel=mafia_channel.mention))
         await close_signup(self.bot, guild, lobby.signup_message_id if lobby else None)
         self.bot.clock.rearm()
         await self.bot.deliver()
         deadline = live.record.deadline
-        await send_private(
-            interaction,
-            t(
-                lang,
-                "start.done",
-                players=len(live.players),
-                roles=_role_summary(lang, [p.role for p in live.players]),
-                deadline=timestamp(deadline) if deadline else "-",
-            ),
+        done = t(
+            lang,
+            "start.done",
+            players=len(live.players),
+            roles=_role_summary(lang, [p.role for p in live.players]),
+            deadline=timestamp(deadline) if deadline else "-",
         )
+        await send_private(interaction, "\n".join([done, *warnings]))
 
     # --- running the game -----------------------------------------------------------------
     @app_commands.command(name="resolve", description=ltext("cmd.mafia.resolve.description"))

@@ -7,13 +7,16 @@ kept here, in one place, so a SimCord upgrade breaks one file:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 
 import attrs
 import discord
 from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
 
+from app.bot import MafiaBot
+from app.i18n import t
 from app.refusal import Refusal
+from app.service import LiveGame
 
 
 @attrs.define
@@ -114,3 +117,86 @@ async def refusal(env: Env, action: Awaitable[InteractionResult]) -> str:
         assert isinstance(original, Refusal), f"unexpected error: {error!r}"
     _ = env.errors  # acknowledge: they were expected
     return reply_text(result)
+
+
+# --- a running game (the anonymity, permission and restart tests) ------------------------------
+def bot_of(env: Env) -> MafiaBot:
+    assert isinstance(env.bot, MafiaBot)
+    return env.bot
+
+
+def live_game(world: World) -> LiveGame:
+    game = bot_of(world.env).service.game_in(world.guild.id)
+    assert game is not None, "no game is running"
+    return game
+
+
+def dm_texts(actor: MemberActor) -> list[str]:
+    """The private messages the bot sent this member, oldest first."""
+    dm = actor.user.dm_channel
+    return [] if dm is None else [m.content for m in dm.history()]
+
+
+def slot(world: World, name: str) -> ChannelHandle:
+    """One of the game's channels (``game``, ``discussion``, ``mafia``, ``host``) in either
+    language (a Russian set-up names them in Russian)."""
+    channels = world.guild.channels
+    for lang in ("en", "ru"):
+        handle = channels.get(t(lang, f"channel.{name}"))
+        if handle is not None:
+            return handle
+    raise AssertionError(f"no #{name} channel; channels: {sorted(channels)}")
+
+
+def add_players(world: World, names: Sequence[str]) -> list[MemberActor]:
+    """New members named ``acct_<name>``, with a display name and a server nickname too, so
+    that a test can look for every name a member shows under."""
+    env = world.env
+    return [
+        world.guild.add_member(
+            env.create_user(f"acct_{name}", global_name=f"Display {name}"), nick=f"Srv {name}"
+        )
+        for name in names
+    ]
+
+
+def identities(actor: MemberActor) -> tuple[str, ...]:
+    """Everything that names a member's real account: user name, display name, server
+    nickname, id."""
+    member = actor.member
+    assert member is not None
+    names = {member.name, member.display_name, str(member.id)}
+    if member.global_name:
+        names.add(member.global_name)
+    if member.nick:
+        names.add(member.nick)
+    return tuple(sorted(names))
+
+
+async def start_game(
+    world: World, roles: str, players: Sequence[MemberActor], *, lang: str = "en"
+) -> None:
+    """``/mafia setup`` in ``lang``, a fast game (10-minute turns) in UTC, every player signs up
+    with ``/join``, the role list, ``/mafia start``."""
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language=lang))
+    reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
+    game_ch = slot(world, "game")
+    for actor in players:
+        reply_text(await actor.slash(game_ch, "join"))
+    reply_text(await world.admin.slash(world.lobby, "mafia roles", roles=roles))
+    reply_text(await world.admin.slash(world.lobby, "mafia start"))
+
+
+async def until_deadline(world: World, *, before: float = 0.0) -> None:
+    """Advance the virtual clock to ``before`` seconds ahead of the running turn's deadline."""
+    deadline = live_game(world).record.deadline
+    assert deadline is not None
+    await world.env.advance_time((deadline - world.env.now()).total_seconds() - before)
+
+
+def seats_by_role(
+    world: World, actors: Sequence[MemberActor]
+) -> dict[str, tuple[str, MemberActor]]:
+    """Role code -> (nickname, actor); for a repeated role, one of its holders."""
+    by_user = {a.id: a for a in actors}
+    return {p.role: (p.nick, by_user[p.user_id]) for p in live_game(world).players}

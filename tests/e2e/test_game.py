@@ -478,7 +478,10 @@ async def test_results_wait_when_the_bot_lost_its_permission_in_game(simcord_env
     pending = [o.kind for o in await store.pending_outbox()]
     assert pending[0] == "results" and "turn_open" in pending  # the order is kept
     notices = [m.content for m in host_ch.history()]
-    assert notices == [t("en", "delivery.forbidden", channel=f"<#{game_ch.id}>")]
+    permissions = t("en", "perm.send_messages")
+    assert notices == [
+        t("en", "delivery.forbidden", channel=f"<#{game_ch.id}>", permissions=permissions)
+    ]
     # The permission is back: the next delivery sends what waited, in order.
     await bot_of(env).deliver()
     assert not await store.pending_outbox()

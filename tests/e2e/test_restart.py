@@ -1,0 +1,317 @@
+"""The bot stops mid-game and a new one (``main.create_bot`` on the same database file) carries
+on: the requests kept, the clock re-armed from the stored deadline, each turn resolved once,
+and what the old bot had queued but not sent delivered by the new one."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+import pytest_asyncio
+from simcord import Env
+
+from app.bot import MafiaBot
+from app.i18n import t
+from app.signup import JOIN_ID
+from db.models import OutboxItem
+from db.store import Store
+from main import create_bot
+from tests.e2e.helpers import (
+    World,
+    add_players,
+    bot_of,
+    dm_texts,
+    live_game,
+    make_world,
+    reply_text,
+    seats_by_role,
+    slot,
+    start_game,
+    until_deadline,
+)
+
+ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
+TURN = 600  # seconds: a fast turn
+
+Restart = Callable[..., Awaitable[MafiaBot]]
+
+
+@pytest_asyncio.fixture
+async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
+    """Stop the running bot (``close``: its clock, its gateway, its database) and start a new
+    one from ``create_bot`` on the same database file, as a process restart would."""
+    started: list[MafiaBot] = []
+
+    async def go(while_stopped: Callable[[str], Awaitable[None]] | None = None) -> MafiaBot:
+        """``while_stopped(database)`` runs between the stop and the new start."""
+        old = bot_of(simcord_env)
+        await old.close()
+        if while_stopped is not None:
+            await while_stopped(old.database)
+        new = create_bot(old.database)
+        assert isinstance(new, MafiaBot)
+        started.append(new)
+        await simcord_env.restart_bot(new)  # login, setup_hook, READY: as at a real start
+        return new
+
+    yield go
+    for bot in started:
+        await bot.close_store()
+
+
+def results(world: World, turn: int) -> list[str]:
+    header = t("en", "announce.results", turn=turn)
+    return [m.content for m in slot(world, "game").history() if m.content.startswith(header)]
+
+
+def openings(world: World, turn: int) -> list[str]:
+    header = t("en", "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
+    return [m.content for m in slot(world, "game").history() if m.content.startswith(header)]
+
+
+async def test_restart_mid_turn_keeps_requests_and_resolves_once_at_the_deadline(
+    simcord_env: Env, restart: Restart
+) -> None:
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players)
+    game_ch = slot(world, "game")
+    seats = seats_by_role(world, players)
+    maf_nick, maf = seats["mafioso"]
+    com_nick, com = seats["commissar"]
+    vil_nick, _vil = seats["villager"]
+    for actor in players:
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    reply_text(await maf.slash(game_ch, "kill", target=vil_nick))
+    reply_text(await com.slash(game_ch, "check", target=maf_nick))
+    deadline = live_game(world).record.deadline
+    await env.advance_time(TURN / 3)
+
+    new = await restart()
+
+    assert env.bot is new and new.service.game_in(world.guild.id) is not None
+    assert live_game(world).record.deadline == deadline
+    status = reply_text(await com.slash(game_ch, "status"))  # the new bot knows the request
+    assert t("en", "status.request", verb=t("en", "verb.check"), targets=maf_nick) in status
+    assert t("en", "status.posts", count=1) in status  # ...and the posts (R52)
+    assert results(world, 1) == []
+    game_id = live_game(world).id
+
+    await env.advance_time(TURN / 3)
+    assert results(world, 1) == []  # not early
+    await until_deadline(world)  # the new bot's clock fires at the stored deadline
+    [posted] = results(world, 1)
+    assert t("en", "death.mafia", nick=vil_nick, role=t("en", "role.villager")) in posted
+    assert t("en", "check.mafia", target=maf_nick, commissar=com_nick) in dm_texts(com)
+    assert [r.turn for r in await new.store.resolutions(game_id)] == [1]
+    assert len(openings(world, 2)) == 1
+
+    await env.advance_time(TURN / 2)  # nothing fires twice
+    assert len(results(world, 1)) == 1
+    assert [r.turn for r in await new.store.resolutions(game_id)] == [1]
+    assert t("en", "check.mafia", target=maf_nick, commissar=com_nick) in dm_texts(com)
+    assert dm_texts(com).count(t("en", "check.mafia", target=maf_nick, commissar=com_nick)) == 1
+
+
+async def test_announcements_queued_before_the_stop_are_sent_after_the_restart(
+    simcord_env: Env, restart: Restart, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The old bot commits the resolution and stops before delivering it (as if the process
+    died right after the commit): the new bot sends the results, the private news and the next
+    turn's opening once, and runs the next turn."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("eve", "fay", "gus", "hal"))
+    await start_game(world, ROLES, players)
+    game_ch = slot(world, "game")
+    seats = seats_by_role(world, players)
+    maf_nick, maf = seats["mafioso"]
+    com_nick, com = seats["commissar"]
+    doc_nick, _doc = seats["doctor"]
+    for actor in players:
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    reply_text(await maf.slash(game_ch, "kill", target=doc_nick))
+    reply_text(await com.slash(game_ch, "check", target=maf_nick))
+    old = bot_of(env)
+    game_id = live_game(world).id
+
+    async def crashed() -> None:  # the process dies between the commit and the first send
+        return None
+
+    monkeypatch.setattr(old, "deliver", crashed)
+    await until_deadline(world)
+    assert [r.turn for r in await old.store.resolutions(game_id)] == [1]
+    pending = await old.store.pending_outbox(game_id)
+    assert {row.kind for row in pending} >= {"results", "check", "turn_open"}
+    assert results(world, 1) == [] and openings(world, 2) == []
+    checked = t("en", "check.mafia", target=maf_nick, commissar=com_nick)
+    assert checked not in dm_texts(com)
+
+    new = await restart()
+
+    assert not await new.store.pending_outbox(game_id)  # on_ready delivered them
+    [posted] = results(world, 1)
+    assert t("en", "death.mafia", nick=doc_nick, role=t("en", "role.doctor")) in posted
+    assert len(openings(world, 2)) == 1
+    assert dm_texts(com).count(checked) == 1
+    assert [r.turn for r in await new.store.resolutions(game_id)] == [1]
+    assert live_game(world).engine.turn == 2
+
+    # Turn 2 runs on the new bot's clock.
+    for actor in players:
+        if actor.id != _doc.id:
+            reply_text(await actor.slash(game_ch, "say", text="Again."))
+    reply_text(await com.slash(game_ch, "vote", target=maf_nick))
+    await until_deadline(world)
+    assert len(results(world, 2)) == 1
+    assert [r.turn for r in await new.store.resolutions(game_id)] == [1, 2]
+
+
+async def test_unsent_outbox_rows_are_delivered_at_start_up(
+    simcord_env: Env, restart: Restart
+) -> None:
+    """Rows left unsent in the database while the bot was down (written here through the
+    store, as the old process would have) go out when the bot starts, in order, once."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ivy", "jon", "kim", "lou"))
+    await start_game(world, ROLES, players)
+    game = live_game(world)
+    game_id, turn = game.id, game.engine.turn
+    seats = seats_by_role(world, players)
+    vil_nick, vil = seats["villager"]
+    com_nick, _com = seats["commissar"]
+    rows = [  # (kind, audience, payload), as rules.announce.Announcement.to_dict writes them
+        ("no_shot", "public", {"nick": com_nick}),
+        ("note", vil_nick, {"from": com_nick, "text": "Hi"}),
+    ]
+
+    async def queue(database: str) -> None:
+        store = await Store.open(database)
+        try:
+            items = [
+                OutboxItem(kind=k, payload={"kind": k, "audience": a, "payload": p})
+                for k, a, p in rows
+            ]
+            await store.add_outbox(game_id, turn, items)
+        finally:
+            await store.close()
+
+    new = await restart(queue)
+
+    said = t("en", "announce.no_shot", nick=com_nick)
+    noted = t("en", "announce.note", author=com_nick, text="Hi")
+    assert [m.content for m in slot(world, "game").history()].count(said) == 1
+    assert dm_texts(vil).count(noted) == 1
+    assert not await new.store.pending_outbox(game_id)
+    await restart()  # a second restart sends nothing again
+    assert [m.content for m in slot(world, "game").history()].count(said) == 1
+    assert dm_texts(vil).count(noted) == 1
+
+
+@pytest.mark.parametrize("shoots", [True, False])
+async def test_a_pistol_window_open_at_the_stop_still_closes(
+    simcord_env: Env, restart: Restart, shoots: bool
+) -> None:
+    """R18: the mafia kills the commissar; the bot restarts during his pistol window; his shot
+    after the restart is carried out (and ends the game), or the window closes on the new
+    bot's clock."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("max", "ned", "oli", "pam"))
+    await start_game(world, "mafioso=1 commissar=1 villager=2", players)
+    game_ch = slot(world, "game")
+    seats = seats_by_role(world, players)
+    maf_nick, maf = seats["mafioso"]
+    com_nick, com = seats["commissar"]
+    for actor in players:
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    reply_text(await maf.slash(game_ch, "kill", target=com_nick))
+    await until_deadline(world)
+    assert live_game(world).record.phase == "pistol"
+
+    await restart()
+
+    assert live_game(world).record.phase == "pistol"
+    if shoots:
+        reply_text(await com.slash(game_ch, "shoot", target=maf_nick))
+        shot = t("en", "death.pistol", nick=maf_nick, role=t("en", "role.mafioso"), by=com_nick)
+        texts = [m.content for m in game_ch.history()]
+        assert texts.count(shot) == 1
+        assert texts[-1].startswith(t("en", "winner.town"))
+        assert bot_of(env).service.game_in(world.guild.id) is None
+    else:
+        await until_deadline(world)
+        texts = [m.content for m in game_ch.history()]
+        assert texts.count(t("en", "announce.no_shot", nick=com_nick)) == 1
+        assert len(openings(world, 2)) == 1
+        assert live_game(world).engine.turn == 2
+
+
+async def test_a_deadline_passed_while_the_bot_was_down_resolves_at_start_up(
+    simcord_env: Env, restart: Restart
+) -> None:
+    """The bot is down over the deadline: the new one resolves the turn as it starts, once,
+    and posts the results when its guilds are ready."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("quin", "rae", "sam", "tom"))
+    await start_game(world, ROLES, players)
+    game_ch = slot(world, "game")
+    seats = seats_by_role(world, players)
+    vil_nick, _vil = seats["villager"]
+    for actor in players:
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    reply_text(await seats["mafioso"][1].slash(game_ch, "kill", target=vil_nick))
+    game_id = live_game(world).id
+
+    async def down_for_a_turn(_database: str) -> None:
+        await env.advance_time(TURN + 60)
+        assert results(world, 1) == []  # nobody was running
+
+    new = await restart(down_for_a_turn)
+
+    [posted] = results(world, 1)
+    assert t("en", "death.mafia", nick=vil_nick, role=t("en", "role.villager")) in posted
+    assert [r.turn for r in await new.store.resolutions(game_id)] == [1]
+    assert len(openings(world, 2)) == 1
+    assert not await new.store.pending_outbox(game_id)
+    await env.advance_time(60)
+    assert len(results(world, 1)) == 1
+
+
+async def test_sign_up_buttons_and_a_paused_clock_survive_a_restart(
+    simcord_env: Env, restart: Restart
+) -> None:
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("uma", "val", "wes", "xan"))
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en"))
+    reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
+    game_ch = slot(world, "game")
+    signup = game_ch.last_message
+    assert signup is not None
+    for actor in players[:2]:
+        reply_text(await actor.click(signup, custom_id=JOIN_ID))
+
+    await restart()
+
+    for actor in players[2:]:  # the old message's buttons still work (persistent view)
+        reply_text(await actor.click(signup, custom_id=JOIN_ID))
+    refreshed = game_ch.history()[0]
+    counted = t("en", "signup.message", count=4, schedule=t("en", "choice.schedule.fast"))
+    assert refreshed.id == signup.id and refreshed.content == counted
+    reply_text(await world.admin.slash(world.lobby, "mafia roles", roles=ROLES))
+    reply_text(await world.admin.slash(world.lobby, "mafia start"))
+    reply_text(await world.admin.slash(world.lobby, "mafia pause"))
+
+    await restart()
+
+    await env.advance_time(3 * TURN)
+    assert results(world, 1) == []  # still paused
+    status = reply_text(await players[0].slash(game_ch, "status"))
+    assert t("en", "status.paused") in status
+    reply_text(await world.admin.slash(world.lobby, "mafia resume"))
+    await until_deadline(world)
+    assert len(results(world, 1)) == 1
