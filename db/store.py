@@ -25,7 +25,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, Literal, TypeVar, cast
 
 import aiosqlite
 
@@ -929,17 +929,10 @@ class Store:
         deadline_text = None if next_deadline is None else to_db_time(next_deadline)
 
         async def body(db: aiosqlite.Connection) -> bool:
-            cur = await db.execute(
-                "INSERT INTO resolutions (game_id, turn, result, resolved_at) "
-                "SELECT id, ?, ?, ? FROM games WHERE id = ? "
-                "ON CONFLICT (game_id, turn) DO NOTHING",
-                (turn, result_text, now, game_id),
-            )
-            if cur.rowcount == 0:
-                if await _game_exists(db, game_id):
-                    return False
-                raise NotFound(f"no game {game_id}")
-            await _require_running_turn(db, game_id, turn)
+            if not await _claim_stage(
+                db, "resolutions", "resolved_at", game_id, turn, result_text, now
+            ):
+                return False
             await _insert_outbox(db, game_id, turn, outbox_items, now)
             if winner is None:
                 await db.execute(
@@ -1000,17 +993,8 @@ class Store:
         deadline_text = None if window_deadline is None else to_db_time(window_deadline)
 
         async def body(db: aiosqlite.Connection) -> bool:
-            cur = await db.execute(
-                "INSERT INTO pistol_windows (game_id, turn, result, opened_at) "
-                "SELECT id, ?, ?, ? FROM games WHERE id = ? "
-                "ON CONFLICT (game_id, turn) DO NOTHING",
-                (turn, text, now, game_id),
-            )
-            if cur.rowcount == 0:
-                if await _game_exists(db, game_id):
-                    return False
-                raise NotFound(f"no game {game_id}")
-            await _require_running_turn(db, game_id, turn)
+            if not await _claim_stage(db, "pistol_windows", "opened_at", game_id, turn, text, now):
+                return False
             await _insert_outbox(db, game_id, turn, outbox_items, now)
             await db.execute(
                 "UPDATE games SET phase = ?, deadline = ?, updated_at = ? WHERE id = ?",
@@ -1291,6 +1275,31 @@ async def _insert_entry(
             raise NotFound(f"no game {game_id}") from e
         raise
     return rows[0]
+
+
+async def _claim_stage(
+    db: aiosqlite.Connection,
+    table: Literal["resolutions", "pistol_windows"],
+    stamp: Literal["resolved_at", "opened_at"],
+    game_id: int,
+    turn: int,
+    result_text: str,
+    now: str,
+) -> bool:
+    """Insert the (game, turn) row of a once-only stage of a turn. False if it was there
+    already (the stage ran: do nothing); raises if the game is missing or not at ``turn``."""
+    cur = await db.execute(
+        f"INSERT INTO {table} (game_id, turn, result, {stamp}) "
+        "SELECT id, ?, ?, ? FROM games WHERE id = ? "
+        "ON CONFLICT (game_id, turn) DO NOTHING",
+        (turn, result_text, now, game_id),
+    )
+    if cur.rowcount == 0:
+        if await _game_exists(db, game_id):
+            return False
+        raise NotFound(f"no game {game_id}")
+    await _require_running_turn(db, game_id, turn)
+    return True
 
 
 async def _insert_outbox(
