@@ -130,6 +130,42 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return export_main(database, args.game_id)
 
 
+def _cmd_demo(args: argparse.Namespace) -> int:
+    try:
+        from app.demo import demo_main
+    except ModuleNotFoundError as error:
+        if error.name != "simcord":
+            raise
+        print(
+            "The demo runs the bot in SimCord, a development dependency: "
+            "pip install -r requirements-dev.txt (or `make demo`).",
+            file=sys.stderr,
+        )
+        return 1
+    return demo_main(
+        players=args.players,
+        seed=args.seed,
+        db=args.db,
+        host_view=args.host_view,
+        schedule=args.schedule,
+        lang=args.lang,
+    )
+
+
+def _players(text: str) -> int:
+    value = int(text)
+    if not 4 <= value <= 30:
+        raise argparse.ArgumentTypeError(f"{value} players: choose 4 to 30")
+    return value
+
+
+def _seed(text: str) -> int:
+    value = int(text)
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError("the seed is a whole number from 0 to 2**63 - 1")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="main.py", description="Forum mafia Discord bot")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -150,6 +186,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="the .env file to read settings from (default: .env next to main.py)",
     )
     p_run.set_defaults(func=_cmd_run)
+
+    p_demo = sub.add_parser(
+        "demo", help="play a whole game offline: the real bot in a simulated Discord"
+    )
+    p_demo.add_argument(
+        "--players", type=_players, default=8, metavar="N", help="4 to 30 (default 8)"
+    )
+    p_demo.add_argument("--seed", type=_seed, default=1, help="the game's seed (default 1)")
+    p_demo.add_argument(
+        "--db",
+        default=None,
+        metavar="FILE",
+        help="keep the game in FILE; run again after an interruption to continue it "
+        "(default: a temporary file)",
+    )
+    p_demo.add_argument(
+        "--host-view",
+        action="store_true",
+        help="also print private replies, DMs, #mafia and #host",
+    )
+    p_demo.add_argument("--schedule", choices=("fast", "forum"), default="fast")
+    p_demo.add_argument(
+        "--lang", choices=("en", "ru"), default="en", help="the server's language (default en)"
+    )
+    p_demo.set_defaults(func=_cmd_demo)
     return parser
 
 

@@ -1,0 +1,969 @@
+"""``python main.py demo``: a whole game of the real bot, played offline inside SimCord.
+
+The bot is the real one (``create_bot``), attached to SimCord's in-memory Discord exactly as the
+end-to-end tests do it. A host member runs ``/mafia setup``, ``/mafia new`` and ``/mafia start``;
+N member actors sign up and then play through the slash commands a real user has (``/say``,
+``/vote``, ``/kill``, ``/check``, ``/heal``, ``/block``, ``/slander``, ``/poison``, ``/hunt``,
+``/note``, ``/shoot``), and the simulator moves the virtual clock to each deadline. The public
+``#game`` transcript is printed as it happens; ``--host-view`` adds every private reply, DM,
+``#mafia`` and ``#host`` message. The last line is ``winner: <town|mafia|maniac|draw>``.
+
+How the simulated players decide (:func:`plan_turn`): only from the seed, the turn number and
+what the player sees right now through the client: his role card (``/role``), his ``/status``
+(requests he has standing this turn, posts this turn, his private news of the latest turn) and
+the living nicknames the autocomplete offers. Nothing is remembered between turns, so a demo
+killed at any moment and started again on the same ``--db`` re-derives the same plans and
+continues to the same ending:
+
+- the game's own randomness comes from ``--seed`` (``create_bot(game_seed=...)``);
+- the guild id and the member ids are fixed (SimCord's snowflakes are deterministic, and the
+  members are created first, in the same order, on every run);
+- within a turn the players act in a fixed order and skip what ``/status`` shows as done, so
+  the requests reach the bot in the same order (lynch ties and hunts depend on arrival order);
+  a request is committed before the bot answers, so a kill mid-command leaves it either stored
+  (and shown by ``/status``) or not sent at all;
+- SimCord's clock starts at the same instant on every run, before any stored deadline of the
+  demo game, so a resumed turn is never resolved before its players have acted. (A deadline
+  already in the past would be resolved by the bot at start, as it must on real Discord; the
+  players of that turn would then lose the requests they had not sent yet. It cannot happen
+  here.)
+
+What a restart loses is Discord's side only: the messages and DMs of the killed run (SimCord
+is in memory). ``/mafia setup`` rebuilds the channels and the bot then delivers whatever it
+had not sent yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from random import Random
+from typing import Any, Final, TextIO
+
+import attrs
+import discord
+import simcord
+from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
+
+from app.bot import MafiaBot, create_bot
+from app.delivery import render
+from app.i18n import Lang, catalogue, t
+from app.refusal import Refusal
+from app.signup import JOIN_ID
+from rules.model import Phase
+from rules.roles import INTERNAL_ROLES, ROLES
+from rules.schedule import hunt_opens_at
+
+log = logging.getLogger(__name__)
+
+#: The demo's guild: fixed, so that a restarted demo finds its stored game again.
+DEMO_GUILD_ID: Final[int] = 1_300_000_000_000_000_001
+MIN_PLAYERS: Final[int] = 4
+MAX_PLAYERS: Final[int] = 30
+#: A game still running after this many turns stops the demo (``winner: none``, exit 1).
+TURN_CAP: Final[int] = 40
+#: The whole demo gives up after this many seconds of real time (never hang).
+WALL_LIMIT_SECONDS: Final[float] = 300.0
+BOT_NAME: Final[str] = "Forum Mafia"
+#: Discord shows at most 25 autocomplete choices.
+AUTOCOMPLETE_LIMIT: Final[int] = 25
+
+
+@attrs.frozen(kw_only=True)
+class DemoOptions:
+    players: int = 8
+    seed: int = 1
+    db: str | None = None
+    host_view: bool = False
+    schedule: str = "fast"  # fast | forum
+    lang: Lang = "en"
+    turn_cap: int = TURN_CAP
+
+
+class DemoError(Exception):
+    """The demo cannot run with these options (e.g. the database holds another game)."""
+
+
+# --- what a player reads in his private replies ----------------------------------------------
+def _template(lang: Lang, key: str) -> re.Pattern[str]:
+    """A catalogue template as an anchored regex with one named group per placeholder."""
+    pattern = []
+    template = _raw(lang, key)
+    for part in re.split(r"(\{[a-z_]+\})", template):
+        found = re.fullmatch(r"\{([a-z_]+)\}", part)
+        pattern.append(f"(?P<{found.group(1)}>.+?)" if found else re.escape(part))
+    return re.compile("^" + "".join(pattern) + "$")
+
+
+def _raw(lang: Lang, key: str) -> str:
+    return catalogue(lang).get(key) or catalogue("en")[key]
+
+
+#: Every role code a card may show.
+ROLE_CODES: Final[tuple[str, ...]] = (*ROLES, *INTERNAL_ROLES)
+
+
+@attrs.frozen
+class Card:
+    """What ``/role`` says."""
+
+    nick: str
+    role: str  # the role code as shown (the Foundling reads villager)
+    alive: bool
+    verbs: frozenset[str]
+    team: tuple[str, ...]
+
+
+@attrs.frozen
+class Status:
+    """What ``/status`` says: requests standing this turn, posts this turn, private news."""
+
+    turn: int | None
+    requested: frozenset[str]  # verbs with a standing request
+    posts: int
+    checks: tuple[tuple[str, bool], ...]  # (target, is mafia) from the latest news
+    pistol: bool  # the latest news holds the pistol prompt
+
+
+class Reader:
+    """Parses the bot's private replies in one language, with the bot's own catalogue."""
+
+    def __init__(self, lang: Lang) -> None:
+        self.lang = lang
+        self.title = _template(lang, "card.title")
+        self.verbs = _template(lang, "card.verbs")
+        self.team = _template(lang, "card.team")
+        self.dead = t(lang, "card.dead")
+        self.header = _template(lang, "status.header")
+        self.request = _template(lang, "status.request")
+        self.request_note = _template(lang, "status.request_note")
+        self.posts = _template(lang, "status.posts")
+        self.news = t(lang, "status.news")
+        self.check_mafia = _template(lang, "check.mafia")
+        self.check_clean = _template(lang, "check.not_mafia")
+        self.pistol = t(lang, "announce.pistol")
+        self.role_by_name = {t(lang, f"role.{code}"): code for code in ROLE_CODES}
+        self.verb_by_name = {
+            t(lang, f"verb.{verb}"): verb
+            for verb in (
+                "vote",
+                "hunt",
+                "note",
+                "kill",
+                "check",
+                "heal",
+                "inject",
+                "block",
+                "slander",
+                "poison",
+                "shoot",
+                "post",
+            )
+        }
+
+    def card(self, text: str) -> Card:
+        nick = role = None
+        verbs: frozenset[str] = frozenset()
+        team: tuple[str, ...] = ()
+        alive = True
+        for line in text.splitlines():
+            if (m := self.title.match(line)) is not None:
+                nick = m["nick"].replace("**", "")
+                role = self.role_by_name.get(m["role"])
+            elif (m := self.verbs.match(line)) is not None:
+                verbs = frozenset(v.strip().lstrip("/") for v in m["verbs"].split(","))
+            elif (m := self.team.match(line)) is not None:
+                team = tuple(n.strip() for n in m["team"].split(","))
+            elif line.strip() == self.dead:
+                alive = False
+        if nick is None or role is None:
+            raise DemoError(f"cannot read the role card: {text!r}")
+        return Card(nick=nick, role=role, alive=alive, verbs=verbs, team=team)
+
+    def status(self, text: str) -> Status:
+        turn: int | None = None
+        requested: set[str] = set()
+        posts = 0
+        checks: list[tuple[str, bool]] = []
+        pistol = False
+        in_news = False
+        for line in text.splitlines():
+            if line == self.news:
+                in_news = True
+                continue
+            if line.startswith("- ") and not in_news:
+                item = line[2:]
+                if self.request_note.match(item):
+                    requested.add("note")
+                elif (m := self.request.match(item)) is not None:
+                    verb = self.verb_by_name.get(m["verb"])
+                    if verb is not None:
+                        requested.add(verb)
+                continue
+            if (m := self.header.match(line)) is not None and m["turn"].isdigit():
+                turn = int(m["turn"])
+            elif (m := self.posts.match(line)) is not None:
+                posts = int(m["count"])
+            elif in_news and (m := self.check_mafia.match(line)) is not None:
+                checks.append((m["target"], True))
+            elif in_news and (m := self.check_clean.match(line)) is not None:
+                checks.append((m["target"], False))
+            elif in_news and line.strip() == self.pistol:
+                pistol = True
+        return Status(turn, frozenset(requested), posts, tuple(checks), pistol)
+
+
+# --- the simulated players' policy (pure) ---------------------------------------------------
+PHRASES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "en": {
+        "intro": (
+            "Hello everyone! Let's keep this game clean.",
+            "Good morning, town. I'm here and I'm listening.",
+            "Hi all. First time with this bot, looks neat.",
+            "Greetings. {other}, nice to see you again.",
+            "Morning! Coffee first, accusations later.",
+            "Hey. I'll be reading every post carefully.",
+            "Hello. May the best side win.",
+        ),
+        "day": (
+            "I don't trust {suspect}.",
+            "{suspect}, why so quiet?",
+            "Something about {suspect} feels off.",
+            "Let's not rush. {other}, what do you think?",
+            "I'm watching the votes closely today.",
+            "Stay sharp, everyone. They are among us.",
+            "{other} seems honest to me.",
+            "We need to agree on someone, or we lose.",
+            "Has anyone noticed how {suspect} votes?",
+            "My gut says {suspect}.",
+            "Words are cheap. Watch the votes.",
+        ),
+        "sure": (
+            "I'm certain about {target}. Vote with me.",
+            "Trust me on this one: {target}, nobody else.",
+        ),
+        "note": (
+            "If I fall, trust {to}.",
+            "{to}, avenge me.",
+            "Watch the quiet ones, {to}.",
+        ),
+    },
+    "ru": {
+        "intro": (
+            "Всем привет! Играем честно.",
+            "Доброе утро, город. Я здесь и слушаю.",
+            "Привет всем. Первый раз с этим ботом, интересно.",
+            "Здравствуйте. {other}, рад снова видеть.",
+            "Утро! Сначала кофе, потом обвинения.",
+            "Привет. Буду внимательно читать каждый пост.",
+            "Здравствуйте. Пусть победит сильнейший.",
+        ),
+        "day": (
+            "Не верю игроку {suspect}.",
+            "{suspect}, почему так тихо?",
+            "С игроком {suspect} что-то не так.",
+            "Не будем спешить. {other}, что думаешь?",
+            "Сегодня внимательно слежу за голосами.",
+            "Не расслабляемся. Они среди нас.",
+            "{other} кажется мне честным.",
+            "Надо договориться, иначе проиграем.",
+            "Кто-нибудь заметил, как голосует {suspect}?",
+            "Чутьё подсказывает: {suspect}.",
+            "Слова ничего не стоят. Смотрите на голоса.",
+        ),
+        "sure": (
+            "Я уверен насчёт игрока {target}. Голосуйте со мной.",
+            "Поверьте мне: {target}, и никто другой.",
+        ),
+        "note": (
+            "Если я паду, {to}, не сдавайся.",
+            "{to}, отомсти за меня.",
+            "Присматривай за тихими, {to}.",
+        ),
+    },
+}
+
+
+@attrs.frozen
+class View:
+    """Everything a player's decisions may depend on."""
+
+    seed: int
+    turn: int
+    card: Card
+    living: tuple[str, ...]  # sorted
+    status: Status
+
+
+@attrs.frozen
+class Plan:
+    posts: tuple[str, ...] = ()
+    actions: tuple[tuple[str, str], ...] = ()  # role requests (verb, target), in order
+    vote: str | None = None
+    hunt: str | None = None
+    note: tuple[str, str] | None = None  # (to, text)
+
+
+def _rng(seed: int, *parts: object) -> Random:
+    """A generator keyed by the seed and a purpose (string seeding is stable across runs)."""
+    return Random(":".join(["demo", str(seed), *map(str, parts)]))
+
+
+def _parity(seed: int, nick: str) -> int:
+    return hashlib.sha256(f"{seed}:{nick}".encode()).digest()[0] % 2
+
+
+def plan_turn(view: View, lang: Lang) -> Plan:
+    """A living player's requests and posts for one open turn."""
+    seed, turn, card = view.seed, view.turn, view.card
+    me = card.nick
+    rng = _rng(seed, turn, me)
+    living = list(view.living)
+    others = [n for n in living if n != me]
+    if not others:
+        return Plan()
+    mafia = "kill" in card.verbs
+    outsiders = [n for n in living if n not in card.team] if mafia else others
+    # The mafia agree on their targets: every member derives the same ones (as if they read
+    # the first member's choice in #mafia).
+    bloc_kill = _rng(seed, turn, "mafia-kill").choice(outsiders) if outsiders else None
+    bloc_vote = _rng(seed, turn, "mafia-vote").choice(outsiders) if outsiders else None
+    # The "talk of the day": whom the town's discussion turns on (everybody reads it).
+    suspect = _rng(seed, turn, "suspect").choice(living)
+    known = [n for n, is_mafia in view.status.checks if is_mafia and n in others]
+
+    phrases = PHRASES[lang]
+    target = known[0] if known else (bloc_vote if mafia else suspect)
+    if target == me:
+        target = rng.choice(others)
+    fill = {"suspect": target, "other": rng.choice(others), "target": target}
+    if turn == 1:
+        pool = phrases["intro"]
+    elif known:
+        pool = phrases["sure"]
+    else:
+        pool = phrases["day"]
+    count = 2 if rng.random() < 0.35 else 1
+    posts = tuple(p.format_map(fill) for p in rng.sample(pool, count))
+
+    actions: list[tuple[str, str]] = []
+    if mafia and bloc_kill is not None:
+        actions.append(("kill", bloc_kill))
+    if "slander" in card.verbs and outsiders:
+        actions.append(("slander", rng.choice(outsiders)))
+    if "check" in card.verbs:
+        checked = {n for n, _ in view.status.checks}
+        fresh = [n for n in others if n not in checked] or others
+        actions.append(("check", rng.choice(fresh)))
+    if "heal" in card.verbs:
+        # Never the same player two turns in a row: odd and even turns heal disjoint halves.
+        half = [n for n in living if _parity(seed, n) == turn % 2]
+        if half:
+            actions.append(("heal", rng.choice(half)))
+    if "block" in card.verbs:
+        actions.append(("block", rng.choice(others)))
+    if "poison" in card.verbs:
+        actions.append(("poison", rng.choice(others)))
+
+    vote: str | None = None
+    hunt: str | None = None
+    if turn >= 2:
+        if mafia and bloc_vote is not None:
+            vote = bloc_vote
+        elif known:
+            vote = known[0]
+        elif suspect != me and rng.random() < 0.6:
+            vote = suspect
+        else:
+            vote = rng.choice(others)
+        if card.role == "villager" and "hunt" in card.verbs and rng.random() < 0.15:
+            hunt = suspect if suspect != me else rng.choice(others)
+
+    note: tuple[str, str] | None = None
+    if turn == 1 and rng.random() < 0.25:
+        to = rng.choice(others)
+        note = (to, rng.choice(phrases["note"]).format_map({"to": to}))
+    return Plan(posts=posts, actions=tuple(actions), vote=vote, hunt=hunt, note=note)
+
+
+def plan_shot(view: View) -> str | None:
+    """A killed commissar with the pistol prompt: the mafia he found, else anybody."""
+    me = view.card.nick
+    others = [n for n in view.living if n != me]
+    if not others:
+        return None
+    known = [n for n, is_mafia in view.status.checks if is_mafia and n in others]
+    return known[0] if known else _rng(view.seed, view.turn, me, "shot").choice(others)
+
+
+# --- printing what Discord shows ---------------------------------------------------------------
+_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
+_USER = re.compile(r"<@!?(\d+)>")
+_CHANNEL = re.compile(r"<#(\d+)>")
+_ROLE = re.compile(r"<@&(\d+)>")
+
+
+class Transcript:
+    """Prints every new message of the watched channels, oldest first, as a client shows it.
+
+    Public view: ``#game`` only. Host view: also ``#mafia``, ``#host``, ``#discussion``, the
+    lobby, every DM, and the private replies to the players' requests, each line prefixed with
+    where it was seen. Reads SimCord's message store directly (``env.backend``, not public API)
+    because converting the whole history on every step would be quadratic.
+    """
+
+    def __init__(self, env: Env, out: TextIO, *, host_view: bool, lang: Lang) -> None:
+        self.env = env
+        self.lang = lang
+        self.out = out
+        self.host_view = host_view
+        self.seen: set[int] = set()
+        self.channels: dict[int, str] = {}  # watched channel id -> label
+        self.nick_of: dict[int, str] = {}  # user id -> nickname, for the host view's labels
+
+    def watch(self, channel: ChannelHandle, label: str) -> None:
+        self.channels[channel.id] = label
+
+    def say(self, line: str) -> None:
+        """A line of the demo's own narration (never game information)."""
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def hide_new_replies(self) -> None:
+        """Mark the private replies just given as seen (a player looking at /role, /status)."""
+        for channel_id in self.channels:
+            for message_id, message in self._messages(channel_id).items():
+                if message_id not in self.seen and message.is_ephemeral:
+                    self.seen.add(message_id)
+
+    def flush(self) -> None:
+        new: list[tuple[int, str, Any]] = []
+        for channel_id, label in self._watched():
+            for message_id, message in self._messages(channel_id).items():
+                if message_id in self.seen:
+                    continue
+                if message.is_ephemeral and not self.host_view:
+                    continue
+                self.seen.add(message_id)
+                where = label
+                if message.is_ephemeral:
+                    where = self._user_label(self._reply_user(message), "reply to")
+                new.append((message_id, where, message))
+        for _id, label, message in sorted(new, key=lambda item: item[0]):
+            self._print(label, message)
+
+    # -- internals ---------------------------------------------------------------------------
+    def _messages(self, channel_id: int) -> dict[int, Any]:
+        messages: dict[int, Any] = self.env.backend.messages.get(channel_id, {})
+        return messages
+
+    def _watched(self) -> Iterable[tuple[int, str]]:
+        yield from self.channels.items()
+        if self.host_view:
+            dms: dict[int, int] = self.env.backend.dm_channels
+            for user_id, channel_id in dms.items():
+                yield channel_id, self._user_label(user_id, "DM")
+
+    def _reply_user(self, message: Any) -> int:
+        meta = message.interaction_metadata or {}
+        return int((meta.get("user") or {}).get("id") or 0)
+
+    def _user_label(self, user_id: int, kind: str) -> str:
+        user = self.env.backend.users.get(user_id)
+        name = user.name if user is not None else str(user_id)
+        nick = self.nick_of.get(user_id)
+        return f"{kind} {nick} ({name})" if nick else f"{kind} {name}"
+
+    def _author(self, message: Any) -> str:
+        if message.author_name:
+            return str(message.author_name)
+        user = self.env.backend.users.get(message.author_id)
+        if user is None:
+            return "?"
+        return str(user.global_name or user.name)
+
+    def _print(self, label: str, message: Any) -> None:
+        parts = [self._render(message.content)] if message.content else []
+        for embed in message.embeds:
+            parts.append(self._render(_embed_text(embed)))
+        lines = "\n".join(p for p in parts if p).splitlines() or [""]
+        head = f"{self._author(message)}: {lines[0]}"
+        rest = [f"  {line}" for line in lines[1:]]
+        if message.is_ephemeral:
+            head = lines[0]
+            rest = [f"  {line}" for line in lines[1:]]
+        if self.host_view:
+            text = "\n".join(f"[{label}] {line}" for line in (head, *rest))
+        else:
+            text = "\n".join((head, *rest))
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _render(self, text: str) -> str:
+        now = self.env.now()
+
+        def stamp(m: re.Match[str]) -> str:
+            moment = datetime.fromtimestamp(int(m[1]), UTC)
+            if m[2] == "R":
+                return _relative(moment - now, self.lang)
+            return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+        def user(m: re.Match[str]) -> str:
+            found = self.env.backend.users.get(int(m[1]))
+            return "@" + (str(found.global_name or found.name) if found else "unknown-user")
+
+        def channel(m: re.Match[str]) -> str:
+            found = self.env.backend.channels.get(int(m[1]))
+            return "#" + (str(found.name) if found is not None else "unknown")
+
+        text = _TIMESTAMP.sub(stamp, text)
+        text = _ROLE.sub("@role", text)
+        text = _USER.sub(user, text)
+        return _CHANNEL.sub(channel, text)
+
+
+def _relative(delta: timedelta, lang: Lang) -> str:
+    """Discord's relative timestamp, as a client in ``lang`` shows it (rounded)."""
+    seconds = delta.total_seconds()
+    minutes = round(abs(seconds) / 60)
+    if minutes < 90:
+        amount = f"{minutes} min" if lang == "en" else f"{minutes} мин"
+    elif minutes < 48 * 60:
+        amount = f"{round(minutes / 60)} h" if lang == "en" else f"{round(minutes / 60)} ч"
+    else:
+        days = round(minutes / 1440)
+        amount = f"{days} days" if lang == "en" else f"{days} дн."
+    if lang == "ru":
+        return f"через {amount}" if seconds >= 0 else f"{amount} назад"
+    return f"in {amount}" if seconds >= 0 else f"{amount} ago"
+
+
+def _embed_text(embed: dict[str, Any]) -> str:
+    lines = [str(embed[key]) for key in ("title", "description") if embed.get(key)]
+    for field in embed.get("fields") or ():
+        lines.append(f"{field.get('name', '')}: {field.get('value', '')}")
+    footer = (embed.get("footer") or {}).get("text")
+    if footer:
+        lines.append(str(footer))
+    return "\n".join(lines)
+
+
+# --- the simulator -----------------------------------------------------------------------------
+@attrs.define
+class Seat:
+    """A member actor and what he learnt about himself (re-learnt after a restart)."""
+
+    index: int
+    actor: MemberActor
+    nick: str | None = None
+
+
+class Demo:
+    def __init__(self, env: Env, bot: MafiaBot, options: DemoOptions, out: TextIO) -> None:
+        self.env = env
+        self.bot = bot
+        self.options = options
+        self.lang: Lang = options.lang
+        self.reader = Reader(options.lang)
+        self.transcript = Transcript(env, out, host_view=options.host_view, lang=options.lang)
+        self.unexpected: list[BaseException] = []
+        self.guild: GuildHandle
+        self.lobby: ChannelHandle
+        self.host: MemberActor
+        self.seats: list[Seat] = []
+        self._game_channel: ChannelHandle | None = None
+
+    # -- the world ---------------------------------------------------------------------------
+    def build_world(self) -> None:
+        """The guild, the host and the members: created first and in the same order on every
+        run, so their ids are the same after a restart."""
+        env = self.env
+        env.backend.edit_bot_profile(BOT_NAME)  # the application's name (not public API)
+        self.guild = env.create_guild(
+            "Forum Mafia Club",
+            id=DEMO_GUILD_ID,
+            preferred_locale="ru" if self.lang == "ru" else None,
+        )
+        moderators = self.guild.create_role(
+            "Moderators", permissions=discord.Permissions(manage_guild=True)
+        )
+        self.host = self.guild.add_member(env.create_user("club_admin"), roles=[moderators])
+        self.seats = [
+            Seat(i, self.guild.add_member(env.create_user(f"member_{i:02d}")))
+            for i in range(1, self.options.players + 1)
+        ]
+        self.lobby = self.guild.create_text_channel("general")
+        self.transcript.watch(self.lobby, "#general")
+
+    @property
+    def game_channel(self) -> ChannelHandle:
+        if self._game_channel is None:
+            raise DemoError("the game channels are not set up")
+        return self._game_channel
+
+    def _slot(self, slot: str) -> ChannelHandle:
+        name = t(self.lang, f"channel.{slot}")
+        channel = self.guild.channels.get(name)
+        if channel is None:
+            raise DemoError(f"/mafia setup made no #{name}")
+        return channel
+
+    # -- acting as a user --------------------------------------------------------------------
+    async def _observe(self, action: Any) -> Any:
+        """Run one user action; refusals are fine (a user reads them), anything else the bot
+        raised is a bug the demo reports."""
+        cursor = self.env.error_cursor
+        result = await action
+        for error in self.env.errors_since(cursor):
+            original = getattr(error, "original", error)
+            if not isinstance(original, Refusal):
+                self.unexpected.append(error)
+        return result
+
+    async def slash(
+        self,
+        actor: MemberActor,
+        command: str,
+        *,
+        where: ChannelHandle | None = None,
+        flush: bool = True,
+        **options: Any,
+    ) -> InteractionResult:
+        result: InteractionResult = await self._observe(
+            actor.slash(where or self.game_channel, command, **options)
+        )
+        if flush:
+            self.transcript.flush()
+        return result
+
+    async def look(self, actor: MemberActor, command: str) -> str:
+        """A command whose private answer the player reads for himself (not printed)."""
+        result: InteractionResult = await self._observe(actor.slash(self.game_channel, command))
+        self.transcript.hide_new_replies()
+        self.transcript.flush()
+        return reply_text(result)
+
+    async def advance_to(self, moment: datetime) -> None:
+        delta = (moment - self.env.now()).total_seconds()
+        if delta > 0:
+            await self._observe(self.env.advance_time(delta))
+        self.transcript.flush()
+
+    # -- the host ----------------------------------------------------------------------------
+    async def setup(self) -> None:
+        await self.slash(self.host, "mafia setup", where=self.lobby, language=self.lang)
+        self._game_channel = self._slot("game")
+        self.transcript.watch(self.game_channel, "#" + t(self.lang, "channel.game"))
+        if self.options.host_view:
+            for slot in ("discussion", "mafia", "host"):
+                self.transcript.watch(self._slot(slot), "#" + t(self.lang, f"channel.{slot}"))
+        self.transcript.flush()
+
+    async def open_signup(self) -> None:
+        options: dict[str, Any] = {"schedule": self.options.schedule}
+        if self.options.schedule == "fast":
+            options["timezone"] = "UTC"
+        await self.slash(self.host, "mafia new", where=self.lobby, **options)
+
+    async def sign_up(self, *, resumed: bool) -> None:
+        """Every member signs up, in order: some with the button, some with /join (after a
+        restart the sign-up message is gone, and /join tells who already signed up)."""
+        signup = None
+        if not resumed:
+            signup = next(
+                (
+                    m
+                    for m in reversed(self.game_channel.history())
+                    if any(
+                        getattr(item, "custom_id", None) == JOIN_ID
+                        for row in m.components
+                        for item in getattr(row, "children", ())
+                    )
+                ),
+                None,
+            )
+        for seat in self.seats:
+            if signup is not None and seat.index % 2 == 1:
+                await self._observe(seat.actor.click(signup, custom_id=JOIN_ID))
+                self.transcript.flush()
+            else:
+                await self.slash(seat.actor, "join")
+
+    async def start(self) -> None:
+        await self.slash(self.host, "mafia start", where=self.lobby, flush=False)
+        self._label_players()
+        self.transcript.flush()
+
+    def _label_players(self) -> None:
+        """Host view: DMs and replies are labelled with the nickname too (the host knows it
+        from /mafia state; the players' decisions never read this)."""
+        game = self.bot.service.game_in(self.guild.id)
+        if game is not None:
+            self.transcript.nick_of.update({p.user_id: p.nick for p in game.players})
+
+    # -- the players -------------------------------------------------------------------------
+    async def public_living(self) -> tuple[str, ...]:
+        """The living nicknames, as any player's autocomplete offers them (public knowledge:
+        deaths are announced). Discord shows 25 choices: past that, type letters."""
+        actor = self.seats[0].actor
+        found = {c["value"] for c in await self._autocomplete(actor, "")}
+        if len(found) >= AUTOCOMPLETE_LIMIT:
+            typed = {ch.casefold() for name in found for ch in name if ch.isalpha()}
+            typed |= set("abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя")
+            for letter in sorted(typed):
+                found |= {c["value"] for c in await self._autocomplete(actor, letter)}
+        return tuple(sorted(found))
+
+    async def _autocomplete(self, actor: MemberActor, text: str) -> list[dict[str, Any]]:
+        choices: list[dict[str, Any]] = await self._observe(
+            actor.autocomplete(self.game_channel, "vote", "target", text)
+        )
+        return choices
+
+    async def view_of(self, seat: Seat, living: tuple[str, ...]) -> View:
+        """What the player reads about himself: /role and /status (the turn number too)."""
+        card = self.reader.card(await self.look(seat.actor, "role"))
+        text = await self.look(seat.actor, "status")
+        status = self.reader.status(text)
+        if status.turn is None:
+            raise DemoError(f"cannot read /status: {text!r}")
+        seat.nick = card.nick
+        return View(
+            seed=self.options.seed, turn=status.turn, card=card, living=living, status=status
+        )
+
+    async def play_turn(self, hunts_at: datetime) -> None:
+        """Every living player posts and sends his requests; hunters wait for the hunt."""
+        living = await self.public_living()
+        hunts: list[tuple[Seat, str]] = []
+        for seat in self.seats:
+            if seat.nick is not None and seat.nick not in living:
+                continue  # dead (his death was announced): ghosts stay silent in the demo
+            view = await self.view_of(seat, living)
+            if not view.card.alive:
+                continue
+            plan = plan_turn(view, self.lang)
+            done = view.status
+            actor = seat.actor
+            for text in plan.posts[done.posts :]:
+                await self.slash(actor, "say", text=text)
+            for verb, target in plan.actions:
+                if verb not in done.requested:
+                    await self.slash(actor, verb, target=target)
+            if plan.vote is not None and "vote" not in done.requested:
+                await self.slash(actor, "vote", target=plan.vote)
+            if plan.note is not None and "note" not in done.requested:
+                await self.slash(actor, "note", to=plan.note[0], text=plan.note[1])
+            if plan.hunt is not None and "hunt" not in done.requested:
+                hunts.append((seat, plan.hunt))
+        if hunts:
+            await self.advance_to(hunts_at)
+            for seat, target in hunts:
+                await self.slash(seat.actor, "hunt", target=target)
+
+    async def pistol_window(self, turn: int) -> None:
+        """A killed commissar, prompted in private, fires his pistol."""
+        living = await self.public_living()
+        for seat in self.seats:
+            if seat.nick is not None and seat.nick in living:
+                continue
+            view = await self.view_of(seat, living)
+            if view.card.alive or not view.status.pistol:
+                continue
+            target = plan_shot(view)
+            if target is not None:
+                await self.slash(seat.actor, "shoot", target=target)
+            if self._phase() != (turn, Phase.PISTOL.value):
+                return  # the last shot closed the window
+
+    def _phase(self) -> tuple[int, str] | None:
+        game = self.bot.service.game_in(self.guild.id)
+        return None if game is None else (game.engine.turn, game.record.phase)
+
+    # -- the whole game ----------------------------------------------------------------------
+    async def run(self) -> str | None:
+        """Set up or resume, play to the end; the winner, or None at the turn cap."""
+        self.build_world()
+        self._label_players()
+        store = self.bot.store
+        record = await store.latest_game(DEMO_GUILD_ID)
+        if record is not None:
+            self._check_resumable(
+                record, await store.signups(record.id), await store.players(record.id)
+            )
+        await self.setup()
+        if record is not None and record.status == "finished":
+            return await self._finished(record.id)
+        if record is None:
+            await self.open_signup()
+            await self.sign_up(resumed=False)
+            await self.start()
+        else:
+            self.transcript.say(
+                f"-- resuming game {record.id} of {self.options.db} "
+                f"({'sign-up' if record.status == 'lobby' else f'turn {record.turn}'})"
+            )
+            if record.status == "lobby":
+                await self.sign_up(resumed=True)
+                await self.start()
+        return await self.play()
+
+    async def play(self) -> str | None:
+        while True:
+            game = self.bot.service.game_in(self.guild.id)
+            if game is None:
+                break
+            turn = game.engine.turn
+            if turn > self.options.turn_cap:
+                return None
+            deadline = game.record.deadline
+            if deadline is None:
+                raise DemoError("the game's clock is stopped")
+            before = (turn, game.record.phase, deadline)
+            if game.engine.phase is Phase.PISTOL:
+                await self.pistol_window(turn)
+            else:
+                await self.play_turn(hunt_opens_at(game.schedule, deadline))
+            await self.advance_to(deadline)
+            for _ in range(5):  # the clock fires at the deadline; allow for rounding
+                game = self.bot.service.game_in(self.guild.id)
+                if game is None or (turn, game.record.phase, game.record.deadline) != before:
+                    break
+                await self._observe(self.env.advance_time(1.0))
+                self.transcript.flush()
+            else:
+                raise DemoError(f"turn {turn} did not resolve at its deadline")
+        record = await self.bot.store.latest_game(DEMO_GUILD_ID)
+        if record is None or record.status != "finished":
+            raise DemoError("the game vanished")
+        return record.winner or "none"
+
+    async def _finished(self, game_id: int) -> str | None:
+        """The stored game is over: /mafia setup delivered what was still pending; if its
+        final announcement had gone out before, show it again."""
+        record = await self.bot.store.require_game(game_id)
+        rows = await self.bot.store.outbox(game_id)
+        final = next((r for r in reversed(rows) if r.kind == "game_over"), None)
+        delivered_now = any(
+            t(self.lang, f"winner.{record.winner or 'none'}") in (m.content or "")
+            for m in self.game_channel.history()
+        )
+        if final is not None and not delivered_now:
+            self.transcript.say(f"-- game {game_id} of {self.options.db} is over; it ended so:")
+            text = render(self.lang, "game_over", final.payload.get("payload") or {})
+            lines = text.splitlines()
+            prefix = "[#game] " if self.options.host_view else ""
+            self.transcript.say(f"{prefix}{BOT_NAME}: {lines[0]}")
+            for line in lines[1:]:
+                self.transcript.say(f"{prefix}  {line}")
+        return record.winner or "none"
+
+    def _check_resumable(self, record: Any, signups: Sequence[int], players: Sequence[Any]) -> None:
+        members = {seat.actor.id for seat in self.seats}
+        users = [p.user_id for p in players] if players else list(signups)
+        if (
+            record.seed != self.options.seed
+            or not set(users) <= members
+            or (players and len(players) != len(members))
+        ):
+            raise DemoError(
+                f"{self.options.db} holds a demo game with other options "
+                f"(seed {record.seed}, {len(users)} players): give the same --seed and "
+                "--players, or another --db"
+            )
+
+
+def reply_text(result: InteractionResult) -> str:
+    parts = []
+    if result.response is not None:
+        parts.append(result.response.content)
+    parts += [f.content for f in result.followups]
+    return "\n".join(parts)
+
+
+# --- entry points ------------------------------------------------------------------------------
+async def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
+    """Play the demo, printing to ``out`` (stdout); returns the exit code."""
+    out = out if out is not None else sys.stdout
+    if not MIN_PLAYERS <= options.players <= MAX_PLAYERS or options.schedule not in (
+        "fast",
+        "forum",
+    ):
+        print(f"demo: {options.players} players, {options.schedule!r} schedule?", file=sys.stderr)
+        return 2
+    if options.db is not None:
+        return await _run(options, options.db, out)
+    with tempfile.TemporaryDirectory(prefix="mafia-demo-") as folder:
+        return await _run(options, str(Path(folder) / "demo.db"), out)
+
+
+async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
+    bot = create_bot(database, game_seed=options.seed)
+    assert isinstance(bot, MafiaBot)
+    winner: str | None = None
+    code = 0
+    started = time.monotonic()
+    try:
+        async with simcord.run(bot, check_errors=False) as env:
+            demo = Demo(env, bot, options, out)
+            try:
+                winner = await asyncio.wait_for(demo.run(), WALL_LIMIT_SECONDS)
+            except TimeoutError:
+                print(f"demo: gave up after {WALL_LIMIT_SECONDS:.0f} s", file=sys.stderr)
+            except DemoError as error:
+                print(f"demo: {error}", file=sys.stderr)
+                return 2
+            for failure in demo.unexpected:
+                print(f"demo: the bot failed: {failure!r}", file=sys.stderr)
+                code = 1
+            _ = env.errors  # acknowledged: refusals are part of play, the rest reported above
+    finally:
+        await bot.close_store()
+    log.info("demo finished in %.1f s", time.monotonic() - started)
+    if winner is None or winner == "none":
+        out.write("winner: none\n")
+        out.flush()
+        return 1
+    out.write(f"winner: {winner}\n")
+    out.flush()
+    return code
+
+
+def demo_main(
+    *,
+    players: int = 8,
+    seed: int = 1,
+    db: str | None = None,
+    host_view: bool = False,
+    schedule: str = "fast",
+    lang: str = "en",
+) -> int:
+    """``main.py demo``: the command line entry (its own event loop)."""
+    logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    options = DemoOptions(
+        players=players,
+        seed=seed,
+        db=db,
+        host_view=host_view,
+        schedule=schedule,
+        lang="ru" if lang == "ru" else "en",
+    )
+    try:
+        return asyncio.run(run_demo(options))
+    except KeyboardInterrupt:
+        where = f"; run it again with --db {db} to continue" if db else ""
+        print(f"demo: interrupted{where}", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `main.py demo | head`: the reader left, nothing more to say
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second complaint when Python exits
+        return 0

@@ -1,0 +1,200 @@
+"""``main.py demo``: the real bot plays a whole game in SimCord (app/demo.py).
+
+In process (``run_demo``) and once as a command; determinism; what the public transcript may
+show (R6, R35, R55); and a demo killed with SIGKILL and started again on the same database
+ends exactly like an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from app.demo import Card as DemoCard
+from app.demo import DemoOptions, Status, View, plan_turn, run_demo
+from app.i18n import Lang, t
+from main import build_parser
+from rules.roles import INTERNAL_ROLES, ROLES
+
+ROOT = Path(__file__).resolve().parents[2]
+WINNER_LINE = re.compile(r"^winner: (town|mafia|maniac|draw)$")
+WINNERS = ("town", "mafia", "maniac", "draw")
+
+
+def play(options: DemoOptions) -> tuple[int, list[str]]:
+    out = io.StringIO()
+    code = asyncio.run(run_demo(options, out))
+    return code, out.getvalue().splitlines()
+
+
+@cache
+def public_run(
+    seed: int, players: int, lang: Lang, schedule: str = "fast"
+) -> tuple[int, tuple[str, ...]]:
+    code, lines = play(DemoOptions(seed=seed, players=players, lang=lang, schedule=schedule))
+    return code, tuple(lines)
+
+
+def final_announcement(lines: list[str] | tuple[str, ...], lang: Lang = "en") -> list[str]:
+    """The last "... wins!" block (the winner and every role), as printed."""
+    heads = {t(lang, f"winner.{w}") for w in WINNERS}
+    starts = [i for i, line in enumerate(lines) if line.split(": ", 1)[-1] in heads]
+    assert starts, "no final announcement"
+    block = [lines[starts[-1]].split(": ", 1)[1]]
+    for line in lines[starts[-1] + 1 :]:
+        if not line.startswith("  "):
+            break
+        block.append(line.strip())
+    return block
+
+
+def test_demo_plays_a_whole_game_deterministically() -> None:
+    code, lines = public_run(3, 8, "en", "fast")
+    assert code == 0
+    assert WINNER_LINE.match(lines[-1]), lines[-1]
+    assert any("Turn 2 begins" in line for line in lines)
+    assert lines[-1] == f"winner: {final_announcement_winner(lines)}"
+    again = play(DemoOptions(seed=3, players=8))
+    assert again == (code, list(lines))  # same seed, same players: the same transcript
+
+
+def final_announcement_winner(lines: tuple[str, ...] | list[str], lang: Lang = "en") -> str:
+    head = final_announcement(lines, lang)[0]
+    return next(w for w in WINNERS if t(lang, f"winner.{w}") == head)
+
+
+ROLE_NAMES: dict[str, set[str]] = {
+    lang: {t(lang, f"role.{code}") for code in (*ROLES, *INTERNAL_ROLES)} for lang in ("en", "ru")
+}
+
+
+@pytest.mark.parametrize(
+    ("seed", "players", "lang", "schedule"), [(3, 8, "en", "fast"), (2, 13, "ru", "forum")]
+)
+def test_public_transcript_shows_no_account_and_no_role_before_death(
+    seed: int, players: int, lang: Lang, schedule: str
+) -> None:
+    code, lines = public_run(seed, players, lang, schedule)
+    assert code == 0 and WINNER_LINE.match(lines[-1])
+    text = "\n".join(lines)
+    # R6: no account of a member shows: names, ids, mentions.
+    assert "member_" not in text and "club_admin" not in text
+    assert "<@" not in text and "@member" not in text
+    assert re.search(r"\d{17,}", text) is None, "a Discord id in the public transcript"
+    # R35, R55: a role shows only with its player's death, or at the end.
+    block = final_announcement(lines, lang)
+    reveal = {}
+    for line in block[1:]:
+        nick, rest = line.split(": ", 1)
+        reveal[nick] = rest.split(", ")[0]
+    assert len(reveal) == players
+    end = max(i for i, line in enumerate(lines) if line.split(": ", 1)[-1] == block[0])
+    names = ROLE_NAMES[lang]
+    ghosts = {t(lang, "say.ghost_name", nick=nick) for nick in reveal}
+    posts = 0
+    for line in lines[:end]:
+        author, sep, body = line.partition(": ")
+        if sep and not line.startswith(" ") and (author in reveal or author in ghosts):
+            posts += 1  # a player's post: never a role word, his own or another's
+            assert not any(n.casefold() in body.casefold() for n in names), line
+            continue
+        # The bot's lines: a role only in "Nick (Role)", his death, and the right one.
+        for found in re.finditer(r"(\S+) \(([^()]+)\)", line):
+            nick, role = found[1], found[2]
+            if role in names:
+                assert reveal.get(nick) == role, line
+        masked = re.sub(r"\S+ \([^()]+\)", "", line)
+        assert not any(n in masked for n in names), f"a role outside a death: {line}"
+    assert posts >= players  # everybody introduced himself on turn 1
+
+
+def test_a_game_past_the_turn_cap_stops_with_no_winner() -> None:
+    code, lines = play(DemoOptions(seed=3, players=8, turn_cap=1))
+    assert code == 1
+    assert lines[-1] == "winner: none"
+    assert any("Turn 2 begins" in line for line in lines)
+
+
+def test_demo_command_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "main.py", "demo", "--players", "5", "--seed", "2", "--host-view"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert WINNER_LINE.match(lines[-1])
+    body = lines[:-1]
+    assert all(line.startswith("[") for line in body)  # every line says where it was seen
+    assert any(line.startswith("[DM ") for line in body)  # role cards
+    assert any(line.startswith("[#mafia]") for line in body)  # the kill agreement
+    assert any(line.startswith("[reply to ") for line in body)
+    refusals = [t("en", f"refusal.{key}") for key in ("same_heal_target", "dead_target")]
+    assert not [line for line in body if any(r in line for r in refusals)]
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["demo", "--players", "3"])
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL")
+def test_a_killed_demo_continues_to_the_same_ending(tmp_path: Path) -> None:
+    args = ["--players", "8", "--seed", "5"]
+    code, reference = play(DemoOptions(players=8, seed=5, db=str(tmp_path / "whole.db")))
+    assert code == 0
+    db = str(tmp_path / "killed.db")
+    command = [sys.executable, "main.py", "demo", *args, "--db", db]
+    rnd = random.Random(20260101)
+    killed = 0
+    for kill_after in (rnd.randint(3, len(reference) // 2), rnd.randint(1, 20), rnd.randint(1, 20)):
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        for seen, _line in enumerate(proc.stdout, start=1):
+            if seen >= kill_after:
+                proc.send_signal(signal.SIGKILL)
+                break
+        proc.communicate(timeout=120)
+        killed += proc.returncode == -signal.SIGKILL
+    assert killed >= 1
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == reference[-1]
+    assert final_announcement(lines) == final_announcement(reference)
+    # The same arguments continue the game; other ones are refused, naming the problem.
+    other = subprocess.run(
+        [sys.executable, "main.py", "demo", "--players", "6", "--db", db],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert other.returncode == 2 and "other options" in other.stderr
+
+
+def test_the_doctor_never_heals_the_same_player_twice_in_a_row() -> None:
+    rnd = random.Random(7)
+    nicks = [f"N{i}" for i in range(12)]
+    for seed in range(30):
+        living = sorted(rnd.sample(nicks, rnd.randint(3, 12)))
+        card = DemoCard(
+            nick=living[0], role="doctor", alive=True, verbs=frozenset({"heal"}), team=()
+        )
+        status = Status(None, frozenset(), 0, (), False)
+        heals = []
+        for turn in (1, 2, 3, 4):
+            view = View(seed=seed, turn=turn, card=card, living=tuple(living), status=status)
+            heals.append(dict(plan_turn(view, "en").actions).get("heal"))
+        for first, second in itertools.pairwise(heals):
+            assert first is None or first != second
