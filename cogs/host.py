@@ -26,6 +26,7 @@ from app.replies import guild_language, send_private
 from app.signup import SignupView, close_signup, signup_text
 from app.webhooks import split_message
 from db.models import GuildSettings
+from rules.knowledge import mafia_members
 from rules.model import HostAction
 from rules.setup import SetupError, format_role_list, preset
 
@@ -244,11 +245,11 @@ class HostCog(
         mafia_channel = slot_channel(guild, settings, "mafia")
         warnings: list[str] = []
         if mafia_channel is not None:
-            state = live.engine.state
+            team = set(mafia_members(live.engine.state))
             members = [
                 m
                 for p in live.players
-                if state.players[p.nick].is_mafia and (m := guild.get_member(p.user_id)) is not None
+                if p.nick in team and (m := guild.get_member(p.user_id)) is not None
             ]
             try:
                 await grant_mafia_access(mafia_channel, members, reset=True)

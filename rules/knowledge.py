@@ -49,6 +49,12 @@ def role_card(state: GameState, nick: str) -> RoleCard:
     )
 
 
+def mafia_members(state: GameState) -> list[str]:
+    """R14, R22: the living mafia, who share the mafia's private room (a converted Foundling
+    included, an unconverted one not)."""
+    return [p.nick for p in state.living() if p.is_mafia]
+
+
 def kill_agreement(state: GameState) -> dict[str, tuple[str, ...]]:
     """For the mafia channel: each member's standing kill request this turn (R23)."""
     out: dict[str, tuple[str, ...]] = {}
