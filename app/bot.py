@@ -27,7 +27,7 @@ from db.store import Store
 log = logging.getLogger(__name__)
 
 #: Extensions (one per feature, each with ``async def setup(bot)``), loaded in this order.
-EXTENSIONS: Final[tuple[str, ...]] = ("cogs.host", "cogs.play")
+EXTENSIONS: Final[tuple[str, ...]] = ("cogs.host", "cogs.play", "cogs.audit")
 
 
 def bot_intents() -> discord.Intents:

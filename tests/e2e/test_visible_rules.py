@@ -10,6 +10,7 @@ from app.i18n import t
 from tests.e2e.helpers import (
     World,
     add_players,
+    bot_of,
     live_game,
     make_world,
     refusal,
@@ -169,3 +170,19 @@ async def test_R53_two_missed_votes_remove_a_player(simcord_env: Env) -> None:
         assert state.alive(lazy.nick) is (turn == 2)
     role = t("en", f"role.{lazy.role}")
     assert t("en", "death.missed_votes", nick=lazy.nick, role=role) in results_of(world, 3)
+
+
+async def test_R56_every_host_command_is_in_the_audit_log(simcord_env: Env) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"aud{i}" for i in range(4)])
+    await start_game(world, "mafioso=1 commissar=1 villager=2", actors)
+    reply_text(await world.admin.slash(world.lobby, "mafia announce", text="Night falls."))
+    reply_text(await world.admin.slash(world.lobby, "mafia extend", minutes=5))
+    log = await bot_of(simcord_env).store.audit_log(guild_id=world.guild.id)
+    commands = [entry.command for entry in log]
+    for name in ("setup", "new", "roles", "start", "announce"):
+        assert f"mafia {name}" in commands
+    assert "extend" in commands  # recorded by the service with the change
+    announce = next(e for e in log if e.command == "mafia announce")
+    assert announce.args == {"text": "Night falls."}
+    assert announce.actor_id == world.admin.id
