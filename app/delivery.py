@@ -2,7 +2,8 @@
 language and sent where its audience is.
 
 An outbox row's payload is ``{"kind", "audience", "payload"}`` (``rules/announce.py``):
-audience ``public`` is a bot message in #game, ``mafia`` a bot message in #mafia, anything else
+audience ``public`` is a bot message in #game, ``mafia`` a bot message in the game's mafia room
+(a private thread in #mafia, ``app/mafia_room.py``), anything else
 a player's nickname, sent to that player's Discord user as a private message. A row is marked
 sent only after Discord accepted it (delivery is at least once). A private message that Discord
 refuses (closed DMs) is reported plainly in #host, without its text, and still marked sent: the
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from app.i18n import Lang, t
-from app.layout import GHOST_ACCESS, MEMBER_ACCESS
+from app.mafia_room import ROOM_NEEDS, MafiaRooms
 from app.pistol import pistol_view
 from app.replies import guild_language
 from app.webhooks import split_message
@@ -187,7 +188,7 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
     return t(lang, "announce.unknown", kind=kind)
 
 
-#: What the bot needs in #game and #mafia to post the game's announcements.
+#: What the bot needs in #game to post the game's announcements (in #mafia: ``ROOM_NEEDS``).
 CHANNEL_NEEDS: Final[tuple[str, ...]] = ("view_channel", "send_messages", "read_message_history")
 
 
@@ -199,6 +200,7 @@ class Delivery:
         self.bot = bot
         self._lock = asyncio.Lock()
         self._reported: set[int] = set()  # rows whose failure the hosts were told of
+        self.rooms = MafiaRooms(bot)
 
     async def deliver(self) -> int:
         """Send every pending row; returns how many were marked sent."""
@@ -246,11 +248,19 @@ class Delivery:
             if channel is None:
                 log.warning("outbox row %s: no #%s channel in guild %s", row.id, slot, guild.id)
                 return False
-            if kind == "mafia_joined":
-                await self._grant_mafia(guild, channel, row.game_id, str(payload.get("nick")))
-            elif kind == "mafia_left":
-                await self._mute_in_mafia(guild, channel, row.game_id, str(payload.get("nick")))
-            await send_chunks(channel, render(lang, kind, payload))
+            if audience == PUBLIC:
+                await send_chunks(channel, render(lang, kind, payload))
+                return True
+            room = await self.rooms.ensure(channel, row.game_id, lang)
+            if room is None:  # the game is over and its room is gone: nobody to tell
+                log.warning("outbox row %s: game %s has no mafia room", row.id, row.game_id)
+                return True
+            nick = str(payload.get("nick"))
+            if kind == "mafia_joined":  # R22: the converted Foundling enters the room
+                await self._room_member(room, row.game_id, nick, join=True)
+            await send_chunks(room, render(lang, kind, payload))
+            if kind == "mafia_left":  # a dead member no longer takes part (told first)
+                await self._room_member(room, row.game_id, nick, join=False)
             return True
 
         # A private message to the player behind the nickname.
@@ -328,7 +338,9 @@ class Delivery:
             return
         lang = await guild_language(self.bot, guild)
         have = target.permissions_for(guild.me)
-        missing = [flag for flag in CHANNEL_NEEDS if not getattr(have, flag)] or ["send_messages"]
+        needs = CHANNEL_NEEDS if audience == PUBLIC else ROOM_NEEDS
+        send = "send_messages" if audience == PUBLIC else "send_messages_in_threads"
+        missing = [flag for flag in needs if not getattr(have, flag)] or [send]
         names = ", ".join(t(lang, f"perm.{flag}") for flag in missing)
         try:
             await host.send(
@@ -338,22 +350,25 @@ class Delivery:
         except discord.HTTPException:
             log.warning("could not tell the hosts of guild %s either", guild.id)
 
-    async def _grant_mafia(
-        self, guild: discord.Guild, channel: discord.TextChannel, game_id: int, nick: str
-    ) -> None:
-        user_id = await self._user_of(game_id, nick)
-        member = guild.get_member(user_id) if user_id is not None else None
-        if member is not None:
-            await grant_mafia_access(channel, [member])
+    async def mafia_room(self, guild: discord.Guild, game_id: int) -> discord.Thread | None:
+        """The game's mafia room (opened again if it is gone), or None without #mafia."""
+        settings = await self.bot.store.get_guild_settings(guild.id)
+        parent = slot_channel(guild, settings, "mafia")
+        if parent is None:
+            return None
+        return await self.rooms.ensure(parent, game_id, await guild_language(self.bot, guild))
 
-    async def _mute_in_mafia(
-        self, guild: discord.Guild, channel: discord.TextChannel, game_id: int, nick: str
+    async def _room_member(
+        self, room: discord.Thread, game_id: int, nick: str, *, join: bool
     ) -> None:
-        """A dead mafia member keeps reading #mafia, but no longer writes there (R36)."""
         user_id = await self._user_of(game_id, nick)
-        member = guild.get_member(user_id) if user_id is not None else None
-        if member is not None:
-            await channel.set_permissions(member, overwrite=GHOST_ACCESS, reason="mafia ghost")
+        if user_id is None:
+            return
+        member = discord.Object(user_id, type=discord.Member)
+        if join:
+            await self.rooms.add(room, member)
+        else:
+            await self.rooms.remove(room, member)
 
 
 def slot_channel(
@@ -370,17 +385,3 @@ def slot_channel(
 async def send_chunks(target: discord.abc.Messageable, text: str) -> None:
     for piece in split_message(text):
         await target.send(piece, allowed_mentions=NO_MENTIONS)
-
-
-async def grant_mafia_access(
-    channel: discord.TextChannel, members: Sequence[discord.Member], *, reset: bool = False
-) -> None:
-    """R14: the mafia's members read and write in #mafia. With ``reset`` (a new game), every
-    other member loses the access a previous game gave him."""
-    if reset:
-        keep = {m.id for m in members} | {channel.guild.me.id}
-        for target in list(channel.overwrites):
-            if isinstance(target, discord.Member) and target.id not in keep:
-                await channel.set_permissions(target, overwrite=None, reason="new game")
-    for member in members:
-        await channel.set_permissions(member, overwrite=MEMBER_ACCESS, reason="mafia member")

@@ -6,7 +6,8 @@ N member actors sign up and then play through the slash commands a real user has
 ``/vote``, ``/kill``, ``/check``, ``/heal``, ``/block``, ``/slander``, ``/poison``, ``/hunt``,
 ``/note``, ``/shoot``), and the simulator moves the virtual clock to each deadline. The public
 ``#game`` transcript is printed as it happens; ``--host-view`` adds every private reply, DM,
-``#mafia`` and ``#host`` message. The last line is ``winner: <town|mafia|maniac|draw>``.
+``#host`` message and the mafia's room (the game's private thread in ``#mafia``, labelled
+``#mafia/<thread>``). The last line is ``winner: <town|mafia|maniac|draw>``.
 
 How the simulated players decide (:func:`plan_turn`): only from the seed, the turn number and
 what the player sees right now through the client: his role card (``/role``), his ``/status``
@@ -415,10 +416,11 @@ _ROLE = re.compile(r"<@&(\d+)>")
 class Transcript:
     """Prints every new message of the watched channels, oldest first, as a client shows it.
 
-    Public view: ``#game`` only. Host view: also ``#mafia``, ``#host``, ``#discussion``, the
-    lobby, every DM, and the private replies to the players' requests, each line prefixed with
-    where it was seen. Reads SimCord's message store directly (``env.backend``, not public API)
-    because converting the whole history on every step would be quadratic.
+    Public view: ``#game`` only. Host view: also the mafia's room (a private thread in
+    ``#mafia``), ``#host``, ``#discussion``, the lobby, every DM, and the private replies to the
+    players' requests, each line prefixed with where it was seen. Reads SimCord's message
+    store directly (``env.backend``, not public API) because converting the whole history on
+    every step would be quadratic.
     """
 
     def __init__(self, env: Env, out: TextIO, *, host_view: bool, lang: Lang) -> None:
@@ -428,10 +430,16 @@ class Transcript:
         self.host_view = host_view
         self.seen: set[int] = set()
         self.channels: dict[int, str] = {}  # watched channel id -> label
+        self.parents: dict[int, str] = {}  # channel id -> label, whose threads are watched
         self.nick_of: dict[int, str] = {}  # user id -> nickname, for the host view's labels
 
     def watch(self, channel: ChannelHandle, label: str) -> None:
         self.channels[channel.id] = label
+
+    def watch_threads(self, channel: ChannelHandle, label: str) -> None:
+        """Every thread of ``channel``, as ``label/<thread name>`` (the mafia's room: the bot
+        opens a private thread in #mafia for each game)."""
+        self.parents[channel.id] = label
 
     def say(self, line: str) -> None:
         """A line of the demo's own narration (never game information)."""
@@ -440,7 +448,7 @@ class Transcript:
 
     def hide_new_replies(self) -> None:
         """Mark the private replies just given as seen (a player looking at /role, /status)."""
-        for channel_id in self.channels:
+        for channel_id, _label in self._watched():
             for message_id, message in self._messages(channel_id).items():
                 if message_id not in self.seen and message.is_ephemeral:
                     self.seen.add(message_id)
@@ -468,6 +476,10 @@ class Transcript:
 
     def _watched(self) -> Iterable[tuple[int, str]]:
         yield from self.channels.items()
+        if self.parents:
+            for channel in list(self.env.backend.channels.values()):
+                if channel.is_thread and channel.parent_id in self.parents:
+                    yield channel.id, f"{self.parents[channel.parent_id]}/{channel.name}"
         if self.host_view:
             dms: dict[int, int] = self.env.backend.dm_channels
             for user_id, channel_id in dms.items():
@@ -664,8 +676,9 @@ class Demo:
         self._game_channel = self._slot("game")
         self.transcript.watch(self.game_channel, "#" + t(self.lang, "channel.game"))
         if self.options.host_view:
-            for slot in ("discussion", "mafia", "host"):
+            for slot in ("discussion", "host"):
                 self.transcript.watch(self._slot(slot), "#" + t(self.lang, f"channel.{slot}"))
+            self.transcript.watch_threads(self._slot("mafia"), "#" + t(self.lang, "channel.mafia"))
         self.transcript.flush()
 
     async def open_signup(self) -> None:

@@ -7,14 +7,21 @@ permissions that needs.
 |               | no threads, no reactions (R6: a real account | webhook: anonymous posts)  |
 |               | never shows in the game channel)            |                             |
 | #discussion   | reads and writes (R7)                       |                             |
-| #mafia        | hidden (R14)                                | mafia members, added later  |
+| #mafia        | reads; sends nothing, no threads, no        | the bot also creates and    |
+|               | reactions; may write in a thread he is in   | manages private threads     |
 | #host         | hidden                                      | the host role (or, without  |
 |               |                                             | one, the member who ran it) |
+
+#mafia is only the parent of the mafia's room: each game's room is a private thread in it
+(``app/mafia_room.py``), never an overwrite per member. Discord sends every channel's overwrites
+to every member's client, hidden channels included, so an overwrite per mafia member would tell
+anyone with a modified client who the mafia are (R14).
 
 The bot gives itself a member overwrite in every channel so that hiding a channel from
 @everyone never hides it from the bot. Repair only touches the overwrites of the targets the
 layout owns (@everyone, the bot, the host role, a previous host role); overwrites of anyone else
-(mafia members given access by the game) are kept.
+are kept, except the member overwrites in #mafia (left by older versions, which gave each mafia
+member one): repair removes them.
 """
 
 from __future__ import annotations
@@ -50,7 +57,17 @@ EVERYONE: Final[Mapping[Slot, Overwrite]] = {
         add_reactions=False,
     ),
     "discussion": Overwrite(view_channel=True, read_message_history=True, send_messages=True),
-    "mafia": Overwrite(view_channel=False),
+    # R14: the parent of the mafia's private thread. Everyone may see it (it holds nothing);
+    # writing in a thread is allowed so that the thread's members can talk there.
+    "mafia": Overwrite(
+        view_channel=True,
+        read_message_history=True,
+        send_messages=False,
+        send_messages_in_threads=True,
+        create_public_threads=False,
+        create_private_threads=False,
+        add_reactions=False,
+    ),
     "host": Overwrite(view_channel=False),
 }
 BOT: Final[Overwrite] = Overwrite(
@@ -61,14 +78,19 @@ BOT: Final[Overwrite] = Overwrite(
     attach_files=True,
 )
 BOT_GAME: Final[Overwrite] = Overwrite(**{**dict(BOT), "manage_webhooks": True})
-#: What a host gets in #host, and what a mafia member gets in #mafia when the game starts.
+#: The bot in #mafia: it opens each game's private thread, adds and removes its members,
+#: unarchives it and posts in it.
+BOT_MAFIA: Final[Overwrite] = Overwrite(
+    **{
+        **dict(BOT),
+        "create_private_threads": True,
+        "send_messages_in_threads": True,
+        "manage_threads": True,
+    }
+)
+#: What a host gets in #host.
 MEMBER_ACCESS: Final[Overwrite] = Overwrite(
     view_channel=True, read_message_history=True, send_messages=True
-)
-
-#: A dead mafia member in #mafia: he reads, he no longer writes (R36).
-GHOST_ACCESS: Final[Overwrite] = Overwrite(
-    view_channel=True, read_message_history=True, send_messages=False
 )
 
 #: The bot's own needs besides the overwrites it sets (which it must hold itself: Discord only
@@ -94,7 +116,7 @@ def _flags(overwrites: Iterable[Overwrite]) -> set[str]:
 
 def _required_permissions() -> discord.Permissions:
     names = {name for name, value in OPERATIONAL if value}
-    names |= _flags([*EVERYONE.values(), BOT, BOT_GAME, MEMBER_ACCESS])
+    names |= _flags([*EVERYONE.values(), BOT, BOT_GAME, BOT_MAFIA, MEMBER_ACCESS])
     return discord.Permissions(**dict.fromkeys(names, True))
 
 
@@ -154,23 +176,33 @@ def desired_overwrites(
     invoker: discord.Member,
 ) -> dict[Target, Overwrite]:
     """The overwrites the layout owns in ``slot``'s channel."""
-    wanted: dict[Target, Overwrite] = {
-        guild.default_role: EVERYONE[slot],
-        guild.me: BOT_GAME if slot == "game" else BOT,
-    }
+    bot = BOT_GAME if slot == "game" else BOT_MAFIA if slot == "mafia" else BOT
+    wanted: dict[Target, Overwrite] = {guild.default_role: EVERYONE[slot], guild.me: bot}
     if slot == "host":
         wanted[host_role if host_role is not None else invoker] = MEMBER_ACCESS
     return wanted
+
+
+def is_member_target(target: Target) -> bool:
+    """An overwrite for one member (not a role)."""
+    if isinstance(target, discord.Object):
+        return target.type is discord.Member
+    return isinstance(target, discord.Member)
 
 
 def merge_overwrites(
     existing: Mapping[Target, Overwrite],
     wanted: Mapping[Target, Overwrite],
     owned_ids: set[int],
+    *,
+    drop_members: bool = False,
 ) -> dict[Target, Overwrite]:
-    """``wanted`` plus every existing overwrite whose target the layout does not own."""
+    """``wanted`` plus every existing overwrite whose target the layout does not own (with
+    ``drop_members``, member overwrites are not kept either)."""
     merged: dict[Target, Overwrite] = {
-        target: overwrite for target, overwrite in existing.items() if target.id not in owned_ids
+        target: overwrite
+        for target, overwrite in existing.items()
+        if target.id not in owned_ids and not (drop_members and is_member_target(target))
     }
     merged.update(wanted)
     return merged
@@ -254,7 +286,10 @@ async def build_or_repair(
             )
             created.append(channel.mention)
         else:
-            merged = merge_overwrites(channel.overwrites, wanted, owned_ids)
+            # R14: a member overwrite in #mafia (older versions) names a mafia member.
+            merged = merge_overwrites(
+                channel.overwrites, wanted, owned_ids, drop_members=slot == "mafia"
+            )
             moved = channel.category_id != category.id
             if moved or not _same_overwrites(channel.overwrites, merged):
                 log.info("repairing #%s in guild %s", channel.name, guild.id)

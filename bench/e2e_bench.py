@@ -155,8 +155,10 @@ def classify(game: Game, method: str, path: str) -> str:
         channel_id = int(parts[2])
         if channel_id == game.channel("game").id:
             return "public: #game"
-        if channel_id == game.channel("mafia").id:
-            return "mafia channel"
+        mafia_id = game.channel("mafia").id
+        cached = game.env.bot.get_channel(channel_id)
+        if channel_id == mafia_id or getattr(cached, "parent_id", None) == mafia_id:
+            return "mafia channel"  # the mafia's room: a private thread in #mafia
         if game.env.bot.get_channel(channel_id) is None or isinstance(
             game.env.bot.get_channel(channel_id), discord.DMChannel
         ):

@@ -16,11 +16,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.command_i18n import ltext
-from app.delivery import grant_mafia_access, slot_channel, timestamp
+from app.delivery import slot_channel, timestamp
 from app.errors import BotMissingPermissions, UserError
 from app.hosts import ensure_host
 from app.i18n import Lang, as_lang, t
 from app.layout import build_or_repair, missing_bot_permissions
+from app.mafia_room import missing_room_permissions
 from app.pistol import PistolSelect
 from app.replies import guild_language, send_private
 from app.signup import SignupView, close_signup, signup_text
@@ -230,33 +231,42 @@ class HostCog(
         """Deal roles and nicknames, open turn 1, send the role cards."""
         guild, member = _guild_and_member(interaction)
         settings = await self.bot.store.get_guild_settings(guild.id)
-        if slot_channel(guild, settings, "game") is None:
+        mafia_channel = slot_channel(guild, settings, "mafia")
+        if slot_channel(guild, settings, "game") is None or mafia_channel is None:
             raise UserError("error.not_set_up")
-        # Check before anything is committed: a game half started (cards unsent, #mafia
-        # closed) is worse than a clear refusal.
+        # Check before anything is committed: a game half started (cards unsent, no room for
+        # the mafia) is worse than a clear refusal.
         missing = missing_bot_permissions(guild.me.guild_permissions)
         if missing:
             raise BotMissingPermissions("start.bot_missing_permissions", missing=missing)
+        missing = missing_room_permissions(mafia_channel.permissions_for(guild.me))
+        if missing:
+            raise BotMissingPermissions(
+                "start.mafia_room_missing_permissions",
+                missing=missing,
+                channel=mafia_channel.mention,
+            )
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = await guild_language(self.bot, guild)
         lobby = await self.bot.store.open_game(guild.id)
         live = await self.bot.service.start(guild.id, theme=lang)
         log.info("guild %s: game %s started by %s", guild.id, live.id, member.id)
-        mafia_channel = slot_channel(guild, settings, "mafia")
         warnings: list[str] = []
-        if mafia_channel is not None:
-            team = set(mafia_members(live.engine.state))
-            members = [
-                m
-                for p in live.players
-                if p.nick in team and (m := guild.get_member(p.user_id)) is not None
-            ]
-            try:
-                await grant_mafia_access(mafia_channel, members, reset=True)
-            except discord.Forbidden:
-                # The game has started (committed): it runs on, and the host is told plainly.
-                log.warning("guild %s: could not open #mafia to the mafia", guild.id)
-                warnings.append(t(lang, "start.mafia_access_failed", channel=mafia_channel.mention))
+        # R14: the mafia's room is a private thread in #mafia with the mafia in it (never an
+        # overwrite per member: every client receives those).
+        team = set(mafia_members(live.engine.state))
+        members = [
+            m
+            for p in live.players
+            if p.nick in team and (m := guild.get_member(p.user_id)) is not None
+        ]
+        try:
+            await self.bot.delivery.rooms.open(mafia_channel, live.id, lang, members)
+        except discord.HTTPException:
+            # The game has started (committed): it runs on (the delivery opens the room again
+            # with its next mafia announcement), and the host is told plainly.
+            log.warning("guild %s: could not open the mafia room", guild.id, exc_info=True)
+            warnings.append(t(lang, "start.mafia_access_failed", channel=mafia_channel.mention))
         await close_signup(self.bot, guild, lobby.signup_message_id if lobby else None)
         self.bot.clock.rearm()
         await self.bot.deliver()
@@ -358,21 +368,21 @@ class HostCog(
         player: app_commands.Range[str, 1, 100],
         member: discord.Member,
     ) -> None:
-        """A substitute takes over the nickname: the mafia channel and the role card follow."""
+        """A substitute takes over the nickname: the mafia room and the role card follow."""
         guild, host = _guild_and_member(interaction)
         if member.bot:
             raise UserError("error.bot_cannot_play")
         await interaction.response.defer(ephemeral=True, thinking=True)
         previous, _seat = await self.bot.service.replace(guild.id, host.id, player, member.id)
         game = self.bot.service.game_in(guild.id)
-        settings = await self.bot.store.get_guild_settings(guild.id)
-        mafia_channel = slot_channel(guild, settings, "mafia")
-        is_mafia = game is not None and game.engine.state.players[player].is_mafia
-        if is_mafia and mafia_channel is not None:
-            old = guild.get_member(previous) if previous is not None else None
-            if old is not None:
-                await mafia_channel.set_permissions(old, overwrite=None, reason="replaced")
-            await grant_mafia_access(mafia_channel, [member])
+        seat = game.engine.state.players[player] if game is not None else None
+        room = None
+        if game is not None and seat is not None and seat.is_mafia and seat.alive:
+            room = await self.bot.delivery.mafia_room(guild, game.id)
+        if room is not None:
+            await self.bot.delivery.rooms.add(room, member)
+            if previous is not None and previous != member.id:
+                await self.bot.delivery.rooms.remove(room, discord.Object(previous))
         await self.bot.deliver()
         lang = await guild_language(self.bot, guild)
         await send_private(interaction, t(lang, "host.replaced", nick=player))

@@ -282,11 +282,11 @@ class PlayCog(commands.Cog, name="Play"):
             names = ", ".join(verb_name(lang, v) for v in accepted.withdrawn)
             lines.append(t(lang, "play.withdrawn", verbs=names))
         await send_private(interaction, "\n".join(lines))
-        if accepted.mafia_update is not None:
-            settings = await self.bot.store.get_guild_settings(guild.id)
-            mafia = slot_channel(guild, settings, "mafia")
-            if mafia is not None:
-                await send_chunks(mafia, kill_agreement_text(lang, accepted.mafia_update))
+        game = self.bot.service.game_in(guild.id)
+        if accepted.mafia_update is not None and game is not None:
+            room = await self.bot.delivery.mafia_room(guild, game.id)  # R14, R23
+            if room is not None:
+                await send_chunks(room, kill_agreement_text(lang, accepted.mafia_update))
         if verb == "shoot":  # the last shot may have closed the window
             await self.bot.deliver()
             self.bot.clock.rearm()

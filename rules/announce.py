@@ -108,7 +108,8 @@ def _role_changes(result: TurnResult, *, stage: Step | str | None) -> list[Annou
 
 
 def _ghosts_of_the_mafia(state: GameState, deaths: list[Death]) -> list[Announcement]:
-    """R36, R14: a dead mafia member still reads the mafia channel but no longer writes."""
+    """R14, R36: a dead mafia member leaves the mafia's private room (he is a ghost: he may
+    still post in the game channel, but no longer plots with the mafia)."""
     return [
         Announcement("mafia_left", MAFIA, {"nick": d.player})
         for d in deaths

@@ -1,8 +1,9 @@
 """Arrange-and-assert helpers shared by the end-to-end tests.
 
-Two of them reach into SimCord's backend (``env.backend``), which is not public API; they are
+Three of them reach into SimCord's backend (``env.backend``), which is not public API; they are
 kept here, in one place, so a SimCord upgrade breaks one file:
-``set_bot_permissions`` (no builder edits a role) and the cross-check in ``permissions_in``.
+``set_bot_permissions`` (no builder edits a role), ``archive_thread`` (no builder archives a
+thread) and the cross-check in ``permissions_in``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberAc
 
 from app.bot import MafiaBot
 from app.i18n import t
+from app.layout import is_member_target
 from app.refusal import Refusal
 from app.service import LiveGame
 
@@ -92,6 +94,15 @@ async def set_bot_permissions(
     await env.settle()
 
 
+async def archive_thread(env: Env, guild: GuildHandle, thread: ChannelHandle) -> None:
+    """Archive a thread as Discord does once it has been quiet for its auto-archive duration.
+    Discord's GUILD_CREATE carries active threads only, so the thread is also left out of the
+    guild's state that a bot starting later receives (SimCord would send every thread)."""
+    env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": True})
+    env.backend.get_guild(guild.id).thread_ids.remove(thread.id)
+    await env.settle()
+
+
 def reply_text(result: InteractionResult) -> str:
     """The private reply of an interaction (its response, deferred or not)."""
     assert result.acknowledged, f"the bot did not answer: {result!r}"
@@ -146,6 +157,36 @@ def slot(world: World, name: str) -> ChannelHandle:
         if handle is not None:
             return handle
     raise AssertionError(f"no #{name} channel; channels: {sorted(channels)}")
+
+
+def mafia_room(world: World, game_id: int | None = None) -> ChannelHandle:
+    """The mafia's room of a game (default: the running one, else the last one): the private
+    thread in #mafia named for the game (R14)."""
+    threads = slot(world, "mafia").threads
+    if game_id is None:
+        game = bot_of(world.env).service.game_in(world.guild.id)
+        if game is None:
+            assert threads, "#mafia has no thread"
+            return max(threads, key=lambda th: th.id)
+        game_id = game.id
+    names = {t(lang, "channel.mafia_thread", game=game_id) for lang in ("en", "ru")}
+    rooms = [th for th in threads if th.name in names]
+    assert len(rooms) == 1, f"rooms of game {game_id}: {rooms}; threads: {threads}"
+    return rooms[0]
+
+
+def member_overwrites(env: Env, guild: GuildHandle) -> dict[str, set[int]]:
+    """R14: every member overwrite in the guild, channel name -> member ids, as the gateway
+    sends them (to every member's client, whatever he may view)."""
+    cached = env.bot.get_guild(guild.id)
+    assert cached is not None
+    found: dict[str, set[int]] = {}
+    for ch in [*cached.channels, *cached.threads]:
+        targets = getattr(ch, "overwrites", {})
+        ids = {target.id for target in targets if is_member_target(target)}
+        if ids:
+            found[ch.name] = ids
+    return found
 
 
 def add_players(world: World, names: Sequence[str]) -> list[MemberActor]:

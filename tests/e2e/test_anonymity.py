@@ -25,7 +25,7 @@ from collections.abc import Iterable
 import attrs
 import discord
 import pytest
-from simcord import Env, MemberActor, SetupError
+from simcord import BackendError, Env, MemberActor, SetupError
 
 from app.i18n import Lang, catalogue, t
 from tests.e2e.helpers import (
@@ -35,8 +35,9 @@ from tests.e2e.helpers import (
     dm_texts,
     identities,
     live_game,
+    mafia_room,
     make_world,
-    permissions_in,
+    member_overwrites,
     refusal,
     reply_text,
     seats_by_role,
@@ -98,18 +99,19 @@ class Seen:
 
 
 def everything_seen_by(world: World, viewer: MemberActor) -> list[Seen]:
-    """Every message ``viewer``'s client shows: every guild channel he can read (his own
-    ephemeral replies included, others' left out) and his DMs with the bot."""
+    """Every message ``viewer``'s client shows: every guild channel and thread he can read (his
+    own ephemeral replies included, others' left out) and his DMs with the bot."""
     seen: list[Seen] = []
-    for name, handle in world.guild.channels.items():
+    for handle in world.guild.channels.values():
         cached = world.env.bot.get_channel(handle.id)
         if not isinstance(cached, discord.TextChannel):
             continue
-        try:
-            history = handle.history(viewer=viewer)
-        except SetupError:
-            continue  # he cannot read it
-        seen += [Seen(viewer, name, m) for m in history]
+        for where in (handle, *handle.threads):
+            try:
+                history = where.history(viewer=viewer)
+            except SetupError:
+                continue  # he cannot read it
+            seen += [Seen(viewer, str(where.name), m) for m in history]
     seen += [Seen(viewer, "DM", m) for m in viewer.user.dm_channel.history()]
     return seen
 
@@ -143,6 +145,9 @@ class Script:
     nick: dict[str, str] = attrs.Factory(dict)  # role -> nickname
     actor: dict[str, MemberActor] = attrs.Factory(dict)  # role -> actor
     commands: int = 0  # commands the players ran (each answered privately)
+    #: What the players read in the mafia's room while its members were alive (the dead leave
+    #: it, so at the end nobody reads it any more).
+    room_seen: list[Seen] = attrs.Factory(list)
 
     @property
     def env(self) -> Env:
@@ -167,19 +172,31 @@ class Script:
         self.commands += 1
         return await refusal(self.env, actor.slash(slot(self.world, "game"), verb, **options))
 
-    def mafia_readers(self) -> set[int]:
-        """The ids of the members whose client shows #mafia."""
-        mafia_ch = slot(self.world, "mafia")
+    async def mafia_readers(self) -> set[int]:
+        """The ids of the members whose client shows the mafia's room (a private thread in
+        #mafia); a member who is not in it can neither read it nor write there."""
+        room = mafia_room(self.world)
         readers = set()
         for actor in [*self.players, self.outsider, self.world.admin]:
             try:
-                mafia_ch.history(viewer=actor)
+                room.history(viewer=actor)
             except SetupError:
-                assert not permissions_in(self.env, mafia_ch, actor).view_channel
-                assert actor.available_commands(mafia_ch) == ()
+                with pytest.raises(BackendError) as denied:
+                    await actor.send(room, "let me in")
+                assert denied.value.code == 50001  # Missing Access: the thread is not his
                 continue
             readers.add(actor.id)
         return readers
+
+    def assert_no_member_overwrite(self) -> None:
+        """R14, the leak: Discord sends every channel's overwrites to every member's client, so
+        no overwrite may name a player. Only the bot's own and, in #host, the host's who ran
+        /mafia setup without a host role (not a player) exist."""
+        bot_id = self.env.bot.user.id if self.env.bot.user else 0
+        host_name = t(self.lang, "channel.host")
+        for name, ids in member_overwrites(self.env, self.world.guild).items():
+            allowed = {bot_id, self.world.admin.id} if name == host_name else {bot_id}
+            assert ids <= allowed, (name, ids - allowed)
 
 
 async def play(world: World, lang: Lang) -> Script:
@@ -211,7 +228,8 @@ async def play(world: World, lang: Lang) -> Script:
         assert all(nick in cards[role][0] for nick in team)
         assert n["foundling"] not in cards[role][0]
     assert n["commissar"] in cards["sergeant"][0]  # R19
-    assert s.mafia_readers() == {s.actor[r].id for r in MAFIA}
+    assert (await s.mafia_readers()) == {s.actor[r].id for r in MAFIA}
+    s.assert_no_member_overwrite()
 
     # --- turn 1 ----------------------------------------------------------------------------
     await s.say_all(everyone, f"Good morning. {PING_BAIT} <@{s.actor['boss'].id}>")
@@ -264,9 +282,17 @@ async def play(world: World, lang: Lang) -> Script:
     assert s.tr("announce.promoted") in dm_texts(s.actor["sergeant"])  # R19
     note = s.tr("announce.note", author=n["commissar"], text="Trust nobody but yourself.")
     assert note in dm_texts(s.actor["sergeant"])  # R37
-    assert s.mafia_readers() >= {s.actor["foundling"].id}
-    assert s.mafia_readers() - {s.actor[r].id for r in (*MAFIA, "foundling")} == set()
+    # R22: the converted Foundling is in the room; the dead Boss and Mafioso are out of it.
+    assert (await s.mafia_readers()) == {s.actor[r].id for r in ("troublemaker", "foundling")}
+    s.assert_no_member_overwrite()
+    room_name = str(mafia_room(world).name)
+    for viewer in [*s.players, s.outsider]:
+        s.room_seen += [i for i in everything_seen_by(world, viewer) if i.where == room_name]
+    assert {i.viewer.id for i in s.room_seen} == {
+        s.actor[r].id for r in ("troublemaker", "foundling")
+    }
     await s.act("commissar", "shoot", target=n["troublemaker"])  # R18
+    assert (await s.mafia_readers()) == {s.actor["foundling"].id}
     assert live_game(world).engine.turn == 3
 
     # --- turn 3 ----------------------------------------------------------------------------
@@ -281,6 +307,8 @@ async def play(world: World, lang: Lang) -> Script:
     assert last is not None and last.content.startswith(s.tr("winner.town"))
     assert bot_of(world.env).service.game_in(world.guild.id) is None
     assert not await bot_of(world.env).store.pending_outbox()
+    assert (await s.mafia_readers()) == set()  # the lynched Foundling left it too
+    s.assert_no_member_overwrite()
     return s
 
 
@@ -302,11 +330,9 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, l
     seen = [
         item for viewer in [*s.players, s.outsider] for item in everything_seen_by(world, viewer)
     ]
-    assert {item.where for item in seen} >= {
-        t(lang, "channel.game"),
-        t(lang, "channel.mafia"),
-        "DM",
-    }
+    seen += s.room_seen
+    room = mafia_room(world)
+    assert {item.where for item in seen} >= {t(lang, "channel.game"), str(room.name), "DM"}
     private_replies = [i for i in seen if i.message.flags.ephemeral]
     assert len(private_replies) == s.commands  # each command a player ran, answered privately
     for item in seen:
@@ -326,7 +352,7 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, l
                 assert name not in text, (item.where, name, text)
 
     # What was ever written in the shared channels (edits included) names no account.
-    shared_ids = {slot(world, name).id for name in ("game", "discussion", "mafia")}
+    shared_ids = {slot(world, name).id for name in ("game", "discussion", "mafia")} | {room.id}
     everybody = [name for names in names_of.values() for name in names]
     for r in env.http_requests:
         if r.method in ("POST", "PATCH") and isinstance(r.json, dict):
@@ -379,11 +405,11 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, l
         t(lang, "announce.promoted"),
     ):
         assert not [text for text in public_texts if private in text]
-    mafia_texts = [m.content for m in slot(world, "mafia").history()]
+    mafia_texts = [m.content for m in room.history()]
     assert t(lang, "announce.mafia_joined", nick=s.nick["foundling"]) in mafia_texts
 
-    # #mafia: its text never reached anyone outside the mafia.
-    mafia_name = t(lang, "channel.mafia")
+    # The mafia's room: its text never reached anyone outside the mafia.
+    mafia_name = str(room.name)
     outside = {s.actor[r].id for r in ("commissar", "sergeant", "doctor", "prostitute", "villager")}
     assert not [
         i for i in seen if i.where == mafia_name and i.viewer.id in outside | {s.outsider.id}

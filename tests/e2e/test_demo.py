@@ -140,7 +140,10 @@ def test_demo_command_line() -> None:
     body = lines[:-1]
     assert all(line.startswith("[") for line in body)  # every line says where it was seen
     assert any(line.startswith("[DM ") for line in body)  # role cards
-    assert any(line.startswith("[#mafia]") for line in body)  # the kill agreement
+    # The kill agreement, in the mafia's room: the private thread the bot opened in #mafia.
+    room = "[#mafia/" + t("en", "channel.mafia_thread", game=1) + "]"
+    assert any(line.startswith(room) for line in body)
+    assert not any(line.startswith("[#mafia]") for line in body)  # nothing in #mafia itself
     assert any(line.startswith("[reply to ") for line in body)
     refusals = [t("en", f"refusal.{key}") for key in ("same_heal_target", "dead_target")]
     assert not [line for line in body if any(r in line for r in refusals)]

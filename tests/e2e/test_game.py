@@ -4,7 +4,7 @@ results, and the winner. Plus the refusals a player meets."""
 from __future__ import annotations
 
 import pytest
-from simcord import ChannelHandle, Env, MemberActor, SetupError
+from simcord import BackendError, ChannelHandle, Env, MemberActor, SetupError
 
 from app.bot import MafiaBot
 from app.i18n import t
@@ -13,8 +13,8 @@ from app.signup import JOIN_ID, LEAVE_ID
 from tests.e2e.helpers import (
     World,
     channel,
+    mafia_room,
     make_world,
-    permissions_in,
     refusal,
     reply_text,
 )
@@ -54,7 +54,7 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
     world = make_world(env)
     names = ("user_ann", "user_ben", "user_cat", "user_dan")
     actors = await open_signup(world, names)
-    game_ch, mafia_ch, host_ch = (channel(world, n) for n in ("game", "mafia", "host"))
+    game_ch, host_ch = (channel(world, n) for n in ("game", "host"))
 
     # Sign-up: buttons and /join, with a live count on the sign-up message.
     signup = game_ch.last_message
@@ -91,7 +91,9 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
         assert t("en", f"role.{seat.role}") in card
     assert "/kill" in dm_texts(maf_a)[0] and "The mafia: " + maf.nick in dm_texts(maf_a)[0]
     assert "/check" in dm_texts(com_a)[0]
-    # #mafia: the mafioso reads it, a villager does not.
+    # The mafia's room, a private thread in #mafia: the mafioso reads it, a villager does not.
+    mafia_ch = mafia_room(world)
+    assert mafia_ch.name == t("en", "channel.mafia_thread", game=live.id)
     mafia_ch.history(viewer=maf_a)
     with pytest.raises(SetupError):
         mafia_ch.history(viewer=v1_a)
@@ -112,7 +114,7 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
     assert f"<@{com.user_id}>" not in post.content  # a typed mention shows no account (R6)
     await say_all([maf_a, com_a, v2_a], game_ch, "Good morning.")
 
-    # Requests: the kill (the agreement shows in #mafia) and the check.
+    # Requests: the kill (the agreement shows in the mafia's room) and the check.
     victim = villagers[0].nick
     kill = reply_text(await maf_a.slash(game_ch, "kill", target=victim))
     assert victim in kill
@@ -253,7 +255,8 @@ async def test_end_reveals_every_role(simcord_env: Env) -> None:
     actors = await started_game(world)
     old_maf = next(p for p in live_game(world).players if p.role == "mafioso")
     old_maf_a = next(a for a in actors if a.id == old_maf.user_id)
-    channel(world, "mafia").history(viewer=old_maf_a)
+    old_room = mafia_room(world)
+    old_room.history(viewer=old_maf_a)
     reply_text(await world.admin.slash(world.lobby, "mafia end"))
     last = channel(world, "game").last_message
     assert last is not None and last.content.startswith(t("en", "winner.none"))
@@ -263,21 +266,23 @@ async def test_end_reveals_every_role(simcord_env: Env) -> None:
     count = len(channel(world, "game").history())
     await env.advance_time(3 * TURN)
     assert len(channel(world, "game").history()) == count
-    # The next game: the previous mafia loses #mafia.
+    # The next game has a room of its own, which the previous mafia does not see.
     reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
     for name in ("user_new1", "user_new2", "user_new3", "user_new4"):
         newcomer = world.guild.add_member(env.create_user(name))
         reply_text(await newcomer.slash(channel(world, "game"), "join"))
     reply_text(await world.admin.slash(world.lobby, "mafia start"))
+    new_room = mafia_room(world)
+    assert new_room.id != old_room.id
     with pytest.raises(SetupError):
-        channel(world, "mafia").history(viewer=old_maf_a)
+        new_room.history(viewer=old_maf_a)
 
 
 async def test_profile_post_modal_state_and_replace(simcord_env: Env) -> None:
     env = simcord_env
     world = make_world(env)
     actors = await started_game(world)
-    game_ch, mafia_ch = channel(world, "game"), channel(world, "mafia")
+    game_ch, mafia_ch = channel(world, "game"), mafia_room(world)
     live = live_game(world)
     by_user = {a.id: a for a in actors}
     maf = next(p for p in live.players if p.role == "mafioso")
@@ -313,7 +318,8 @@ async def test_profile_post_modal_state_and_replace(simcord_env: Env) -> None:
     text = await refusal(env, maf_a.slash(game_ch, "mafia state"))
     assert text.startswith("Only hosts")
 
-    # /mafia replace: the substitute gets the card and #mafia, the old player loses both.
+    # /mafia replace: the substitute gets the card and the mafia's room, the old player loses
+    # both.
     sub = world.player
     reply_text(await world.admin.slash(world.lobby, "mafia replace", player=maf.nick, member=sub))
     assert maf.nick in dm_texts(sub)[-1]
@@ -382,11 +388,13 @@ async def test_killed_commissar_shoots_the_mafioso(simcord_env: Env) -> None:
     assert t("en", "death.pistol", nick=maf_nick, role="Mafioso", by=com_nick) in texts
     assert texts[-1].startswith(t("en", "winner.town"))
     assert bot_of(simcord_env).service.game_in(world.guild.id) is None
-    # R36: the dead mafioso still reads #mafia but no longer writes there.
-    mafia_ch = channel(world, "mafia")
+    # The dead mafioso is told he leaves the mafia's room, and is out of it.
+    mafia_ch = mafia_room(world)
     assert t("en", "announce.mafia_left", nick=maf_nick) in [m.content for m in mafia_ch.history()]
-    perms = permissions_in(simcord_env, mafia_ch, maf_actor)
-    assert perms.read_message_history and not perms.send_messages
+    with pytest.raises(SetupError):
+        mafia_ch.history(viewer=maf_actor)
+    with pytest.raises(BackendError):
+        await maf_actor.send(mafia_ch, "still here?")
 
 
 async def test_pistol_window_closes_without_a_shot(simcord_env: Env) -> None:
@@ -435,7 +443,7 @@ async def test_host_excludes_the_mafioso_and_the_town_wins(simcord_env: Env) -> 
     maf_a = next(a for a in actors if a.id == maf.user_id)
     first, second = [p.nick for p in live.players if p.role != "mafioso"][:2]
     reply_text(await maf_a.slash(game_ch, "kill", target=first, second=second))
-    agreement = channel(world, "mafia").last_message
+    agreement = mafia_room(world).last_message
     assert agreement is not None and f"{maf.nick} → {first}, {second}" in agreement.content
     reply_text(await world.admin.slash(world.lobby, "mafia exclude", player=maf.nick))
     last = game_ch.last_message

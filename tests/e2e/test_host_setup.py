@@ -83,10 +83,34 @@ async def test_plain_member_talks_in_discussion_and_sees_no_private_channel(
     assert permissions_in(world.env, discussion, world.player).send_messages
     await world.player.send(discussion, "who is the commissar?")
     assert discussion.last_message is not None
-    for hidden in ("mafia", "host"):
-        assert not permissions_in(world.env, channel(world, hidden), world.player).view_channel
-        with pytest.raises(SetupError):
-            channel(world, hidden).history(viewer=world.player)
+    assert not permissions_in(world.env, channel(world, "host"), world.player).view_channel
+    with pytest.raises(SetupError):
+        channel(world, "host").history(viewer=world.player)
+
+
+async def test_mafia_is_a_read_only_parent_for_private_threads(simcord_env: Env) -> None:
+    """R14: #mafia holds nothing: everyone sees it, nobody writes there or opens a thread; only
+    a member of a private thread in it (the mafia's room) may write, in that thread."""
+    world = make_world(simcord_env)
+    await setup_as(world, world.admin)
+    mafia = channel(world, "mafia")
+
+    seen = permissions_in(world.env, mafia, world.player)
+    assert seen.view_channel and seen.read_message_history and seen.send_messages_in_threads
+    assert not (seen.send_messages or seen.add_reactions)
+    assert not (seen.create_public_threads or seen.create_private_threads)
+    assert mafia.history(viewer=world.player) == []
+    with pytest.raises(BackendError) as denied:
+        await world.player.send(mafia, "who is in here?")
+    assert denied.value.code == 50013
+    # No overwrite names a member but the bot's own.
+    built = world.env.bot.get_channel(mafia.id)
+    assert isinstance(built, discord.TextChannel)
+    guild = built.guild
+    members = [target for target in built.overwrites if isinstance(target, discord.Member)]
+    assert members == [guild.me]
+    mine = built.permissions_for(guild.me)
+    assert mine.create_private_threads and mine.manage_threads and mine.send_messages_in_threads
 
 
 async def test_host_sees_host_channel_but_not_mafia_and_cannot_post_in_game(
@@ -97,7 +121,8 @@ async def test_host_sees_host_channel_but_not_mafia_and_cannot_post_in_game(
 
     host_view = permissions_in(world.env, channel(world, "host"), world.admin)
     assert host_view.view_channel and host_view.send_messages
-    assert not permissions_in(world.env, channel(world, "mafia"), world.admin).view_channel
+    mafia_view = permissions_in(world.env, channel(world, "mafia"), world.admin)
+    assert not mafia_view.send_messages and not mafia_view.manage_threads  # no room of his own
     assert not permissions_in(world.env, channel(world, "game"), world.admin).send_messages
 
 
@@ -127,7 +152,7 @@ async def test_host_role_members_host_without_manage_server(simcord_env: Env) ->
 
     host_view = permissions_in(world.env, channel(world, "host"), carol)
     assert host_view.view_channel and host_view.send_messages
-    assert not permissions_in(world.env, channel(world, "mafia"), carol).view_channel
+    assert not permissions_in(world.env, channel(world, "mafia"), carol).send_messages
     # Carol may run setup again (a repair that finds nothing to do)...
     assert t("en", "setup.unchanged") in await setup_as(world, carol)
 
@@ -220,8 +245,8 @@ async def test_setup_repairs_a_deleted_channel_and_tampered_permissions(simcord_
     env = world.env
     game, mafia, discussion = (channel(world, n) for n in ("game", "mafia", "discussion"))
     dave = world.guild.add_member(env.create_user("dave"))
-    # The game gave a mafia member access; a moderator opened #game to everyone; someone
-    # deleted #discussion. (SimCord has no builder for these, hence the backend.)
+    # An older version gave a mafia member access to #mafia (the overwrite leaks who the mafia
+    # are, R14); a moderator opened #game to everyone; someone deleted #discussion.
     mafia_access = discord.PermissionOverwrite(view_channel=True, send_messages=True)
     dave_member = env.bot.get_guild(world.guild.id).get_member(dave.id)  # type: ignore[union-attr]
     bot_mafia = env.bot.get_channel(mafia.id)
@@ -235,12 +260,14 @@ async def test_setup_repairs_a_deleted_channel_and_tampered_permissions(simcord_
     env.backend.delete_channel(discussion.id)
     await env.settle()
     assert permissions_in(env, game, world.player).send_messages
+    assert permissions_in(env, mafia, dave).send_messages  # the leftover is there...
 
     text = await setup_as(world, world.admin)
 
     assert "Created: <#" in text and "Repaired: " in text
     assert not permissions_in(env, game, world.player).send_messages
-    assert permissions_in(env, mafia, dave).view_channel  # the game's overwrite survived
+    assert dave.id not in {o.target_id for o in env.backend.get_channel(mafia.id).overwrites}
+    assert not permissions_in(env, mafia, dave).send_messages  # ...and repair removed it
     assert channel(world, "game").id == game.id
     assert channel(world, "discussion").id != discussion.id
 

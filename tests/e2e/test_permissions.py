@@ -280,3 +280,35 @@ async def test_results_the_bot_may_not_post_are_reported_to_the_host(simcord_env
     assert await bot_of(env).store.pending_outbox()  # the results could not be posted
     notices = [m.content for m in host_ch.history()]
     assert any(t("en", "perm.send_messages") in n for n in notices), notices
+
+
+async def test_start_without_thread_permissions_in_mafia_starts_nothing(simcord_env: Env) -> None:
+    """The mafia's room is a private thread in #mafia: without the right to open and manage it
+    there, /mafia start refuses before anything is committed (no half-started game)."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("uma", "vic", "wes", "xan"))
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en"))
+    reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
+    for actor in players:
+        reply_text(await actor.slash(slot(world, "game"), "join"))
+    reply_text(await world.admin.slash(world.lobby, "mafia roles", roles=ROLES))
+    mafia = env.bot.get_channel(slot(world, "mafia").id)
+    assert isinstance(mafia, discord.TextChannel)
+    mine = mafia.overwrites_for(mafia.guild.me)
+    mine.update(create_private_threads=False, manage_threads=False)
+    await mafia.set_permissions(mafia.guild.me, overwrite=mine)
+
+    text = await refusal(env, world.admin.slash(world.lobby, "mafia start"))
+
+    assert mafia.mention in text, text
+    assert t("en", "perm.create_private_threads") in text
+    assert t("en", "perm.manage_threads") in text
+    assert bot_of(env).service.game_in(world.guild.id) is None
+    assert not any(dm_texts(actor) for actor in players)
+    assert slot(world, "mafia").threads == []
+    # /mafia setup repairs the channel; then the game starts, with its room.
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en"))
+    reply_text(await world.admin.slash(world.lobby, "mafia start"))
+    assert bot_of(env).service.game_in(world.guild.id) is not None
+    assert len(slot(world, "mafia").threads) == 1

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 import pytest_asyncio
-from simcord import Env
+from simcord import Env, SetupError
 
 from app.bot import MafiaBot
 from app.i18n import t
@@ -19,9 +19,11 @@ from main import create_bot
 from tests.e2e.helpers import (
     World,
     add_players,
+    archive_thread,
     bot_of,
     dm_texts,
     live_game,
+    mafia_room,
     make_world,
     reply_text,
     seats_by_role,
@@ -112,6 +114,51 @@ async def test_restart_mid_turn_keeps_requests_and_resolves_once_at_the_deadline
     assert [r.turn for r in await new.store.resolutions(game_id)] == [1]
     assert t("en", "check.mafia", target=maf_nick, commissar=com_nick) in dm_texts(com)
     assert dm_texts(com).count(t("en", "check.mafia", target=maf_nick, commissar=com_nick)) == 1
+
+
+async def test_the_mafia_room_is_found_again_after_a_restart_even_archived(
+    simcord_env: Env, restart: Restart
+) -> None:
+    """R14: nothing stores the room (a private thread in #mafia): a new bot finds it by its name,
+    in its cache of active threads, or, archived, by asking Discord; it wakes it up and the
+    mafia's news reach it. No second room is opened."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ada", "bea", "cid", "dot", "eli"))
+    await start_game(world, "mafioso=2 commissar=1 villager=2", players)
+    game_ch = slot(world, "game")
+    room = mafia_room(world)
+    game_id = live_game(world).id
+    [(maf_nick, maf), (other_nick, other)] = [
+        (p.nick, next(a for a in players if a.id == p.user_id))
+        for p in live_game(world).players
+        if p.role == "mafioso"
+    ]
+    vil_nick, _vil = seats_by_role(world, players)["villager"]
+
+    await restart()
+    reply_text(await maf.slash(game_ch, "kill", target=vil_nick))
+    agreement = room.last_message
+    assert agreement is not None and f"{maf_nick} → {vil_nick}" in agreement.content
+
+    await archive_thread(env, world.guild, room)
+    new = await restart()
+    cached = new.get_guild(world.guild.id)
+    assert cached is not None and cached.get_thread(room.id) is None  # not in its cache
+    reply_text(await world.admin.slash(world.lobby, "mafia exclude", player=maf_nick))
+
+    assert live_game(world).id == game_id
+    left = t("en", "announce.mafia_left", nick=maf_nick)
+    assert [m.content for m in room.history()][-1] == left
+    assert [th.id for th in slot(world, "mafia").threads] == [room.id]
+    assert env.backend.get_channel(room.id).thread_metadata.archived is False  # woken up
+    room.history(viewer=other)  # the living mafioso is still in it...
+    with pytest.raises(SetupError):
+        room.history(viewer=maf)  # ...the excluded one is out
+    reply_text(await other.slash(game_ch, "kill", target=vil_nick))
+    assert f"{other_nick} → {vil_nick}" in str(
+        room.last_message.content if room.last_message else ""
+    )
 
 
 async def test_announcements_queued_before_the_stop_are_sent_after_the_restart(

@@ -1,0 +1,151 @@
+"""The mafia's room (R14): a private thread in #mafia, one per game, whose members are the living
+mafia and the bot.
+
+Why a thread and not a hidden channel with an overwrite per member: Discord sends every guild
+channel, with all its permission overwrites, to every member's client, even the channels he
+cannot open; a modified client (or the API) reads them and learns who the mafia are. A private
+thread and its member list are only sent to its members (and to moderators with Manage
+Threads, the hosts). #mafia itself is a plain read-only channel: nothing in it names anyone.
+
+The thread is found again by its name (``channel.mafia_thread`` with the game's id, in either
+language), so nothing is stored and a restarted bot finds it: from its cache of active threads,
+else among the archived private threads of #mafia. A thread that cannot be found (deleted, or
+#mafia rebuilt) is created again with the living mafia of the running game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Final
+
+import discord
+
+from app.i18n import LANGUAGES, Lang, t
+from rules.knowledge import mafia_members
+
+if TYPE_CHECKING:
+    from app.bot import MafiaBot
+
+log = logging.getLogger(__name__)
+
+#: A week, Discord's longest: a forum turn is a day, so the room rarely archives itself.
+AUTO_ARCHIVE_MINUTES: Final = 10080
+
+#: What the bot needs in #mafia to run the room (besides the posting needs).
+ROOM_NEEDS: Final[tuple[str, ...]] = (
+    "view_channel",
+    "read_message_history",
+    "create_private_threads",
+    "send_messages_in_threads",
+    "manage_threads",
+)
+
+
+def room_name(lang: Lang, game_id: int) -> str:
+    return t(lang, "channel.mafia_thread", game=game_id)
+
+
+def missing_room_permissions(have: discord.Permissions) -> list[str]:
+    """The flags of :data:`ROOM_NEEDS` that ``have`` (the bot's, in #mafia) lacks."""
+    if have.administrator:
+        return []
+    return [flag for flag in ROOM_NEEDS if not getattr(have, flag)]
+
+
+class MafiaRooms:
+    """Finds, opens and keeps the membership of each game's room."""
+
+    def __init__(self, bot: MafiaBot) -> None:
+        self.bot = bot
+        self._ids: dict[int, int] = {}  # game id -> thread id (a cache; the name is the key)
+
+    async def find(self, parent: discord.TextChannel, game_id: int) -> discord.Thread | None:
+        cached = self._ids.get(game_id)
+        if cached is not None:
+            thread = parent.guild.get_thread(cached)
+            if thread is not None and thread.parent_id == parent.id:
+                return thread
+            self._ids.pop(game_id, None)
+        names = {room_name(lang, game_id) for lang in LANGUAGES}
+        found = next((th for th in parent.threads if self._is_room(th, names)), None)
+        if found is None:
+            found = await self._find_archived(parent, names)
+        if found is not None:
+            self._ids[game_id] = found.id
+        return found
+
+    async def open(
+        self,
+        parent: discord.TextChannel,
+        game_id: int,
+        lang: Lang,
+        members: list[discord.Member],
+    ) -> discord.Thread:
+        """A new room for the game, with ``members`` in it (the bot is in it as its creator)."""
+        thread = await parent.create_thread(
+            name=room_name(lang, game_id),
+            type=discord.ChannelType.private_thread,
+            invitable=False,
+            auto_archive_duration=AUTO_ARCHIVE_MINUTES,
+            reason=f"mafia room, game {game_id}",
+        )
+        self._ids[game_id] = thread.id
+        for member in members:
+            await thread.add_user(member)
+        log.info("guild %s: mafia room %s opened for game %s", parent.guild.id, thread.id, game_id)
+        return thread
+
+    async def ensure(
+        self, parent: discord.TextChannel, game_id: int, lang: Lang
+    ) -> discord.Thread | None:
+        """The game's room, awake (not archived); opened again with the living mafia of the
+        running game if it is gone. None if it is gone and the game is over."""
+        thread = await self.find(parent, game_id)
+        if thread is None:
+            live = self.bot.service.live.get(game_id)
+            if live is None:
+                return None
+            log.warning("guild %s: the mafia room of game %s is gone", parent.guild.id, game_id)
+            team = set(mafia_members(live.engine.state))
+            members = [
+                m
+                for p in live.players
+                if p.nick in team and (m := parent.guild.get_member(p.user_id)) is not None
+            ]
+            return await self.open(parent, game_id, lang, members)
+        return await self.awake(thread)
+
+    async def awake(self, thread: discord.Thread) -> discord.Thread:
+        """Unarchive an archived room (members cannot be added to an archived thread)."""
+        if thread.archived:
+            thread = await thread.edit(archived=False, reason="mafia room")
+        return thread
+
+    async def add(self, thread: discord.Thread, member: discord.abc.Snowflake) -> None:
+        await thread.add_user(member)
+
+    async def remove(self, thread: discord.Thread, member: discord.abc.Snowflake) -> None:
+        # NotFound: not in the room (already removed, or the room was opened again).
+        with contextlib.suppress(discord.NotFound):
+            await thread.remove_user(member)
+
+    @staticmethod
+    def _is_room(thread: discord.Thread, names: set[str]) -> bool:
+        return thread.type is discord.ChannelType.private_thread and thread.name in names
+
+    async def _find_archived(
+        self, parent: discord.TextChannel, names: set[str]
+    ) -> discord.Thread | None:
+        """Archived threads are not in the cache: ask Discord (every private one with Manage
+        Threads, else the ones the bot joined)."""
+        for joined in (False, True):
+            try:
+                found = parent.archived_threads(private=True, joined=joined, limit=None)
+                async for thread in found:
+                    if self._is_room(thread, names):
+                        return thread
+            except discord.Forbidden:
+                continue
+            return None
+        return None
