@@ -186,3 +186,46 @@ async def test_R56_every_host_command_is_in_the_audit_log(simcord_env: Env) -> N
     announce = next(e for e in log if e.command == "mafia announce")
     assert announce.args == {"text": "Night falls."}
     assert announce.actor_id == world.admin.id
+
+
+async def test_R27_poison_kills_at_the_next_resolution_and_the_victim_votes(
+    simcord_env: Env,
+) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"poi{i}" for i in range(6)])
+    await start_game(world, "mafioso=2 maniac=1 commissar=1 villager=2", actors)
+    seats = seats_by_role(world, actors)
+    victim_nick, victim = seats["villager"]
+    maniac_nick, maniac = seats["maniac"]
+    game_ch = slot(world, "game")
+    await everyone_posts(world, actors)
+    reply_text(await maniac.slash(game_ch, "poison", target=victim_nick))
+    await until_deadline(world)
+    assert victim_nick not in results_of(world, 1)  # the poison is not public, nobody died
+    assert live_game(world).engine.state.alive(victim_nick)
+    await everyone_posts(world, actors)
+    reply_text(await victim.slash(game_ch, "vote", target=maniac_nick))
+    await until_deadline(world)
+    text = results_of(world, 2)
+    role = t("en", "role.villager")
+    assert t("en", "death.poison", nick=victim_nick, role=role) in text  # at step 0
+    # R27, R32: he lived through the day, so his vote is in the published tally.
+    assert t("en", "lynch.votes", nick=maniac_nick, count=1, voters=victim_nick) in text
+
+
+async def test_R20_injection_kills_once_per_game(simcord_env: Env) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"inj{i}" for i in range(4)])
+    await start_game(world, "mafioso=1 doctor=1 villager=2", actors)
+    seats = seats_by_role(world, actors)
+    target_nick, _ = seats["villager"]
+    _, doctor = seats["doctor"]
+    game_ch = slot(world, "game")
+    await everyone_posts(world, actors)
+    reply_text(await doctor.slash(game_ch, "inject", target=target_nick))
+    await until_deadline(world)
+    role = t("en", "role.villager")
+    assert t("en", "death.euthanasia", nick=target_nick, role=role) in results_of(world, 1)
+    other = seats["mafioso"][0]
+    again = await refusal(simcord_env, doctor.slash(game_ch, "inject", target=other))
+    assert again == t("en", "refusal.injection_used")
