@@ -375,9 +375,8 @@ class HostCog(
         await interaction.response.defer(ephemeral=True, thinking=True)
         previous, _seat = await self.bot.service.replace(guild.id, host.id, player, member.id)
         game = self.bot.service.game_in(guild.id)
-        seat = game.engine.state.players[player] if game is not None else None
         room = None
-        if game is not None and seat is not None and seat.is_mafia and seat.alive:
+        if game is not None and player in mafia_members(game.engine.state):
             room = await self.bot.delivery.mafia_room(guild, game.id)
         if room is not None:
             await self.bot.delivery.rooms.add(room, member)
