@@ -60,6 +60,12 @@ class ServiceError(Refusal):
     """A refusal the user caused: a catalogue key and its placeholders (never a role leak)."""
 
 
+def setup_refusal(exc: SetupError) -> ServiceError:
+    """An invalid setup (RULES.md section 10) as a translated refusal with its facts."""
+    values: dict[str, Any] = dict(exc.params)
+    return ServiceError("error.setup." + exc.code, **values)
+
+
 @attrs.define
 class LiveGame:
     record: GameRecord
@@ -204,7 +210,7 @@ class GameService:
             roles = parse_role_list(text)
             validate_role_list(roles)
         except SetupError as exc:
-            raise ServiceError("error.setup." + exc.code, detail=str(exc)) from None
+            raise setup_refusal(exc) from None
         return roles
 
     async def _lobby(self, guild_id: int) -> GameRecord:
@@ -236,7 +242,7 @@ class GameService:
             try:
                 role_list = preset(count)
             except SetupError as exc:
-                raise ServiceError("error.setup." + exc.code, detail=str(exc)) from None
+                raise setup_refusal(exc) from None
         await self.store.update_lobby(rec.id, roles=role_list)
         return role_list
 
@@ -249,11 +255,11 @@ class GameService:
             try:
                 roles = preset(len(members))
             except SetupError as exc:
-                raise ServiceError("error.setup." + exc.code, detail=str(exc)) from None
+                raise setup_refusal(exc) from None
         try:
             dealt = assign_roles(members, roles, rec.seed)
         except SetupError as exc:
-            raise ServiceError("error.setup." + exc.code, detail=str(exc)) from None
+            raise setup_refusal(exc) from None
         nicks = assign_nicknames(len(dealt), rec.seed, theme)
         specs = [
             PlayerSpec(user_id=uid, nick=nick, role=role)

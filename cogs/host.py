@@ -24,6 +24,7 @@ from app.layout import build_or_repair, missing_bot_permissions
 from app.mafia_room import missing_room_permissions
 from app.pistol import PistolSelect
 from app.replies import guild_language, send_private
+from app.service import setup_refusal
 from app.signup import SignupView, close_signup, signup_text
 from app.webhooks import split_message
 from db.models import GuildSettings
@@ -473,7 +474,7 @@ def _preset_roles(players: int) -> str:
     try:
         return format_role_list(preset(players))
     except SetupError as exc:
-        raise UserError("error.setup." + exc.code, detail=str(exc)) from None
+        raise setup_refusal(exc) from None
 
 
 def _role_summary(lang: Lang, roles: list[str]) -> str:

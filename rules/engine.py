@@ -50,7 +50,9 @@ class Game:
             if not key:
                 raise SetupError("empty_nick", "a nickname is empty")
             if key in seen:
-                raise SetupError("duplicate_nick", f"nicknames {seen[key]!r} and {nick!r} clash")
+                raise SetupError(
+                    "duplicate_nick", f"nicknames {seen[key]!r} and {nick!r} clash", nick=nick
+                )
             seen[key] = nick
         state = GameState(
             seed=seed,

@@ -17,35 +17,54 @@ MIN_PLAYERS = 3
 
 
 class SetupError(ValueError):
-    """An invalid setup; `code` is stable, the message names the problem."""
+    """An invalid setup; `code` is stable, the message names the problem (English, for the
+    command line), `params` are its facts for a translated message."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **params: str | int) -> None:
         super().__init__(message)
         self.code = code
+        self.params = params
 
 
 def validate_setup(roles: Sequence[str]) -> None:
     """R24, R43 and the section 10 Decision."""
     unknown = [r for r in roles if r not in ROLES]
     if unknown:
-        raise SetupError("unknown_role", f"unknown role {unknown[0]!r}")
+        raise SetupError("unknown_role", f"unknown role {unknown[0]!r}", role=unknown[0])
     n = len(roles)
     if n < MIN_PLAYERS:
-        raise SetupError("too_few_players", f"{n} players; at least {MIN_PLAYERS} are needed")
+        raise SetupError(
+            "too_few_players",
+            f"{n} players; at least {MIN_PLAYERS} are needed",
+            players=n,
+            minimum=MIN_PLAYERS,
+        )
     counts = Counter(roles)
     for code, count in counts.items():
         if ROLES[code].unique and count > 1:
-            raise SetupError("duplicate_role", f"at most one {code} per game, got {count}")
+            raise SetupError(
+                "duplicate_role",
+                f"at most one {code} per game, got {count}",
+                role=code,
+                count=count,
+            )
     mafia = sum(1 for r in roles if ROLES[r].faction is Faction.MAFIA)
     town = sum(1 for r in roles if ROLES[r].faction is Faction.TOWN)
     need = math.ceil(n / 4)
     if mafia < need:
         raise SetupError(
-            "too_few_mafia", f"{mafia} mafia for {n} players; at least {need} needed (R24)"
+            "too_few_mafia",
+            f"{mafia} mafia for {n} players; at least {need} needed (R24)",
+            mafia=mafia,
+            players=n,
+            need=need,
         )
     if mafia >= town:
         raise SetupError(
-            "too_many_mafia", f"{mafia} mafia against {town} town: the game would be over"
+            "too_many_mafia",
+            f"{mafia} mafia against {town} town: the game would be over",
+            mafia=mafia,
+            town=town,
         )
     if counts[Foundling.code] and not counts[Boss.code]:
         raise SetupError("foundling_without_boss", "a foundling needs a boss")
@@ -62,9 +81,9 @@ def parse_role_list(text: str) -> list[str]:
         if not sep:
             count = "1"
         if name not in ROLES:
-            raise SetupError("unknown_role", f"unknown role {name!r}")
+            raise SetupError("unknown_role", f"unknown role {name!r}", role=name)
         if not count.isdigit():
-            raise SetupError("bad_count", f"bad count {count!r} for {name}")
+            raise SetupError("bad_count", f"bad count {count!r} for {name}", role=name, count=count)
         roles.extend([name] * int(count))
     return roles
 
@@ -77,7 +96,12 @@ def format_role_list(roles: Iterable[str]) -> str:
 def preset(players: int) -> list[str]:
     """A balanced role list for 4 to 40+ players (R24: mafia = ceil(n/4))."""
     if players < MIN_PLAYERS:
-        raise SetupError("too_few_players", f"{players} players; at least {MIN_PLAYERS} needed")
+        raise SetupError(
+            "too_few_players",
+            f"{players} players; at least {MIN_PLAYERS} needed",
+            players=players,
+            minimum=MIN_PLAYERS,
+        )
     mafia_n = math.ceil(players / 4)
     roles: list[str] = []
     mafia: list[str] = []
@@ -115,7 +139,10 @@ def shuffled(items: Sequence[T], seed: int) -> list[T]:
 def assign_roles(members: Sequence[T], roles: Sequence[str], seed: int) -> list[tuple[T, str]]:
     if len(members) != len(roles):
         raise SetupError(
-            "count_mismatch", f"{len(members)} players signed up but {len(roles)} roles set"
+            "count_mismatch",
+            f"{len(members)} players signed up but {len(roles)} roles set",
+            players=len(members),
+            roles=len(roles),
         )
     validate_setup(roles)
     return list(zip(members, shuffled(roles, seed), strict=True))
