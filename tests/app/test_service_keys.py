@@ -1,0 +1,31 @@
+"""Every refusal the game service can raise has its sentence in both catalogues."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.i18n import catalogue
+from rules.model import RefusalCode
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEDULE_CODES = re.findall(
+    r'ScheduleError\("(\w+)"', (ROOT / "rules" / "schedule.py").read_text(encoding="utf-8")
+)
+
+
+def service_keys() -> set[str]:
+    text = (ROOT / "app" / "service.py").read_text(encoding="utf-8")
+    keys = set(re.findall(r'ServiceError\(\s*"([\w.]+\w)"', text))
+    keys |= {f"refusal.{code}" for code in RefusalCode}
+    keys |= {f"error.{code}" for code in SCHEDULE_CODES}
+    return keys
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_service_refusal_is_in_the_catalogue(lang: str) -> None:
+    assert SCHEDULE_CODES  # the scan found the schedule's codes
+    missing = sorted(k for k in service_keys() if k not in catalogue(lang))  # type: ignore[arg-type]
+    assert not missing
