@@ -159,6 +159,22 @@ class PlayCog(commands.Cog, name="Play"):
     def __init__(self, bot: MafiaBot) -> None:
         self.bot = bot
 
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Player commands belong in the game's channels (the game category and its threads),
+        not anywhere on the server."""
+        guild = interaction.guild
+        where = interaction.channel
+        if guild is None or where is None:
+            return True
+        settings = await self.bot.store.get_guild_settings(guild.id)
+        if settings is None or settings.category_id is None:
+            return True  # not set up: the command itself says so
+        channel = where.parent if isinstance(where, discord.Thread) else where
+        if getattr(channel, "category_id", None) == settings.category_id:
+            return True
+        game = slot_channel(guild, settings, "game")
+        raise UserError("error.wrong_channel", channel=game.mention if game else "#game")
+
     # --- sign-up ----------------------------------------------------------------------
     @app_commands.command(name="join", description=ltext("cmd.join.description"))
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:

@@ -229,3 +229,13 @@ async def test_R20_injection_kills_once_per_game(simcord_env: Env) -> None:
     other = seats["mafioso"][0]
     again = await refusal(simcord_env, doctor.slash(game_ch, "inject", target=other))
     assert again == t("en", "refusal.injection_used")
+
+
+async def test_player_commands_outside_the_game_channels_are_refused(simcord_env: Env) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"wc{i}" for i in range(4)])
+    await start_game(world, "mafioso=1 commissar=1 villager=2", actors)
+    game_ch = slot(world, "game")
+    text = await refusal(simcord_env, actors[0].slash(world.lobby, "status"))
+    assert text == t("en", "error.wrong_channel", channel=f"<#{game_ch.id}>")
+    assert reply_text(await actors[0].slash(slot(world, "discussion"), "status"))
