@@ -250,6 +250,8 @@ class Delivery:
                 return False
             if audience == PUBLIC:
                 await send_chunks(channel, render(lang, kind, payload))
+                if kind == "game_over":  # the mafia's room is kept, read-only, for the record
+                    await self._close_room(guild, settings, row.game_id)
                 return True
             room = await self.rooms.ensure(channel, row.game_id, lang)
             if room is None:  # the game is over and its room is gone: nobody to tell
@@ -357,6 +359,17 @@ class Delivery:
         if parent is None:
             return None
         return await self.rooms.ensure(parent, game_id, await guild_language(self.bot, guild))
+
+    async def _close_room(
+        self, guild: discord.Guild, settings: GuildSettings | None, game_id: int
+    ) -> None:
+        parent = slot_channel(guild, settings, "mafia")
+        room = await self.rooms.find(parent, game_id) if parent is not None else None
+        if room is not None and not room.locked:
+            try:
+                await room.edit(archived=True, locked=True, reason="game over")
+            except discord.HTTPException:
+                log.warning("guild %s: could not lock the mafia room of game %s", guild.id, game_id)
 
     async def _room_member(
         self, room: discord.Thread, game_id: int, nick: str, *, join: bool

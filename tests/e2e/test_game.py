@@ -395,6 +395,9 @@ async def test_killed_commissar_shoots_the_mafioso(simcord_env: Env) -> None:
         mafia_ch.history(viewer=maf_actor)
     with pytest.raises(BackendError):
         await maf_actor.send(mafia_ch, "still here?")
+    # The game is over: its room stays for the record, archived and locked.
+    meta = simcord_env.backend.get_channel(mafia_ch.id).thread_metadata
+    assert meta is not None and meta.locked and meta.archived
 
 
 async def test_pistol_window_closes_without_a_shot(simcord_env: Env) -> None:
