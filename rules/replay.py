@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from rules.engine import Game
-from rules.model import HostAction, Phase, RefusalCode, Rejected, Request, RequestFormatError
+from rules.model import HostAction, Phase, Rejected, Request, RequestFormatError
 from rules.roles import ROLES
 from rules.setup import SetupError
 
@@ -184,4 +184,4 @@ def _read(path: str) -> str:
         raise ScriptError(f"{path} is not UTF-8 text") from None
 
 
-__all__ = ["RefusalCode", "ScriptError", "main", "parse_script", "run_script"]
+__all__ = ["ScriptError", "main", "parse_script", "run_script"]
