@@ -75,14 +75,14 @@ def parse_script(script: Any) -> tuple[Game, list[ParsedTurn]]:
         nick, role = p.get("nick"), p.get("role")
         if not isinstance(nick, str) or not nick:
             raise ScriptError(f"{where}: 'nick' must be a non-empty string")
-        if not name_key(nick):
+        key = name_key(nick)
+        if not key:
             raise ScriptError(
                 f"{where}: nickname {nick!r} is empty under R44 (only spaces or "
                 "invisible characters)"
             )
         if mixes_scripts(nick):
             raise ScriptError(f"{where}: nickname {nick!r} mixes Latin and Cyrillic letters (R44)")
-        key = name_key(nick)
         if key in seen:
             first = seen[key]
             raise ScriptError(
