@@ -35,6 +35,7 @@ from rules.announce import (
 from rules.engine import Game, rebuild
 from rules.knowledge import RoleCard, kill_agreement, role_card
 from rules.model import HostAction, Phase, Request
+from rules.names import UnknownName, find_name, resolve_host_action, resolve_request
 from rules.schedule import (
     Schedule,
     first_deadline,
@@ -296,9 +297,10 @@ class GameService:
         async with game.lock:
             engine = game.engine
             req = Request.from_dict({**raw, "by": nick})
-            for name in req.named():
-                if name not in engine.state.players:
-                    raise ServiceError("error.unknown_nick", nick=name)
+            try:  # R44: a typed name is matched under the exact rule, kept as the game spells it
+                req = resolve_request(req, engine.state.players)
+            except UnknownName as exc:
+                raise ServiceError("error.unknown_nick", nick=exc.typed) from None
             now = self.clock()
             deadline = game.record.deadline
             open_ = deadline is None or hunts_open(game.schedule, deadline, now)
@@ -349,8 +351,10 @@ class GameService:
         game = self._running(guild_id)
         async with game.lock:
             engine = game.engine
-            if action.player is not None and action.player not in engine.state.players:
-                raise ServiceError("error.unknown_nick", nick=action.player)
+            try:  # R44: matched under the exact rule
+                action = resolve_host_action(action, engine.state.players)
+            except UnknownName as exc:
+                raise ServiceError("error.unknown_nick", nick=exc.typed) from None
             refusal = validate_host_action(engine.state, action)
             if refusal is not None:
                 raise ServiceError(f"refusal.{refusal.code}")
@@ -401,8 +405,10 @@ class GameService:
         Returns the previous user id and the new seat."""
         game = self._running(guild_id)
         async with game.lock:
-            if nick not in game.engine.state.players:
+            found = find_name(game.engine.state.players, nick)  # R44: the exact rule
+            if found is None:
                 raise ServiceError("error.unknown_nick", nick=nick)
+            nick = found
             if game.nick_of(new_user_id) is not None:
                 raise ServiceError("error.already_playing")
             previous = game.user_of(nick)

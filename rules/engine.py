@@ -24,7 +24,7 @@ from rules.model import (
 )
 from rules.pipeline import Night, Resolution, close_turn, fire_pistol, resolve_turn
 from rules.roles import TOWN_ABILITY_VERBS
-from rules.setup import SetupError, nick_key, validate_setup
+from rules.setup import validate_nicknames, validate_setup
 from rules.validation import validate_host_action, validate_request
 from rules.win import decide_winner
 
@@ -44,16 +44,7 @@ class Game:
     ) -> Game:
         """`players`: (nick, role code) in setup order. Raises SetupError."""
         validate_setup([role for _, role in players])
-        seen: dict[str, str] = {}
-        for nick, _ in players:
-            key = nick_key(nick)
-            if not key:
-                raise SetupError("empty_nick", "a nickname is empty")
-            if key in seen:
-                raise SetupError(
-                    "duplicate_nick", f"nicknames {seen[key]!r} and {nick!r} clash", nick=nick
-                )
-            seen[key] = nick
+        validate_nicknames([nick for nick, _ in players])  # R44
         state = GameState(
             seed=seed,
             activity_rules=activity_rules,

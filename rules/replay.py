@@ -8,16 +8,27 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from rules.engine import Game
 from rules.model import HostAction, Phase, Rejected, Request, RequestFormatError
+from rules.names import (
+    UnknownName,
+    mixes_scripts,
+    name_key,
+    resolve_host_action,
+    resolve_request,
+)
 from rules.roles import ROLES
 from rules.setup import SetupError
 
-TOP_KEYS = {"seed", "activity_rules", "players", "turns"}
-TURN_KEYS = {"host", "requests", "after"}
-COMMENT_KEYS = {"comment", "comments", "description", "name", "title", "notes"}
+# SCENARIOS.md: an unknown key anywhere is malformed (no comment keys either).
+TOP_KEYS = ("seed", "activity_rules", "players", "turns")
+PLAYER_KEYS = ("nick", "role")
+TURN_KEYS = ("host", "requests", "after")
+REQUEST_KEYS = ("by", "do", "target", "targets", "to", "text")  # which verb takes which: model
+HOST_KEYS = ("do", "player")
 
 
 class ScriptError(ValueError):
@@ -33,9 +44,16 @@ class ParsedTurn:
         self.after = after
 
 
+def _no_unknown_keys(where: str, obj: dict[Any, Any], known: Sequence[str]) -> None:
+    extra = [k for k in obj if k not in known]
+    if extra:
+        raise ScriptError(f"{where}: unknown key {extra[0]!r} (known: {', '.join(known)})")
+
+
 def parse_script(script: Any) -> tuple[Game, list[ParsedTurn]]:
     if not isinstance(script, dict):
         raise ScriptError("the script must be a JSON object")
+    _no_unknown_keys("the script", script, TOP_KEYS)
     seed = script.get("seed", 0)
     if seed is None:
         seed = 0
@@ -48,13 +66,30 @@ def parse_script(script: Any) -> tuple[Game, list[ParsedTurn]]:
     if not isinstance(players, list) or not players:
         raise ScriptError("'players' must be a non-empty list")
     setup: list[tuple[str, str]] = []
+    seen: dict[str, int] = {}  # R44 name key -> index in players
     for i, p in enumerate(players):
         where = f"players[{i}]"
         if not isinstance(p, dict):
             raise ScriptError(f"{where}: must be an object with 'nick' and 'role'")
+        _no_unknown_keys(where, p, PLAYER_KEYS)
         nick, role = p.get("nick"), p.get("role")
-        if not isinstance(nick, str) or not nick.strip():
+        if not isinstance(nick, str) or not nick:
             raise ScriptError(f"{where}: 'nick' must be a non-empty string")
+        key = name_key(nick)
+        if not key:
+            raise ScriptError(
+                f"{where}: nickname {nick!r} is empty under R44 (only spaces or "
+                "invisible characters)"
+            )
+        if mixes_scripts(nick):
+            raise ScriptError(f"{where}: nickname {nick!r} mixes Latin and Cyrillic letters (R44)")
+        if key in seen:
+            first = seen[key]
+            raise ScriptError(
+                f"{where}: nickname {nick!r} is the same name as players[{first}] "
+                f"{setup[first][0]!r} (R44)"
+            )
+        seen[key] = i
         if not isinstance(role, str) or role not in ROLES:
             raise ScriptError(f"{where}: unknown role {role!r} (known: {', '.join(ROLES)})")
         setup.append((nick, role))
@@ -62,7 +97,7 @@ def parse_script(script: Any) -> tuple[Game, list[ParsedTurn]]:
         game = Game.new(setup, seed=seed, activity_rules=activity)
     except SetupError as exc:
         raise ScriptError(f"invalid setup: {exc}") from None
-    nicks = {nick for nick, _ in setup}
+    nicks = [nick for nick, _ in setup]
     raw_turns = script.get("turns", [])
     if not isinstance(raw_turns, list):
         raise ScriptError("'turns' must be a list")
@@ -70,13 +105,11 @@ def parse_script(script: Any) -> tuple[Game, list[ParsedTurn]]:
     return game, turns
 
 
-def _parse_turn(number: int, raw: Any, nicks: set[str]) -> ParsedTurn:
+def _parse_turn(number: int, raw: Any, nicks: list[str]) -> ParsedTurn:
     where = f"turn {number}"
     if not isinstance(raw, dict):
         raise ScriptError(f"{where}: must be an object")
-    extra = {k for k in raw if k not in TURN_KEYS and k not in COMMENT_KEYS}
-    if extra:
-        raise ScriptError(f"{where}: unknown key {sorted(extra)[0]!r}")
+    _no_unknown_keys(where, raw, TURN_KEYS)
     sections: dict[str, list[Any]] = {}
     for key in TURN_KEYS:
         value = raw.get(key, [])
@@ -85,13 +118,17 @@ def _parse_turn(number: int, raw: Any, nicks: set[str]) -> ParsedTurn:
         sections[key] = value
     host: list[HostAction] = []
     for i, item in enumerate(sections["host"]):
+        at = f"{where}, host[{i}]"
+        if isinstance(item, dict):
+            _no_unknown_keys(at, item, HOST_KEYS)
         try:
             action = HostAction.from_dict(item)
         except RequestFormatError as exc:
-            raise ScriptError(f"{where}, host[{i}]: {exc}") from None
-        if action.player is not None and action.player not in nicks:
-            raise ScriptError(f"{where}, host[{i}]: unknown nickname {action.player!r}")
-        host.append(action)
+            raise ScriptError(f"{at}: {exc}") from None
+        try:
+            host.append(resolve_host_action(action, nicks))  # R44: the game's spelling
+        except UnknownName as exc:
+            raise ScriptError(f"{at}: unknown nickname {exc.typed!r}") from None
     return ParsedTurn(
         host,
         _parse_requests(f"{where}, requests", sections["requests"], nicks),
@@ -99,17 +136,20 @@ def _parse_turn(number: int, raw: Any, nicks: set[str]) -> ParsedTurn:
     )
 
 
-def _parse_requests(where: str, items: list[Any], nicks: set[str]) -> list[Request]:
+def _parse_requests(where: str, items: list[Any], nicks: list[str]) -> list[Request]:
     out: list[Request] = []
     for i, item in enumerate(items):
+        at = f"{where}[{i}]"
+        if isinstance(item, dict):
+            _no_unknown_keys(at, item, REQUEST_KEYS)
         try:
             req = Request.from_dict(item)
         except RequestFormatError as exc:
-            raise ScriptError(f"{where}[{i}]: {exc}") from None
-        for name in (req.by, *req.named()):
-            if name not in nicks:
-                raise ScriptError(f"{where}[{i}]: unknown nickname {name!r}")
-        out.append(req)
+            raise ScriptError(f"{at}: {exc}") from None
+        try:
+            out.append(resolve_request(req, nicks))  # R44: the game's spelling
+        except UnknownName as exc:
+            raise ScriptError(f"{at}: unknown nickname {exc.typed!r}") from None
     return out
 
 

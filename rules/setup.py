@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 import random
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
+from rules.names import mixes_scripts, name_key
 from rules.roles import ROLES, Boss, Commissar, Faction, Foundling, Sergeant
 
 T = TypeVar("T")
@@ -149,8 +149,29 @@ def assign_roles(members: Sequence[T], roles: Sequence[str], seed: int) -> list[
 
 
 def nick_key(nick: str) -> str:
-    """R44: nicknames are unique after Unicode normalisation and case folding."""
-    return unicodedata.normalize("NFKC", nick).casefold().strip()
+    """R44: two nicknames clash when their keys are equal (the exact rule: `rules.names`)."""
+    return name_key(nick)
+
+
+def validate_nicknames(nicks: Sequence[str]) -> None:
+    """R44: every nickname non-empty, none mixing Latin and Cyrillic letters, no two the same
+    name under the exact rule (`rules.names`). Raises SetupError."""
+    seen: dict[str, str] = {}
+    for nick in nicks:
+        key = nick_key(nick)
+        if not key:
+            raise SetupError("empty_nick", "a nickname is empty")
+        if mixes_scripts(nick):  # look-alike letters from two alphabets
+            raise SetupError(
+                "mixed_script_nick",
+                f"nickname {nick!r} mixes Latin and Cyrillic letters",
+                nick=nick,
+            )
+        if key in seen:
+            raise SetupError(
+                "duplicate_nick", f"nicknames {seen[key]!r} and {nick!r} clash", nick=nick
+            )
+        seen[key] = nick
 
 
 NICKNAMES: dict[str, tuple[str, ...]] = {

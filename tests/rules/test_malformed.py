@@ -3,7 +3,9 @@
 
 A request the rules refuse is not malformed (it is reported under `rejected`); these are
 scripts that do not follow the format: unknown nicknames, roles, verbs or host commands, an
-invalid setup (RULES.md section 10), wrong types, missing fields, bad JSON.
+unknown key anywhere (SCENARIOS.md: no comment keys either), an invalid setup (RULES.md
+section 10), two players with the same name or a name mixing Latin and Cyrillic letters
+(RULES.md R44, the exact rule), wrong types, missing fields, bad JSON.
 """
 
 from __future__ import annotations
@@ -118,6 +120,45 @@ MALFORMED: list[tuple[str, Any, str | None]] = [
      with_key("players", [{"nick": 1, "role": "commissar"}, *BASE["players"][1:]]), None),
     ("missing_players", {"turns": []}, "players"),
     ("script_not_an_object", [BASE], None),
+    # SCENARIOS.md: an unknown key anywhere is malformed, and the message names it and where
+    ("unknown_top_level_key", with_key("description", "a comment"), "'description'"),
+    ("unknown_player_key",
+     with_key("players", [*BASE["players"][:2], {"nik": "V1", "role": "villager"},
+                          BASE["players"][3]]), "players[2]: unknown key 'nik'"),
+    ("extra_player_key",
+     with_key("players", [{"nick": "Com", "role": "commissar", "team": "town"},
+                          *BASE["players"][1:]]), "players[0]: unknown key 'team'"),
+    ("turn_comment_key", with_turns({"comment": "night one", "requests": []}),
+     "turn 1: unknown key 'comment'"),
+    ("turn_description_key", with_turns({}, {"description": "x"}),
+     "turn 2: unknown key 'description'"),
+    ("request_unknown_key",
+     with_turns({}, {}, req(by="Com", do="check", target="Maf", why="hunch")),
+     "turn 3, requests[0]: unknown key 'why'"),
+    ("request_key_of_another_verb", with_turns(req(by="Com", do="check", target="Maf", to="V1")),
+     "turn 1, requests[0]"),
+    ("after_unknown_key",
+     with_turns({"after": [{"by": "Com", "do": "shoot", "target": "Maf", "note": "x"}]}),
+     "turn 1, after[0]: unknown key 'note'"),
+    ("host_unknown_key",
+     with_turns({"host": [{"do": "exclude", "player": "V1", "reason": "spam"}]}),
+     "turn 1, host[0]: unknown key 'reason'"),
+    ("host_double_kill_with_player",
+     with_turns({"host": [{"do": "double_kill", "player": "V1"}]}), "turn 1, host[0]"),
+    # RULES.md R44, the exact rule: same name, mixed alphabets, an invisible name
+    ("duplicate_nick_case",
+     with_players(("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"),
+                  ("v1", "villager")), "players[3]"),
+    ("duplicate_nick_zero_width_space",
+     with_players(("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"),
+                  (" V\u200b1 ", "villager")),
+     "players[3]: nickname ' V\\u200b1 ' is the same name as players[2] 'V1'"),
+    ("mixed_script_nick",
+     with_players(("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"),
+                  ("Аnna", "villager")), "players[3]: nickname 'Аnna'"),
+    ("invisible_nick",
+     with_players(("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"),
+                  ("\u200b\u00ad", "villager")), "players[3]"),
 ]
 
 
@@ -145,6 +186,14 @@ def test_refused_request_is_not_a_script_error():
     assert out["turns"][0]["rejected"][0]["reason"] == "no_lynch_on_turn_1"
 
 
+def test_R18_shoot_among_requests_is_a_refusal_not_a_malformation():
+    # SCENARIOS.md: a known verb in the wrong section is an ordinary refusal in the outcome
+    out = run_script(with_turns(req(by="Com", do="shoot", target="Maf")))
+    assert out["turns"][0]["rejected"] == [
+        {"index": 0, "by": "Com", "do": "shoot", "reason": "no_pistol"}
+    ]
+
+
 def test_request_other_than_shoot_in_after_is_refused_as_closed():
     # `after` comes after the deadline: a known verb there is a refusal, not a malformation
     out = run_script(with_turns({"after": [{"by": "Com", "do": "vote", "target": "Maf"}]}))
@@ -152,6 +201,34 @@ def test_request_other_than_shoot_in_after_is_refused_as_closed():
         "rejected": [{"index": 0, "by": "Com", "do": "vote", "reason": "request_closed"}],
         "deaths": [],
     }
+
+
+# --- RULES.md R44: names in a script are matched under the exact rule -------------------------
+
+def test_R44_script_names_resolve_to_the_players_canonical_nickname():
+    out = run_script(with_turns(
+        {"requests": [
+            {"by": " maf ", "do": "kill", "target": "c\u200bom"},
+            {"by": "COM", "do": "check", "target": "M\u00adAF"},
+            {"by": "com", "do": "note", "to": "\u3000v1", "text": "hi"},
+        ]},
+        {"host": [{"do": "deprive_vote", "player": "V\u200b2"}],
+         "requests": [{"by": "v2", "do": "vote", "target": "maf"}]},
+    ))
+    first, second = out["turns"]
+    assert first["deaths"] == [
+        {"player": "Com", "role": "commissar", "cause": "mafia", "by": ["Maf"]}
+    ]
+    assert [(c["by"], c["target"]) for c in first["checks"]] == [("Com", "Maf")]
+    assert first["notes"] == [{"from": "Com", "to": "V1", "text": "hi"}]
+    assert second["rejected"] == [
+        {"index": 0, "by": "V2", "do": "vote", "reason": "vote_deprived"}
+    ]
+
+
+def test_R44_script_with_a_name_that_matches_nobody_is_malformed():
+    with pytest.raises(ScriptError, match=r"turn 1, requests\[0\]: unknown nickname 'V 1'"):
+        run_script(with_turns(req(by="Com", do="check", target="V 1")))
 
 
 # --- through the command line ------------------------------------------------------------------
@@ -182,6 +259,8 @@ def assert_one_line_error(proc: subprocess.CompletedProcess[str], word: str | No
 CLI_CASES = [
     "unknown_nick_sender", "unknown_role", "unknown_verb", "unknown_host_command",
     "duplicate_nick", "setup_too_few_mafia", "seed_not_integer", "targets_three_players",
+    "unknown_top_level_key", "unknown_player_key", "turn_comment_key", "request_unknown_key",
+    "host_unknown_key", "duplicate_nick_zero_width_space", "mixed_script_nick",
 ]
 
 
