@@ -8,8 +8,9 @@ on ``rules``.
 from __future__ import annotations
 
 import datetime as dt
+import enum
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import attrs
 
@@ -20,6 +21,15 @@ Section = Literal["host", "requests", "after"]
 SECTIONS: tuple[Section, ...] = ("host", "requests", "after")
 
 ACCEPTED = "accepted"
+
+
+class Keep(enum.Enum):
+    """The type of :data:`KEEP`."""
+
+    KEEP = "keep"
+
+
+KEEP: Final = Keep.KEEP  # "leave this field as it is" for optional update arguments
 
 
 def refused(code: str) -> str:

@@ -1,0 +1,460 @@
+"""What the bot asks of its store, one Protocol per concern, and :class:`GameStore`, all of them.
+
+The service depends on these Protocols, not on a database. :class:`db.sqlite.SQLiteStore`
+(``db.store.Store``) implements them on SQLite; another backend (PostgreSQL) implements the
+same methods with the same contract. Every dialect detail (PRAGMAs, ``INSERT OR IGNORE`` /
+``ON CONFLICT``, rowids, driver exceptions, WAL, backups) stays inside the backend.
+
+The contract every method keeps, unless its docstring says otherwise:
+
+- **Committed on return.** Every method is a coroutine. A write is one transaction: when its
+  coroutine returns, everything it wrote is durable (it survives a crash of the bot, and with
+  the default settings a power cut); when it raises, nothing of it was written. A write whose
+  caller is cancelled still finishes as a whole (committed or rolled back), never half.
+- **One order.** Writes are applied one at a time, in the order the calls reach the store; a
+  read sees every write that returned before it was called.
+- **Errors.** A backend failure is raised as :class:`db.errors.StoreError` (or its subclasses
+  :class:`~db.errors.NotFound`, :class:`~db.errors.OpenGameExists`,
+  :class:`~db.errors.DatabaseUnusable`) with a one-line message, never as a driver exception.
+  An invalid argument (a naive datetime, a payload that is not JSON, a seed outside the
+  signed 64-bit range, an unknown section or outcome) raises ``ValueError`` before anything is
+  written. After :meth:`StoreLifecycle.close`, every method raises ``StoreError``.
+- **Values.** Records are the attrs classes of :mod:`db.models`. Datetimes passed in must be
+  timezone-aware; datetimes returned are in UTC. Payloads, results and arguments are JSON
+  objects (``dict``); ids (Discord snowflakes, seeds) fit in a signed 64-bit integer.
+- **Announcements.** A method that takes ``outbox_items`` commits them in the same
+  transaction as the change that produced them, attached to that change's turn, in the order
+  given (see :class:`Outbox`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+from db.models import (
+    ACCEPTED,
+    KEEP,
+    AuditRecord,
+    GameRecord,
+    GameStatus,
+    GuildSettings,
+    JSONDict,
+    Keep,
+    LoadedGame,
+    LogEntry,
+    OutboxItem,
+    OutboxRecord,
+    PlayerRecord,
+    PlayerSpec,
+    ResolutionRecord,
+)
+
+__all__ = [
+    "AuditLog",
+    "GameLoader",
+    "GameRepository",
+    "GameStore",
+    "Outbox",
+    "RequestLog",
+    "SettingsRepository",
+    "StoreLifecycle",
+]
+
+
+class GameRepository(Protocol):
+    """Games (lobby, start, clock, end), sign-ups, seated players and their profiles.
+
+    A guild has at most one game that is not finished (in the lobby or running), enforced
+    atomically by the store, not by a check-then-insert of the caller.
+    """
+
+    async def create_game(
+        self,
+        guild_id: int,
+        *,
+        seed: int,
+        schedule_kind: str,
+        timezone: str,
+        schedule_params: Mapping[str, Any] | None = None,
+        activity_rules: bool = False,
+        roles: Any = None,
+        host_user_id: int | None = None,
+    ) -> GameRecord:
+        """Open a new game in the lobby (status and phase ``lobby``, turn 0, no deadline).
+
+        Raises :class:`~db.errors.OpenGameExists`, writing nothing, if the guild already has a
+        game in the lobby or running. Game ids increase with creation.
+        """
+        ...
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game, or None if there is none with that id."""
+        ...
+
+    async def require_game(self, game_id: int) -> GameRecord:
+        """The game; raises :class:`~db.errors.NotFound` if there is none with that id."""
+        ...
+
+    async def open_game(self, guild_id: int) -> GameRecord | None:
+        """The guild's game in the lobby or running, if any (there is at most one)."""
+        ...
+
+    async def latest_game(self, guild_id: int | None = None) -> GameRecord | None:
+        """The most recently created game (of ``guild_id``, or of any guild), whatever its
+        status."""
+        ...
+
+    async def list_games(
+        self, *, guild_id: int | None = None, status: GameStatus | None = None
+    ) -> list[GameRecord]:
+        """Games matching every filter given, oldest (lowest id) first."""
+        ...
+
+    async def running_games(self) -> list[GameRecord]:
+        """Every running game, soonest deadline first, games without a deadline (paused) last,
+        ties by id. Used at start to re-arm each game's clock."""
+        ...
+
+    async def update_lobby(
+        self,
+        game_id: int,
+        *,
+        roles: Any = KEEP,
+        signup_message_id: int | Keep | None = KEEP,
+        schedule_kind: str | Keep = KEEP,
+        schedule_params: Mapping[str, Any] | Keep = KEEP,
+        timezone: str | Keep = KEEP,
+        activity_rules: bool | Keep = KEEP,
+        seed: int | Keep = KEEP,
+    ) -> GameRecord:
+        """Change the setup of a game (normally while in the lobby); ``KEEP`` leaves a field
+        as it is, None clears a nullable one. Returns the game as written (unchanged, without
+        a write, if every field is ``KEEP``). Raises :class:`~db.errors.NotFound`."""
+        ...
+
+    async def start_game(
+        self,
+        game_id: int,
+        players: Sequence[PlayerSpec],
+        *,
+        deadline: dt.datetime | None,
+        turn: int = 1,
+        phase: str = "day",
+        seed: int | None = None,
+    ) -> GameRecord:
+        """Seat ``players`` (seat ``i`` is ``players[i]``: the script's order) and move the
+        game from the lobby to running with this turn, phase and deadline (and ``seed`` if
+        given, else the lobby's), in one transaction.
+
+        Raises :class:`~db.errors.NotFound` if the game is not in the lobby, and
+        :class:`~db.errors.StoreError` if two seats share a user or a nickname (nicknames
+        compare case-insensitively); either way nothing is written.
+        """
+        ...
+
+    async def set_deadline(self, game_id: int, deadline: dt.datetime | None) -> GameRecord:
+        """Move the deadline (``/mafia extend``). Raises :class:`~db.errors.NotFound`."""
+        ...
+
+    async def set_phase(
+        self, game_id: int, phase: str, deadline: dt.datetime | Keep | None = KEEP
+    ) -> GameRecord:
+        """Set the phase (and the deadline unless ``KEEP``). Raises
+        :class:`~db.errors.NotFound`."""
+        ...
+
+    async def pause_game(self, game_id: int, remaining_seconds: float) -> GameRecord:
+        """Stop the clock: keep the time left, clear the deadline. Raises
+        :class:`~db.errors.NotFound`."""
+        ...
+
+    async def resume_game(self, game_id: int, deadline: dt.datetime) -> GameRecord:
+        """Restart the clock with ``deadline``; clears the pause. Raises
+        :class:`~db.errors.NotFound`."""
+        ...
+
+    async def finish_game(
+        self,
+        game_id: int,
+        winner: str | None,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> bool:
+        """End the game (``/mafia end``, or a winner found outside a resolution): status and
+        phase ``finished``, ``winner``, no deadline, no pause; the game keeps its turn.
+
+        Once only: returns False, writing nothing (not the announcements either), if the game
+        had already finished. ``outbox_items`` are committed in the same transaction, on the
+        game's current turn. Raises :class:`~db.errors.NotFound` if there is no such game.
+        """
+        ...
+
+    async def add_signup(self, game_id: int, user_id: int) -> bool:
+        """Sign ``user_id`` up. False, writing nothing, if already signed up or if the game
+        is not in the lobby (or does not exist)."""
+        ...
+
+    async def remove_signup(self, game_id: int, user_id: int) -> bool:
+        """Withdraw a sign-up. False if there was none or the game is not in the lobby."""
+        ...
+
+    async def signups(self, game_id: int) -> list[int]:
+        """User ids signed up, in sign-up order (a user who leaves and rejoins goes last)."""
+        ...
+
+    async def players(self, game_id: int) -> list[PlayerRecord]:
+        """The seats of a started game, by seat (the script's order); empty in the lobby."""
+        ...
+
+    async def player_by_user(self, game_id: int, user_id: int) -> PlayerRecord | None:
+        """The seat of ``user_id`` in the game, if any."""
+        ...
+
+    async def player_by_nick(self, game_id: int, nick: str) -> PlayerRecord | None:
+        """The seat called ``nick``, compared case-insensitively, if any."""
+        ...
+
+    async def set_profile(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        avatar_url: str | Keep | None = KEEP,
+        signature: str | Keep | None = KEEP,
+    ) -> PlayerRecord:
+        """Change a player's anonymous profile (R10); ``KEEP`` leaves a field as it is, None
+        clears it. Raises :class:`~db.errors.NotFound` if the user does not play."""
+        ...
+
+    async def replace_player(self, game_id: int, nick: str, new_user_id: int) -> PlayerRecord:
+        """A substitute takes over ``nick`` (``/mafia replace``); the log keeps who sent what.
+        Raises :class:`~db.errors.NotFound` for an unknown nick and
+        :class:`~db.errors.StoreError` if ``new_user_id`` already plays in the game."""
+        ...
+
+
+class RequestLog(Protocol):
+    """The game's event log (host commands, requests, pistol shots) and the once-only stages
+    of a turn: its resolution and its pistol window (R18).
+
+    The log is the game's history: replaying its *accepted* entries in ``seq`` order through
+    the rules engine rebuilds the game (see :class:`GameLoader`). ``seq`` is the arrival order
+    within a game: 1, 2, 3... in the order the writes reach the store, assigned inside the
+    write, so concurrent callers never share or swap numbers.
+    """
+
+    async def add_request(
+        self,
+        game_id: int,
+        turn: int,
+        section: str,
+        payload: Mapping[str, Any],
+        user_id: int | None,
+        outcome: str = ACCEPTED,
+    ) -> LogEntry:
+        """Append a request (or host command, or shot) to the game's log; committed (durable)
+        on return, so the player may be told. ``section`` is one of ``SECTIONS``, ``outcome``
+        ``accepted`` or ``refused:<code>`` (``ValueError`` otherwise). Raises
+        :class:`~db.errors.NotFound` if there is no such game."""
+        ...
+
+    async def add_host_action(
+        self,
+        game_id: int,
+        turn: int,
+        payload: Mapping[str, Any],
+        *,
+        actor_id: int,
+        command: str,
+        args: Mapping[str, Any] | None = None,
+        outcome: str = ACCEPTED,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> LogEntry:
+        """A host command that is part of the script: its ``host`` log entry, its audit row
+        (in the game's guild) and the announcements it causes, in ONE transaction."""
+        ...
+
+    async def log_entries(
+        self, game_id: int, turn: int | None = None, *, accepted_only: bool = False
+    ) -> list[LogEntry]:
+        """The log of a game (or of one turn), in arrival order (``seq``)."""
+        ...
+
+    async def post_counts(self, game_id: int, turn: int) -> dict[str, int]:
+        """Accepted entries whose payload's ``do`` is ``post``, counted per payload ``by``
+        (nickname), in one turn (R52 reminders). Nicknames with no post are absent."""
+        ...
+
+    async def record_resolution(
+        self,
+        game_id: int,
+        turn: int,
+        result: Mapping[str, Any],
+        outbox_items: Sequence[OutboxItem],
+        next_turn: int,
+        next_deadline: dt.datetime | None,
+        *,
+        next_phase: str = "day",
+        winner: str | None = None,
+    ) -> bool:
+        """Store a turn's result, its announcements and the next turn, in ONE transaction.
+
+        Once only: if ``(game_id, turn)`` was already resolved, nothing is written (not the
+        announcements either) and False is returned; a turn is never resolved twice, even by
+        two concurrent callers or two processes. Otherwise the result, the outbox rows and the
+        game's new turn, phase and deadline commit together. With ``winner`` the game finishes
+        instead (status ``finished``, no deadline, ``turn`` stays the last turn played).
+        Raises :class:`~db.errors.NotFound` for no such game and
+        :class:`~db.errors.StoreError` (writing nothing) if the game is not running at
+        ``turn``.
+        """
+        ...
+
+    async def resolution_exists(self, game_id: int, turn: int) -> bool:
+        """Whether ``(game_id, turn)`` has been resolved."""
+        ...
+
+    async def resolutions(self, game_id: int) -> list[ResolutionRecord]:
+        """The resolved turns of a game, by turn."""
+        ...
+
+    async def begin_pistol_window(
+        self,
+        game_id: int,
+        turn: int,
+        partial_result: Mapping[str, Any],
+        outbox_items: Sequence[OutboxItem],
+        window_deadline: dt.datetime | None,
+        *,
+        phase: str = "pistol",
+    ) -> bool:
+        """Steps 0-5 of a turn are resolved and a killed commissar may shoot (R18).
+
+        Stores the partial result and its announcements and sets the game's phase and the
+        window's deadline, in ONE transaction. Once only per ``(game_id, turn)``, like
+        :meth:`record_resolution` (False, writing nothing, if the window was already opened),
+        and independent of it: the turn is still resolved afterwards. Same errors.
+        """
+        ...
+
+    async def pistol_window(self, game_id: int, turn: int) -> JSONDict | None:
+        """The partial result stored when the turn's pistol window opened, if it did."""
+        ...
+
+
+class Outbox(Protocol):
+    """Announcements to deliver, queued in the transaction of what caused them.
+
+    Delivery is at least once: an item stays pending until :meth:`mark_sent`, so after a crash
+    between sending and marking it comes back from :meth:`pending_outbox` and is sent again.
+    Queue order is the order of insertion (ids increase with it).
+    """
+
+    async def add_outbox(self, game_id: int, turn: int, items: Sequence[OutboxItem]) -> list[int]:
+        """Queue announcements on their own (e.g. the host's narrative, R47), all in one
+        transaction; returns their ids in the order given. Raises
+        :class:`~db.errors.NotFound` if there is no such game."""
+        ...
+
+    async def pending_outbox(self, game_id: int | None = None) -> list[OutboxRecord]:
+        """Announcements not yet marked sent, in queue order (of one game, or of all games)."""
+        ...
+
+    async def outbox(self, game_id: int) -> list[OutboxRecord]:
+        """Every announcement of a game, sent or not, in queue order."""
+        ...
+
+    async def mark_sent(self, outbox_id: int) -> bool:
+        """Mark an announcement delivered. True once; False if it already was (or does not
+        exist)."""
+        ...
+
+
+class SettingsRepository(Protocol):
+    """Per-guild configuration written by ``/mafia setup``."""
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
+        """The guild's settings, or None if they were never saved."""
+        ...
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        """Insert or replace (every field) the settings of ``settings.guild_id``."""
+        ...
+
+
+class AuditLog(Protocol):
+    """Every host command, whoever ran it and whether or not it touches the script (R56)."""
+
+    async def add_audit(
+        self,
+        guild_id: int,
+        game_id: int | None,
+        actor_id: int,
+        command: str,
+        args: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Record a host command; returns the new row's id (ids increase with insertion)."""
+        ...
+
+    async def audit_log(
+        self, *, game_id: int | None = None, guild_id: int | None = None
+    ) -> list[AuditRecord]:
+        """Audit rows matching every filter given, in insertion order."""
+        ...
+
+
+class GameLoader(Protocol):
+    """Whole games read back as SCENARIOS.md scripts: for export, and to pick every running
+    game up again at start. Each method reads one consistent snapshot, even while another
+    process writes."""
+
+    async def load_script(self, game_id: int) -> JSONDict:
+        """The game as a SCENARIOS.md script: setup plus accepted log entries by turn
+        (:func:`db.scripts.build_script`).
+
+        Refused entries are left out. Turns run from 1 to the last turn with an entry or a
+        resolution; replaying the script reproduces the game (an unresolved current turn in
+        it would be resolved by a replay). Raises :class:`~db.errors.NotFound`.
+        """
+        ...
+
+    async def load_running(self) -> list[LoadedGame]:
+        """Every running game (in :meth:`GameRepository.running_games` order) with its
+        players by seat, its script, its resolved turns and the turns whose pistol window
+        opened. A fixed, small number of queries however many games there are."""
+        ...
+
+
+class StoreLifecycle(Protocol):
+    """Closing the store. (Opening is the backend's: ``await Store.open(path)``.)"""
+
+    async def close(self) -> None:
+        """Wait for the writes in flight to finish, then release the connection.
+        Idempotent."""
+        ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Close the store."""
+        ...
+
+
+class GameStore(
+    GameRepository,
+    RequestLog,
+    Outbox,
+    SettingsRepository,
+    AuditLog,
+    GameLoader,
+    StoreLifecycle,
+    Protocol,
+):
+    """Everything the service needs of its store."""

@@ -1,0 +1,92 @@
+"""The audit log: every host command, who sent it and with which arguments."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+import aiosqlite
+
+from db.errors import NotFound
+from db.models import AuditRecord
+from db.sqlite.base import SQLiteBase, fetch_one
+from db.sqlite.convert import dumps, from_db_time, loads_dict, opt_int, to_db_time, utcnow
+
+
+def _audit(row: sqlite3.Row) -> AuditRecord:
+    return AuditRecord(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        game_id=opt_int(row["game_id"]),
+        actor_id=int(row["actor_id"]),
+        command=str(row["command"]),
+        args=loads_dict(row["args"]),
+        at=from_db_time(row["at"]),
+    )
+
+
+async def insert_audit(
+    db: aiosqlite.Connection,
+    guild_id: int | None,
+    game_id: int | None,
+    actor_id: int,
+    command: str,
+    args_text: str,
+    at: dt.datetime,
+) -> int:
+    """Insert an audit row inside the caller's transaction; ``guild_id`` None takes the game's
+    guild."""
+    if guild_id is None:
+        row = await fetch_one(db, "SELECT guild_id FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise NotFound(f"no game {game_id}")
+        guild_id = int(row["guild_id"])
+    rows = list(
+        await db.execute_fetchall(
+            "INSERT INTO audit_log (guild_id, game_id, actor_id, command, args, at) "
+            "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+            (guild_id, game_id, actor_id, command, args_text, to_db_time(at)),
+        )
+    )
+    return int(rows[0]["id"])
+
+
+class AuditMixin(SQLiteBase):
+    """:class:`db.interface.AuditLog` on SQLite."""
+
+    async def add_audit(
+        self,
+        guild_id: int,
+        game_id: int | None,
+        actor_id: int,
+        command: str,
+        args: Mapping[str, Any] | None = None,
+    ) -> int:
+        args_text = dumps(dict(args or {}))
+        now = utcnow()
+
+        async def body(db: aiosqlite.Connection) -> int:
+            return await insert_audit(db, guild_id, game_id, actor_id, command, args_text, now)
+
+        return await self._write(body)
+
+    async def audit_log(
+        self, *, game_id: int | None = None, guild_id: int | None = None
+    ) -> list[AuditRecord]:
+        where: list[str] = []
+        params: list[Any] = []
+        if game_id is not None:
+            where.append("game_id = ?")
+            params.append(game_id)
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = await self._read(
+            "SELECT id, guild_id, game_id, actor_id, command, args, at FROM audit_log "
+            f"{clause} ORDER BY id",
+            params,
+        )
+        return [_audit(r) for r in rows]

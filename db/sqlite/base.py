@@ -1,0 +1,220 @@
+"""The SQLite connection every concern's queries run on: opening (migrations, PRAGMAs),
+closing, and the two ways in: :meth:`SQLiteBase._read` and :meth:`SQLiteBase._write`.
+
+Concurrency: one aiosqlite connection per store; an ``asyncio.Lock`` serialises every
+statement, and every write runs as ``BEGIN IMMEDIATE ... COMMIT`` in its own task shielded from
+cancellation, so a cancelled caller can never leave half a transaction behind. A write has
+committed when its coroutine returns. Every ``sqlite3`` error leaves this package as a
+:class:`~db.errors.StoreError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+import aiosqlite
+
+from db import migrations
+from db.errors import DatabaseUnusable, NotFound, StoreError
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class SQLiteBase:
+    """The connection, its lock and its transactions. Create with ``await cls.open(path)``."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._db = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+        self._closed = False
+        self._inflight: set[asyncio.Task[Any]] = set()
+
+    # --- life cycle ------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str], *, synchronous: str = "FULL") -> Self:
+        """Open (creating or migrating as needed) the database at ``path``.
+
+        ``synchronous`` is SQLite's durability setting: ``FULL`` (default) makes every commit
+        survive a power cut; ``NORMAL`` survives a crash of the bot only, and is faster.
+        Raises :class:`DatabaseUnusable` for a corrupt, foreign or newer file.
+        """
+        if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
+            raise ValueError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
+        db_path = Path(path)
+        if str(path) == ":memory:" or str(path).startswith("file:"):
+            raise ValueError("the store needs a database file path")
+        report = await asyncio.to_thread(migrations.migrate, db_path)
+        if report.old_version != report.new_version:
+            log.info(
+                "migrated %s from schema v%d to v%d (backup: %s)",
+                db_path,
+                report.old_version,
+                report.new_version,
+                report.backup,
+            )
+        try:
+            conn = await aiosqlite.connect(db_path, isolation_level=None)
+        except sqlite3.Error as e:
+            raise DatabaseUnusable(f"{db_path}: cannot open the database ({e})") from e
+        try:
+            conn.row_factory = sqlite3.Row
+            for pragma in (
+                f"PRAGMA busy_timeout = {migrations.BUSY_TIMEOUT_MS}",
+                "PRAGMA foreign_keys = ON",
+                f"PRAGMA synchronous = {synchronous.upper()}",
+                "PRAGMA journal_mode = WAL",
+            ):
+                # Close each cursor at once: a cursor left to the garbage collector keeps a
+                # statement in progress, and a later COMMIT fails.
+                async with conn.execute(pragma):
+                    pass
+        except sqlite3.Error as e:
+            await conn.close()
+            raise DatabaseUnusable(f"{db_path}: cannot configure the database ({e})") from e
+        return cls(conn, db_path)
+
+    async def close(self) -> None:
+        """Wait for writes in flight, then close the connection. Idempotent."""
+        if self._closed:
+            return
+        if self._inflight:
+            await asyncio.gather(*self._inflight, return_exceptions=True)
+        self._closed = True
+        async with self._lock:
+            await self._db.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # --- plumbing --------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError("the store is closed")
+
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        self._check_open()
+        async with self._lock:
+            try:
+                return list(await self._db.execute_fetchall(sql, params))
+            except sqlite3.DatabaseError as e:
+                raise store_error(e) from e
+
+    async def _read_one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._read(sql, params)
+        return rows[0] if rows else None
+
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection, locked, inside one read transaction: several SELECTs see one state
+        even if another process writes meanwhile. sqlite3 errors become StoreError."""
+        self._check_open()
+        async with self._lock, _snapshot(self._db):
+            try:
+                yield self._db
+            except sqlite3.DatabaseError as e:
+                raise store_error(e) from e
+
+    async def _write(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """Run ``body`` in one ``BEGIN IMMEDIATE`` transaction, committed on return.
+
+        The transaction runs in its own task, shielded: if the caller is cancelled, the
+        transaction still finishes (committed or rolled back as a whole) and the lock is only
+        released then.
+        """
+        self._check_open()
+        task = asyncio.ensure_future(self._transaction(body))
+        self._inflight.add(task)
+        task.add_done_callback(self._write_done)
+        return await asyncio.shield(task)
+
+    def _write_done(self, task: asyncio.Task[Any]) -> None:
+        self._inflight.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            # Retrieved here so that a write whose caller was cancelled logs nothing twice;
+            # the caller (if still waiting) gets the exception through the shield.
+            log.debug("write failed: %s", task.exception())
+
+    async def _transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        async with self._lock:
+            db = self._db
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+            except sqlite3.DatabaseError as e:
+                raise store_error(e) from e
+            try:
+                result = await body(db)
+                await db.execute("COMMIT")
+            except BaseException as e:
+                if db.in_transaction:
+                    try:
+                        await db.execute("ROLLBACK")
+                    except sqlite3.Error:  # pragma: no cover - rollback after a failed commit
+                        log.exception("rollback failed")
+                if isinstance(e, sqlite3.DatabaseError):
+                    raise store_error(e) from e
+                raise
+            return result
+
+
+# --- helpers for the statements of every concern ---------------------------------------------
+
+
+def store_error(e: sqlite3.DatabaseError) -> StoreError:
+    text = str(e)
+    if "locked" in text or "busy" in text:
+        return StoreError(f"the database is busy ({text}); try again")
+    if isinstance(e, sqlite3.IntegrityError):
+        return StoreError(f"the database refused the change ({text})")
+    return StoreError(f"database error ({text})")
+
+
+@contextlib.asynccontextmanager
+async def _snapshot(db: aiosqlite.Connection) -> AsyncIterator[None]:
+    try:
+        await db.execute("BEGIN")
+    except sqlite3.DatabaseError as e:
+        raise store_error(e) from e
+    try:
+        yield
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            await db.execute("COMMIT")
+
+
+async def fetch_one(
+    db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+) -> sqlite3.Row | None:
+    rows = list(await db.execute_fetchall(sql, params))
+    return rows[0] if rows else None
+
+
+async def game_exists(db: aiosqlite.Connection, game_id: int) -> bool:
+    return await fetch_one(db, "SELECT 1 FROM games WHERE id = ?", (game_id,)) is not None
+
+
+def foreign_key_to_not_found(e: sqlite3.IntegrityError, game_id: int) -> None:
+    """Raise :class:`NotFound` for a row whose game does not exist (the FOREIGN KEY refused
+    it); other integrity errors are left to the caller."""
+    if "FOREIGN KEY" in str(e):
+        raise NotFound(f"no game {game_id}") from e

@@ -1,0 +1,72 @@
+"""How values are stored in SQLite columns: times as sortable UTC text, JSON as compact text,
+integers checked against SQLite's signed 64-bit range. Pure functions, no connection."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from db.errors import StoreError
+from db.models import ACCEPTED, SECTIONS, JSONDict, Section
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def to_db_time(value: dt.datetime) -> str:
+    """A timezone-aware datetime as sortable UTC text."""
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"naive datetime {value!r}: pass a timezone-aware time")
+    return value.astimezone(dt.UTC).isoformat(timespec="microseconds")
+
+
+def from_db_time(text: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(text).astimezone(dt.UTC)
+
+
+def opt_time(text: str | None) -> dt.datetime | None:
+    return None if text is None else from_db_time(text)
+
+
+def opt_db_time(value: dt.datetime | None) -> str | None:
+    return None if value is None else to_db_time(value)
+
+
+def dumps(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"not JSON-serialisable: {e}") from e
+
+
+def loads_dict(text: str) -> JSONDict:
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise StoreError(f"stored JSON is not an object: {text[:60]}")
+    return value
+
+
+def int64(name: str, value: int) -> int:
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise ValueError(f"{name} {value} does not fit in a signed 64-bit integer")
+    return value
+
+
+def opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def check_section(section: str) -> Section:
+    if section not in SECTIONS:
+        raise ValueError(f"section must be one of {SECTIONS}, not {section!r}")
+    return section
+
+
+def check_outcome(outcome: str) -> str:
+    if outcome != ACCEPTED and not (outcome.startswith("refused:") and len(outcome) > 8):
+        raise ValueError(f"outcome must be 'accepted' or 'refused:<code>', not {outcome!r}")
+    return outcome

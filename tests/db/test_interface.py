@@ -1,0 +1,229 @@
+"""The store's interface (db/interface.py): the SQLite store implements every Protocol method
+with the same signature, statically (mypy) and at run time, and no SQL or SQLite driver leaks
+out of db/sqlite/ (and db/migrations.py, the SQLite schema)."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from pathlib import Path
+from typing import Any, get_type_hints
+
+import pytest
+
+from db import interface
+from db.errors import StoreError
+from db.interface import (
+    AuditLog,
+    GameLoader,
+    GameRepository,
+    GameStore,
+    Outbox,
+    RequestLog,
+    SettingsRepository,
+    StoreLifecycle,
+)
+from db.models import GuildSettings, OutboxItem, PlayerSpec
+from db.store import Store, open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CONCERNS: list[type[Any]] = [
+    GameRepository,
+    RequestLog,
+    Outbox,
+    SettingsRepository,
+    AuditLog,
+    GameLoader,
+    StoreLifecycle,
+]
+
+
+def _protocol_methods(protocol: type[Any]) -> dict[str, Any]:
+    """The methods a Protocol declares itself (not those of ``Protocol`` or ``object``)."""
+    return {
+        name: value
+        for name, value in vars(protocol).items()
+        if inspect.isfunction(value)
+        and (not name.startswith("_") or name in ("__aenter__", "__aexit__"))
+    }
+
+
+def _all_methods() -> dict[str, Any]:
+    methods: dict[str, Any] = {}
+    for protocol in CONCERNS:
+        for name, fn in _protocol_methods(protocol).items():
+            assert name not in methods, f"{name} is declared by two concerns"
+            methods[name] = fn
+    return methods
+
+
+# --- the SQLite store satisfies the interface ---------------------------------------------------
+
+
+async def test_the_sqlite_store_is_a_game_store(db_path: Path) -> None:
+    # The typed assignments are the static check (see test_mypy_accepts_the_sqlite_store...);
+    # the calls check that the interface is usable as it is, through one concern at a time.
+    store: GameStore = await Store.open(db_path)
+    async with store:
+        settings: SettingsRepository = store
+        await settings.save_guild_settings(GuildSettings(guild_id=5, language="en"))
+        games: GameRepository = store
+        game = await games.create_game(5, seed=1, schedule_kind="fast", timezone="UTC")
+        await games.start_game(
+            game.id, [PlayerSpec(user_id=1, nick="Anna", role="villager")], deadline=None
+        )
+        log: RequestLog = store
+        entry = await log.add_request(game.id, 1, "requests", {"by": "Anna", "do": "post"}, 1)
+        assert entry.seq == 1
+        assert await log.post_counts(game.id, 1) == {"Anna": 1}
+        outbox: Outbox = store
+        [item_id] = await outbox.add_outbox(game.id, 1, [OutboxItem("note", {"text": "hi"})])
+        assert await outbox.mark_sent(item_id)
+        audit: AuditLog = store
+        await audit.add_audit(5, game.id, 9, "extend")
+        loader: GameLoader = store
+        [loaded] = await loader.load_running()
+        assert loaded.script["players"] == [{"nick": "Anna", "role": "villager"}]
+    with pytest.raises(StoreError, match="closed"):
+        await store.get_game(game.id)
+
+
+async def test_open_store_returns_the_interface(db_path: Path) -> None:
+    store = await open_store(db_path)
+    try:
+        assert isinstance(store, Store)
+        assert await store.get_guild_settings(1) is None
+    finally:
+        await store.close()
+
+
+def test_the_composite_protocol_is_every_concern() -> None:
+    assert GameStore.__mro__[1 : 1 + len(CONCERNS)] == tuple(CONCERNS)
+    assert not _protocol_methods(GameStore), "GameStore declares no methods of its own"
+
+
+@pytest.mark.parametrize("name", sorted(_all_methods()))
+def test_every_protocol_method_exists_on_the_store_with_the_same_signature(name: str) -> None:
+    declared = _all_methods()[name]
+    implemented = getattr(Store, name, None)
+    assert implemented is not None, f"Store has no {name}"
+    assert inspect.iscoroutinefunction(implemented) == inspect.iscoroutinefunction(declared)
+    want, got = inspect.signature(declared), inspect.signature(implemented)
+    assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == [
+        (p.name, p.kind, p.default) for p in want.parameters.values()
+    ], f"{name}: {got} is not {want}"
+    assert get_type_hints(implemented) == get_type_hints(declared), name
+
+
+def test_the_store_has_no_public_method_outside_the_interface() -> None:
+    public = {
+        name
+        for name, value in inspect.getmembers(Store)
+        if not name.startswith("_") and callable(value)
+    }
+    # ``open`` is how a backend is created: its arguments (a file, durability) are its own.
+    assert public - {"open"} == {n for n in _all_methods() if not n.startswith("_")}
+
+
+def test_mypy_accepts_the_sqlite_store_as_a_game_store_and_rejects_half_a_store(
+    tmp_path: Path,
+) -> None:
+    api = pytest.importorskip("mypy.api")
+    half = tmp_path / "half_a_store.py"
+    half.write_text(
+        "from pathlib import Path\n"
+        "from db.interface import GameStore\n"
+        "from db.sqlite.outbox import OutboxMixin\n\n\n"
+        "async def f(path: Path) -> GameStore:\n"
+        "    return await OutboxMixin.open(path)\n",
+        encoding="utf-8",
+    )
+    this = Path(__file__).resolve()
+    # Its own cache: other options than `make typecheck`'s would invalidate that one.
+    cache = ROOT / ".mypy_cache" / "test_interface"
+    out, err, status = api.run(
+        ["--strict", "--no-error-summary", "--cache-dir", str(cache), str(this), str(half)]
+    )
+    lines = [line for line in out.splitlines() if ": error:" in line]
+    assert [line for line in lines if half.name not in line] == [], out + err
+    # The negative control: the check is live (OutboxMixin lacks e.g. create_game).
+    assert any(half.name in line and "GameStore" in line for line in lines), out + err
+    assert status == 1
+
+
+# --- no SQL and no SQLite driver outside db/sqlite/ ---------------------------------------------
+
+_SQL = re.compile(
+    r"\bSELECT\b[\s\S]*\bFROM\b|\bINSERT\s+(?:OR\s+\w+\s+)?INTO\b|\bUPDATE\s+\w+\s+SET\b"
+    r"|\bDELETE\s+FROM\b|\bCREATE\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|VIEW|TRIGGER)\b|\bPRAGMA\b"
+    r"|\bON\s+CONFLICT\b|^\s*(?:BEGIN|COMMIT|ROLLBACK)\b"
+)
+_DRIVERS = ("sqlite3", "aiosqlite")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            doc = node.body[0] if node.body else None
+            if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant):
+                ids.add(id(doc.value))
+    return ids
+
+
+def _sql_and_drivers(path: Path) -> list[str]:
+    """Each string constant that looks like SQL, and each import of a SQLite driver."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    docs = _docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in docs and _SQL.search(node.value):
+                found.append(f"{path}:{node.lineno}: SQL {node.value[:50]!r}")
+        elif isinstance(node, ast.Import):
+            found += [
+                f"{path}:{node.lineno}: import {a.name}"
+                for a in node.names
+                if a.name.split(".")[0] in _DRIVERS
+            ]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in _DRIVERS:
+            found.append(f"{path}:{node.lineno}: from {node.module} import")
+    return found
+
+
+def _outside_the_backend() -> list[Path]:
+    db = ROOT / "db"
+    files = [p for p in sorted(db.glob("*.py")) if p.name != "migrations.py"]
+    for package in ("app", "cogs", "rules"):
+        files += sorted((ROOT / package).rglob("*.py"))
+    return files
+
+
+def test_no_sql_or_sqlite_driver_outside_the_sqlite_backend() -> None:
+    files = _outside_the_backend()
+    names = {p.relative_to(ROOT).as_posix() for p in files}
+    assert {"db/interface.py", "db/models.py", "db/store.py", "app/service.py"} <= names
+    leaks = [line for path in files for line in _sql_and_drivers(path)]
+    assert leaks == []
+
+
+def test_the_scan_finds_the_sql_of_the_sqlite_backend() -> None:
+    """The scanner is live: it sees every concern's statements and the driver imports."""
+    for name in ("games", "players", "requests", "outbox", "audit", "settings", "loading"):
+        found = _sql_and_drivers(ROOT / "db" / "sqlite" / f"{name}.py")
+        assert any(": SQL " in line for line in found), name
+    found = _sql_and_drivers(ROOT / "db" / "sqlite" / "base.py")
+    assert any("PRAGMA" in line for line in found)
+    assert any("import sqlite3" in line for line in found)
+    assert any("import aiosqlite" in line for line in found)
+
+
+def test_the_interface_does_not_depend_on_a_backend() -> None:
+    for module in (interface.__file__, ROOT / "db" / "models.py", ROOT / "db" / "scripts.py"):
+        tree = ast.parse(Path(module).read_text(encoding="utf-8"))
+        imported = {
+            node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        } | {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+        assert not {m for m in imported if m.startswith(("db.sqlite", "db.store", "db.migrations"))}
