@@ -13,21 +13,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.clock import GameClock
-from app.command_i18n import CatalogueTranslator
-from app.delivery import Delivery
-from app.errors import BotMissingPermissions
-from app.i18n import DEFAULT_LANG, Lang, t
-from app.refusal import Refusal
-from app.replies import interaction_language, send_private
-from app.service import GameService
-from app.webhooks import GameWebhooks
+from bot.clock import GameClock
+from bot.command_i18n import CatalogueTranslator
+from bot.delivery import Delivery
+from bot.errors import BotMissingPermissions
+from bot.replies import interaction_language, send_private
+from bot.webhooks import GameWebhooks
+from core.i18n import DEFAULT_LANG, Lang, t
+from core.refusal import Refusal
+from core.service import GameService
 from db.store import Store
 
 log = logging.getLogger(__name__)
 
 #: Extensions (one per feature, each with ``async def setup(bot)``), loaded in this order.
-EXTENSIONS: Final[tuple[str, ...]] = ("cogs.host", "cogs.play", "cogs.audit")
+EXTENSIONS: Final[tuple[str, ...]] = ("cogs.admin", "cogs.day", "cogs.audit")
 
 
 def bot_intents() -> discord.Intents:

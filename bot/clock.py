@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
 log = logging.getLogger(__name__)
 

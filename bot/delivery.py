@@ -3,7 +3,7 @@ language and sent where its audience is.
 
 An outbox row's payload is ``{"kind", "audience", "payload"}`` (``rules/announce.py``):
 audience ``public`` is a bot message in #game, ``mafia`` a bot message in the game's mafia room
-(a private thread in #mafia, ``app/mafia_room.py``), anything else
+(a private thread in #mafia, ``bot/mafia_room.py``), anything else
 a player's nickname, sent to that player's Discord user as a private message. A row is marked
 sent only after Discord accepted it (delivery is at least once). A private message that Discord
 refuses (closed DMs) is reported plainly in #host, without its text, and still marked sent: the
@@ -22,17 +22,17 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from app.i18n import Lang, t
-from app.mafia_room import ROOM_NEEDS, MafiaRooms
-from app.pistol import pistol_view
-from app.replies import guild_language
-from app.webhooks import split_message
+from bot.mafia_room import ROOM_NEEDS, MafiaRooms
+from bot.pistol import pistol_view
+from bot.replies import guild_language
+from bot.webhooks import split_message
+from core.i18n import Lang, t
 from db.models import GuildSettings, OutboxRecord
 from rules.announce import MAFIA, PUBLIC
 from rules.knowledge import RoleCard, role_card
 
 if TYPE_CHECKING:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
 log = logging.getLogger(__name__)
 

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 
-from app.errors import NotHost
+from bot.errors import NotHost
 from db.models import GuildSettings
 
 if TYPE_CHECKING:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
 
 def is_host(member: discord.Member, host_role_id: int | None) -> bool:

@@ -13,7 +13,7 @@ permissions that needs.
 |               |                                             | one, the member who ran it) |
 
 #mafia is only the parent of the mafia's room: each game's room is a private thread in it
-(``app/mafia_room.py``), never an overwrite per member. Discord sends every channel's overwrites
+(``bot/mafia_room.py``), never an overwrite per member. Discord sends every channel's overwrites
 to every member's client, hidden channels included, so an overwrite per mafia member would tell
 anyone with a modified client who the mafia are (R14).
 
@@ -33,8 +33,8 @@ from typing import Final, Literal, TypeVar
 import attrs
 import discord
 
-from app.errors import UserError
-from app.i18n import LANGUAGES, Lang, t
+from bot.errors import UserError
+from core.i18n import LANGUAGES, Lang, t
 from db.models import GuildSettings
 
 log = logging.getLogger(__name__)

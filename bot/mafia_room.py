@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Final
 
 import discord
 
-from app.i18n import LANGUAGES, Lang, t
+from core.i18n import LANGUAGES, Lang, t
 from rules.knowledge import mafia_members
 
 if TYPE_CHECKING:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
 log = logging.getLogger(__name__)
 

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 import discord
 
-from app.i18n import Lang, t
-from app.refusal import Refusal
-from app.replies import send_private
+from bot.replies import send_private
+from core.i18n import Lang, t
+from core.refusal import Refusal
 from rules.knowledge import valid_targets
 
 if TYPE_CHECKING:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
 log = logging.getLogger(__name__)
 

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from app.i18n import Lang, as_lang, lang_for_locale, t
+from core.i18n import Lang, as_lang, lang_for_locale, t
 
 if TYPE_CHECKING:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
 log = logging.getLogger(__name__)
 

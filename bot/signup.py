@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 import discord
 
-from app.delivery import slot_channel
-from app.i18n import Lang, t
-from app.refusal import Refusal
-from app.replies import guild_language, send_private
+from bot.delivery import slot_channel
+from bot.replies import guild_language, send_private
+from core.i18n import Lang, t
+from core.refusal import Refusal
 
 if TYPE_CHECKING:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
 log = logging.getLogger(__name__)
 

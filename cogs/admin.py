@@ -1,8 +1,8 @@
 """The host's ``/mafia`` group. Every subcommand passes :meth:`HostCog.interaction_check`
 (Manage Server or the host role, checked at run time).
 
-The cog only parses, checks and renders; channel building lives in ``app/layout.py`` and
-anonymous posting in ``app/webhooks.py``.
+The cog only parses, checks and renders; channel building lives in ``bot/layout.py`` and
+anonymous posting in ``bot/webhooks.py``.
 """
 
 from __future__ import annotations
@@ -15,25 +15,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.command_i18n import ltext
-from app.delivery import slot_channel, timestamp
-from app.errors import BotMissingPermissions, UserError
-from app.hosts import ensure_host
-from app.i18n import Lang, as_lang, t
-from app.layout import build_or_repair, missing_bot_permissions
-from app.mafia_room import missing_room_permissions
-from app.pistol import PistolSelect
-from app.replies import guild_language, send_private
-from app.service import setup_refusal
-from app.signup import SignupView, close_signup, signup_text
-from app.webhooks import split_message
+from bot.command_i18n import ltext
+from bot.delivery import slot_channel, timestamp
+from bot.errors import BotMissingPermissions, UserError
+from bot.hosts import ensure_host
+from bot.layout import build_or_repair, missing_bot_permissions
+from bot.mafia_room import missing_room_permissions
+from bot.pistol import PistolSelect
+from bot.replies import guild_language, send_private
+from bot.signup import SignupView, close_signup, signup_text
+from bot.webhooks import split_message
+from core.i18n import Lang, as_lang, t
+from core.service import setup_refusal
 from db.models import GuildSettings
 from rules.knowledge import mafia_members
 from rules.model import HostAction
 from rules.setup import SetupError, format_role_list, preset
 
 if TYPE_CHECKING:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
 log = logging.getLogger(__name__)
 
@@ -485,7 +485,7 @@ def _role_summary(lang: Lang, roles: list[str]) -> str:
 
 
 async def setup(bot: commands.Bot) -> None:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
     assert isinstance(bot, MafiaBot)
     await bot.add_cog(HostCog(bot))

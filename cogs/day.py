@@ -16,8 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.command_i18n import ltext
-from app.delivery import (
+from bot.command_i18n import ltext
+from bot.delivery import (
     render,
     render_role_card,
     role_name,
@@ -26,18 +26,18 @@ from app.delivery import (
     timestamp,
     verb_name,
 )
-from app.errors import UserError
-from app.i18n import Lang, t
-from app.refusal import Refusal
-from app.replies import guild_language, send_private
-from app.service import Accepted, ServiceError
-from app.signup import signup_action
+from bot.errors import UserError
+from bot.replies import guild_language, send_private
+from bot.signup import signup_action
+from core.i18n import Lang, t
+from core.refusal import Refusal
+from core.service import Accepted, ServiceError
 from db.models import OutboxRecord
 from rules.knowledge import valid_targets
 from rules.model import Request
 
 if TYPE_CHECKING:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
 log = logging.getLogger(__name__)
 
@@ -394,7 +394,7 @@ class PlayCog(commands.Cog, name="Play"):
 
 
 async def setup(bot: commands.Bot) -> None:
-    from app.bot import MafiaBot
+    from bot.client import MafiaBot
 
     assert isinstance(bot, MafiaBot)
     await bot.add_cog(PlayCog(bot))

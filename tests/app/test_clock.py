@@ -11,8 +11,8 @@ from typing import Any, cast
 
 import pytest
 
-from app.clock import GameClock
-from app.service import GameService
+from bot.clock import GameClock
+from core.service import GameService
 from db.store import Store
 
 START = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)

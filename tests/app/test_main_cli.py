@@ -10,10 +10,10 @@ from pathlib import Path
 import discord
 import pytest
 
-import app.logging_setup
+import bot.logging_setup
 import main
-from app.bot import MafiaBot
-from app.layout import REQUIRED_BOT_PERMISSIONS
+from bot.client import MafiaBot
+from bot.layout import REQUIRED_BOT_PERMISSIONS
 
 ROOT = Path(main.__file__).resolve().parent
 
@@ -63,7 +63,7 @@ def test_rejected_token_exits_1_without_traceback(
 
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
     monkeypatch.setattr(discord.http.HTTPClient, "static_login", reject)
-    monkeypatch.setattr(app.logging_setup, "setup_logging", lambda *a, **k: None)
+    monkeypatch.setattr(bot.logging_setup, "setup_logging", lambda *a, **k: None)
 
     code = main.main(["run", "--env-file", str(tmp_path / ".env")])
 

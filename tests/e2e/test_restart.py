@@ -10,9 +10,9 @@ import pytest
 import pytest_asyncio
 from simcord import Env, SetupError
 
-from app.bot import MafiaBot
-from app.i18n import t
-from app.signup import JOIN_ID
+from bot.client import MafiaBot
+from bot.signup import JOIN_ID
+from core.i18n import t
 from db.models import OutboxItem
 from db.store import Store
 from main import create_bot
