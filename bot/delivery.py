@@ -18,7 +18,7 @@ import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import discord
 
@@ -27,12 +27,11 @@ from bot.pistol import pistol_view
 from bot.replies import guild_language
 from bot.webhooks import split_message
 from core.i18n import Lang, t
+from core.service import GameService
 from db.models import GuildSettings, OutboxRecord
+from db.store import Store
 from rules.announce import MAFIA, PUBLIC
 from rules.knowledge import RoleCard, role_card
-
-if TYPE_CHECKING:
-    from bot.client import MafiaBot
 
 log = logging.getLogger(__name__)
 
@@ -196,23 +195,25 @@ CHANNEL_NEEDS: Final[tuple[str, ...]] = ("view_channel", "send_messages", "read_
 class Delivery:
     """Sends the pending outbox, one row at a time, in order (one delivery at a time)."""
 
-    def __init__(self, bot: MafiaBot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, store: Store, service: GameService) -> None:
+        self.client = client
+        self.store = store
+        self.service = service
         self._lock = asyncio.Lock()
         self._reported: set[int] = set()  # rows whose failure the hosts were told of
-        self.rooms = MafiaRooms(bot)
+        self.rooms = MafiaRooms(service)
 
     async def deliver(self) -> int:
         """Send every pending row; returns how many were marked sent."""
         async with self._lock:
             done = 0
             stuck: set[int] = set()  # games with a row that failed: keep their order
-            for row in await self.bot.store.pending_outbox():
+            for row in await self.store.pending_outbox():
                 if row.game_id in stuck:
                     continue
                 try:
                     if await self._deliver_row(row):
-                        await self.bot.store.mark_sent(row.id)
+                        await self.store.mark_sent(row.id)
                         done += 1
                     else:
                         stuck.add(row.game_id)
@@ -229,15 +230,15 @@ class Delivery:
 
     async def _deliver_row(self, row: OutboxRecord) -> bool:
         """True when the row is done with (sent, or undeliverable for good)."""
-        game = await self.bot.store.get_game(row.game_id)
+        game = await self.store.get_game(row.game_id)
         if game is None:
             return True
-        guild = self.bot.get_guild(game.guild_id)
+        guild = self.client.get_guild(game.guild_id)
         if guild is None:
             log.warning("outbox row %s: guild %s is not available", row.id, game.guild_id)
             return False
-        settings = await self.bot.store.get_guild_settings(guild.id)
-        lang = await guild_language(self.bot, guild)
+        settings = await self.store.get_guild_settings(guild.id)
+        lang = await guild_language(self.store, guild)
         audience = str(row.payload.get("audience", PUBLIC))
         kind = str(row.payload.get("kind", row.kind))
         payload: Mapping[str, Any] = row.payload.get("payload") or {}
@@ -274,8 +275,10 @@ class Delivery:
             log.warning("outbox row %s: no player %r in game %s", row.id, audience, row.game_id)
             return True
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            view = pistol_view(self.bot, row.game_id, audience, lang) if kind == "pistol" else None
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            view = (
+                pistol_view(self.service, row.game_id, audience, lang) if kind == "pistol" else None
+            )
             if view is not None:  # R18: the prompt carries a menu of the living nicknames
                 await user.send(text, view=view, allowed_mentions=NO_MENTIONS)
             else:
@@ -292,19 +295,19 @@ class Delivery:
         self, lang: Lang, game_id: int, kind: str, nick: str, payload: Mapping[str, Any]
     ) -> str | None:
         if kind == "role_card":
-            live = self.bot.service.live.get(game_id)
+            live = self.service.live.get(game_id)
             if live is None or nick not in live.engine.state.players:
                 return None  # the game is over: the final reveal says it all
             return render_role_card(lang, role_card(live.engine.state, nick))
         return render(lang, kind, payload)
 
     async def _user_of(self, game_id: int, nick: str) -> int | None:
-        live = self.bot.service.live.get(game_id)
+        live = self.service.live.get(game_id)
         if live is not None:
             found = live.user_of(nick)
             if found is not None:
                 return found
-        player = await self.bot.store.player_by_nick(game_id, nick)
+        player = await self.store.player_by_nick(game_id, nick)
         return player.user_id if player is not None else None
 
     async def _tell_host(
@@ -327,18 +330,18 @@ class Delivery:
         if row.id in self._reported:
             return
         self._reported.add(row.id)
-        game = await self.bot.store.get_game(row.game_id)
-        guild = self.bot.get_guild(game.guild_id) if game is not None else None
+        game = await self.store.get_game(row.game_id)
+        guild = self.client.get_guild(game.guild_id) if game is not None else None
         if guild is None:
             return
-        settings = await self.bot.store.get_guild_settings(guild.id)
+        settings = await self.store.get_guild_settings(guild.id)
         audience = str(row.payload.get("audience", PUBLIC))
         slot = "game" if audience == PUBLIC else "mafia"
         target = slot_channel(guild, settings, slot)
         host = slot_channel(guild, settings, "host")
         if host is None or target is None:
             return
-        lang = await guild_language(self.bot, guild)
+        lang = await guild_language(self.store, guild)
         have = target.permissions_for(guild.me)
         needs = CHANNEL_NEEDS if audience == PUBLIC else ROOM_NEEDS
         send = "send_messages" if audience == PUBLIC else "send_messages_in_threads"
@@ -354,11 +357,11 @@ class Delivery:
 
     async def mafia_room(self, guild: discord.Guild, game_id: int) -> discord.Thread | None:
         """The game's mafia room (opened again if it is gone), or None without #mafia."""
-        settings = await self.bot.store.get_guild_settings(guild.id)
+        settings = await self.store.get_guild_settings(guild.id)
         parent = slot_channel(guild, settings, "mafia")
         if parent is None:
             return None
-        return await self.rooms.ensure(parent, game_id, await guild_language(self.bot, guild))
+        return await self.rooms.ensure(parent, game_id, await guild_language(self.store, guild))
 
     async def _close_room(
         self, guild: discord.Guild, settings: GuildSettings | None, game_id: int

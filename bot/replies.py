@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
+from bot.context import game_context
 from core.i18n import Lang, as_lang, lang_for_locale, t
-
-if TYPE_CHECKING:
-    from bot.client import MafiaBot
+from db.store import Store
 
 log = logging.getLogger(__name__)
 
 
-async def guild_language(bot: MafiaBot, guild: discord.Guild) -> Lang:
+async def guild_language(store: Store, guild: discord.Guild) -> Lang:
     """The language ``/mafia setup`` chose, else the guild's own (Community) locale."""
-    settings = await bot.store.get_guild_settings(guild.id)
+    settings = await store.get_guild_settings(guild.id)
     chosen = as_lang(settings.language) if settings is not None else None
     return chosen or lang_for_locale(guild.preferred_locale)
 
@@ -25,7 +24,7 @@ async def guild_language(bot: MafiaBot, guild: discord.Guild) -> Lang:
 async def interaction_language(interaction: discord.Interaction[Any]) -> Lang:
     """The guild's language in a guild; the user's client language in a DM."""
     if interaction.guild is not None:
-        return await guild_language(cast("MafiaBot", interaction.client), interaction.guild)
+        return await guild_language(game_context(interaction.client).store, interaction.guild)
     return lang_for_locale(interaction.locale)
 
 
