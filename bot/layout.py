@@ -165,6 +165,29 @@ class LayoutReport:
             host_channel_id=self.channels["host"].id,
         )
 
+    def summary(self, lang: Lang, host_role: discord.Role | None) -> str:
+        """``/mafia setup``'s reply: the table's channels, and what was built or repaired."""
+        lines = [
+            t(
+                lang,
+                "setup.done",
+                category=self.category.name,
+                game=self.channels["game"].mention,
+                discussion=self.channels["discussion"].mention,
+                mafia=self.channels["mafia"].mention,
+                host=self.channels["host"].mention,
+                language=t(lang, f"choice.language.{lang}"),
+                host_role=host_role.mention if host_role else t(lang, "setup.no_host_role"),
+            )
+        ]
+        if self.created:
+            lines.append(t(lang, "setup.created", items=", ".join(self.created)))
+        if self.repaired:
+            lines.append(t(lang, "setup.repaired", items=", ".join(self.repaired)))
+        if not self.created and not self.repaired:
+            lines.append(t(lang, "setup.unchanged"))
+        return "\n".join(lines)
+
 
 Target = discord.Role | discord.Member | discord.Object
 

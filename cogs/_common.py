@@ -5,7 +5,6 @@ options with their autocomplete, and submitting a player's request.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -13,10 +12,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.context import GameContext, game_context
-from bot.delivery import send_chunks, slot_channel, verb_name
+from bot.delivery import send_chunks, slot_channel
 from bot.errors import UserError
+from bot.render import kill_agreement_text, verb_name
 from bot.replies import guild_language, send_private
-from core.i18n import Lang, t
+from core.i18n import t
 from core.service import Accepted
 from rules.knowledge import valid_targets
 
@@ -91,15 +91,6 @@ def nick_autocomplete(verb: str) -> Any:
         ][:25]
 
     return complete
-
-
-def kill_agreement_text(lang: Lang, update: Mapping[str, Sequence[str]]) -> str:
-    lines = [t(lang, "mafia.agreement")]
-    for by, targets in update.items():
-        lines.append(t(lang, "mafia.agreement_line", nick=by, targets=", ".join(targets)))
-    if not update:
-        lines.append(t(lang, "mafia.agreement_none"))
-    return "\n".join(lines)
 
 
 async def submit_request(

@@ -20,9 +20,9 @@ from discord.ext import commands
 
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
-from bot.delivery import timestamp
 from bot.errors import UserError
 from bot.hosts import ensure_host
+from bot.render import render_state, timestamp
 from bot.replies import guild_language, send_private
 from bot.webhooks import split_message
 from cogs._common import HOST_GROUP, add_host_commands, guild_and_member
@@ -196,41 +196,9 @@ class AdminCog(commands.Cog, name="Admin"):
         if game is None:
             raise UserError("error.no_running_game")
         lang = await guild_language(self.ctx.store, guild)
-        engine = game.engine
-        record = game.record
-        if record.paused:
-            clock = t(lang, "status.paused")
-        elif record.deadline is not None:
-            clock = t(
-                lang,
-                "status.deadline",
-                deadline=timestamp(record.deadline, "f"),
-                relative=timestamp(record.deadline, "R"),
-            )
-        else:
-            clock = "-"
-        lines = [t(lang, "state.header", turn=engine.turn, phase=engine.phase.value), clock]
-        for seat in game.players:
-            p = engine.state.players[seat.nick]
-            requests = ", ".join(
-                f"{r.do} {' '.join(r.named())}".strip()
-                for r in engine.standing_requests(seat.nick)
-                if r.do != "post"
-            )
-            lines.append(
-                t(
-                    lang,
-                    "state.alive" if p.alive else "state.dead",
-                    nick=seat.nick,
-                    role=t(lang, f"role.{p.role}"),
-                    user=f"<@{seat.user_id}>",
-                    posts=engine.state.posts.get(seat.nick, 0),
-                    requests=requests or "-",
-                    cause=t(lang, f"cause.{p.death_cause}"),
-                )
-            )
+        text = render_state(lang, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        for piece in split_message("\n".join(lines)):
+        for piece in split_message(text):
             await send_private(interaction, piece)
 
     @exclude_command.autocomplete("player")

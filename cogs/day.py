@@ -18,24 +18,17 @@ from discord.ext import commands
 
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
-from bot.delivery import render, render_role_card, role_name, slot_channel, timestamp, verb_name
+from bot.delivery import slot_channel
 from bot.errors import UserError
+from bot.render import describe_request, render, render_role_card, role_name, timestamp
 from bot.replies import guild_language, send_private
 from cogs._common import Nick, PlayerCog, guild_of, nick_autocomplete, submit_request
 from core.i18n import Lang, t
 from core.refusal import Refusal
 from core.service import ServiceError
 from db.models import OutboxRecord
-from rules.model import Request
 
 log = logging.getLogger(__name__)
-
-
-def describe_request(lang: Lang, req: Request) -> str:
-    named = ", ".join(req.named())
-    if req.do == "note":
-        return t(lang, "status.request_note", to=named)
-    return t(lang, "status.request", verb=verb_name(lang, req.do), targets=named or "-")
 
 
 async def post_as_player(

@@ -20,11 +20,12 @@ from discord.ext import commands
 
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
-from bot.delivery import slot_channel, timestamp
+from bot.delivery import slot_channel
 from bot.errors import BotMissingPermissions, UserError
 from bot.hosts import ensure_host
 from bot.layout import build_or_repair, missing_bot_permissions
 from bot.mafia_room import missing_room_permissions
+from bot.render import role_summary, timestamp
 from bot.replies import guild_language, send_private
 from bot.signup import SignupView, close_signup, signup_action, signup_text
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
@@ -109,26 +110,7 @@ class LobbyCog(
             report.repaired,
         )
 
-        lines = [
-            t(
-                lang,
-                "setup.done",
-                category=report.category.name,
-                game=report.channels["game"].mention,
-                discussion=report.channels["discussion"].mention,
-                mafia=report.channels["mafia"].mention,
-                host=report.channels["host"].mention,
-                language=t(lang, f"choice.language.{lang}"),
-                host_role=role.mention if role else t(lang, "setup.no_host_role"),
-            )
-        ]
-        if report.created:
-            lines.append(t(lang, "setup.created", items=", ".join(report.created)))
-        if report.repaired:
-            lines.append(t(lang, "setup.repaired", items=", ".join(report.repaired)))
-        if not report.created and not report.repaired:
-            lines.append(t(lang, "setup.unchanged"))
-        await send_private(interaction, "\n".join(lines))
+        await send_private(interaction, report.summary(lang, role))
         # Announcements left pending for want of a channel (deleted, or never set up since a
         # restart) can go out now instead of waiting for the next turn's delivery.
         await self.ctx.deliver()
@@ -267,13 +249,6 @@ def preset_roles(players: int) -> str:
         return format_role_list(preset(players))
     except SetupError as exc:
         raise setup_refusal(exc) from None
-
-
-def role_summary(lang: Lang, roles: list[str]) -> str:
-    counts: dict[str, int] = {}
-    for role in roles:
-        counts[role] = counts.get(role, 0) + 1
-    return ", ".join(f"{t(lang, f'role.{role}')} × {n}" for role, n in counts.items())
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -56,7 +56,7 @@ import simcord
 from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
 
 from bot.client import MafiaBot, create_bot
-from bot.delivery import render
+from bot.render import render
 from bot.signup import JOIN_ID
 from core.i18n import Lang, catalogue, t
 from core.refusal import Refusal
