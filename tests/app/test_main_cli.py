@@ -73,3 +73,16 @@ def test_rejected_token_exits_1_without_traceback(
     assert "Reset Token" in err
     assert "python main.py demo" in err
     assert "Traceback" not in err
+
+
+def test_demo_without_simcord_says_it_needs_the_development_requirements() -> None:
+    """The demo harness (sandbox/) needs SimCord, a development dependency: without it,
+    ``main.py demo`` says what to install instead of a traceback."""
+    code = "import sys; sys.modules['simcord'] = None; import main; sys.exit(main.main(['demo']))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1
+    assert "requirements-dev.txt" in done.stderr
+    assert "make demo" in done.stderr
+    assert "Traceback" not in done.stderr
