@@ -7,7 +7,6 @@ from typing import Any
 
 import discord
 
-from bot.context import game_context
 from core.i18n import Lang, as_lang, lang_for_locale, t
 from db.store import Store
 
@@ -21,10 +20,10 @@ async def guild_language(store: Store, guild: discord.Guild) -> Lang:
     return chosen or lang_for_locale(guild.preferred_locale)
 
 
-async def interaction_language(interaction: discord.Interaction[Any]) -> Lang:
+async def interaction_language(store: Store, interaction: discord.Interaction[Any]) -> Lang:
     """The guild's language in a guild; the user's client language in a DM."""
     if interaction.guild is not None:
-        return await guild_language(game_context(interaction.client).store, interaction.guild)
+        return await guild_language(store, interaction.guild)
     return lang_for_locale(interaction.locale)
 
 
@@ -40,6 +39,9 @@ async def send_private(interaction: discord.Interaction[Any], text: str) -> None
         log.warning("could not reply to interaction %s: it expired", interaction.id)
 
 
-async def reply(interaction: discord.Interaction[Any], key: str, /, **values: Any) -> None:
+async def reply(
+    store: Store, interaction: discord.Interaction[Any], key: str, /, **values: Any
+) -> None:
     """Render ``key`` in the interaction's language and reply privately."""
-    await send_private(interaction, t(await interaction_language(interaction), key, **values))
+    lang = await interaction_language(store, interaction)
+    await send_private(interaction, t(lang, key, **values))

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.context import game_context
 from bot.errors import BotMissingPermissions
 from bot.replies import interaction_language, send_private
 from core.i18n import DEFAULT_LANG, Lang, t
@@ -72,7 +73,7 @@ async def _reply_language(interaction: discord.Interaction[Any], error: BaseExce
     if isinstance(error, Refusal) and error.in_lang is not None:
         return error.in_lang
     try:
-        return await interaction_language(interaction)
+        return await interaction_language(game_context(interaction.client).store, interaction)
     except Exception:  # the database itself may be what failed: still answer
         log.exception("could not read the language of guild %s", interaction.guild_id)
         return DEFAULT_LANG

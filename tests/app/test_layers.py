@@ -7,7 +7,9 @@
   module that defines the bot class, ``bot/client.py`` (only ``main.py`` does, the factory's
   caller);
 - the product (``core/``, ``rules/``, ``db/``, ``bot/``, ``cogs/``) never imports the demo harness
-  or SimCord, development dependencies.
+  or SimCord, development dependencies;
+- no two of our modules import each other at run time (imports for the type checker only, under
+  ``if TYPE_CHECKING:``, aside).
 """
 
 from __future__ import annotations
@@ -94,3 +96,45 @@ def test_adapters_do_not_import_the_bot_class(path: Path) -> None:
 def test_the_product_does_not_import_development_tools(path: Path) -> None:
     bad = sorted({name for name in imported(path) if top(name) in ("simcord", "sandbox", "tests")})
     assert not bad, f"{module_name(path)} imports {bad}"
+
+
+def runtime_imports(path: Path, ours: set[str]) -> set[str]:
+    """Our modules that ``path`` imports when it runs (not under ``if TYPE_CHECKING:``)."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+    return found & ours
+
+
+def test_no_import_cycle_at_run_time() -> None:
+    paths = {module_name(p): p for p in modules(*DISCORD_FREE, *ADAPTERS, "sandbox")}
+    ours = set(paths)
+    graph = {name: runtime_imports(path, ours) - {name} for name, path in paths.items()}
+    cycles: set[tuple[str, ...]] = set()
+
+    def walk(name: str, stack: list[str], done: set[str]) -> None:
+        for dep in sorted(graph[name]):
+            if dep in stack:
+                loop = stack[stack.index(dep) :]
+                first = loop.index(min(loop))  # one spelling per cycle
+                cycles.add((*loop[first:], *loop[:first], min(loop)))
+            elif dep not in done:
+                done.add(dep)
+                walk(dep, [*stack, dep], done)
+
+    for name in sorted(graph):
+        walk(name, [name], {name})
+    assert not cycles, " ; ".join(" -> ".join(c) for c in sorted(cycles))
