@@ -10,8 +10,8 @@ from pathlib import Path
 import discord
 import pytest
 
-import bot.logging_setup
 import main
+from bot import logging_setup
 from bot.client import MafiaBot
 from bot.layout import REQUIRED_BOT_PERMISSIONS
 
@@ -63,7 +63,7 @@ def test_rejected_token_exits_1_without_traceback(
 
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
     monkeypatch.setattr(discord.http.HTTPClient, "static_login", reject)
-    monkeypatch.setattr(bot.logging_setup, "setup_logging", lambda *a, **k: None)
+    monkeypatch.setattr(logging_setup, "setup_logging", lambda *a, **k: None)
 
     code = main.main(["run", "--env-file", str(tmp_path / ".env")])
 
