@@ -53,14 +53,14 @@ Open https://discord.com/developers/applications, pick the application, Bot tab,
 
 
 def create_bot(database: str, **settings: Any) -> commands.Bot:
-    """The bot factory (see app/bot.py); imported lazily so `replay` never loads discord."""
-    from app.bot import create_bot as create
+    """The bot factory (see bot/client.py); imported lazily so `replay` never loads discord."""
+    from bot.client import create_bot as create
 
     return create(database, **settings)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from app.config import ConfigError, load_settings
+    from core.config import ConfigError, load_settings
 
     dotenv = Path(args.env_file)
     try:
@@ -71,8 +71,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if settings.discord_token is None:
         import discord
 
-        from app.i18n import t
-        from app.layout import REQUIRED_BOT_PERMISSIONS, missing_bot_permissions
+        from bot.layout import REQUIRED_BOT_PERMISSIONS, missing_bot_permissions
+        from core.i18n import t
 
         flags = missing_bot_permissions(discord.Permissions.none())
         names = textwrap.fill(
@@ -93,7 +93,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     import discord
 
-    from app.logging_setup import setup_logging
+    from bot.logging_setup import setup_logging
     from db.errors import StoreError
 
     setup_logging(settings.log_level, settings.log_dir)
@@ -124,7 +124,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
     database = args.db
     if database is None:
-        from app.config import load_settings
+        from core.config import load_settings
 
         database = str(load_settings().database)
     return export_main(database, args.game_id)
@@ -132,7 +132,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     try:
-        from app.demo import demo_main
+        from sandbox.demo import demo_main
     except ModuleNotFoundError as error:
         if error.name != "simcord":
             raise

@@ -31,8 +31,8 @@ import simcord
 from discord import app_commands
 from simcord import ChannelHandle, Env, MemberActor
 
-from app.bot import MafiaBot
-from app.i18n import t
+from bot.client import MafiaBot
+from core.i18n import t
 from main import create_bot
 
 PLAYERS = 16
@@ -291,7 +291,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--samples", type=int, default=SAMPLES)
     args = parser.parse_args(argv)
     # The no-op command has no Russian name: keep the translator's warning out of the numbers.
-    logging.getLogger("app.command_i18n").setLevel(logging.ERROR)
+    logging.getLogger("bot.command_i18n").setLevel(logging.ERROR)
     asyncio.run(run(args.samples))
 
 

@@ -7,18 +7,19 @@ import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, cast
 
 import pytest
 
-from app.clock import GameClock
-from app.service import GameService
+from bot.clock import GameClock
+from core.service import GameService
 from db.store import Store
 
 START = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)
 
 
-class FakeBot:
+class Deliveries:
+    """Counts the deliveries the clock asks for (no Discord here)."""
+
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.deliveries = 0
@@ -49,8 +50,8 @@ async def test_a_deadline_already_past_is_resolved_at_once(store: Store) -> None
     now[0] = START + timedelta(hours=1)
     restarted = GameService(store, clock=lambda: now[0])
     [game] = await restarted.load()
-    bot = FakeBot(restarted)
-    clock = GameClock(cast(Any, bot))
+    bot = Deliveries(restarted)
+    clock = GameClock(bot.service, bot.deliver)
     clock.rearm()
     for _ in range(50):
         await asyncio.sleep(0.01)
@@ -64,8 +65,8 @@ async def test_a_deadline_already_past_is_resolved_at_once(store: Store) -> None
 
 
 async def test_nothing_to_do_without_a_running_game(store: Store) -> None:
-    bot = FakeBot(GameService(store, clock=lambda: START))
-    clock = GameClock(cast(Any, bot))
+    bot = Deliveries(GameService(store, clock=lambda: START))
+    clock = GameClock(bot.service, bot.deliver)
     assert clock.next_deadline() is None
     clock.rearm()
     await asyncio.sleep(0)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.config import BOT_DIR, ConfigError, load_settings, read_dotenv
+from core.config import BOT_DIR, ConfigError, load_settings, read_dotenv
 
 
 def test_defaults_without_anything(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from app.command_i18n import CatalogueTranslator, ltext
-from app.i18n import LANGUAGES, catalogue, lang_for_locale, placeholders, t
-from app.layout import missing_bot_permissions
+from bot.command_i18n import CatalogueTranslator, ltext
+from bot.layout import missing_bot_permissions
+from core.i18n import LANGUAGES, catalogue, lang_for_locale, placeholders, t
 
 
 def test_catalogues_have_the_same_keys() -> None:
@@ -51,7 +51,7 @@ def test_t_without_a_placeholder_value_raises() -> None:
 
 
 def test_unknown_key_is_logged_and_shown_as_is(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.ERROR, logger="app.i18n"):
+    with caplog.at_level(logging.ERROR, logger="core.i18n"):
         assert t("ru", "no.such.key") == "no.such.key"
     assert "no.such.key" in caplog.text
 

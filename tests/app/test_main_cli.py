@@ -10,10 +10,10 @@ from pathlib import Path
 import discord
 import pytest
 
-import app.logging_setup
 import main
-from app.bot import MafiaBot
-from app.layout import REQUIRED_BOT_PERMISSIONS
+from bot import logging_setup
+from bot.client import MafiaBot
+from bot.layout import REQUIRED_BOT_PERMISSIONS
 
 ROOT = Path(main.__file__).resolve().parent
 
@@ -63,7 +63,7 @@ def test_rejected_token_exits_1_without_traceback(
 
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
     monkeypatch.setattr(discord.http.HTTPClient, "static_login", reject)
-    monkeypatch.setattr(app.logging_setup, "setup_logging", lambda *a, **k: None)
+    monkeypatch.setattr(logging_setup, "setup_logging", lambda *a, **k: None)
 
     code = main.main(["run", "--env-file", str(tmp_path / ".env")])
 
@@ -73,3 +73,16 @@ def test_rejected_token_exits_1_without_traceback(
     assert "Reset Token" in err
     assert "python main.py demo" in err
     assert "Traceback" not in err
+
+
+def test_demo_without_simcord_says_it_needs_the_development_requirements() -> None:
+    """The demo harness (sandbox/) needs SimCord, a development dependency: without it,
+    ``main.py demo`` says what to install instead of a traceback."""
+    code = "import sys; sys.modules['simcord'] = None; import main; sys.exit(main.main(['demo']))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1
+    assert "requirements-dev.txt" in done.stderr
+    assert "make demo" in done.stderr
+    assert "Traceback" not in done.stderr

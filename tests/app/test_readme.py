@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from app.layout import REQUIRED_BOT_PERMISSIONS
+from bot.layout import REQUIRED_BOT_PERMISSIONS
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

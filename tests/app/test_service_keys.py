@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.i18n import catalogue
+from core.i18n import catalogue
 from rules.model import RefusalCode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,7 +17,7 @@ SCHEDULE_CODES = re.findall(
 
 
 def service_keys() -> set[str]:
-    text = (ROOT / "app" / "service.py").read_text(encoding="utf-8")
+    text = (ROOT / "core" / "service.py").read_text(encoding="utf-8")
     keys = set(re.findall(r'ServiceError\(\s*"([\w.]+\w)"', text))
     keys |= {f"refusal.{code}" for code in RefusalCode}
     keys |= {f"error.{code}" for code in SCHEDULE_CODES}

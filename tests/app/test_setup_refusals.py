@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.i18n import t
-from app.service import setup_refusal
+from core.i18n import t
+from core.service import setup_refusal
 from rules.engine import Game
 from rules.setup import SetupError, assign_roles, parse_role_list, preset, validate_setup
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.webhooks import split_message, webhook_username
+from bot.webhooks import split_message, webhook_username
 
 
 def test_short_text_is_one_message() -> None:

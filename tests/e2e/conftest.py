@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 from discord.ext import commands
 
-from app.bot import MafiaBot
+from bot.client import MafiaBot
 from db.store import Store
 from main import create_bot
 

@@ -14,11 +14,11 @@ import attrs
 import discord
 from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
 
-from app.bot import MafiaBot
-from app.i18n import t
-from app.layout import is_member_target
-from app.refusal import Refusal
-from app.service import LiveGame
+from bot.client import MafiaBot
+from bot.layout import is_member_target
+from core.i18n import t
+from core.refusal import Refusal
+from core.service import LiveGame
 
 
 @attrs.define

@@ -5,8 +5,8 @@ from __future__ import annotations
 import discord
 from simcord import Env
 
-from app.i18n import t
-from app.webhooks import WEBHOOK_NAME
+from bot.webhooks import WEBHOOK_NAME
+from core.i18n import t
 from tests.e2e.helpers import World, channel, make_world, refusal, reply_text
 
 

@@ -27,7 +27,7 @@ import discord
 import pytest
 from simcord import BackendError, Env, MemberActor, SetupError
 
-from app.i18n import Lang, catalogue, t
+from core.i18n import Lang, catalogue, t
 from tests.e2e.helpers import (
     World,
     add_players,

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 from simcord import Env
 
-from app.i18n import catalogue
+from core.i18n import catalogue
 
 # Discord's rule for command and option names (CHAT_INPUT): 1-32 word characters or dashes,
 # lower case where the script has cases.

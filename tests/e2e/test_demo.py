@@ -1,4 +1,4 @@
-"""``main.py demo``: the real bot plays a whole game in SimCord (app/demo.py).
+"""``main.py demo``: the real bot plays a whole game in SimCord (sandbox/demo.py).
 
 In process (``run_demo``) and once as a command; determinism; what the public transcript may
 show (R6, R35, R55); and a demo killed with SIGKILL and started again on the same database
@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from app.demo import Card as DemoCard
-from app.demo import DemoOptions, Status, View, plan_turn, run_demo
-from app.i18n import Lang, t
+from core.i18n import Lang, t
 from main import build_parser
 from rules.roles import INTERNAL_ROLES, ROLES
+from sandbox.demo import Card as DemoCard
+from sandbox.demo import DemoOptions, Status, View, plan_turn, run_demo
 
 ROOT = Path(__file__).resolve().parents[2]
 WINNER_LINE = re.compile(r"^winner: (town|mafia|maniac|draw)$")

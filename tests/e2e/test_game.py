@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from simcord import BackendError, ChannelHandle, Env, MemberActor, SetupError
 
-from app.bot import MafiaBot
-from app.i18n import t
-from app.service import LiveGame
-from app.signup import JOIN_ID, LEAVE_ID
+from bot.client import MafiaBot
+from bot.signup import JOIN_ID, LEAVE_ID
+from core.i18n import t
+from core.service import LiveGame
 from tests.e2e.helpers import (
     World,
     channel,

@@ -9,8 +9,8 @@ import pytest
 import simcord
 from simcord import BackendError, Env, SetupError
 
-from app.i18n import t
-from app.layout import REQUIRED_BOT_PERMISSIONS
+from bot.layout import REQUIRED_BOT_PERMISSIONS
+from core.i18n import t
 from tests.e2e.helpers import (
     World,
     channel,
@@ -278,12 +278,12 @@ async def test_unexpected_failure_says_something_went_wrong_and_logs_context(
     world = make_world(simcord_env)
     world.env.inject_error("POST", "/guilds/*/channels", status=500)
 
-    with caplog.at_level(logging.ERROR, logger="app.bot"):
+    with caplog.at_level(logging.ERROR, logger="bot.tree"):
         result = await world.admin.slash(world.lobby, "mafia setup", language="en")
 
     assert reply_text(result) == t("en", "error.unexpected")
     simcord.assert_error(world.env, discord.HTTPException)
-    [record] = [r for r in caplog.records if r.name == "app.bot"]
+    [record] = [r for r in caplog.records if r.name == "bot.tree"]
     assert "/mafia setup" in record.getMessage()
     assert f"user={world.admin.id}" in record.getMessage()
     assert record.exc_info is not None

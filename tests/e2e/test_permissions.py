@@ -12,8 +12,8 @@ import pytest
 from discord import app_commands
 from simcord import Env, MemberActor
 
-from app.i18n import Lang, t
-from app.layout import REQUIRED_BOT_PERMISSIONS
+from bot.layout import REQUIRED_BOT_PERMISSIONS
+from core.i18n import Lang, t
 from tests.e2e.helpers import (
     World,
     add_players,

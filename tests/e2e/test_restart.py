@@ -10,9 +10,9 @@ import pytest
 import pytest_asyncio
 from simcord import Env, SetupError
 
-from app.bot import MafiaBot
-from app.i18n import t
-from app.signup import JOIN_ID
+from bot.client import MafiaBot
+from bot.signup import JOIN_ID
+from core.i18n import t
 from db.models import OutboxItem
 from db.store import Store
 from main import create_bot
@@ -186,7 +186,7 @@ async def test_announcements_queued_before_the_stop_are_sent_after_the_restart(
     async def crashed() -> None:  # the process dies between the commit and the first send
         return None
 
-    monkeypatch.setattr(old, "deliver", crashed)
+    monkeypatch.setattr(old.context.delivery, "deliver", crashed)
     await until_deadline(world)
     assert [r.turn for r in await old.store.resolutions(game_id)] == [1]
     pending = await old.store.pending_outbox(game_id)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from discord import Permissions
 from simcord import Env
 
-from app.i18n import t
-from app.layout import REQUIRED_BOT_PERMISSIONS
+from bot.layout import REQUIRED_BOT_PERMISSIONS
+from core.i18n import t
 from tests.e2e.helpers import channel, make_world, refusal, reply_text, set_bot_permissions
 
 

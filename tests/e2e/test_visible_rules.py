@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from simcord import Env, MemberActor
 
-from app.i18n import t
+from core.i18n import t
 from tests.e2e.helpers import (
     World,
     add_players,

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from app.refusal import Refusal
+from core.refusal import Refusal
 from db.models import GameRecord, OutboxItem, OutboxRecord, PlayerRecord, PlayerSpec, refused
 from db.store import KEEP, Store
 from rules.announce import (

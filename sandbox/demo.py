@@ -55,11 +55,11 @@ import discord
 import simcord
 from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
 
-from app.bot import MafiaBot, create_bot
-from app.delivery import render
-from app.i18n import Lang, catalogue, t
-from app.refusal import Refusal
-from app.signup import JOIN_ID
+from bot.client import MafiaBot, create_bot
+from bot.render import render
+from bot.signup import JOIN_ID
+from core.i18n import Lang, catalogue, t
+from core.refusal import Refusal
 from rules.model import Phase
 from rules.roles import INTERNAL_ROLES, ROLES
 from rules.schedule import hunt_opens_at

@@ -3,7 +3,7 @@ language and sent where its audience is.
 
 An outbox row's payload is ``{"kind", "audience", "payload"}`` (``rules/announce.py``):
 audience ``public`` is a bot message in #game, ``mafia`` a bot message in the game's mafia room
-(a private thread in #mafia, ``app/mafia_room.py``), anything else
+(a private thread in #mafia, ``bot/mafia_room.py``), anything else
 a player's nickname, sent to that player's Discord user as a private message. A row is marked
 sent only after Discord accepted it (delivery is at least once). A private message that Discord
 refuses (closed DMs) is reported plainly in #host, without its text, and still marked sent: the
@@ -16,23 +16,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 import discord
 
-from app.i18n import Lang, t
-from app.mafia_room import ROOM_NEEDS, MafiaRooms
-from app.pistol import pistol_view
-from app.replies import guild_language
-from app.webhooks import split_message
+from bot.mafia_room import ROOM_NEEDS, MafiaRooms
+from bot.pistol import pistol_view
+from bot.render import render, render_role_card
+from bot.replies import guild_language
+from bot.webhooks import split_message
+from core.i18n import Lang, t
+from core.service import GameService
 from db.models import GuildSettings, OutboxRecord
+from db.store import Store
 from rules.announce import MAFIA, PUBLIC
-from rules.knowledge import RoleCard, role_card
-
-if TYPE_CHECKING:
-    from app.bot import MafiaBot
+from rules.knowledge import role_card
 
 log = logging.getLogger(__name__)
 
@@ -40,152 +39,6 @@ log = logging.getLogger(__name__)
 CANNOT_DM = 50007
 
 NO_MENTIONS = discord.AllowedMentions.none()
-
-
-# --- rendering (pure) -----------------------------------------------------------------------
-def timestamp(moment: datetime, style: str = "R") -> str:
-    """A Discord timestamp: every reader sees it in his own time zone."""
-    return f"<t:{int(moment.timestamp())}:{style}>"
-
-
-def role_name(lang: Lang, role: str) -> str:
-    return t(lang, f"role.{role}")
-
-
-def verb_name(lang: Lang, verb: str) -> str:
-    return t(lang, f"verb.{verb}")
-
-
-def render_role_card(lang: Lang, card: RoleCard) -> str:
-    lines = [
-        t(lang, "card.title", nick=card.nick, role=role_name(lang, card.role)),
-        t(lang, f"card.about.{card.role}"),
-        t(lang, "card.verbs", verbs=", ".join(f"/{v}" for v in card.verbs if v != "post")),
-    ]
-    if card.team:
-        lines.append(t(lang, "card.team", team=", ".join(card.team)))
-    if card.commissar is not None:
-        lines.append(t(lang, "card.commissar", commissar=card.commissar))
-    if not card.alive:
-        lines.append(t(lang, "card.dead"))
-    return "\n".join(lines)
-
-
-def render_death(lang: Lang, death: Mapping[str, Any]) -> str:
-    cause = str(death.get("cause"))
-    values = {"nick": death["nick"], "role": role_name(lang, str(death["role"]))}
-    if cause == "pistol":
-        return t(lang, "death.pistol", by=", ".join(death.get("by") or ()), **values)
-    return t(lang, f"death.{cause}", **values)
-
-
-def render_lynch(lang: Lang, lynch: Mapping[str, Any] | None) -> list[str]:
-    if lynch is None:
-        return []
-    lines: list[str] = []
-    if lynch.get("public") == "full":
-        votes: Mapping[str, Sequence[str]] = lynch.get("votes") or {}
-        for candidate, voters in votes.items():
-            lines.append(
-                t(lang, "lynch.votes", nick=candidate, count=len(voters), voters=", ".join(voters))
-            )
-    else:
-        totals: Mapping[str, int] = lynch.get("totals") or {}
-        for candidate, count in totals.items():
-            lines.append(t(lang, "lynch.totals", nick=candidate, count=count))
-    if not lines:
-        lines.append(t(lang, "lynch.no_votes"))
-    hanged = lynch.get("hanged")
-    lines.append(t(lang, "lynch.hanged", nick=hanged) if hanged else t(lang, "lynch.nobody"))
-    return lines
-
-
-def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
-    """The text of one announcement (role cards are rendered from the live state instead)."""
-    if kind == "turn_open":
-        deadline = datetime.fromisoformat(str(payload["deadline"]))
-        text = t(
-            lang,
-            "announce.turn_open",
-            turn=payload["turn"],
-            deadline=timestamp(deadline, "f"),
-            relative=timestamp(deadline, "R"),
-        )
-        if payload["turn"] == 1:  # R2: everyone introduces himself on turn 1
-            text += "\n" + t(lang, "announce.introduce")
-        return text
-    if kind == "results":
-        lines = [t(lang, "announce.results", turn=payload["turn"])]
-        deaths = payload.get("deaths") or []
-        lines += [render_death(lang, d) for d in deaths]
-        if not deaths:
-            lines.append(t(lang, "announce.nobody_died"))
-        lines += render_lynch(lang, payload.get("lynch"))
-        if payload.get("lynch") is not None:  # R8, R51: everyone explains his vote
-            lines.append(t(lang, "announce.explain_votes"))
-        for nick in payload.get("pistols") or ():
-            lines.append(t(lang, "announce.pistol_window", nick=nick))
-        return "\n".join(lines)
-    if kind == "check":
-        key = "check.mafia" if payload.get("result") == "mafia" else "check.not_mafia"
-        lines = [t(lang, key, target=payload["target"], commissar=payload.get("commissar", ""))]
-        killed_by = payload.get("killed_by")
-        if killed_by:
-            lines.append(
-                t(
-                    lang,
-                    "check.killed_by",
-                    target=payload["target"],
-                    killers=", ".join(killed_by),
-                    method=t(lang, f"method.{payload.get('method')}"),
-                )
-            )
-        return "\n".join(lines)
-    if kind == "note":
-        return t(lang, "announce.note", author=payload["from"], text=payload["text"])
-    if kind == "pistol":
-        return t(lang, "announce.pistol")
-    if kind == "converted":
-        return t(lang, "announce.converted")
-    if kind == "promoted":
-        return t(lang, "announce.promoted")
-    if kind == "mafia_joined":
-        return t(lang, "announce.mafia_joined", nick=payload["nick"])
-    if kind == "mafia_left":
-        return t(lang, "announce.mafia_left", nick=payload["nick"])
-    if kind == "shot":
-        return render_death(lang, payload)
-    if kind == "reminder":  # R31, R52, R53
-        lines = [t(lang, f"reminder.{what}", turn=payload["turn"]) for what in payload["missing"]]
-        if "vote" in payload["missing"] and payload.get("missed_votes"):
-            lines.append(t(lang, "reminder.last_chance"))
-        return "\n".join(lines)
-    if kind == "excluded":  # R56: at once, with the revealed role (R35)
-        header = t(lang, "announce.excluded", nick=payload["nick"])
-        return "\n".join([header, render_death(lang, payload)])
-    if kind == "no_shot":
-        return t(lang, "announce.no_shot", nick=payload["nick"])
-    if kind == "game_over":
-        winner = payload.get("winner")
-        lines = [t(lang, f"winner.{winner}") if winner else t(lang, "winner.none")]
-        for p in payload.get("roles") or ():
-            role = role_name(lang, str(p["role"]))
-            if p.get("alive"):
-                lines.append(t(lang, "reveal.alive", nick=p["nick"], role=role))
-            else:
-                lines.append(
-                    t(
-                        lang,
-                        "reveal.dead",
-                        nick=p["nick"],
-                        role=role,
-                        cause=t(lang, f"cause.{p.get('cause')}"),
-                        turn=p.get("turn") or "?",
-                    )
-                )
-        return "\n".join(lines)
-    log.warning("no rendering for announcement kind %r", kind)
-    return t(lang, "announce.unknown", kind=kind)
 
 
 #: What the bot needs in #game to post the game's announcements (in #mafia: ``ROOM_NEEDS``).
@@ -196,23 +49,25 @@ CHANNEL_NEEDS: Final[tuple[str, ...]] = ("view_channel", "send_messages", "read_
 class Delivery:
     """Sends the pending outbox, one row at a time, in order (one delivery at a time)."""
 
-    def __init__(self, bot: MafiaBot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, store: Store, service: GameService) -> None:
+        self.client = client
+        self.store = store
+        self.service = service
         self._lock = asyncio.Lock()
         self._reported: set[int] = set()  # rows whose failure the hosts were told of
-        self.rooms = MafiaRooms(bot)
+        self.rooms = MafiaRooms(service)
 
     async def deliver(self) -> int:
         """Send every pending row; returns how many were marked sent."""
         async with self._lock:
             done = 0
             stuck: set[int] = set()  # games with a row that failed: keep their order
-            for row in await self.bot.store.pending_outbox():
+            for row in await self.store.pending_outbox():
                 if row.game_id in stuck:
                     continue
                 try:
                     if await self._deliver_row(row):
-                        await self.bot.store.mark_sent(row.id)
+                        await self.store.mark_sent(row.id)
                         done += 1
                     else:
                         stuck.add(row.game_id)
@@ -229,15 +84,15 @@ class Delivery:
 
     async def _deliver_row(self, row: OutboxRecord) -> bool:
         """True when the row is done with (sent, or undeliverable for good)."""
-        game = await self.bot.store.get_game(row.game_id)
+        game = await self.store.get_game(row.game_id)
         if game is None:
             return True
-        guild = self.bot.get_guild(game.guild_id)
+        guild = self.client.get_guild(game.guild_id)
         if guild is None:
             log.warning("outbox row %s: guild %s is not available", row.id, game.guild_id)
             return False
-        settings = await self.bot.store.get_guild_settings(guild.id)
-        lang = await guild_language(self.bot, guild)
+        settings = await self.store.get_guild_settings(guild.id)
+        lang = await guild_language(self.store, guild)
         audience = str(row.payload.get("audience", PUBLIC))
         kind = str(row.payload.get("kind", row.kind))
         payload: Mapping[str, Any] = row.payload.get("payload") or {}
@@ -274,8 +129,10 @@ class Delivery:
             log.warning("outbox row %s: no player %r in game %s", row.id, audience, row.game_id)
             return True
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            view = pistol_view(self.bot, row.game_id, audience, lang) if kind == "pistol" else None
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            view = (
+                pistol_view(self.service, row.game_id, audience, lang) if kind == "pistol" else None
+            )
             if view is not None:  # R18: the prompt carries a menu of the living nicknames
                 await user.send(text, view=view, allowed_mentions=NO_MENTIONS)
             else:
@@ -292,19 +149,19 @@ class Delivery:
         self, lang: Lang, game_id: int, kind: str, nick: str, payload: Mapping[str, Any]
     ) -> str | None:
         if kind == "role_card":
-            live = self.bot.service.live.get(game_id)
+            live = self.service.live.get(game_id)
             if live is None or nick not in live.engine.state.players:
                 return None  # the game is over: the final reveal says it all
             return render_role_card(lang, role_card(live.engine.state, nick))
         return render(lang, kind, payload)
 
     async def _user_of(self, game_id: int, nick: str) -> int | None:
-        live = self.bot.service.live.get(game_id)
+        live = self.service.live.get(game_id)
         if live is not None:
             found = live.user_of(nick)
             if found is not None:
                 return found
-        player = await self.bot.store.player_by_nick(game_id, nick)
+        player = await self.store.player_by_nick(game_id, nick)
         return player.user_id if player is not None else None
 
     async def _tell_host(
@@ -327,18 +184,18 @@ class Delivery:
         if row.id in self._reported:
             return
         self._reported.add(row.id)
-        game = await self.bot.store.get_game(row.game_id)
-        guild = self.bot.get_guild(game.guild_id) if game is not None else None
+        game = await self.store.get_game(row.game_id)
+        guild = self.client.get_guild(game.guild_id) if game is not None else None
         if guild is None:
             return
-        settings = await self.bot.store.get_guild_settings(guild.id)
+        settings = await self.store.get_guild_settings(guild.id)
         audience = str(row.payload.get("audience", PUBLIC))
         slot = "game" if audience == PUBLIC else "mafia"
         target = slot_channel(guild, settings, slot)
         host = slot_channel(guild, settings, "host")
         if host is None or target is None:
             return
-        lang = await guild_language(self.bot, guild)
+        lang = await guild_language(self.store, guild)
         have = target.permissions_for(guild.me)
         needs = CHANNEL_NEEDS if audience == PUBLIC else ROOM_NEEDS
         send = "send_messages" if audience == PUBLIC else "send_messages_in_threads"
@@ -354,11 +211,11 @@ class Delivery:
 
     async def mafia_room(self, guild: discord.Guild, game_id: int) -> discord.Thread | None:
         """The game's mafia room (opened again if it is gone), or None without #mafia."""
-        settings = await self.bot.store.get_guild_settings(guild.id)
+        settings = await self.store.get_guild_settings(guild.id)
         parent = slot_channel(guild, settings, "mafia")
         if parent is None:
             return None
-        return await self.rooms.ensure(parent, game_id, await guild_language(self.bot, guild))
+        return await self.rooms.ensure(parent, game_id, await guild_language(self.store, guild))
 
     async def _close_room(
         self, guild: discord.Guild, settings: GuildSettings | None, game_id: int

@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final, cast
 
 import discord
 
-from app.i18n import Lang, t
-from app.refusal import Refusal
-from app.replies import send_private
+from bot.context import game_context
+from bot.replies import send_private
+from core.i18n import Lang, t
+from core.refusal import Refusal
+from core.service import GameService
 from rules.knowledge import valid_targets
-
-if TYPE_CHECKING:
-    from app.bot import MafiaBot
 
 log = logging.getLogger(__name__)
 
@@ -51,31 +50,33 @@ class PistolSelect(
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = cast("MafiaBot", interaction.client)
+        ctx = game_context(interaction.client)
         target = self.item.values[0] if self.item.values else ""
-        rec = await bot.store.get_game(self.game_id)
+        rec = await ctx.store.get_game(self.game_id)
         lang: Lang = "en"
         try:
             if rec is None or rec.status != "running":
                 raise Refusal("refusal.no_pistol")
-            settings = await bot.store.get_guild_settings(rec.guild_id)
+            settings = await ctx.store.get_guild_settings(rec.guild_id)
             if settings is not None and settings.language in ("ru", "en"):
                 lang = cast(Lang, settings.language)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await bot.service.submit(
+            await ctx.service.submit(
                 rec.guild_id, interaction.user.id, {"do": "shoot", "target": target}
             )
         except Refusal as refusal:  # a view has no command tree to render it
             await send_private(interaction, refusal.render(lang))
             return
         await send_private(interaction, t(lang, "pistol.done", nick=target))
-        bot.clock.rearm()
-        await bot.deliver()
+        ctx.clock.rearm()
+        await ctx.deliver()
 
 
-def pistol_view(bot: MafiaBot, game_id: int, nick: str, lang: Lang) -> discord.ui.View | None:
+def pistol_view(
+    service: GameService, game_id: int, nick: str, lang: Lang
+) -> discord.ui.View | None:
     """The select menu for the commissar `nick`, if his game is live."""
-    live = bot.service.live.get(game_id)
+    live = service.live.get(game_id)
     if live is None:
         return None
     view = discord.ui.View(timeout=None)

@@ -13,7 +13,7 @@ permissions that needs.
 |               |                                             | one, the member who ran it) |
 
 #mafia is only the parent of the mafia's room: each game's room is a private thread in it
-(``app/mafia_room.py``), never an overwrite per member. Discord sends every channel's overwrites
+(``bot/mafia_room.py``), never an overwrite per member. Discord sends every channel's overwrites
 to every member's client, hidden channels included, so an overwrite per mafia member would tell
 anyone with a modified client who the mafia are (R14).
 
@@ -33,8 +33,8 @@ from typing import Final, Literal, TypeVar
 import attrs
 import discord
 
-from app.errors import UserError
-from app.i18n import LANGUAGES, Lang, t
+from bot.errors import UserError
+from core.i18n import LANGUAGES, Lang, t
 from db.models import GuildSettings
 
 log = logging.getLogger(__name__)
@@ -164,6 +164,29 @@ class LayoutReport:
             mafia_channel_id=self.channels["mafia"].id,
             host_channel_id=self.channels["host"].id,
         )
+
+    def summary(self, lang: Lang, host_role: discord.Role | None) -> str:
+        """``/mafia setup``'s reply: the table's channels, and what was built or repaired."""
+        lines = [
+            t(
+                lang,
+                "setup.done",
+                category=self.category.name,
+                game=self.channels["game"].mention,
+                discussion=self.channels["discussion"].mention,
+                mafia=self.channels["mafia"].mention,
+                host=self.channels["host"].mention,
+                language=t(lang, f"choice.language.{lang}"),
+                host_role=host_role.mention if host_role else t(lang, "setup.no_host_role"),
+            )
+        ]
+        if self.created:
+            lines.append(t(lang, "setup.created", items=", ".join(self.created)))
+        if self.repaired:
+            lines.append(t(lang, "setup.repaired", items=", ".join(self.repaired)))
+        if not self.created and not self.repaired:
+            lines.append(t(lang, "setup.unchanged"))
+        return "\n".join(lines)
 
 
 Target = discord.Role | discord.Member | discord.Object

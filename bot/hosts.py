@@ -6,16 +6,14 @@ role usually lack Manage Server and must still see the commands.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from app.errors import NotHost
+from bot.errors import NotHost
 from db.models import GuildSettings
-
-if TYPE_CHECKING:
-    from app.bot import MafiaBot
+from db.store import Store
 
 
 def is_host(member: discord.Member, host_role_id: int | None) -> bool:
@@ -24,14 +22,13 @@ def is_host(member: discord.Member, host_role_id: int | None) -> bool:
     return host_role_id is not None and member.get_role(host_role_id) is not None
 
 
-async def ensure_host(interaction: discord.Interaction[Any]) -> GuildSettings | None:
+async def ensure_host(store: Store, interaction: discord.Interaction[Any]) -> GuildSettings | None:
     """Raise :class:`NotHost` unless the caller is a host; returns the guild's settings."""
     guild = interaction.guild
     member = interaction.user
     if guild is None or not isinstance(member, discord.Member):
         raise app_commands.NoPrivateMessage()
-    bot = cast("MafiaBot", interaction.client)
-    settings = await bot.store.get_guild_settings(guild.id)
+    settings = await store.get_guild_settings(guild.id)
     host_role_id = settings.host_role_id if settings is not None else None
     if is_host(member, host_role_id):
         return settings

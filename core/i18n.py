@@ -5,7 +5,7 @@ Each string lives in ``locales/<lang>.json`` under a dotted key and is rendered 
 ``tests/app/test_i18n.py`` keeps both catalogues with the same keys and placeholders.
 
 No discord import here, so the game service and the command line can render text too; the
-slash-command translator is in ``app/command_i18n.py``.
+slash-command translator is in ``bot/command_i18n.py``.
 """
 
 from __future__ import annotations

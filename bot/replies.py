@@ -3,29 +3,27 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
-from app.i18n import Lang, as_lang, lang_for_locale, t
-
-if TYPE_CHECKING:
-    from app.bot import MafiaBot
+from core.i18n import Lang, as_lang, lang_for_locale, t
+from db.store import Store
 
 log = logging.getLogger(__name__)
 
 
-async def guild_language(bot: MafiaBot, guild: discord.Guild) -> Lang:
+async def guild_language(store: Store, guild: discord.Guild) -> Lang:
     """The language ``/mafia setup`` chose, else the guild's own (Community) locale."""
-    settings = await bot.store.get_guild_settings(guild.id)
+    settings = await store.get_guild_settings(guild.id)
     chosen = as_lang(settings.language) if settings is not None else None
     return chosen or lang_for_locale(guild.preferred_locale)
 
 
-async def interaction_language(interaction: discord.Interaction[Any]) -> Lang:
+async def interaction_language(store: Store, interaction: discord.Interaction[Any]) -> Lang:
     """The guild's language in a guild; the user's client language in a DM."""
     if interaction.guild is not None:
-        return await guild_language(cast("MafiaBot", interaction.client), interaction.guild)
+        return await guild_language(store, interaction.guild)
     return lang_for_locale(interaction.locale)
 
 
@@ -41,6 +39,9 @@ async def send_private(interaction: discord.Interaction[Any], text: str) -> None
         log.warning("could not reply to interaction %s: it expired", interaction.id)
 
 
-async def reply(interaction: discord.Interaction[Any], key: str, /, **values: Any) -> None:
+async def reply(
+    store: Store, interaction: discord.Interaction[Any], key: str, /, **values: Any
+) -> None:
     """Render ``key`` in the interaction's language and reply privately."""
-    await send_private(interaction, t(await interaction_language(interaction), key, **values))
+    lang = await interaction_language(store, interaction)
+    await send_private(interaction, t(lang, key, **values))

@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import discord
 
-from app.i18n import LANGUAGES, Lang, t
+from core.i18n import LANGUAGES, Lang, t
+from core.service import GameService
 from rules.knowledge import mafia_members
-
-if TYPE_CHECKING:
-    from app.bot import MafiaBot
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +54,8 @@ def missing_room_permissions(have: discord.Permissions) -> list[str]:
 class MafiaRooms:
     """Finds, opens and keeps the membership of each game's room."""
 
-    def __init__(self, bot: MafiaBot) -> None:
-        self.bot = bot
+    def __init__(self, service: GameService) -> None:
+        self.service = service
         self._ids: dict[int, int] = {}  # game id -> thread id (a cache; the name is the key)
 
     async def find(self, parent: discord.TextChannel, game_id: int) -> discord.Thread | None:
@@ -103,7 +101,7 @@ class MafiaRooms:
         running game if it is gone. None if it is gone and the game is over."""
         thread = await self.find(parent, game_id)
         if thread is None:
-            live = self.bot.service.live.get(game_id)
+            live = self.service.live.get(game_id)
             if live is None:
                 return None
             log.warning("guild %s: the mafia room of game %s is gone", parent.guild.id, game_id)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.i18n import Lang, t
+from core.i18n import Lang, t
 
 
 class Refusal(Exception):

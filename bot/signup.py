@@ -5,17 +5,15 @@ keep working after a restart) and a live count of the players who signed up.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final
 
 import discord
 
-from app.delivery import slot_channel
-from app.i18n import Lang, t
-from app.refusal import Refusal
-from app.replies import guild_language, send_private
-
-if TYPE_CHECKING:
-    from app.bot import MafiaBot
+from bot.context import GameContext
+from bot.delivery import slot_channel
+from bot.replies import guild_language, send_private
+from core.i18n import Lang, t
+from core.refusal import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +24,9 @@ LEAVE_ID: Final[str] = "mafia:signup:leave"
 class SignupView(discord.ui.View):
     """Join / Leave. One instance is registered at start-up for every sign-up message."""
 
-    def __init__(self, lang: Lang = "en") -> None:
+    def __init__(self, ctx: GameContext, lang: Lang = "en") -> None:
         super().__init__(timeout=None)
+        self.ctx = ctx
         self.join_button.label = t(lang, "signup.join_button")
         self.leave_button.label = t(lang, "signup.leave_button")
 
@@ -35,29 +34,30 @@ class SignupView(discord.ui.View):
     async def join_button(
         self, interaction: discord.Interaction[Any], _button: discord.ui.Button[SignupView]
     ) -> None:
-        await signup_action(interaction, joining=True)
+        await signup_action(self.ctx, interaction, joining=True)
 
     @discord.ui.button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=LEAVE_ID)
     async def leave_button(
         self, interaction: discord.Interaction[Any], _button: discord.ui.Button[SignupView]
     ) -> None:
-        await signup_action(interaction, joining=False)
+        await signup_action(self.ctx, interaction, joining=False)
 
 
-async def signup_action(interaction: discord.Interaction[Any], *, joining: bool) -> None:
+async def signup_action(
+    ctx: GameContext, interaction: discord.Interaction[Any], *, joining: bool
+) -> None:
     """Join or leave the open sign-up, reply privately and update the live count.
 
     Refusals are answered here (a button has no command tree to render them)."""
-    bot = cast("MafiaBot", interaction.client)
     guild = interaction.guild
     if guild is None:
         return
-    lang = await guild_language(bot, guild)
+    lang = await guild_language(ctx.store, guild)
     try:
         if joining:
-            count = await bot.service.join(guild.id, interaction.user.id)
+            count = await ctx.service.join(guild.id, interaction.user.id)
         else:
-            count = await bot.service.leave(guild.id, interaction.user.id)
+            count = await ctx.service.leave(guild.id, interaction.user.id)
     except Refusal as refusal:
         if interaction.command is not None:
             raise  # a slash command: the tree renders it
@@ -65,22 +65,22 @@ async def signup_action(interaction: discord.Interaction[Any], *, joining: bool)
         return
     key = "signup.joined" if joining else "signup.left"
     await send_private(interaction, t(lang, key, count=count))
-    await refresh_signup(bot, guild, count)
+    await refresh_signup(ctx, guild, count)
 
 
 def signup_text(lang: Lang, count: int, schedule: str) -> str:
     return t(lang, "signup.message", count=count, schedule=t(lang, f"choice.schedule.{schedule}"))
 
 
-async def refresh_signup(bot: MafiaBot, guild: discord.Guild, count: int) -> None:
+async def refresh_signup(ctx: GameContext, guild: discord.Guild, count: int) -> None:
     """Show the new count on the sign-up message (best effort)."""
-    rec = await bot.store.open_game(guild.id)
+    rec = await ctx.store.open_game(guild.id)
     if rec is None or rec.signup_message_id is None:
         return
-    channel = slot_channel(guild, await bot.store.get_guild_settings(guild.id), "game")
+    channel = slot_channel(guild, await ctx.store.get_guild_settings(guild.id), "game")
     if channel is None:
         return
-    lang = await guild_language(bot, guild)
+    lang = await guild_language(ctx.store, guild)
     try:
         await channel.get_partial_message(rec.signup_message_id).edit(
             content=signup_text(lang, count, rec.schedule_kind)
@@ -89,14 +89,14 @@ async def refresh_signup(bot: MafiaBot, guild: discord.Guild, count: int) -> Non
         log.warning("could not update the sign-up message in guild %s", guild.id)
 
 
-async def close_signup(bot: MafiaBot, guild: discord.Guild, message_id: int | None) -> None:
+async def close_signup(ctx: GameContext, guild: discord.Guild, message_id: int | None) -> None:
     """The game started: the sign-up message loses its buttons."""
     if message_id is None:
         return
-    channel = slot_channel(guild, await bot.store.get_guild_settings(guild.id), "game")
+    channel = slot_channel(guild, await ctx.store.get_guild_settings(guild.id), "game")
     if channel is None:
         return
-    lang = await guild_language(bot, guild)
+    lang = await guild_language(ctx.store, guild)
     try:
         await channel.get_partial_message(message_id).edit(
             content=t(lang, "signup.closed"), view=None

@@ -1,4 +1,4 @@
-"""Refusals raised by the Discord layer (see ``app/refusal.py`` for the base).
+"""Refusals raised by the Discord layer (see ``core/refusal.py`` for the base).
 
 They are also discord.py ``AppCommandError``s, so they can be raised from checks
 (``interaction_check``), not only from command bodies: discord.py passes only its own error
@@ -11,8 +11,8 @@ from typing import Any
 
 from discord import app_commands
 
-from app.i18n import Lang, has_key, t
-from app.refusal import Refusal
+from core.i18n import Lang, has_key, t
+from core.refusal import Refusal
 
 
 class UserError(Refusal, app_commands.AppCommandError):

@@ -1,6 +1,6 @@
-"""The game clock: one task per bot that sleeps until the earliest deadline of the running
-games, resolves what fell due (``GameService.deadline_reached``), delivers the outbox and
-sleeps again.
+"""The game clock's runner: one task per bot that sleeps until the earliest deadline of the
+running games (computed by ``core/clock.py``), resolves what fell due
+(``GameService.deadline_reached``), delivers the outbox and sleeps again.
 
 Re-armed (:meth:`GameClock.rearm`) at start, after a game starts, and after every command that
 moves a deadline (extend, pause, resume, resolve). A deadline already past is resolved at once.
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-if TYPE_CHECKING:
-    from app.bot import MafiaBot
+from core.clock import next_deadline
+from core.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -25,23 +26,17 @@ RETRY_SECONDS: Final[float] = 60.0
 
 
 class GameClock:
-    def __init__(self, bot: MafiaBot) -> None:
-        self.bot = bot
+    """``deliver`` sends the outbox after each resolution and must not raise."""
+
+    def __init__(self, service: GameService, deliver: Callable[[], Awaitable[object]]) -> None:
+        self.service = service
+        self.deliver = deliver
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
 
     def next_deadline(self) -> tuple[datetime, int, bool] | None:
-        """The earliest (moment, game id, is_reminder) among running, unpaused games: a
-        deadline, or the time of a turn's reminders (they sort first on a tie)."""
-        due: list[tuple[datetime, int, bool]] = []
-        for g in self.bot.service.live.values():
-            if g.record.deadline is None or g.record.paused:
-                continue
-            due.append((g.record.deadline, g.id, False))
-            remind = g.reminder_due_at(self.bot.service.clock())
-            if remind is not None:
-                due.append((remind, g.id, True))
-        return min(due, key=lambda d: (d[0], not d[2], d[1])) if due else None
+        """The next wake-up (see :func:`core.clock.next_deadline`)."""
+        return next_deadline(self.service.live.values(), self.service.clock())
 
     def rearm(self) -> None:
         """Recompute the next wake-up. A task busy resolving re-reads the deadlines itself."""
@@ -63,7 +58,7 @@ class GameClock:
             if upcoming is None:
                 return
             deadline, game_id, is_reminder = upcoming
-            delay = (deadline - self.bot.service.clock()).total_seconds()
+            delay = (deadline - self.service.clock()).total_seconds()
             if delay > 0:
                 self._sleeping = True
                 try:
@@ -73,9 +68,9 @@ class GameClock:
                 continue  # a deadline may have moved meanwhile: look again
             try:
                 if is_reminder:
-                    await self.bot.service.send_reminders(game_id)
+                    await self.service.send_reminders(game_id)
                 else:
-                    await self.bot.service.deadline_reached(game_id, if_due=True)
+                    await self.service.deadline_reached(game_id, if_due=True)
             except Exception:
                 log.exception("the deadline of game %s could not be resolved", game_id)
                 self._sleeping = True
@@ -83,4 +78,4 @@ class GameClock:
                     await asyncio.sleep(RETRY_SECONDS)
                 finally:
                     self._sleeping = False
-            await self.bot.deliver()
+            await self.deliver()

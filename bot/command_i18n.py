@@ -19,7 +19,7 @@ from typing import Any
 
 from discord import Locale, app_commands
 
-from app.i18n import DEFAULT_LANG, catalogue, t
+from core.i18n import DEFAULT_LANG, catalogue, t
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,146 @@
+"""The bot: its class, and ``create_bot``, the factory used by ``main.py run``, ``main.py demo``
+and the end-to-end tests. It builds the :class:`~bot.context.GameContext` the cogs receive;
+nothing in ``bot/`` or ``cogs/`` imports this module.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+import attrs
+import discord
+from discord.ext import commands
+
+from bot.clock import GameClock
+from bot.command_i18n import CatalogueTranslator
+from bot.context import GameContext
+from bot.delivery import Delivery
+from bot.tree import MafiaTree
+from bot.webhooks import GameWebhooks
+from core.service import GameService
+from db.store import Store
+
+log = logging.getLogger(__name__)
+
+#: Extensions (one per feature, each with ``async def setup(bot)``), loaded in this order.
+EXTENSIONS: Final[tuple[str, ...]] = ("cogs.lobby", "cogs.admin", "cogs.day", "cogs.night")
+
+
+def bot_intents() -> discord.Intents:
+    """Guilds (channels, roles) and members (the member cache: permissions of players, who left
+    the server; privileged, enable "Server Members Intent" in the developer portal). No message
+    content: players act through slash commands only."""
+    return discord.Intents(guilds=True, members=True)
+
+
+@attrs.frozen(kw_only=True)
+class BotSettings:
+    """What ``create_bot`` accepts besides the database path."""
+
+    database: str
+    #: Sync slash commands to this guild only (instant), instead of globally.
+    dev_guild_id: int | None = None
+    #: Sync slash commands on start-up (tests and ``run`` do; a tool that only reads does not).
+    sync_commands: bool = True
+    #: The seed of every new game (roles, nicknames) instead of a random one: reproducible
+    #: games for ``main.py demo`` and tests. None (the default) draws a fresh seed per game.
+    game_seed: int | None = None
+
+
+class MafiaBot(commands.Bot):
+    def __init__(self, settings: BotSettings) -> None:
+        # The bot never joins voice: skip discord.py's start-up warnings about voice libraries.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=bot_intents(),
+            tree_cls=MafiaTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.database = settings.database
+        self._store: Store | None = None
+        self._context: GameContext | None = None
+
+    @property
+    def context(self) -> GameContext:
+        """What the cogs, views and adapters use (``bot/context.py``), ready from
+        ``setup_hook`` (before any event) on."""
+        if self._context is None:
+            raise RuntimeError("the game context is not ready: the bot has not started")
+        return self._context
+
+    @property
+    def store(self) -> Store:
+        """The database, open from ``setup_hook`` (before any event) until ``close``."""
+        if self._store is None:
+            raise RuntimeError("the store is not open: the bot has not started")
+        return self._store
+
+    @property
+    def service(self) -> GameService:
+        """The game service, ready from ``setup_hook`` on."""
+        return self.context.service
+
+    async def setup_hook(self) -> None:
+        store = self._store = await Store.open(self.database)
+        # discord.utils.utcnow: the real time, and SimCord's virtual time in tests.
+        service = GameService(store, clock=discord.utils.utcnow, game_seed=self.settings.game_seed)
+        await service.load()
+        delivery = Delivery(self, store, service)
+        self._context = context = GameContext(
+            client=self,
+            store=store,
+            service=service,
+            webhooks=GameWebhooks(),
+            delivery=delivery,
+            clock=GameClock(service, self.deliver),
+        )
+        await self.tree.set_translator(CatalogueTranslator())
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.settings.sync_commands:
+            await self.sync_commands()
+        context.clock.rearm()
+
+    async def deliver(self) -> None:
+        """Send the pending outbox (never raises: what fails stays pending for the next try)."""
+        await self.context.deliver()
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s in %d guilds", self.user, len(self.guilds))
+        await self.deliver()  # what a previous run queued and could not send
+
+    async def sync_commands(self) -> None:
+        """Register the slash commands with Discord (per guild for development: instant)."""
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild.id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+
+    async def close(self) -> None:
+        if self._context is not None:
+            self._context.clock.stop()
+        try:
+            await super().close()
+        finally:
+            await self.close_store()
+
+    async def close_store(self) -> None:
+        """Close the database (``close`` does it; tests that never connect call this)."""
+        store, self._store = self._store, None
+        if store is not None:
+            await store.close()
+
+
+def create_bot(database: str, **settings: Any) -> commands.Bot:
+    """Build the bot on ``database`` (a SQLite path); ``settings`` are :class:`BotSettings`
+    fields. Starting it is the caller's business (``bot.run``, or SimCord in tests)."""
+    return MafiaBot(BotSettings(database=database, **settings))

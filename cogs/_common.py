@@ -1,0 +1,137 @@
+"""What several cogs share: the guild of an interaction, the players' channel check, nickname
+options with their autocomplete, and submitting a player's request.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.context import GameContext, game_context
+from bot.delivery import send_chunks, slot_channel
+from bot.errors import UserError
+from bot.render import kill_agreement_text, verb_name
+from bot.replies import guild_language, send_private
+from core.i18n import t
+from core.service import Accepted
+from rules.knowledge import valid_targets
+
+log = logging.getLogger(__name__)
+
+#: A nickname option (autocompleted with :func:`nick_autocomplete`).
+Nick = app_commands.Range[str, 1, 100]
+
+#: The name of the host's command group, shared by the lobby and admin cogs.
+HOST_GROUP = "mafia"
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
+    if interaction.guild is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild
+
+
+def guild_and_member(
+    interaction: discord.Interaction[Any],
+) -> tuple[discord.Guild, discord.Member]:
+    guild = interaction.guild
+    member = interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        raise app_commands.NoPrivateMessage()
+    return guild, member
+
+
+class PlayerCog(commands.Cog):
+    """The base of the players' cogs (sign-up, day, night): their commands are refused outside
+    the game's channels."""
+
+    def __init__(self, ctx: GameContext) -> None:
+        self.ctx = ctx
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Player commands belong in the game's channels (the game category and its threads),
+        not anywhere on the server."""
+        guild = interaction.guild
+        where = interaction.channel
+        if guild is None or where is None:
+            return True
+        settings = await self.ctx.store.get_guild_settings(guild.id)
+        if settings is None or settings.category_id is None:
+            return True  # not set up: the command itself says so
+        channel = where.parent if isinstance(where, discord.Thread) else where
+        if getattr(channel, "category_id", None) == settings.category_id:
+            return True
+        game = slot_channel(guild, settings, "game")
+        raise UserError("error.wrong_channel", channel=game.mention if game else "#game")
+
+
+def nick_autocomplete(verb: str) -> Any:
+    """Living nicknames the caller may name with ``verb``: autocomplete runs no check, so only
+    a player of the caller's own game sees them (never user names)."""
+
+    async def complete(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        guild = interaction.guild
+        if guild is None:
+            return []
+        game = game_context(interaction.client).service.game_in(guild.id)
+        nick = game.nick_of(interaction.user.id) if game is not None else None
+        if game is None or nick is None:
+            return []  # only a player of this game sees its nicknames
+        needle = current.casefold()
+        return [
+            app_commands.Choice(name=n, value=n)
+            for n in valid_targets(game.engine.state, nick, verb)
+            if needle in n.casefold()
+        ][:25]
+
+    return complete
+
+
+async def submit_request(
+    ctx: GameContext, interaction: discord.Interaction[Any], raw: dict[str, Any], **shown: str
+) -> Accepted:
+    """Submit a player's request (validated and committed by the service), tell him privately,
+    and show the mafia's kill agreement in their room."""
+    guild = guild_of(interaction)
+    accepted = await ctx.service.submit(guild.id, interaction.user.id, raw)
+    lang = await guild_language(ctx.store, guild)
+    verb = str(raw["do"])
+    lines = [t(lang, f"play.accepted.{verb}", **shown)]
+    if accepted.withdrawn:  # R17
+        names = ", ".join(verb_name(lang, v) for v in accepted.withdrawn)
+        lines.append(t(lang, "play.withdrawn", verbs=names))
+    await send_private(interaction, "\n".join(lines))
+    game = ctx.service.game_in(guild.id)
+    if accepted.mafia_update is not None and game is not None:
+        room = await ctx.delivery.mafia_room(guild, game.id)  # R14, R23
+        if room is not None:
+            await send_chunks(room, kill_agreement_text(lang, accepted.mafia_update))
+    if verb == "shoot":  # the last shot may have closed the window
+        await ctx.deliver()
+        ctx.clock.rearm()
+    return accepted
+
+
+async def add_host_commands(bot: commands.Bot, cog: commands.Cog) -> None:
+    """Add ``cog`` and make its slash commands subcommands of the ``/mafia`` group.
+
+    One slash-command group, two cogs: the lobby's ``GroupCog`` owns ``/mafia`` (its name,
+    description and ``guild_only``); the admin cog is a plain cog, so discord.py registers its
+    commands at the top level, and they are moved under the group here, before the tree is
+    synced. Each command keeps its cog as its binding, so the cog's ``interaction_check`` (the
+    runtime host check) still runs before it.
+    """
+    group = bot.tree.get_command(HOST_GROUP)
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError(f"/{HOST_GROUP} is not registered: load cogs.lobby first")
+    await bot.add_cog(cog)
+    for command in cog.get_app_commands():
+        bot.tree.remove_command(command.name)
+        command.parent = group
+        group.add_command(command)

@@ -1,0 +1,266 @@
+"""The host's overrides, subcommands of ``/mafia`` (the group is the lobby's, ``cogs/lobby.py``):
+announce, resolve, extend, pause, resume, end, exclude, deprive, doublekill, replace and state;
+and the audit log of host commands (R56). Every one passes :meth:`AdminCog.interaction_check`
+(Manage Server or the host role, checked at run time).
+
+The audit log: every ``/mafia`` command that completed is recorded with who ran it and its
+options. Commands that change the game record themselves in the store, in the same
+transaction as the change (exclude, deprive, doublekill, extend, pause, resume, replace, end);
+the listener here records the others.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.command_i18n import ltext
+from bot.context import GameContext, game_context
+from bot.errors import UserError
+from bot.hosts import ensure_host
+from bot.render import render_state, timestamp
+from bot.replies import guild_language, send_private
+from bot.webhooks import split_message
+from cogs._common import HOST_GROUP, add_host_commands, guild_and_member
+from core.i18n import t
+from rules.knowledge import mafia_members
+from rules.model import HostAction
+
+log = logging.getLogger(__name__)
+
+#: Recorded by the game service itself, with the change they make.
+AUDITED_BY_THE_SERVICE: Final[frozenset[str]] = frozenset(
+    {"exclude", "deprive", "doublekill", "extend", "pause", "resume", "replace", "end"}
+)
+
+
+def audit_args(namespace: app_commands.Namespace) -> dict[str, Any]:
+    """The command's options as plain JSON values (members, roles, channels by id)."""
+    out: dict[str, Any] = {}
+    for name, value in namespace:
+        if isinstance(value, str | int | float | bool) or value is None:
+            out[name] = value
+        elif isinstance(value, discord.Attachment):
+            out[name] = value.url
+        elif hasattr(value, "id"):
+            out[name] = int(value.id)
+        else:
+            out[name] = str(value)
+    return out
+
+
+class AdminCog(commands.Cog, name="Admin"):
+    def __init__(self, ctx: GameContext) -> None:
+        self.ctx = ctx
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await ensure_host(self.ctx.store, interaction)
+        return True
+
+    @app_commands.command(name="announce", description=ltext("cmd.mafia.announce.description"))
+    @app_commands.describe(text=ltext("cmd.mafia.announce.opt.text.description"))
+    async def announce_command(
+        self,
+        interaction: discord.Interaction[Any],
+        text: app_commands.Range[str, 1, 6000],  # Discord's limit for a text option
+    ) -> None:
+        """R47: the host's narrative, posted in #game under the host's name."""
+        guild, _member = guild_and_member(interaction)
+        settings = await self.ctx.store.get_guild_settings(guild.id)
+        channel = (
+            guild.get_channel(settings.game_channel_id)
+            if settings is not None and settings.game_channel_id is not None
+            else None
+        )
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError("error.not_set_up")
+        lang = await guild_language(self.ctx.store, guild)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.ctx.webhooks.post(channel, text, username=t(lang, "host.display_name"))
+        await send_private(interaction, t(lang, "announce.done", channel=channel.mention))
+
+    @app_commands.command(name="resolve", description=ltext("cmd.mafia.resolve.description"))
+    async def resolve_command(self, interaction: discord.Interaction[Any]) -> None:
+        guild, _member = guild_and_member(interaction)
+        game = self.ctx.service.game_in(guild.id)
+        if game is None:
+            raise UserError("error.no_running_game")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.ctx.service.deadline_reached(game.id)
+        await self.ctx.deliver()
+        self.ctx.clock.rearm()
+        lang = await guild_language(self.ctx.store, guild)
+        await send_private(interaction, t(lang, "host.resolved"))
+
+    @app_commands.command(name="extend", description=ltext("cmd.mafia.extend.description"))
+    @app_commands.describe(minutes=ltext("cmd.mafia.extend.opt.minutes.description"))
+    async def extend_command(
+        self, interaction: discord.Interaction[Any], minutes: app_commands.Range[int, 1, 10080]
+    ) -> None:
+        guild, member = guild_and_member(interaction)
+        deadline = await self.ctx.service.extend(guild.id, member.id, minutes)
+        self.ctx.clock.rearm()
+        lang = await guild_language(self.ctx.store, guild)
+        await send_private(interaction, t(lang, "host.extended", deadline=timestamp(deadline)))
+
+    @app_commands.command(name="pause", description=ltext("cmd.mafia.pause.description"))
+    async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
+        guild, member = guild_and_member(interaction)
+        await self.ctx.service.pause(guild.id, member.id)
+        self.ctx.clock.rearm()
+        lang = await guild_language(self.ctx.store, guild)
+        await send_private(interaction, t(lang, "host.paused"))
+
+    @app_commands.command(name="resume", description=ltext("cmd.mafia.resume.description"))
+    async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
+        guild, member = guild_and_member(interaction)
+        deadline = await self.ctx.service.resume(guild.id, member.id)
+        self.ctx.clock.rearm()
+        lang = await guild_language(self.ctx.store, guild)
+        await send_private(interaction, t(lang, "host.resumed", deadline=timestamp(deadline)))
+
+    @app_commands.command(name="end", description=ltext("cmd.mafia.end.description"))
+    async def end_command(self, interaction: discord.Interaction[Any]) -> None:
+        guild, member = guild_and_member(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.ctx.service.end(guild.id, member.id)
+        self.ctx.clock.rearm()
+        await self.ctx.deliver()
+        lang = await guild_language(self.ctx.store, guild)
+        await send_private(interaction, t(lang, "host.ended"))
+
+    @app_commands.command(name="exclude", description=ltext("cmd.mafia.exclude.description"))
+    @app_commands.describe(
+        player=ltext("cmd.mafia.exclude.opt.player.description"),
+        reason=ltext("cmd.mafia.exclude.opt.reason.description"),
+    )
+    async def exclude_command(
+        self,
+        interaction: discord.Interaction[Any],
+        player: app_commands.Range[str, 1, 100],
+        reason: app_commands.Range[str, 1, 500] | None = None,
+    ) -> None:
+        await self._host_action(
+            interaction, HostAction("exclude", player), "host.excluded", reason=reason
+        )
+
+    @app_commands.command(name="deprive", description=ltext("cmd.mafia.deprive.description"))
+    @app_commands.describe(player=ltext("cmd.mafia.deprive.opt.player.description"))
+    async def deprive_command(
+        self, interaction: discord.Interaction[Any], player: app_commands.Range[str, 1, 100]
+    ) -> None:
+        await self._host_action(interaction, HostAction("deprive_vote", player), "host.deprived")
+
+    @app_commands.command(name="doublekill", description=ltext("cmd.mafia.doublekill.description"))
+    async def doublekill_command(self, interaction: discord.Interaction[Any]) -> None:
+        await self._host_action(interaction, HostAction("double_kill"), "host.double_kill")
+
+    @app_commands.command(name="replace", description=ltext("cmd.mafia.replace.description"))
+    @app_commands.describe(
+        player=ltext("cmd.mafia.replace.opt.player.description"),
+        member=ltext("cmd.mafia.replace.opt.member.description"),
+    )
+    async def replace_command(
+        self,
+        interaction: discord.Interaction[Any],
+        player: app_commands.Range[str, 1, 100],
+        member: discord.Member,
+    ) -> None:
+        """A substitute takes over the nickname: the mafia room and the role card follow."""
+        guild, host = guild_and_member(interaction)
+        if member.bot:
+            raise UserError("error.bot_cannot_play")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        previous, _seat = await self.ctx.service.replace(guild.id, host.id, player, member.id)
+        game = self.ctx.service.game_in(guild.id)
+        room = None
+        if game is not None and player in mafia_members(game.engine.state):
+            room = await self.ctx.delivery.mafia_room(guild, game.id)
+        if room is not None:
+            await self.ctx.delivery.rooms.add(room, member)
+            if previous is not None and previous != member.id:
+                await self.ctx.delivery.rooms.remove(room, discord.Object(previous))
+        await self.ctx.deliver()
+        lang = await guild_language(self.ctx.store, guild)
+        await send_private(interaction, t(lang, "host.replaced", nick=player))
+
+    @app_commands.command(name="state", description=ltext("cmd.mafia.state.description"))
+    async def state_command(self, interaction: discord.Interaction[Any]) -> None:
+        """The full state, privately: who is who, alive or dead, and this turn's requests."""
+        guild, _member = guild_and_member(interaction)
+        game = self.ctx.service.game_in(guild.id)
+        if game is None:
+            raise UserError("error.no_running_game")
+        lang = await guild_language(self.ctx.store, guild)
+        text = render_state(lang, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        for piece in split_message(text):
+            await send_private(interaction, piece)
+
+    @exclude_command.autocomplete("player")
+    @deprive_command.autocomplete("player")
+    @replace_command.autocomplete("player")
+    async def _player_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        # Autocomplete runs no check: only a host sees the nicknames (never user names).
+        try:
+            await ensure_host(self.ctx.store, interaction)
+        except Exception:
+            return []
+        guild = interaction.guild
+        game = self.ctx.service.game_in(guild.id) if guild is not None else None
+        if game is None:
+            return []
+        needle = current.casefold()
+        return [
+            app_commands.Choice(name=p.nick, value=p.nick)
+            for p in game.engine.state.living()
+            if needle in p.nick.casefold()
+        ][:25]
+
+    async def _host_action(
+        self,
+        interaction: discord.Interaction[Any],
+        action: HostAction,
+        key: str,
+        reason: str | None = None,
+    ) -> None:
+        guild, member = guild_and_member(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.ctx.service.host_action(guild.id, member.id, action, reason)
+        await self.ctx.deliver()
+        self.ctx.clock.rearm()
+        lang = await guild_language(self.ctx.store, guild)
+        await send_private(interaction, t(lang, key, nick=action.player or ""))
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(
+        self,
+        interaction: discord.Interaction[Any],
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
+    ) -> None:
+        parent = getattr(command, "parent", None)
+        if parent is None or parent.name != HOST_GROUP or interaction.guild is None:
+            return
+        if command.name in AUDITED_BY_THE_SERVICE:
+            return
+        guild_id = interaction.guild.id
+        game = await self.ctx.store.open_game(guild_id) or await self.ctx.store.latest_game(
+            guild_id
+        )
+        await self.ctx.store.add_audit(
+            guild_id,
+            game.id if game is not None else None,
+            interaction.user.id,
+            f"mafia {command.name}",
+            audit_args(interaction.namespace),
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await add_host_commands(bot, AdminCog(game_context(bot)))

@@ -1,0 +1,258 @@
+"""The lobby: the host builds the table (``/mafia setup``), opens sign-up (``/mafia new``), sets
+the role list (``/mafia roles``) and starts the game (``/mafia start``); members sign up with the
+Join/Leave buttons or ``/join`` and ``/leave``.
+
+The lobby's cog owns the ``/mafia`` group (``cogs/admin.py`` adds the host's other commands to
+it). Every ``/mafia`` subcommand passes the cog's ``interaction_check``: Manage Server or the
+host role, checked at run time. Channel building lives in ``bot/layout.py``, the sign-up
+message and its buttons in ``bot/signup.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import attrs
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.command_i18n import ltext
+from bot.context import GameContext, game_context
+from bot.delivery import slot_channel
+from bot.errors import BotMissingPermissions, UserError
+from bot.hosts import ensure_host
+from bot.layout import build_or_repair, missing_bot_permissions
+from bot.mafia_room import missing_room_permissions
+from bot.render import role_summary, timestamp
+from bot.replies import guild_language, send_private
+from bot.signup import SignupView, close_signup, signup_action, signup_text
+from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
+from core.i18n import Lang, as_lang, t
+from core.service import setup_refusal
+from db.models import GuildSettings
+from rules.knowledge import mafia_members
+from rules.setup import SetupError, format_role_list, preset
+
+log = logging.getLogger(__name__)
+
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=ltext("choice.language.ru"), value="ru"),
+    app_commands.Choice(name=ltext("choice.language.en"), value="en"),
+]
+SCHEDULE_CHOICES = [
+    app_commands.Choice(name=ltext("choice.schedule.forum"), value="forum"),
+    app_commands.Choice(name=ltext("choice.schedule.fast"), value="fast"),
+]
+
+
+@app_commands.guild_only()
+class LobbyCog(
+    commands.GroupCog,
+    name="Lobby",
+    group_name=HOST_GROUP,
+    group_description=ltext("cmd.mafia.description"),
+):
+    def __init__(self, ctx: GameContext) -> None:
+        self.ctx = ctx
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        await ensure_host(self.ctx.store, interaction)
+        return True
+
+    @app_commands.command(name="setup", description=ltext("cmd.mafia.setup.description"))
+    @app_commands.describe(
+        language=ltext("cmd.mafia.setup.opt.language.description"),
+        host_role=ltext("cmd.mafia.setup.opt.host_role.description"),
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def setup_command(
+        self,
+        interaction: discord.Interaction[Any],
+        language: app_commands.Choice[str],
+        host_role: discord.Role | None = None,
+    ) -> None:
+        guild, member = guild_and_member(interaction)
+        lang: Lang = as_lang(language.value) or "en"
+        previous = await self.ctx.store.get_guild_settings(guild.id)
+        base = previous or GuildSettings(guild_id=guild.id)
+
+        if host_role is not None:
+            if host_role.is_default():
+                raise UserError("setup.host_role_everyone", in_lang=lang)
+            if host_role.id != base.host_role_id and not member.guild_permissions.manage_guild:
+                raise UserError("setup.host_role_needs_manage_guild", in_lang=lang)
+        role = host_role
+        if role is None and base.host_role_id is not None:
+            role = guild.get_role(base.host_role_id)
+
+        missing = missing_bot_permissions(guild.me.guild_permissions)
+        if missing:
+            raise BotMissingPermissions(
+                "setup.bot_missing_permissions", missing=missing, in_lang=lang
+            )
+
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        report = await build_or_repair(
+            guild, lang=lang, host_role=role, invoker=member, previous=previous
+        )
+        settings = report.settings(
+            attrs.evolve(base, language=lang, host_role_id=role.id if role else None)
+        )
+        await self.ctx.store.save_guild_settings(settings)
+        log.info(
+            "setup in guild %s by %s: created %s, repaired %s",
+            guild.id,
+            member.id,
+            report.created,
+            report.repaired,
+        )
+
+        await send_private(interaction, report.summary(lang, role))
+        # Announcements left pending for want of a channel (deleted, or never set up since a
+        # restart) can go out now instead of waiting for the next turn's delivery.
+        await self.ctx.deliver()
+
+    @app_commands.command(name="new", description=ltext("cmd.mafia.new.description"))
+    @app_commands.describe(
+        schedule=ltext("cmd.mafia.new.opt.schedule.description"),
+        timezone=ltext("cmd.mafia.new.opt.timezone.description"),
+        preset=ltext("cmd.mafia.new.opt.preset.description"),
+        turn_minutes=ltext("cmd.mafia.new.opt.turn_minutes.description"),
+        activity_rules=ltext("cmd.mafia.new.opt.activity_rules.description"),
+    )
+    @app_commands.choices(schedule=SCHEDULE_CHOICES)
+    async def new_command(
+        self,
+        interaction: discord.Interaction[Any],
+        schedule: app_commands.Choice[str],
+        timezone: app_commands.Range[str, 1, 64] | None = None,
+        preset: app_commands.Range[int, 4, 99] | None = None,
+        turn_minutes: app_commands.Range[int, 1, 1440] = 10,
+        activity_rules: bool = True,
+    ) -> None:
+        """Open sign-up: a message in #game with Join and Leave buttons."""
+        guild, member = guild_and_member(interaction)
+        settings = await self.ctx.store.get_guild_settings(guild.id)
+        channel = slot_channel(guild, settings, "game")
+        if channel is None:
+            raise UserError("error.not_set_up")
+        roles = preset_roles(preset) if preset is not None else None
+        zone = timezone or (settings.timezone if settings is not None else "Europe/Moscow")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rec = await self.ctx.service.new_game(
+            guild.id,
+            member.id,
+            schedule.value,
+            zone,
+            turn_minutes=turn_minutes,
+            roles=roles,
+            activity_rules=activity_rules,
+        )
+        lang = await guild_language(self.ctx.store, guild)
+        message = await channel.send(
+            signup_text(lang, 0, rec.schedule_kind), view=SignupView(self.ctx, lang)
+        )
+        await self.ctx.store.update_lobby(rec.id, signup_message_id=message.id)
+        log.info("guild %s: game %s opened by %s", guild.id, rec.id, member.id)
+        await send_private(interaction, t(lang, "signup.opened", channel=channel.mention))
+
+    @app_commands.command(name="roles", description=ltext("cmd.mafia.roles.description"))
+    @app_commands.describe(
+        roles=ltext("cmd.mafia.roles.opt.roles.description"),
+        preset=ltext("cmd.mafia.roles.opt.preset.description"),
+    )
+    async def roles_command(
+        self,
+        interaction: discord.Interaction[Any],
+        roles: app_commands.Range[str, 1, 500] | None = None,
+        preset: app_commands.Range[int, 4, 99] | None = None,
+    ) -> None:
+        """The role list: written out, or the preset for a number of players (default: the
+        number signed up now)."""
+        guild, _member = guild_and_member(interaction)
+        role_list = await self.ctx.service.set_roles(guild.id, roles, preset)
+        lang = await guild_language(self.ctx.store, guild)
+        await send_private(interaction, t(lang, "roles.set", roles=role_summary(lang, role_list)))
+
+    @app_commands.command(name="start", description=ltext("cmd.mafia.start.description"))
+    async def start_command(self, interaction: discord.Interaction[Any]) -> None:
+        """Deal roles and nicknames, open turn 1, send the role cards."""
+        guild, member = guild_and_member(interaction)
+        settings = await self.ctx.store.get_guild_settings(guild.id)
+        mafia_channel = slot_channel(guild, settings, "mafia")
+        if slot_channel(guild, settings, "game") is None or mafia_channel is None:
+            raise UserError("error.not_set_up")
+        # Check before anything is committed: a game half started (cards unsent, no room for
+        # the mafia) is worse than a clear refusal.
+        missing = missing_bot_permissions(guild.me.guild_permissions)
+        if missing:
+            raise BotMissingPermissions("start.bot_missing_permissions", missing=missing)
+        missing = missing_room_permissions(mafia_channel.permissions_for(guild.me))
+        if missing:
+            raise BotMissingPermissions(
+                "start.mafia_room_missing_permissions",
+                missing=missing,
+                channel=mafia_channel.mention,
+            )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = await guild_language(self.ctx.store, guild)
+        lobby = await self.ctx.store.open_game(guild.id)
+        live = await self.ctx.service.start(guild.id, theme=lang)
+        log.info("guild %s: game %s started by %s", guild.id, live.id, member.id)
+        warnings: list[str] = []
+        # R14: the mafia's room is a private thread in #mafia with the mafia in it (never an
+        # overwrite per member: every client receives those).
+        team = set(mafia_members(live.engine.state))
+        members = [
+            m
+            for p in live.players
+            if p.nick in team and (m := guild.get_member(p.user_id)) is not None
+        ]
+        try:
+            await self.ctx.delivery.rooms.open(mafia_channel, live.id, lang, members)
+        except discord.HTTPException:
+            # The game has started (committed): it runs on (the delivery opens the room again
+            # with its next mafia announcement), and the host is told plainly.
+            log.warning("guild %s: could not open the mafia room", guild.id, exc_info=True)
+            warnings.append(t(lang, "start.mafia_access_failed", channel=mafia_channel.mention))
+        await close_signup(self.ctx, guild, lobby.signup_message_id if lobby else None)
+        self.ctx.clock.rearm()
+        await self.ctx.deliver()
+        deadline = live.record.deadline
+        done = t(
+            lang,
+            "start.done",
+            players=len(live.players),
+            roles=role_summary(lang, [p.role for p in live.players]),
+            deadline=timestamp(deadline) if deadline else "-",
+        )
+        await send_private(interaction, "\n".join([done, *warnings]))
+
+
+class SignupCog(PlayerCog, name="Signup"):
+    @app_commands.command(name="join", description=ltext("cmd.join.description"))
+    async def join_command(self, interaction: discord.Interaction[Any]) -> None:
+        guild_of(interaction)
+        await signup_action(self.ctx, interaction, joining=True)
+
+    @app_commands.command(name="leave", description=ltext("cmd.leave.description"))
+    async def leave_command(self, interaction: discord.Interaction[Any]) -> None:
+        guild_of(interaction)
+        await signup_action(self.ctx, interaction, joining=False)
+
+
+def preset_roles(players: int) -> str:
+    try:
+        return format_role_list(preset(players))
+    except SetupError as exc:
+        raise setup_refusal(exc) from None
+
+
+async def setup(bot: commands.Bot) -> None:
+    ctx = game_context(bot)
+    await bot.add_cog(LobbyCog(ctx))
+    await bot.add_cog(SignupCog(ctx))
+    bot.add_view(SignupView(ctx))  # the Join / Leave buttons of any sign-up message
