@@ -19,7 +19,8 @@ from bot.delivery import Delivery
 from bot.tree import MafiaTree
 from bot.webhooks import GameWebhooks
 from core.service import GameService
-from db.store import Store
+from db.interface import GameStore
+from db.store import open_store
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ class MafiaBot(commands.Bot):
         )
         self.settings = settings
         self.database = settings.database
-        self._store: Store | None = None
+        self._store: GameStore | None = None
         self._context: GameContext | None = None
 
     @property
@@ -74,7 +75,7 @@ class MafiaBot(commands.Bot):
         return self._context
 
     @property
-    def store(self) -> Store:
+    def store(self) -> GameStore:
         """The database, open from ``setup_hook`` (before any event) until ``close``."""
         if self._store is None:
             raise RuntimeError("the store is not open: the bot has not started")
@@ -86,7 +87,7 @@ class MafiaBot(commands.Bot):
         return self.context.service
 
     async def setup_hook(self) -> None:
-        store = self._store = await Store.open(self.database)
+        store = self._store = await open_store(self.database)
         # discord.utils.utcnow: the real time, and SimCord's virtual time in tests.
         service = GameService(store, clock=discord.utils.utcnow, game_seed=self.settings.game_seed)
         await service.load()

@@ -15,7 +15,7 @@ import discord
 
 from bot.webhooks import GameWebhooks
 from core.service import GameService
-from db.store import Store
+from db.interface import GameStore
 
 if TYPE_CHECKING:  # built by bot/client.py; imported here for the types only
     from bot.clock import GameClock
@@ -30,7 +30,7 @@ class GameContext:
     anonymous webhooks, the outbox delivery and the game clock."""
 
     client: discord.Client
-    store: Store
+    store: GameStore
     service: GameService
     webhooks: GameWebhooks
     delivery: Delivery

@@ -28,8 +28,8 @@ from bot.replies import guild_language
 from bot.webhooks import split_message
 from core.i18n import Lang, t
 from core.service import GameService
+from db.interface import GameStore
 from db.models import GuildSettings, OutboxRecord
-from db.store import Store
 from rules.announce import MAFIA, PUBLIC
 from rules.knowledge import role_card
 
@@ -49,7 +49,7 @@ CHANNEL_NEEDS: Final[tuple[str, ...]] = ("view_channel", "send_messages", "read_
 class Delivery:
     """Sends the pending outbox, one row at a time, in order (one delivery at a time)."""
 
-    def __init__(self, client: discord.Client, store: Store, service: GameService) -> None:
+    def __init__(self, client: discord.Client, store: GameStore, service: GameService) -> None:
         self.client = client
         self.store = store
         self.service = service

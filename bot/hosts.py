@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 
 from bot.errors import NotHost
+from db.interface import GameStore
 from db.models import GuildSettings
-from db.store import Store
 
 
 def is_host(member: discord.Member, host_role_id: int | None) -> bool:
@@ -22,7 +22,9 @@ def is_host(member: discord.Member, host_role_id: int | None) -> bool:
     return host_role_id is not None and member.get_role(host_role_id) is not None
 
 
-async def ensure_host(store: Store, interaction: discord.Interaction[Any]) -> GuildSettings | None:
+async def ensure_host(
+    store: GameStore, interaction: discord.Interaction[Any]
+) -> GuildSettings | None:
     """Raise :class:`NotHost` unless the caller is a host; returns the guild's settings."""
     guild = interaction.guild
     member = interaction.user

@@ -8,19 +8,19 @@ from typing import Any
 import discord
 
 from core.i18n import Lang, as_lang, lang_for_locale, t
-from db.store import Store
+from db.interface import GameStore
 
 log = logging.getLogger(__name__)
 
 
-async def guild_language(store: Store, guild: discord.Guild) -> Lang:
+async def guild_language(store: GameStore, guild: discord.Guild) -> Lang:
     """The language ``/mafia setup`` chose, else the guild's own (Community) locale."""
     settings = await store.get_guild_settings(guild.id)
     chosen = as_lang(settings.language) if settings is not None else None
     return chosen or lang_for_locale(guild.preferred_locale)
 
 
-async def interaction_language(store: Store, interaction: discord.Interaction[Any]) -> Lang:
+async def interaction_language(store: GameStore, interaction: discord.Interaction[Any]) -> Lang:
     """The guild's language in a guild; the user's client language in a DM."""
     if interaction.guild is not None:
         return await guild_language(store, interaction.guild)
@@ -40,7 +40,7 @@ async def send_private(interaction: discord.Interaction[Any], text: str) -> None
 
 
 async def reply(
-    store: Store, interaction: discord.Interaction[Any], key: str, /, **values: Any
+    store: GameStore, interaction: discord.Interaction[Any], key: str, /, **values: Any
 ) -> None:
     """Render ``key`` in the interaction's language and reply privately."""
     lang = await interaction_language(store, interaction)

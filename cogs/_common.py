@@ -94,15 +94,17 @@ def nick_autocomplete(verb: str) -> Any:
 
 
 async def submit_request(
-    ctx: GameContext, interaction: discord.Interaction[Any], raw: dict[str, Any], **shown: str
+    ctx: GameContext, interaction: discord.Interaction[Any], raw: dict[str, Any]
 ) -> Accepted:
     """Submit a player's request (validated and committed by the service), tell him privately,
-    and show the mafia's kill agreement in their room."""
+    and show the mafia's kill agreement in their room. The reply names the players as the game
+    spells them, not as they were typed (R44)."""
     guild = guild_of(interaction)
     accepted = await ctx.service.submit(guild.id, interaction.user.id, raw)
     lang = await guild_language(ctx.store, guild)
     verb = str(raw["do"])
-    lines = [t(lang, f"play.accepted.{verb}", **shown)]
+    names = ", ".join(accepted.request.named())
+    lines = [t(lang, f"play.accepted.{verb}", target=names, to=names)]
     if accepted.withdrawn:  # R17
         names = ", ".join(verb_name(lang, v) for v in accepted.withdrawn)
         lines.append(t(lang, "play.withdrawn", verbs=names))

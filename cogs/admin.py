@@ -175,10 +175,10 @@ class AdminCog(commands.Cog, name="Admin"):
         if member.bot:
             raise UserError("error.bot_cannot_play")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        previous, _seat = await self.ctx.service.replace(guild.id, host.id, player, member.id)
+        previous, seat = await self.ctx.service.replace(guild.id, host.id, player, member.id)
         game = self.ctx.service.game_in(guild.id)
         room = None
-        if game is not None and player in mafia_members(game.engine.state):
+        if game is not None and seat.nick in mafia_members(game.engine.state):
             room = await self.ctx.delivery.mafia_room(guild, game.id)
         if room is not None:
             await self.ctx.delivery.rooms.add(room, member)
@@ -186,7 +186,7 @@ class AdminCog(commands.Cog, name="Admin"):
                 await self.ctx.delivery.rooms.remove(room, discord.Object(previous))
         await self.ctx.deliver()
         lang = await guild_language(self.ctx.store, guild)
-        await send_private(interaction, t(lang, "host.replaced", nick=player))
+        await send_private(interaction, t(lang, "host.replaced", nick=seat.nick))
 
     @app_commands.command(name="state", description=ltext("cmd.mafia.state.description"))
     async def state_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -232,7 +232,7 @@ class AdminCog(commands.Cog, name="Admin"):
     ) -> None:
         guild, member = guild_and_member(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.ctx.service.host_action(guild.id, member.id, action, reason)
+        action = await self.ctx.service.host_action(guild.id, member.id, action, reason)
         await self.ctx.deliver()
         self.ctx.clock.rearm()
         lang = await guild_language(self.ctx.store, guild)

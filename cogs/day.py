@@ -202,13 +202,13 @@ class DayCog(PlayerCog, name="Day"):
     @app_commands.describe(target=ltext("cmd.vote.opt.target.description"))
     @app_commands.autocomplete(target=nick_autocomplete("vote"))
     async def vote_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(self.ctx, interaction, {"do": "vote", "target": target}, target=target)
+        await submit_request(self.ctx, interaction, {"do": "vote", "target": target})
 
     @app_commands.command(name="hunt", description=ltext("cmd.hunt.description"))
     @app_commands.describe(target=ltext("cmd.hunt.opt.target.description"))
     @app_commands.autocomplete(target=nick_autocomplete("hunt"))
     async def hunt_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(self.ctx, interaction, {"do": "hunt", "target": target}, target=target)
+        await submit_request(self.ctx, interaction, {"do": "hunt", "target": target})
 
     @app_commands.command(name="note", description=ltext("cmd.note.description"))
     @app_commands.describe(
@@ -221,7 +221,7 @@ class DayCog(PlayerCog, name="Day"):
         to: Nick,
         text: app_commands.Range[str, 1, 1500],
     ) -> None:
-        await submit_request(self.ctx, interaction, {"do": "note", "to": to, "text": text}, to=to)
+        await submit_request(self.ctx, interaction, {"do": "note", "to": to, "text": text})
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -38,62 +38,49 @@ class NightCog(PlayerCog, name="Night"):
             raw["target"] = target
         else:
             raw["targets"] = [target, second]
-        shown = target if second is None else f"{target}, {second}"
-        await submit_request(self.ctx, interaction, raw, target=shown)
+        await submit_request(self.ctx, interaction, raw)
 
     @app_commands.command(name="check", description=ltext("cmd.check.description"))
     @app_commands.describe(target=ltext("cmd.check.opt.target.description"))
     @app_commands.autocomplete(target=nick_autocomplete("check"))
     async def check_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(
-            self.ctx, interaction, {"do": "check", "target": target}, target=target
-        )
+        await submit_request(self.ctx, interaction, {"do": "check", "target": target})
 
     @app_commands.command(name="heal", description=ltext("cmd.heal.description"))
     @app_commands.describe(target=ltext("cmd.heal.opt.target.description"))
     @app_commands.autocomplete(target=nick_autocomplete("heal"))
     async def heal_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(self.ctx, interaction, {"do": "heal", "target": target}, target=target)
+        await submit_request(self.ctx, interaction, {"do": "heal", "target": target})
 
     @app_commands.command(name="inject", description=ltext("cmd.inject.description"))
     @app_commands.describe(target=ltext("cmd.inject.opt.target.description"))
     @app_commands.autocomplete(target=nick_autocomplete("inject"))
     async def inject_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(
-            self.ctx, interaction, {"do": "inject", "target": target}, target=target
-        )
+        await submit_request(self.ctx, interaction, {"do": "inject", "target": target})
 
     @app_commands.command(name="block", description=ltext("cmd.block.description"))
     @app_commands.describe(target=ltext("cmd.block.opt.target.description"))
     @app_commands.autocomplete(target=nick_autocomplete("block"))
     async def block_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(
-            self.ctx, interaction, {"do": "block", "target": target}, target=target
-        )
+        await submit_request(self.ctx, interaction, {"do": "block", "target": target})
 
     @app_commands.command(name="slander", description=ltext("cmd.slander.description"))
     @app_commands.describe(target=ltext("cmd.slander.opt.target.description"))
     @app_commands.autocomplete(target=nick_autocomplete("slander"))
     async def slander_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(
-            self.ctx, interaction, {"do": "slander", "target": target}, target=target
-        )
+        await submit_request(self.ctx, interaction, {"do": "slander", "target": target})
 
     @app_commands.command(name="poison", description=ltext("cmd.poison.description"))
     @app_commands.describe(target=ltext("cmd.poison.opt.target.description"))
     @app_commands.autocomplete(target=nick_autocomplete("poison"))
     async def poison_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(
-            self.ctx, interaction, {"do": "poison", "target": target}, target=target
-        )
+        await submit_request(self.ctx, interaction, {"do": "poison", "target": target})
 
     @app_commands.command(name="shoot", description=ltext("cmd.shoot.description"))
     @app_commands.describe(target=ltext("cmd.shoot.opt.target.description"))
     @app_commands.autocomplete(target=nick_autocomplete("shoot"))
     async def shoot_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(
-            self.ctx, interaction, {"do": "shoot", "target": target}, target=target
-        )
+        await submit_request(self.ctx, interaction, {"do": "shoot", "target": target})
 
 
 async def setup(bot: commands.Bot) -> None:

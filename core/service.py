@@ -21,8 +21,8 @@ from typing import Any
 import attrs
 
 from core.refusal import Refusal
-from db.models import GameRecord, OutboxItem, OutboxRecord, PlayerRecord, PlayerSpec, refused
-from db.store import KEEP, Store
+from db.interface import GameStore
+from db.models import KEEP, GameRecord, OutboxItem, OutboxRecord, PlayerRecord, PlayerSpec, refused
 from rules.announce import (
     PUBLIC,
     Announcement,
@@ -122,7 +122,9 @@ def _items(announcements: Iterable[Announcement]) -> list[OutboxItem]:
 
 
 class GameService:
-    def __init__(self, store: Store, clock: Clock = utc_now, game_seed: int | None = None) -> None:
+    def __init__(
+        self, store: GameStore, clock: Clock = utc_now, game_seed: int | None = None
+    ) -> None:
         self.store = store
         self.clock = clock
         #: The seed of every new game when set (reproducible demos), else a random one each.
@@ -346,8 +348,9 @@ class GameService:
     # --- host -------------------------------------------------------------------------
     async def host_action(
         self, guild_id: int, actor_id: int, action: HostAction, reason: str | None = None
-    ) -> None:
-        """R56: exclude, deprive the vote, grant the double kill (all through the rules)."""
+    ) -> HostAction:
+        """R56: exclude, deprive the vote, grant the double kill (all through the rules).
+        Returns the action as applied, naming the player as the game spells him (R44)."""
         game = self._running(guild_id)
         async with game.lock:
             engine = game.engine
@@ -387,6 +390,7 @@ class GameService:
             )
             game.engine = trial
             await self._finish_if_won(game)
+        return action
 
     async def _finish_if_won(self, game: LiveGame) -> None:
         """R15: the win check after an exclusion. Also repairs, at start, a game whose

@@ -196,7 +196,7 @@ def _sql_and_drivers(path: Path) -> list[str]:
 def _outside_the_backend() -> list[Path]:
     db = ROOT / "db"
     files = [p for p in sorted(db.glob("*.py")) if p.name != "migrations.py"]
-    for package in ("app", "cogs", "rules"):
+    for package in ("core", "bot", "cogs", "rules", "sandbox"):
         files += sorted((ROOT / package).rglob("*.py"))
     return files
 
@@ -204,7 +204,7 @@ def _outside_the_backend() -> list[Path]:
 def test_no_sql_or_sqlite_driver_outside_the_sqlite_backend() -> None:
     files = _outside_the_backend()
     names = {p.relative_to(ROOT).as_posix() for p in files}
-    assert {"db/interface.py", "db/models.py", "db/store.py", "app/service.py"} <= names
+    assert {"db/interface.py", "db/models.py", "db/store.py", "core/service.py"} <= names
     leaks = [line for path in files for line in _sql_and_drivers(path)]
     assert leaks == []
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.service import GameService, ServiceError
+from core.service import GameService, ServiceError
 from db.store import Store
 from rules.model import HostAction
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.service import setup_refusal
+from core.service import setup_refusal
 from rules.engine import Game
 from rules.model import HostAction, Request
 from rules.names import (
