@@ -50,28 +50,29 @@ def validate_request(state: GameState, req: Request, *, hunts_open: bool = True)
     code = role.refuse_request(state, req)  # the role's own rules (R20, R23, R36)
     if code is not None:
         return _refuse(code)
-    for name in req.named():
-        refusal = _check_target(state, req, name)
-        if refusal is not None:
-            return refusal
-    return None
+    # Deaths of one step (Decision): nothing depends on the order in which a request names
+    # its targets, its refusal neither: the first rule (in `_check_target` order) any named
+    # player breaks decides.
+    found = [(rank, code) for name in req.named() for rank, code in _target_rules(state, req, name)]
+    return _refuse(min(found)[1]) if found else None
 
 
-def _check_target(state: GameState, req: Request, name: str) -> Refusal | None:
+def _target_rules(state: GameState, req: Request, name: str) -> list[tuple[int, RefusalCode]]:
+    """The rules one named player breaks, each with its rank (lower decides first)."""
     target = state.players[name]
     sender = state.players[req.by]
     spec = verb_spec(req.do)
     assert spec is not None
     if name == req.by and not spec.self_target:
-        return _refuse(RefusalCode.SELF_TARGET)  # section 9 Decision
+        return [(0, RefusalCode.SELF_TARGET)]  # section 9 Decision
     if not target.alive:
-        return _refuse(RefusalCode.DEAD_TARGET)
+        return [(1, RefusalCode.DEAD_TARGET)]
     if spec.spares_team and target.faction is sender.faction:
         # R23: the mafia know their members (a converted Foundling included); an unconverted
         # Foundling is not known, so a kill on him is accepted and fails silently (R22, R55).
-        return _refuse(RefusalCode.OWN_MAFIA_TARGET)
+        return [(2, RefusalCode.OWN_MAFIA_TARGET)]
     code = sender.role_cls.refuse_target(state, req, name)  # e.g. R20's heal chain
-    return _refuse(code) if code is not None else None
+    return [(3, code)] if code is not None else []
 
 
 def validate_shot(state: GameState, req: Request) -> Refusal | None:
