@@ -85,7 +85,7 @@ class Resolution:
         its protector lives, and not against an attack that hits the protector himself: a
         doctor killed by this kill heals nobody, unless he healed himself (R40)."""
         state = self.state
-        wanted = [t for t in targets if state.alive(t)]
+        wanted = list(targets)
         valid = [
             p for p in self.protections() if cause in p.against and state.alive(p.by)
         ]

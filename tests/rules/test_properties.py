@@ -16,6 +16,10 @@ Checked for every generated script:
 - the turn's winner is exactly what R15 says about the players alive at its end (the Foundling
   counting as mafia once the Boss is dead, R22), and a host exclusion that decides the game
   ends the turn at once.
+
+And the Decision "Deaths of one step" (section 8): seating the players in another order and
+naming a kill's targets the other way round never changes the outcome (up to the orders it
+leaves free), and the deaths of one step are listed in seat order.
 """
 
 from __future__ import annotations
