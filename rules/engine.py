@@ -22,8 +22,8 @@ from rules.model import (
     Submission,
     TurnResult,
 )
-from rules.pipeline import Night, Resolution, close_turn, fire_pistol, resolve_turn
-from rules.roles import TOWN_ABILITY_VERBS
+from rules.pipeline import close_turn, fire_pistol, kill_outside_resolution, resolve_turn
+from rules.roles import town_ability_verbs
 from rules.setup import validate_nicknames, validate_setup
 from rules.validation import validate_host_action, validate_request
 from rules.win import decide_winner
@@ -103,10 +103,11 @@ class Game:
             return
         # A later request of the same kind replaces the earlier one and arrives now.
         state.requests.pop((req.by, req.slot), None)
+        abilities = town_ability_verbs()
         if req.do == "hunt":  # R17: a hunt withdraws the ability, and the other way round
-            for verb in TOWN_ABILITY_VERBS:
+            for verb in abilities:
                 state.requests.pop((req.by, Request(req.by, verb).slot), None)
-        elif req.do in TOWN_ABILITY_VERBS:
+        elif req.do in abilities:
             state.requests.pop((req.by, "hunt"), None)
         state.requests[(req.by, req.slot)] = Submission(seq=state.next_seq, request=req)
         state.next_seq += 1
@@ -139,10 +140,8 @@ class Game:
 
     def _exclude(self, nick: str) -> None:
         state = self.state
-        if state.current is None:
-            state.current = TurnResult(turn=state.turn)
-        res = Resolution(state=state, result=state.current, night=Night(electorate=[]))
-        res.kill(nick, Cause.EXCLUDED, ())
+        kill_outside_resolution(state, nick, Cause.EXCLUDED)
+        assert state.current is not None
         if state.phase is Phase.OPEN:
             winner = decide_winner(state)  # R15: the win check follows an exclusion
             if winner is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import attrs
 
 from rules.model import GameState, Request
-from rules.roles import COMMON_VERBS, Commissar, Faction, PromotedSergeant, Sergeant
+from rules.roles import COMMON_VERBS, Faction, verb_spec
 
 
 @attrs.frozen
@@ -26,25 +26,17 @@ class RoleCard:
 def role_card(state: GameState, nick: str) -> RoleCard:
     player = state.players[nick]
     cls = player.role_cls
-    shown = cls.shown_as()
-    faction = cls.faction
     team: tuple[str, ...] = ()
-    if faction is Faction.MAFIA:
+    if cls.faction is Faction.MAFIA:
         team = tuple(p.nick for p in state.players.values() if p.is_mafia)
-    commissar: str | None = None
-    if player.role == Sergeant.code:
-        holder = state.holder(Commissar.code)
-        commissar = holder.nick if holder else None
     verbs = sorted(COMMON_VERBS | cls.verbs | ({"hunt"} if cls.may_hunt() else set()))
-    if player.role == PromotedSergeant.code:
-        shown = Commissar.code
     return RoleCard(
         nick=nick,
-        role=shown,
-        faction=str(faction) if player.role != "foundling" else str(Faction.TOWN),
+        role=cls.shown_as(),
+        faction=str(cls.shown_faction()),
         verbs=tuple(verbs),
         team=team,
-        commissar=commissar,
+        commissar=cls.known_commissar(state),
         alive=player.alive,
     )
 
@@ -65,13 +57,24 @@ def kill_agreement(state: GameState) -> dict[str, tuple[str, ...]]:
 
 
 def valid_targets(state: GameState, nick: str, verb: str) -> list[str]:
-    """Living nicknames a player may name with a verb (for autocomplete and menus)."""
+    """Living nicknames a player may name with a verb (for autocomplete and menus).
+
+    Only a sender who may send the verb has his own team left out (R23: the mafia know
+    their members); anyone else sees every living player, so the list tells him nothing (R55)."""
     me = state.players.get(nick)
+    spec = verb_spec(verb)
+    self_ok = spec is not None and spec.self_target
+    spares = (
+        spec is not None
+        and spec.spares_team
+        and me is not None
+        and verb in me.role_cls.verbs
+    )
     out = []
     for p in state.living():
-        if p.nick == nick and verb not in ("vote", "heal"):
+        if p.nick == nick and not self_ok:
             continue
-        if verb == "kill" and me is not None and p.is_mafia:
+        if spares and me is not None and p.faction is me.faction:
             continue
         out.append(p.nick)
     return out

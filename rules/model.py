@@ -1,13 +1,27 @@
-"""The game's data: players, requests, refusals, state and the outcome of a turn (attrs)."""
+"""The game's data: players, requests, refusals, state and the outcome of a turn (attrs).
+
+The request verbs are not listed here: they come from the role registry (`rules.roles`), so a
+registered role's new verb is a request like any other. This module imports the roles only
+where it asks them (roles import the data types from here).
+"""
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules.roles import Faction, Role, Step, role_class
+if TYPE_CHECKING:
+    from rules.roles import Role, Step
+
+
+class Faction(StrEnum):
+    """R12: town, mafia, and loners (re-exported by `rules.roles`)."""
+
+    TOWN = "town"
+    MAFIA = "mafia"
+    LONER = "loner"
 
 
 class Cause(StrEnum):
@@ -68,12 +82,6 @@ class RequestFormatError(ValueError):
     """A request dict that is not a request at all (a malformed script, not a refusal)."""
 
 
-TARGET_VERBS: frozenset[str] = frozenset(
-    {"vote", "hunt", "check", "heal", "inject", "block", "slander", "poison", "shoot"}
-)
-ALL_VERBS: frozenset[str] = TARGET_VERBS | {"kill", "note", "post"}
-
-
 @attrs.frozen
 class Request:
     """A private request (заявка) of one player, exactly the SCENARIOS.md request object."""
@@ -88,9 +96,10 @@ class Request:
     @property
     def slot(self) -> str:
         """Requests of one slot replace each other (SCENARIOS.md 'kinds for replacement')."""
-        if self.do in ("heal", "inject"):
-            return "doctor"
-        return self.do
+        from rules.roles.registry import verb_spec
+
+        spec = verb_spec(self.do)
+        return spec.slot_name if spec is not None else self.do
 
     def named(self) -> tuple[str, ...]:
         """Every player the request names."""
@@ -107,26 +116,32 @@ class Request:
 
     @classmethod
     def from_dict(cls, data: Any) -> Request:
+        """A SCENARIOS.md request object; its verb must be one a registered role (or every
+        player) sends, and its fields those of the verb's shape."""
+        from rules.roles.base import Shape
+        from rules.roles.registry import verb_spec
+
         if not isinstance(data, dict):
             raise RequestFormatError("a request must be an object")
         by = data.get("by")
         verb = data.get("do")
         if not isinstance(by, str):
             raise RequestFormatError("'by' must be a nickname")
-        if not isinstance(verb, str) or verb not in ALL_VERBS:
+        spec = verb_spec(verb) if isinstance(verb, str) else None
+        if not isinstance(verb, str) or spec is None:
             raise RequestFormatError(f"unknown verb {verb!r}")
         allowed = {"by", "do"}
         target: str | None = None
         targets: tuple[str, ...] | None = None
         to: str | None = None
         text: str | None = None
-        if verb in TARGET_VERBS:
+        if spec.shape is Shape.TARGET:
             allowed.add("target")
             target = _nick_field(data, "target", verb)
-        elif verb == "kill":
+        elif spec.shape is Shape.TARGET_OR_PAIR:
             allowed |= {"target", "targets"}
             if ("target" in data) == ("targets" in data):
-                raise RequestFormatError("'kill' takes 'target' or 'targets'")
+                raise RequestFormatError(f"'{verb}' takes 'target' or 'targets'")
             if "target" in data:
                 target = _nick_field(data, "target", verb)
             else:
@@ -138,12 +153,12 @@ class Request:
                 ):
                     raise RequestFormatError("'targets' must be a list of two nicknames")
                 targets = (raw[0], raw[1])
-        elif verb == "note":
+        elif spec.shape is Shape.NOTE:
             allowed |= {"to", "text"}
             to = _nick_field(data, "to", verb)
             raw_text = data.get("text")
             if not isinstance(raw_text, str):
-                raise RequestFormatError("'note' needs 'text' (a string)")
+                raise RequestFormatError(f"'{verb}' needs 'text' (a string)")
             text = raw_text
         extra = set(data) - allowed
         if extra:
@@ -223,6 +238,8 @@ class Player:
 
     @property
     def role_cls(self) -> type[Role]:
+        from rules.roles.registry import role_class
+
         return role_class(self.role)
 
     @property

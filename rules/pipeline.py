@@ -1,59 +1,50 @@
 """The resolution of one turn: RULES.md section 8, step by step, in `STEP_ORDER`.
 
-`resolve_turn` runs steps 0-5 (consequences are applied as each death happens); the pistol
-(step 6) comes from `fire_pistol` while the window is open, and `close_turn` runs the win check
-(step 7). Each step is a function registered in `STEP_HANDLERS`; roles name the steps their
-requests are resolved in (`Role.hooks`).
+`resolve_turn` runs steps 0-5; the pistol (step 6) comes from `fire_pistol` while the window is
+open, and `close_turn` runs the win check (step 7). At each step the hooks the registered role
+classes attach to it run first (`Role.hooks`, in registry order: the Prostitute's block, the
+mafia's kill, the Commissar's check, ...), then the step's generic part if it has one (the
+hunt, the lynch, inactivity). Nothing here knows a role by name: roles meet through the
+generic questions of `Resolution` (`acts`, `hits`, `appears_mafia`) and the death hooks.
+
+Deaths of one step (Decision): a step's victims all die first (`Resolution.kill`), then
+`Resolution.settle` lists them in seat order and applies step 5 to them: role revealed
+(R35), each dead player's `on_own_death` (R18's pistol), the death note (R37), then for every
+death each player still alive gets `on_other_death` (R19's promotion, R22's conversion).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import attrs
 
 from rules.model import (
     NOTE_CAUSES,
-    PISTOL_CAUSES,
     Cause,
-    CheckResult,
     Death,
     GameState,
     LynchResult,
     NoteDelivery,
     Phase,
-    Player,
     Request,
-    RoleChange,
     TurnResult,
 )
-from rules.roles import (
-    STEP_ORDER,
-    Boss,
-    Commissar,
-    ConvertedFoundling,
-    Doctor,
-    Faction,
-    Foundling,
-    Maniac,
-    PromotedSergeant,
-    Prostitute,
-    Sergeant,
-    Step,
-    Troublemaker,
-)
+from rules.roles import STEP_ORDER, Protection, Step, role_classes, step_hooks
 from rules.win import decide_winner
 
 
 @attrs.define
 class Night:
-    """What the night's steps decide, shared between steps of one resolution."""
+    """What the night's steps decide, shared between the hooks of one resolution."""
 
     electorate: list[str]
-    blocked: str | None = None
-    slandered: str | None = None
-    protected: str | None = None  # the doctor's heal target, if the heal happens (2f)
-    check: CheckResult | None = None
+    # R21: players whose ability does not work tonight; every ability asks `Resolution.acts`.
+    blocked: set[str] = attrs.Factory(set)
+    # R25: players the commissar sees as mafia tonight whatever their role.
+    appears_mafia: set[str] = attrs.Factory(set)
+    # Protections of the night (R20), gathered from every role class when first asked.
+    protections: list[Protection] | None = None
 
 
 @attrs.define
@@ -62,18 +53,75 @@ class Resolution:
     result: TurnResult
     night: Night
     step: Step | None = None  # None: a host command outside the resolution
+    batch: list[Death] = attrs.Factory(list)  # the deaths of the current step, not settled
 
-    # --- helpers -----------------------------------------------------------------------
-    def acts(self, nick: str, role_codes: tuple[str, ...]) -> bool:
-        """General rule: a request counts if its sender is alive and still holds the role."""
-        p = self.state.players[nick]
-        return p.alive and p.role in role_codes and self.night.blocked != nick
+    # --- questions roles ask each other ---------------------------------------------------
+    def acts(self, req: Request) -> bool:
+        """General rule of section 8: a role request counts if its sender is alive, still
+        holds a role that sends it, and is not blocked (R21)."""
+        p = self.state.players[req.by]
+        return p.alive and req.do in p.role_cls.verbs and req.by not in self.night.blocked
 
     def standing(self, slot: str) -> list[Request]:
         return [s.request for s in self.state.submissions(slot)]
 
+    def appears_mafia(self, nick: str) -> bool:
+        """What the commissar sees (R18): the role's own look, or a slander (R25)."""
+        player = self.state.players[nick]
+        return player.role_cls.checked_as_mafia() or nick in self.night.appears_mafia
+
+    def protections(self) -> list[Protection]:
+        """The night's protections, gathered from every role class the first time a kill or
+        poison asks (never before step 2c, so after the block and the deaths of 0 and 1)."""
+        if self.night.protections is None:
+            self.night.protections = [p for cls in role_classes() for p in cls.protections(self)]
+        return self.night.protections
+
+    def hits(self, targets: Iterable[str], cause: Cause) -> list[str]:
+        """Who an attack (`mafia` kill, `poison`) on `targets` actually hits, in seat order.
+
+        A target is missed if he is dead, immune to the cause (R22), or protected against it
+        (R20, R42); a stand-in protector is hit in his place. A protection holds only while
+        its protector lives, and not against an attack that hits the protector himself: a
+        doctor killed by this kill heals nobody, unless he healed himself (R40)."""
+        state = self.state
+        wanted = list(targets)
+        valid = [
+            p for p in self.protections() if cause in p.against and state.alive(p.by)
+        ]
+
+        def vulnerable(nick: str) -> bool:
+            return state.alive(nick) and not state.players[nick].role_cls.immune_to(cause)
+
+        while True:
+            hit: set[str] = set()
+            direct: set[str] = set()  # hit as themselves, not as stand-ins
+            for t in wanted:
+                if not vulnerable(t):
+                    continue
+                cover = [p for p in valid if p.target == t]
+                if any(not p.stand_in for p in cover):
+                    continue
+                stand_in = next((p.by for p in cover if p.stand_in), None)
+                if stand_in is None:
+                    hit.add(t)
+                    direct.add(t)
+                elif vulnerable(stand_in) and not any(
+                    p.target == stand_in and not p.stand_in for p in valid
+                ):
+                    hit.add(stand_in)
+            void = [p for p in valid if p.by in direct]
+            if not void:
+                return self.in_seat_order(hit)
+            valid = [p for p in valid if p not in void]
+
+    def in_seat_order(self, nicks: Iterable[str]) -> list[str]:
+        wanted = set(nicks)
+        return [n for n in self.state.players if n in wanted]
+
+    # --- deaths ---------------------------------------------------------------------------
     def kill(self, nick: str, cause: Cause, by: tuple[str, ...]) -> Death:
-        """A death and its consequences, at once (step 5)."""
+        """The player dies now; step 5 waits until the step's deaths have all happened."""
         state = self.state
         player = state.players[nick]
         assert player.alive, f"{nick} killed twice"
@@ -87,40 +135,33 @@ class Resolution:
             by=by,
             step=self.step,
         )
-        if self.step is Step.PISTOL:
-            self.result.after_deaths.append(death)
-        else:
-            self.result.deaths.append(death)
-        _consequences(self, player, cause)
+        self.batch.append(death)
         return death
 
-
-def _consequences(res: Resolution, player: Player, cause: Cause) -> None:
-    """Step 5 for one death: conversion, promotion, pistol, death note."""
-    state = res.state
-    if player.role == Boss.code:
-        foundling = state.holder(Foundling.code)
-        if foundling is not None and foundling.alive:  # R22
-            foundling.role = ConvertedFoundling.code
-            res.result.conversions.append(RoleChange(foundling.nick, "mafia", step=res.step))
-    if player.role in (Commissar.code, PromotedSergeant.code):
-        sergeant = state.holder(Sergeant.code)
-        if sergeant is not None and sergeant.alive:  # R19
-            sergeant.role = PromotedSergeant.code
-            res.result.promotions.append(RoleChange(sergeant.nick, "commissar", step=res.step))
-        if cause in PISTOL_CAUSES:  # R18
-            state.pistols.add(player.nick)
-            res.result.pistols.append(player.nick)
-    if cause in NOTE_CAUSES and player.note is not None:  # R37
-        res.result.notes.append(NoteDelivery(player.nick, player.note.to, player.note.text))
-
-
-# --- step 0: poison deaths (R27) --------------------------------------------------------
-def step_poison_deaths(res: Resolution) -> None:
-    pending, res.state.pending_poison = res.state.pending_poison, []
-    for victim, maniac in pending:
-        if res.state.alive(victim):
-            res.kill(victim, Cause.POISON, (maniac,))
+    def settle(self) -> None:
+        """The end of a step (Deaths of one step): its deaths are listed in seat order, then
+        step 5 applies to them; a conversion or promotion goes only to a player still alive."""
+        if not self.batch:
+            return
+        state = self.state
+        seat = {nick: i for i, nick in enumerate(state.players)}
+        batch = sorted(self.batch, key=lambda d: seat[d.player])
+        self.batch = []
+        if self.step is Step.PISTOL:
+            self.result.after_deaths.extend(batch)
+        else:
+            self.result.deaths.extend(batch)
+        for death in batch:
+            player = state.players[death.player]
+            player.role_cls.on_own_death(self, player, death.cause)
+            if death.cause in NOTE_CAUSES and player.note is not None:  # R37
+                self.result.notes.append(
+                    NoteDelivery(player.nick, player.note.to, player.note.text)
+                )
+        for death in batch:
+            dead = state.players[death.player]
+            for me in state.living():
+                me.role_cls.on_other_death(self, me, dead, death.cause)
 
 
 # --- step 1: hunt (R28-R30) -------------------------------------------------------------
@@ -129,7 +170,7 @@ def step_hunt(res: Resolution) -> None:
     for req in res.standing("hunt"):
         hunter = state.players[req.by]
         assert req.target is not None
-        if not hunter.alive or hunter.faction is not Faction.TOWN:
+        if not hunter.alive or not hunter.role_cls.may_hunt():
             continue
         if not state.alive(req.target):
             continue
@@ -140,139 +181,8 @@ def step_hunt(res: Resolution) -> None:
         return  # only the first valid hunt is carried out (R28)
 
 
-# --- step 2a: block (R21) ---------------------------------------------------------------
-def step_block(res: Resolution) -> None:
-    for req in res.standing("block"):
-        if res.acts(req.by, (Prostitute.code,)) and req.target is not None:
-            res.night.blocked = req.target
-            res.result.blocked.append(req.target)
-
-
-# --- step 2b: slander (R25) -------------------------------------------------------------
-def step_slander(res: Resolution) -> None:
-    for req in res.standing("slander"):
-        if res.acts(req.by, (Troublemaker.code,)):
-            res.night.slandered = req.target
-
-
-def _doctor_request(res: Resolution) -> Request | None:
-    """The doctor's standing request, if he can act at all (alive, not blocked)."""
-    for req in res.standing("doctor"):
-        if res.acts(req.by, (Doctor.code,)):
-            return req
-    return None
-
-
-# --- step 2c: mafia kill (R23, R22, R42) ------------------------------------------------
-def step_mafia_kill(res: Resolution) -> None:
-    state = res.state
-    counted = [
-        req
-        for req in res.standing("kill")
-        if state.players[req.by].alive
-        and state.players[req.by].is_mafia
-        and res.night.blocked != req.by
-    ]
-    # The heal protects for the whole night if the doctor gets to act (2f): he does unless
-    # this very kill takes him, which a self-heal prevents (R40).
-    doctor_req = _doctor_request(res)
-    heal = doctor_req.target if doctor_req is not None and doctor_req.do == "heal" else None
-    if not counted:
-        res.night.protected = heal
-        return
-    targets = counted[0].named()
-    if any(req.kill_set() != frozenset(targets) for req in counted):
-        res.night.protected = heal  # the requests differ: no kill (R23)
-        return
-    by = tuple(req.by for req in counted)
-
-    def kill_happens(nick: str, protected: str | None) -> bool:
-        victim = state.players[nick]
-        return (
-            victim.alive
-            and victim.role != Foundling.code  # R22
-            and not victim.is_mafia
-            and nick != protected
-        )
-
-    if doctor_req is not None and heal is not None:
-        doctor = doctor_req.by
-        if doctor in targets and kill_happens(doctor, heal):
-            heal = None  # the doctor dies before his move: no heal
-    res.night.protected = heal
-    for nick in targets:
-        if kill_happens(nick, heal):
-            res.kill(nick, Cause.MAFIA, by)
-
-
-# --- step 2d: commissar's check (R18, R19, R25, R39) ------------------------------------
-def step_check(res: Resolution) -> None:
-    state = res.state
-    for req in res.standing("check"):
-        assert req.target is not None
-        check = CheckResult(by=req.by, target=req.target, result=None)
-        res.result.checks.append(check)
-        if not _alive_at_dusk(res, req.by) or res.night.blocked == req.by:
-            continue  # dead before the night, or blocked (R21): no answer
-        if not _alive_at_dusk(res, req.target):
-            continue  # R39: the candidate was dead when the night began
-        target = state.players[req.target]
-        is_mafia = target.role_cls.checked_as_mafia() or res.night.slandered == req.target
-        check.result = "mafia" if is_mafia else "not_mafia"  # R18, R25
-        recipients = [req.by]
-        for p in state.players.values():  # R19, also when promoted by this night's kill
-            if p.original_role == Sergeant.code and p.alive and p.nick != req.by:
-                recipients.append(p.nick)
-        check.recipients = tuple(recipients)
-        res.night.check = check
-
-
-def _alive_at_dusk(res: Resolution, nick: str) -> bool:
-    """Alive when the night began: alive now, or killed by the mafia in this night (2c)."""
-    if res.state.alive(nick):
-        return True
-    return any(d.player == nick and d.step is Step.MAFIA_KILL for d in res.result.deaths)
-
-
-# --- step 2e: maniac's poison (R27, R41) ------------------------------------------------
-def step_poison(res: Resolution) -> None:
-    state = res.state
-    for req in res.standing("poison"):
-        assert req.target is not None
-        if not res.acts(req.by, (Maniac.code,)):
-            continue
-        if not state.alive(req.target) or req.target == res.night.protected:
-            continue
-        state.pending_poison.append((req.target, req.by))
-        res.result.poisoned.append(req.target)
-
-
-# --- step 2f: doctor (R20, R40) ---------------------------------------------------------
-def step_doctor(res: Resolution) -> None:
-    state = res.state
-    req = _doctor_request(res)
-    if req is None or req.do != "inject":
-        return
-    assert req.target is not None
-    if state.alive(req.target):
-        res.kill(req.target, Cause.EUTHANASIA, (req.by,))
-        state.injection_used = True  # used up only when it kills
-
-
-def _fill_check_killer(res: Resolution) -> None:
-    """R18: if the candidate died this night, the answer adds who killed him and how."""
-    check = res.night.check
-    if check is None:
-        return
-    for d in res.result.deaths:
-        if d.player == check.target and d.step in (Step.MAFIA_KILL, Step.DOCTOR):
-            check.killed_by = d.by
-            check.method = str(d.cause)
-
-
 # --- step 3: lynch (R31-R34, R54) -------------------------------------------------------
 def step_lynch(res: Resolution) -> None:
-    _fill_check_killer(res)
     state = res.state
     if state.turn == 1:
         return  # R3
@@ -303,6 +213,8 @@ def step_lynch(res: Resolution) -> None:
 
 # --- step 4: inactivity (R52, R53) ------------------------------------------------------
 def step_inactivity(res: Resolution) -> None:
+    """The removals of this step happen together (Deaths of one step), whatever the seats
+    or which of the two causes removes whom."""
     state = res.state
     if not state.activity_rules:
         return
@@ -319,28 +231,28 @@ def step_inactivity(res: Resolution) -> None:
                 res.kill(player.nick, Cause.MISSED_VOTES, ())  # R53
 
 
-def _noop(res: Resolution) -> None:
-    """Consequences (5), the pistol (6) and the win (7) are not run by `resolve_turn`."""
-
-
 StepHandler = Callable[[Resolution], None]
 
-STEP_HANDLERS: dict[Step, StepHandler] = {
-    Step.POISON_DEATHS: step_poison_deaths,
+# The generic part of a step, run after the role hooks of that step. The other steps are
+# entirely the roles' (0, 2a-2f); 5 is `Resolution.settle` at the end of every step, and 6
+# and 7 are not run by `resolve_turn`.
+GENERIC_STEPS: dict[Step, StepHandler] = {
     Step.HUNT: step_hunt,
-    Step.BLOCK: step_block,
-    Step.SLANDER: step_slander,
-    Step.MAFIA_KILL: step_mafia_kill,
-    Step.CHECK: step_check,
-    Step.POISON: step_poison,
-    Step.DOCTOR: step_doctor,
     Step.LYNCH: step_lynch,
     Step.INACTIVITY: step_inactivity,
-    Step.CONSEQUENCES: _noop,
-    Step.PISTOL: _noop,
-    Step.WIN: _noop,
 }
 RESOLVE_STEPS: tuple[Step, ...] = STEP_ORDER[: STEP_ORDER.index(Step.CONSEQUENCES) + 1]
+
+
+def run_step(res: Resolution, step: Step) -> None:
+    """One step: the role hooks attached to it, its generic part, then its deaths settle."""
+    res.step = step
+    for hook in step_hooks(step):
+        hook(res)
+    generic = GENERIC_STEPS.get(step)
+    if generic is not None:
+        generic(res)
+    res.settle()
 
 
 def resolve_turn(state: GameState) -> TurnResult:
@@ -349,12 +261,8 @@ def resolve_turn(state: GameState) -> TurnResult:
     result = state.current or TurnResult(turn=state.turn)
     electorate = [p.nick for p in state.living() if p.nick not in state.deprived]
     res = Resolution(state=state, result=result, night=Night(electorate=electorate))
-    heal = next((r for r in res.standing("doctor") if r.do == "heal"), None)
     for step in RESOLVE_STEPS:
-        res.step = step
-        STEP_HANDLERS[step](res)
-    # R20: the chain is judged on the heal request standing at this deadline.
-    state.last_heal = heal.target if heal is not None else None
+        run_step(res, step)
     state.current = result
     state.phase = Phase.PISTOL
     return result
@@ -366,7 +274,19 @@ def fire_pistol(state: GameState, req: Request) -> Death:
     state.pistols.discard(req.by)
     res = Resolution(state=state, result=state.current, night=Night(electorate=[]))
     res.step = Step.PISTOL
-    return res.kill(req.target, Cause.PISTOL, (req.by,))
+    death = res.kill(req.target, Cause.PISTOL, (req.by,))
+    res.settle()
+    return death
+
+
+def kill_outside_resolution(state: GameState, nick: str, cause: Cause) -> Death:
+    """A death by host command (R56's exclusion), with its consequences at once."""
+    if state.current is None:
+        state.current = TurnResult(turn=state.turn)
+    res = Resolution(state=state, result=state.current, night=Night(electorate=[]))
+    death = res.kill(nick, cause, ())
+    res.settle()
+    return death
 
 
 def close_turn(state: GameState) -> TurnResult:

@@ -1,14 +1,16 @@
 """Validation of requests at submission (RULES.md sections 1, 4-9).
 
-Every check uses only what the sender legitimately knows (R55): deaths are public, a player
-knows his own role, and the mafia know their members. Nothing here looks at another living
-player's role except a mafia member's knowledge of his team.
+The rules of a role's own requests are the role class's (`Role.refuse_request`,
+`Role.refuse_target`); the verbs' shapes and target rules come from the registry
+(`rules.roles.verb_spec`). Every check uses only what the sender legitimately knows (R55):
+deaths are public, a player knows his own role, and the mafia know their members. Nothing
+here looks at another living player's role except a mafia member's knowledge of his team.
 """
 
 from __future__ import annotations
 
 from rules.model import GameState, HostAction, Phase, Refusal, RefusalCode, Request
-from rules.roles import COMMON_VERBS, Faction
+from rules.roles import COMMON_VERBS, verb_spec
 
 
 def _refuse(code: RefusalCode) -> Refusal:
@@ -45,33 +47,32 @@ def validate_request(state: GameState, req: Request, *, hunts_open: bool = True)
         return _refuse(RefusalCode.VOTE_DEPRIVED)  # R45, R54
     if verb == "note" and sender.note is not None:
         return _refuse(RefusalCode.NOTE_ALREADY_SENT)  # R37
-    if verb == "inject" and state.injection_used:
-        return _refuse(RefusalCode.INJECTION_USED)  # R20
-    if verb == "kill" and req.targets is not None:
-        if not state.double_kill:
-            return _refuse(RefusalCode.DOUBLE_KILL_NOT_GRANTED)  # R23, R36
-        if req.targets[0] == req.targets[1]:
-            return _refuse(RefusalCode.SAME_TARGETS)
-    for name in req.named():
-        refusal = _check_target(state, req, name)
-        if refusal is not None:
-            return refusal
-    if verb == "heal" and req.target == state.last_heal:
-        return _refuse(RefusalCode.SAME_HEAL_TARGET)  # R20
-    return None
+    code = role.refuse_request(state, req)  # the role's own rules (R20, R23, R36)
+    if code is not None:
+        return _refuse(code)
+    # Deaths of one step (Decision): nothing depends on the order in which a request names
+    # its targets, its refusal neither: the first rule (in `_check_target` order) any named
+    # player breaks decides.
+    found = [(rank, code) for name in req.named() for rank, code in _target_rules(state, req, name)]
+    return _refuse(min(found)[1]) if found else None
 
 
-def _check_target(state: GameState, req: Request, name: str) -> Refusal | None:
+def _target_rules(state: GameState, req: Request, name: str) -> list[tuple[int, RefusalCode]]:
+    """The rules one named player breaks, each with its rank (lower decides first)."""
     target = state.players[name]
-    if name == req.by and req.do not in ("vote", "heal"):
-        return _refuse(RefusalCode.SELF_TARGET)  # section 9 Decision
+    sender = state.players[req.by]
+    spec = verb_spec(req.do)
+    assert spec is not None
+    if name == req.by and not spec.self_target:
+        return [(0, RefusalCode.SELF_TARGET)]  # section 9 Decision
     if not target.alive:
-        return _refuse(RefusalCode.DEAD_TARGET)
-    if req.do == "kill" and target.faction is Faction.MAFIA:
+        return [(1, RefusalCode.DEAD_TARGET)]
+    if spec.spares_team and target.faction is sender.faction:
         # R23: the mafia know their members (a converted Foundling included); an unconverted
         # Foundling is not known, so a kill on him is accepted and fails silently (R22, R55).
-        return _refuse(RefusalCode.OWN_MAFIA_TARGET)
-    return None
+        return [(2, RefusalCode.OWN_MAFIA_TARGET)]
+    code = sender.role_cls.refuse_target(state, req, name)  # e.g. R20's heal chain
+    return [(3, code)] if code is not None else []
 
 
 def validate_shot(state: GameState, req: Request) -> Refusal | None:

@@ -16,6 +16,10 @@ Checked for every generated script:
 - the turn's winner is exactly what R15 says about the players alive at its end (the Foundling
   counting as mafia once the Boss is dead, R22), and a host exclusion that decides the game
   ends the turn at once.
+
+And the Decision "Deaths of one step" (section 8): seating the players in another order and
+naming a kill's targets the other way round never changes the outcome (up to the orders it
+leaves free), and the deaths of one step are listed in seat order.
 """
 
 from __future__ import annotations
@@ -301,3 +305,78 @@ def test_random_valid_setups_are_accepted(players: list[dict[str, str]]):
     out = run_script({"players": players, "turns": [{}, {}]})
     assert [t["winner"] for t in out["turns"]] == [None, None]
     assert all(t["deaths"] == [] for t in out["turns"])
+
+
+# --- Deaths of one step (section 8 Decision): seats and target order never matter ---------
+
+def normalised(out: dict[str, Any]) -> dict[str, Any]:
+    """An outcome without the orders the Decision leaves free: deaths, notes, conversions
+    and promotions of a turn as sets (deaths are listed in seat order)."""
+    def death_set(ds: list[dict[str, Any]]) -> frozenset[tuple[Any, ...]]:
+        return frozenset((d["player"], d["role"], d["cause"], tuple(d["by"])) for d in ds)
+
+    turns = []
+    for t in out["turns"]:
+        turns.append({
+            "turn": t["turn"],
+            "deaths": death_set(t["deaths"]),
+            "after": death_set(t["after"]["deaths"]),
+            "after_rejected": t["after"]["rejected"],
+            "rejected": t["rejected"],
+            "checks": t["checks"],
+            "lynch": t["lynch"],
+            "notes": frozenset((n["from"], n["to"], n["text"]) for n in t["notes"]),
+            "conversions": frozenset(c["player"] for c in t["conversions"]),
+            "promotions": frozenset(p["player"] for p in t["promotions"]),
+            "winner": t["winner"],
+        })
+    return {"turns": turns, "winner": out["winner"]}
+
+
+@st.composite
+def reseated(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A random script, more often with agreed double kills (R36), and the same script with
+    the players seated in another order and some kill requests naming their targets the
+    other way round."""
+    script = draw(scripts())
+    nicks = [p["nick"] for p in script["players"]]
+    mafia = [p["nick"] for p in script["players"] if p["role"] in MAFIA]
+    for t in script["turns"]:
+        if draw(st.booleans()):
+            t["host"] = [h for h in t.get("host", []) if h["do"] != "double_kill"]
+            t["host"].append({"do": "double_kill"})
+            pair = draw(st.lists(st.sampled_from(nicks), min_size=2, max_size=2, unique=True))
+            t["requests"] += [{"by": m, "do": "kill", "targets": list(pair)} for m in mafia]
+    variant = copy.deepcopy(script)
+    variant["players"] = draw(st.permutations(variant["players"]))
+    for t in variant["turns"]:
+        for req in t["requests"]:
+            if "targets" in req and draw(st.booleans()):
+                req["targets"] = req["targets"][::-1]
+    return script, variant
+
+
+@PROPERTY_SETTINGS
+@given(reseated())
+def test_Deaths_of_one_step_seats_and_target_order_never_change_the_outcome(
+    pair: tuple[dict[str, Any], dict[str, Any]],
+):
+    script, variant = pair
+    out = run_script(copy.deepcopy(script))
+    check_outcome(script, out)
+    assert normalised(run_script(copy.deepcopy(variant))) == normalised(out)
+
+
+@PROPERTY_SETTINGS
+@given(reseated())
+def test_Deaths_of_one_step_are_listed_in_seat_order(
+    pair: tuple[dict[str, Any], dict[str, Any]],
+):
+    _, variant = pair
+    seat = {p["nick"]: i for i, p in enumerate(variant["players"])}
+    step_of = {"poison": 0, "hunt": 1, "hunt_backfire": 1, "mafia": 2, "euthanasia": 3,
+               "lynch": 4, "inactive": 5, "missed_votes": 5, "excluded": -1}
+    for t in run_script(copy.deepcopy(variant))["turns"]:
+        keys = [(step_of[d["cause"]], seat[d["player"]]) for d in t["deaths"]
+                if d["cause"] != "excluded"]
+        assert keys == sorted(keys), t["deaths"]

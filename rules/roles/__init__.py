@@ -1,0 +1,89 @@
+"""The roles (RULES.md section 4): one module per role, each class owning its behaviour.
+
+- `base`: factions, the steps of a resolution (`STEP_ORDER`), verbs, protections, and the
+  `Role` base class with every hook a role may implement;
+- one module per role: `villager`, `mafia` (the kill, Mafioso, Boss), `troublemaker`,
+  `commissar`, `sergeant`, `doctor`, `prostitute`, `foundling`, `poisoner`;
+- `registry`: the explicit list of roles and `register()` for more.
+
+A new role is one new module here with its class (its verbs, hooks, protections, death
+consequences) and one line in `registry.BUILTIN_ROLES`; the pipeline, the request format and
+the validation pick it up from the registry.
+"""
+
+from rules.roles.base import (
+    BASE_VERBS,
+    COMMON_VERBS,
+    STEP_ORDER,
+    Faction,
+    Hook,
+    Protection,
+    Role,
+    Shape,
+    Step,
+    Verb,
+    on_steps,
+)
+from rules.roles.commissar import Commissar
+from rules.roles.doctor import Doctor
+from rules.roles.foundling import ConvertedFoundling, Foundling
+from rules.roles.mafia import Boss, MafiaMember, Mafioso
+from rules.roles.poisoner import Maniac, Poisoner
+from rules.roles.prostitute import Prostitute
+from rules.roles.registry import (
+    BUILTIN_INTERNAL_ROLES,
+    BUILTIN_ROLES,
+    INTERNAL_ROLES,
+    ROLES,
+    is_role,
+    register,
+    role_class,
+    role_classes,
+    step_hooks,
+    town_ability_verbs,
+    unregister,
+    verb_spec,
+)
+from rules.roles.sergeant import PromotedSergeant, Sergeant
+from rules.roles.troublemaker import Troublemaker
+from rules.roles.villager import Villager
+
+__all__ = [
+    "BASE_VERBS",
+    "BUILTIN_INTERNAL_ROLES",
+    "BUILTIN_ROLES",
+    "COMMON_VERBS",
+    "INTERNAL_ROLES",
+    "ROLES",
+    "STEP_ORDER",
+    "Boss",
+    "Commissar",
+    "ConvertedFoundling",
+    "Doctor",
+    "Faction",
+    "Foundling",
+    "Hook",
+    "MafiaMember",
+    "Mafioso",
+    "Maniac",
+    "Poisoner",
+    "PromotedSergeant",
+    "Prostitute",
+    "Protection",
+    "Role",
+    "Sergeant",
+    "Shape",
+    "Step",
+    "Troublemaker",
+    "Verb",
+    "Villager",
+    "is_role",
+    "on_steps",
+    "register",
+    "role_class",
+    "role_classes",
+    "step_hooks",
+    "town_ability_verbs",
+    "unregister",
+    "verb_spec",
+]

@@ -1,0 +1,60 @@
+"""R18: the Commissar checks one player per night (step 2d) and has the pistol (step 6)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.model import PISTOL_CAUSES, Cause, CheckResult
+from rules.roles.base import Faction, Role, Step, on_steps
+
+if TYPE_CHECKING:
+    from rules.model import Player
+    from rules.pipeline import Resolution
+
+
+def _alive_at_dusk(res: Resolution, nick: str) -> bool:
+    """Alive when the night began: alive now, or killed by the mafia in this night (2c)."""
+    if res.state.alive(nick):
+        return True
+    return any(d.player == nick and d.step is Step.MAFIA_KILL for d in res.result.deaths)
+
+
+def check(res: Resolution) -> None:
+    """Step 2d (R18, R25, R39): answered even if the commissar was killed in 2c."""
+    for req in res.standing("check"):
+        assert req.target is not None
+        answer = CheckResult(by=req.by, target=req.target, result=None)
+        res.result.checks.append(answer)
+        if not _alive_at_dusk(res, req.by) or req.by in res.night.blocked:
+            continue  # dead before the night, or blocked (R21): no answer
+        if not _alive_at_dusk(res, req.target):
+            continue  # R39: the candidate was dead when the night began
+        answer.result = "mafia" if res.appears_mafia(req.target) else "not_mafia"  # R18, R25
+        answer.recipients = (req.by,)
+
+
+def name_the_killers(res: Resolution) -> None:
+    """When step 3 begins the night is over: if a checked candidate died in it (2c or 2f),
+    the answer adds who killed him and how (R18)."""
+    for answer in res.result.checks:
+        if answer.result is None:
+            continue
+        for d in res.result.deaths:
+            if d.player == answer.target and d.step in (Step.MAFIA_KILL, Step.DOCTOR):
+                answer.killed_by = d.by
+                answer.method = str(d.cause)
+
+
+class Commissar(Role):
+    """R18: checks one player per turn; has the pistol."""
+
+    code = "commissar"
+    faction = Faction.TOWN
+    verbs = frozenset({"check"})
+    hooks = on_steps({Step.CHECK: check, Step.LYNCH: name_the_killers})
+
+    @classmethod
+    def on_own_death(cls, res: Resolution, player: Player, cause: Cause) -> None:
+        if cause in PISTOL_CAUSES:  # R18: he may shoot (step 6, `rules.pipeline.fire_pistol`)
+            res.state.pistols.add(player.nick)
+            res.result.pistols.append(player.nick)

@@ -1,0 +1,69 @@
+"""R20: the Doctor heals one player per night (a protection asked by the kill and the poison)
+and once per game may give a lethal injection instead (step 2f)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rules.model import Cause, RefusalCode
+from rules.roles.base import Faction, Protection, Role, Step, Verb, on_steps
+
+if TYPE_CHECKING:
+    from rules.model import GameState, Request
+    from rules.pipeline import Resolution
+
+SLOT = "doctor"  # a heal and an injection replace each other
+
+
+def _acting_request(res: Resolution) -> Request | None:
+    """The doctor's standing request, if he can act at all (alive, not blocked, R21)."""
+    for req in res.standing(SLOT):
+        if res.acts(req):
+            return req
+    return None
+
+
+def doctor(res: Resolution) -> None:
+    """Step 2f: the injection kills whatever the target's role or protection (R20)."""
+    state = res.state
+    req = _acting_request(res)
+    if req is not None and req.do == "inject":
+        assert req.target is not None
+        if state.alive(req.target):
+            res.kill(req.target, Cause.EUTHANASIA, (req.by,))
+            state.injection_used = True  # used up only when it kills
+    # R20: the chain is judged on the heal request standing at this deadline.
+    heal = next((r for r in res.standing(SLOT) if r.do == "heal"), None)
+    state.last_heal = heal.target if heal is not None else None
+
+
+class Doctor(Role):
+    """R20: heals one player per turn; one lethal injection per game."""
+
+    code = "doctor"
+    faction = Faction.TOWN
+    verbs = frozenset({"heal", "inject"})
+    verb_specs = (Verb("heal", slot=SLOT, self_target=True), Verb("inject", slot=SLOT))
+    hooks = on_steps({Step.DOCTOR: doctor})
+
+    @classmethod
+    def protections(cls, res: Resolution) -> Sequence[Protection]:
+        """A heal protects its target for the whole night against the mafia's kill and the
+        maniac's poison (R20), if the doctor gets to act (R40)."""
+        req = _acting_request(res)
+        if req is None or req.do != "heal" or req.target is None:
+            return ()
+        return (Protection(req.target, req.by, frozenset({Cause.MAFIA, Cause.POISON})),)
+
+    @classmethod
+    def refuse_request(cls, state: GameState, req: Request) -> RefusalCode | None:
+        if req.do == "inject" and state.injection_used:
+            return RefusalCode.INJECTION_USED  # R20
+        return None
+
+    @classmethod
+    def refuse_target(cls, state: GameState, req: Request, name: str) -> RefusalCode | None:
+        if req.do == "heal" and name == state.last_heal:
+            return RefusalCode.SAME_HEAL_TARGET  # R20
+        return None

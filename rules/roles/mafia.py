@@ -1,0 +1,60 @@
+"""R23: the mafia's kill (step 2c), sent by every mafia member: the Mafioso and the Boss here,
+the Troublemaker and the converted Foundling in their own modules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.model import Cause, RefusalCode
+from rules.roles.base import Faction, Role, Shape, Step, Verb, on_steps
+
+if TYPE_CHECKING:
+    from rules.model import GameState, Request
+    from rules.pipeline import Resolution
+
+
+def mafia_kill(res: Resolution) -> None:
+    """Step 2c (R23, R22, R42): every counted request must name the same players."""
+    counted = [req for req in res.standing("kill") if res.acts(req)]
+    if not counted:
+        return  # no requests: no kill (R23)
+    named = counted[0].kill_set()
+    if any(req.kill_set() != named for req in counted):
+        return  # the requests differ: no kill (R23)
+    by = tuple(req.by for req in counted)
+    # A target who is by now a mafia member (a Foundling converted at step 0 or 1) is spared;
+    # the dead, the immune and the protected are missed by `hits` (R22, R42).
+    targets = [nick for nick in named if not res.state.players[nick].is_mafia]
+    for victim in res.hits(targets, Cause.MAFIA):
+        res.kill(victim, Cause.MAFIA, by)
+
+
+class MafiaMember(Role):
+    """R23: every mafia member may send the kill request."""
+
+    code = "mafioso"
+    faction = Faction.MAFIA
+    verbs = frozenset({"kill"})
+    # R23, R36: one player, or two with the double kill; never a known member of the mafia.
+    verb_specs = (Verb("kill", shape=Shape.TARGET_OR_PAIR, spares_team=True),)
+    hooks = on_steps({Step.MAFIA_KILL: mafia_kill})
+
+    @classmethod
+    def refuse_request(cls, state: GameState, req: Request) -> RefusalCode | None:
+        if req.do == "kill" and req.targets is not None:
+            if not state.double_kill:
+                return RefusalCode.DOUBLE_KILL_NOT_GRANTED  # R23, R36
+            if req.targets[0] == req.targets[1]:
+                return RefusalCode.SAME_TARGETS
+        return None
+
+
+class Mafioso(MafiaMember):
+    code = "mafioso"
+    unique = False
+
+
+class Boss(MafiaMember):
+    """R22: his death converts the Foundling (see `rules.roles.foundling`)."""
+
+    code = "boss"

@@ -1,0 +1,125 @@
+"""The explicit registry of roles (RULES.md section 4, R43) and what is derived from it: the
+request verbs (`verb_spec`), the town abilities a hunt excludes (R17), and the hooks of each
+resolution step.
+
+`BUILTIN_ROLES` lists the roles a setup may name; `BUILTIN_INTERNAL_ROLES` the states the rules
+turn a role into (never named in a setup). A new role is one new class (its own module in this
+package) added to `BUILTIN_ROLES`, or given to `register()` at run time (extensions, tests).
+Nothing registers itself by being imported.
+"""
+
+from __future__ import annotations
+
+from rules.roles.base import BASE_VERBS, Faction, Hook, Role, Step, Verb
+from rules.roles.commissar import Commissar
+from rules.roles.doctor import Doctor
+from rules.roles.foundling import ConvertedFoundling, Foundling
+from rules.roles.mafia import Boss, Mafioso
+from rules.roles.poisoner import Poisoner
+from rules.roles.prostitute import Prostitute
+from rules.roles.sergeant import PromotedSergeant, Sergeant
+from rules.roles.troublemaker import Troublemaker
+from rules.roles.villager import Villager
+
+# The order is the order hooks run in within one step (the Commissar's check before the
+# Sergeant's copy of it).
+BUILTIN_ROLES: tuple[type[Role], ...] = (
+    Villager,
+    Mafioso,
+    Boss,
+    Troublemaker,
+    Commissar,
+    Sergeant,
+    Doctor,
+    Prostitute,
+    Foundling,
+    Poisoner,
+)
+BUILTIN_INTERNAL_ROLES: tuple[type[Role], ...] = (ConvertedFoundling, PromotedSergeant)
+
+# The live registry, by code. Change it only through `register` / `unregister`.
+ROLES: dict[str, type[Role]] = {cls.code: cls for cls in BUILTIN_ROLES}
+INTERNAL_ROLES: dict[str, type[Role]] = {cls.code: cls for cls in BUILTIN_INTERNAL_ROLES}
+
+_verbs: dict[str, Verb] | None = None  # derived from the registry, rebuilt after a change
+
+
+def register(cls: type[Role], *, internal: bool = False) -> type[Role]:
+    """Add a role class (usable as a decorator). Its code must be new, and a verb it shares
+    with another role must have the same shape."""
+    if cls.code in ROLES or cls.code in INTERNAL_ROLES:
+        raise ValueError(f"role code {cls.code!r} is taken")
+    known = _verb_table()
+    for spec in _specs_of(cls):
+        if spec.name in known and known[spec.name] != spec:
+            raise ValueError(f"verb {spec.name!r} of {cls.__name__} clashes with a known verb")
+    (INTERNAL_ROLES if internal else ROLES)[cls.code] = cls
+    _changed()
+    return cls
+
+
+def unregister(cls: type[Role]) -> None:
+    """Remove a role class added by `register` (tests, extensions)."""
+    for table in (ROLES, INTERNAL_ROLES):
+        if table.get(cls.code) is cls:
+            del table[cls.code]
+    _changed()
+
+
+def is_role(code: str) -> bool:
+    """A role a setup may name (R43)."""
+    return code in ROLES
+
+
+def role_class(code: str) -> type[Role]:
+    try:
+        return ROLES[code]
+    except KeyError:
+        return INTERNAL_ROLES[code]
+
+
+def role_classes() -> tuple[type[Role], ...]:
+    """Every registered class, setup roles first, in registry order."""
+    return (*ROLES.values(), *INTERNAL_ROLES.values())
+
+
+def verb_spec(verb: str) -> Verb | None:
+    """The verb's description, None for a verb no registered role (nor everyone) sends."""
+    return _verb_table().get(verb)
+
+
+def town_ability_verbs() -> frozenset[str]:
+    """R17: the abilities of town roles, which exclude a hunt in the same turn."""
+    return frozenset(v for cls in role_classes() if cls.faction is Faction.TOWN for v in cls.verbs)
+
+
+def step_hooks(step: Step) -> tuple[Hook, ...]:
+    """The hooks of one step: each distinct function once (subclasses share their parent's),
+    in registry order."""
+    out: list[Hook] = []
+    for cls in role_classes():
+        hook = cls.hooks.get(step)
+        if hook is not None and hook not in out:
+            out.append(hook)
+    return tuple(out)
+
+
+def _specs_of(cls: type[Role]) -> list[Verb]:
+    described = {v.name: v for v in cls.verb_specs}
+    return [described.get(name, Verb(name)) for name in sorted(cls.verbs)]
+
+
+def _verb_table() -> dict[str, Verb]:
+    global _verbs
+    if _verbs is None:
+        table = dict(BASE_VERBS)
+        for cls in role_classes():
+            for spec in _specs_of(cls):
+                table.setdefault(spec.name, spec)
+        _verbs = table
+    return _verbs
+
+
+def _changed() -> None:
+    global _verbs
+    _verbs = None
