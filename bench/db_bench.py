@@ -162,7 +162,7 @@ def _rebuild_engines(loaded: list[Any]) -> float | None:
     """Time to replay every loaded game through the engine (the rest of start-up)."""
     try:
         from rules.engine import Game
-        from rules.model import Request
+        from rules.requests import parse_request
     except ImportError:
         return None
     start = time.perf_counter()
@@ -170,7 +170,7 @@ def _rebuild_engines(loaded: list[Any]) -> float | None:
         game = Game.new([(p.nick, p.role) for p in item.players], seed=item.game.seed)
         for number, turn in enumerate(item.script["turns"], start=1):
             for r in turn["requests"]:
-                game.submit(Request.from_dict(r))
+                game.submit(parse_request(r))
             if number in item.resolved_turns:
                 game.resolve()
                 game.finish_turn()

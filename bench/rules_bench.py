@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 from rules.engine import Game
-from rules.model import Request
 from rules.replay import run_script
+from rules.requests import parse_request
 from rules.setup import assign_nicknames, preset
 
 ROLE_VERB = {
@@ -68,7 +68,7 @@ def random_game(seed: int, n_players: int = 12) -> str | None:
         living = [p for p in game.state.players.values() if p.alive]
         players = [(p.nick, p.role) for p in living]
         for raw in busy_turn(rng, players, game.turn):
-            game.submit(Request.from_dict(raw))
+            game.submit(parse_request(raw))
         game.resolve_and_finish()
         if game.winner:
             break
@@ -95,7 +95,7 @@ def main() -> None:
         game = Game.new(players, seed=i)
         game.resolve_and_finish()
         for raw in busy_turn(rng, players, 2):
-            game.submit(Request.from_dict(raw))
+            game.submit(parse_request(raw))
         t0 = time.perf_counter()
         game.resolve()
         samples.append(time.perf_counter() - t0)

@@ -36,6 +36,7 @@ from rules.engine import Game, rebuild
 from rules.knowledge import RoleCard, kill_agreement, role_card
 from rules.model import HostAction, Phase, Request
 from rules.names import UnknownName, find_name, resolve_host_action, resolve_request
+from rules.requests import parse_request, verb_slot
 from rules.schedule import (
     Schedule,
     first_deadline,
@@ -298,7 +299,7 @@ class GameService:
         game, nick = self.player_nick(guild_id, user_id)
         async with game.lock:
             engine = game.engine
-            req = Request.from_dict({**raw, "by": nick})
+            req = parse_request({**raw, "by": nick})
             try:  # R44: a typed name is matched under the exact rule, kept as the game spells it
                 req = resolve_request(req, engine.state.players)
             except UnknownName as exc:
@@ -318,7 +319,10 @@ class GameService:
             applied = engine.submit(req, hunts_open=open_)
             assert applied is None, applied
             after = engine.standing_requests(nick)
-            withdrawn = tuple(r.do for r in before if r not in after and r.slot != req.slot)
+            slot = verb_slot(req.do)
+            withdrawn = tuple(
+                r.do for r in before if r not in after and verb_slot(r.do) != slot
+            )
             update = kill_agreement(engine.state) if req.do == "kill" else None
             accepted = Accepted(req, engine.turn, update, withdrawn)
         if req.do == "shoot" and not engine.state.pistols:

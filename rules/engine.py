@@ -23,7 +23,8 @@ from rules.model import (
     TurnResult,
 )
 from rules.pipeline import close_turn, fire_pistol, kill_outside_resolution, resolve_turn
-from rules.roles import town_ability_verbs
+from rules.requests import parse_request, verb_slot
+from rules.roles import role_class, town_ability_verbs
 from rules.setup import validate_nicknames, validate_setup
 from rules.validation import validate_host_action, validate_request
 from rules.win import decide_winner
@@ -49,7 +50,8 @@ class Game:
             seed=seed,
             activity_rules=activity_rules,
             players={
-                nick: Player(nick=nick, role=role, original_role=role) for nick, role in players
+                nick: Player(nick=nick, role_cls=role_class(role), original_role=role)
+                for nick, role in players
             },
         )
         return cls(state)
@@ -102,14 +104,15 @@ class Game:
             fire_pistol(state, req)
             return
         # A later request of the same kind replaces the earlier one and arrives now.
-        state.requests.pop((req.by, req.slot), None)
+        slot = verb_slot(req.do)
+        state.requests.pop((req.by, slot), None)
         abilities = town_ability_verbs()
         if req.do == "hunt":  # R17: a hunt withdraws the ability, and the other way round
             for verb in abilities:
-                state.requests.pop((req.by, Request(req.by, verb).slot), None)
+                state.requests.pop((req.by, verb_slot(verb)), None)
         elif req.do in abilities:
             state.requests.pop((req.by, "hunt"), None)
-        state.requests[(req.by, req.slot)] = Submission(seq=state.next_seq, request=req)
+        state.requests[(req.by, slot)] = Submission(seq=state.next_seq, request=req)
         state.next_seq += 1
 
     def host_action(self, action: HostAction) -> Refusal | None:
@@ -203,12 +206,12 @@ def rebuild(
             if section == "host":
                 _must(game.host_action(HostAction.from_dict(payload)), turn, payload)
             elif section == "requests":
-                _must(game.submit(Request.from_dict(payload)), turn, payload)
+                _must(game.submit(parse_request(payload)), turn, payload)
         if turn in windows and game.phase is Phase.OPEN:
             game.resolve()
             for section, payload in entries:
                 if section == "after":
-                    _must(game.submit(Request.from_dict(payload)), turn, payload)
+                    _must(game.submit(parse_request(payload)), turn, payload)
             if turn in resolved:
                 game.finish_turn()
     return game

@@ -1,8 +1,9 @@
 """The game's data: players, requests, refusals, state and the outcome of a turn (attrs).
 
 The request verbs are not listed here: they come from the role registry (`rules.roles`), so a
-registered role's new verb is a request like any other. This module imports the roles only
-where it asks them (roles import the data types from here).
+registered role's new verb is a request like any other. The roles import the data types from
+here, so this module imports no role: parsing a request and its replacement slot live in
+`rules.requests`, and a player holds its role class as data (`Player.role_cls`).
 """
 
 from __future__ import annotations
@@ -93,14 +94,6 @@ class Request:
     to: str | None = None
     text: str | None = None
 
-    @property
-    def slot(self) -> str:
-        """Requests of one slot replace each other (SCENARIOS.md 'kinds for replacement')."""
-        from rules.roles.registry import verb_spec
-
-        spec = verb_spec(self.do)
-        return spec.slot_name if spec is not None else self.do
-
     def named(self) -> tuple[str, ...]:
         """Every player the request names."""
         if self.targets is not None:
@@ -114,57 +107,6 @@ class Request:
     def kill_set(self) -> frozenset[str]:
         return frozenset(self.named())
 
-    @classmethod
-    def from_dict(cls, data: Any) -> Request:
-        """A SCENARIOS.md request object; its verb must be one a registered role (or every
-        player) sends, and its fields those of the verb's shape."""
-        from rules.roles.base import Shape
-        from rules.roles.registry import verb_spec
-
-        if not isinstance(data, dict):
-            raise RequestFormatError("a request must be an object")
-        by = data.get("by")
-        verb = data.get("do")
-        if not isinstance(by, str):
-            raise RequestFormatError("'by' must be a nickname")
-        spec = verb_spec(verb) if isinstance(verb, str) else None
-        if not isinstance(verb, str) or spec is None:
-            raise RequestFormatError(f"unknown verb {verb!r}")
-        allowed = {"by", "do"}
-        target: str | None = None
-        targets: tuple[str, ...] | None = None
-        to: str | None = None
-        text: str | None = None
-        if spec.shape is Shape.TARGET:
-            allowed.add("target")
-            target = _nick_field(data, "target", verb)
-        elif spec.shape is Shape.TARGET_OR_PAIR:
-            allowed |= {"target", "targets"}
-            if ("target" in data) == ("targets" in data):
-                raise RequestFormatError(f"'{verb}' takes 'target' or 'targets'")
-            if "target" in data:
-                target = _nick_field(data, "target", verb)
-            else:
-                raw = data["targets"]
-                if (
-                    not isinstance(raw, list)
-                    or len(raw) != 2
-                    or not all(isinstance(x, str) for x in raw)
-                ):
-                    raise RequestFormatError("'targets' must be a list of two nicknames")
-                targets = (raw[0], raw[1])
-        elif spec.shape is Shape.NOTE:
-            allowed |= {"to", "text"}
-            to = _nick_field(data, "to", verb)
-            raw_text = data.get("text")
-            if not isinstance(raw_text, str):
-                raise RequestFormatError(f"'{verb}' needs 'text' (a string)")
-            text = raw_text
-        extra = set(data) - allowed
-        if extra:
-            raise RequestFormatError(f"'{verb}' does not take {sorted(extra)}")
-        return cls(by=by, do=verb, target=target, targets=targets, to=to, text=text)
-
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"by": self.by, "do": self.do}
         if self.target is not None:
@@ -176,13 +118,6 @@ class Request:
         if self.text is not None:
             out["text"] = self.text
         return out
-
-
-def _nick_field(data: dict[str, Any], key: str, verb: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str):
-        raise RequestFormatError(f"'{verb}' needs '{key}' (a nickname)")
-    return value
 
 
 @attrs.frozen
@@ -228,7 +163,8 @@ class Note:
 @attrs.define
 class Player:
     nick: str
-    role: str  # current role code (may be an internal one after conversion / promotion)
+    # The current role (may be an internal one after conversion / promotion, R19 and R22).
+    role_cls: type[Role]
     original_role: str
     alive: bool = True
     death_turn: int | None = None
@@ -237,10 +173,9 @@ class Player:
     note: Note | None = None
 
     @property
-    def role_cls(self) -> type[Role]:
-        from rules.roles.registry import role_class
-
-        return role_class(self.role)
+    def role(self) -> str:
+        """The current role's code."""
+        return self.role_cls.code
 
     @property
     def faction(self) -> Faction:

@@ -20,6 +20,7 @@ from rules.names import (
     resolve_host_action,
     resolve_request,
 )
+from rules.requests import parse_request
 from rules.roles import ROLES
 from rules.setup import SetupError
 
@@ -143,7 +144,7 @@ def _parse_requests(where: str, items: list[Any], nicks: list[str]) -> list[Requ
         if isinstance(item, dict):
             _no_unknown_keys(at, item, REQUEST_KEYS)
         try:
-            req = Request.from_dict(item)
+            req = parse_request(item)
         except RequestFormatError as exc:
             raise ScriptError(f"{at}: {exc}") from None
         try:

@@ -32,7 +32,7 @@ class Foundling(Role):
     @classmethod
     def on_other_death(cls, res: Resolution, me: Player, dead: Player, cause: Cause) -> None:
         if issubclass(dead.role_cls, Boss):  # R22
-            me.role = ConvertedFoundling.code
+            me.role_cls = ConvertedFoundling
             res.result.conversions.append(RoleChange(me.nick, "mafia", step=res.step))
 
 

@@ -41,7 +41,7 @@ class Sergeant(Role):
     @classmethod
     def on_other_death(cls, res: Resolution, me: Player, dead: Player, cause: Cause) -> None:
         if issubclass(dead.role_cls, Commissar):  # R19
-            me.role = PromotedSergeant.code
+            me.role_cls = PromotedSergeant
             res.result.promotions.append(RoleChange(me.nick, "commissar", step=res.step))
 
     @classmethod

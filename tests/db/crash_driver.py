@@ -37,7 +37,8 @@ from typing import Any
 from db.models import ACCEPTED, OutboxItem, PlayerSpec, refused
 from db.store import Store
 from rules.engine import Game
-from rules.model import HostAction, Phase, Refusal, Request, TurnResult
+from rules.model import HostAction, Phase, Refusal, TurnResult
+from rules.requests import parse_request
 
 T0 = dt.datetime(2025, 3, 1, 18, 0, tzinfo=dt.UTC)
 HOST_ID = 1
@@ -100,11 +101,11 @@ async def rebuild(store: Store, game_id: int) -> Game:
         if game.phase is Phase.OVER:
             break
         for r in turn["requests"]:
-            _must(game.submit(Request.from_dict(r)), f"turn {number} request {r}")
+            _must(game.submit(parse_request(r)), f"turn {number} request {r}")
         if number in resolved or await store.pistol_window(game_id, number) is not None:
             game.resolve()
             for a in turn["after"]:
-                _must(game.submit(Request.from_dict(a)), f"turn {number} after {a}")
+                _must(game.submit(parse_request(a)), f"turn {number} after {a}")
             if number in resolved:
                 game.finish_turn()
     return game
@@ -168,7 +169,7 @@ async def play_game(store: Store, guild_id: int, script: dict[str, Any], sent: P
                 tick("finished by the host")
                 break
             for r in plan.get("requests", [])[done["requests"] :]:
-                refusal = engine.submit(Request.from_dict(r))
+                refusal = engine.submit(parse_request(r))
                 await store.add_request(
                     game_id, turn, "requests", r, users[r["by"]], _outcome(refusal)
                 )
@@ -185,7 +186,7 @@ async def play_game(store: Store, guild_id: int, script: dict[str, Any], sent: P
                 tick("pistol window")
                 await deliver(store, game_id, sent)
         for a in plan.get("after", [])[done["after"] :]:
-            refusal = engine.submit(Request.from_dict(a))
+            refusal = engine.submit(parse_request(a))
             await store.add_request(game_id, turn, "after", a, users[a["by"]], _outcome(refusal))
             tick(f"after {a}")
         result = engine.finish_turn()

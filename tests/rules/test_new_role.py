@@ -16,9 +16,10 @@ import pytest
 
 from rules.engine import Game
 from rules.knowledge import role_card
-from rules.model import Cause, Request, RequestFormatError
+from rules.model import Cause, RequestFormatError
 from rules.pipeline import Resolution
 from rules.replay import ScriptError, run_script
+from rules.requests import parse_request, verb_slot
 from rules.roles import (
     ROLES,
     Faction,
@@ -149,9 +150,9 @@ def test_bodyguard_card_and_request_format(bodyguard: type[Role]):
     assert card.role == "bodyguard" and card.faction == "town"
     assert "guard" in card.verbs and "hunt" in card.verbs
     assert verb_spec("guard") == Verb("guard")
-    assert Request.from_dict({"by": "Bg", "do": "guard", "target": "V1"}).slot == "guard"
+    assert verb_slot(parse_request({"by": "Bg", "do": "guard", "target": "V1"}).do) == "guard"
     with pytest.raises(RequestFormatError, match="'guard' needs 'target'"):
-        Request.from_dict({"by": "Bg", "do": "guard"})
+        parse_request({"by": "Bg", "do": "guard"})
 
 
 def test_without_registration_guard_is_malformed():
@@ -162,7 +163,7 @@ def test_without_registration_guard_is_malformed():
     with pytest.raises(ScriptError, match="unknown role 'bodyguard'"):
         run_script(script())
     with pytest.raises(RequestFormatError, match="unknown verb 'guard'"):
-        Request.from_dict({"by": "Bg", "do": "guard", "target": "V1"})
+        parse_request({"by": "Bg", "do": "guard", "target": "V1"})
 
 
 def test_unregister_forgets_the_role_and_its_verb(bodyguard: type[Role]):

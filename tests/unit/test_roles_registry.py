@@ -6,6 +6,7 @@ from __future__ import annotations
 from rules.engine import Game
 from rules.knowledge import role_card, valid_targets
 from rules.model import Request
+from rules.requests import verb_slot
 from rules.roles import (
     BUILTIN_INTERNAL_ROLES,
     BUILTIN_ROLES,
@@ -47,7 +48,7 @@ def test_verbs_are_derived_from_the_roles() -> None:
     assert spec is not None and spec.shape is Shape.TARGET_OR_PAIR and spec.spares_team
     heal = verb_spec("heal")
     assert heal is not None and heal.self_target and heal.slot_name == "doctor"
-    assert Request("Doc", "inject", target="V1").slot == "doctor"
+    assert verb_slot("inject") == "doctor"
     for verb in ("vote", "hunt", "shoot", "check", "block", "slander", "poison"):
         found = verb_spec(verb)
         assert found is not None and found.shape is Shape.TARGET, verb
