@@ -7,14 +7,21 @@ Heavy imports (discord.py, aiosqlite) happen inside the subcommands that need th
 from __future__ import annotations
 
 import argparse
+import io
+import logging
 import os
 import sys
 import textwrap
+import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from discord.ext import commands
+
+log = logging.getLogger("main")
+
+PROG = "main.py"
 
 NO_TOKEN_HELP = """\
 No bot token: set DISCORD_TOKEN in the environment or in {dotenv}.
@@ -60,11 +67,12 @@ def create_bot(database: str, **settings: Any) -> commands.Bot:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from core.config import ConfigError, load_settings
+    from core.config import ConfigError, check_database_path, load_settings
 
     dotenv = Path(args.env_file)
     try:
         settings = load_settings(dotenv=dotenv)
+        check_database_path(settings.database)
     except ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 1
@@ -91,12 +99,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
         )
         return 1
 
+    import aiohttp
     import discord
 
     from bot.logging_setup import setup_logging
     from db.errors import StoreError
 
-    setup_logging(settings.log_level, settings.log_dir)
+    try:
+        setup_logging(settings.log_level, settings.log_dir)
+    except OSError as error:
+        print(f"Cannot write the log in {settings.log_dir}: {error.strerror}", file=sys.stderr)
+        return 1
     bot = create_bot(str(settings.database), dev_guild_id=settings.dev_guild_id)
     source = "environment" if os.environ.get("DISCORD_TOKEN") else str(dotenv)
     try:
@@ -110,13 +123,43 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except StoreError as error:
         print(f"Database {settings.database}: {error}", file=sys.stderr)
         return 1
+    except (aiohttp.ClientError, OSError, TimeoutError) as error:
+        log.debug("connecting to Discord failed", exc_info=True)
+        print(f"Cannot reach Discord: {_one_line(error)}", file=sys.stderr)
+        return 1
+    except discord.GatewayNotFound as error:
+        log.debug("no gateway", exc_info=True)
+        print(f"Cannot reach Discord: {_one_line(error)}", file=sys.stderr)
+        return 1
+    except discord.ConnectionClosed as error:
+        log.debug("gateway closed", exc_info=True)
+        print(f"Discord closed the connection: {_one_line(error)}", file=sys.stderr)
+        return 1
+    except discord.HTTPException as error:
+        log.debug("Discord answered with an error", exc_info=True)
+        print(f"Discord answered with an error: {_one_line(error)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _one_line(error: BaseException) -> str:
+    """``str(error)`` on one line, or the error's class name when it says nothing."""
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from rules.replay import main as replay_main
 
-    return replay_main(args.file)
+    if args.file == "-" and isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(encoding="utf-8")  # a script is UTF-8, whatever the locale says
+    try:
+        return replay_main(args.file)
+    except UnicodeDecodeError:
+        print("replay: standard input is not UTF-8 text", file=sys.stderr)
+    except RecursionError:
+        print("replay: bad JSON: nested too deeply", file=sys.stderr)
+    return 2
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
@@ -124,9 +167,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
     database = args.db
     if database is None:
-        from core.config import load_settings
+        from core.config import ConfigError, load_settings
 
-        database = str(load_settings().database)
+        try:
+            database = str(load_settings().database)
+        except ConfigError as error:
+            print(f"export: configuration error: {error}", file=sys.stderr)
+            return 2
     return export_main(database, args.game_id)
 
 
@@ -142,32 +189,56 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    return demo_main(
-        players=args.players,
-        seed=args.seed,
-        db=args.db,
-        host_view=args.host_view,
-        schedule=args.schedule,
-        lang=args.lang,
-    )
+    from db.errors import StoreError
+
+    try:
+        return demo_main(
+            players=args.players,
+            seed=args.seed,
+            db=args.db,
+            host_view=args.host_view,
+            schedule=args.schedule,
+            lang=args.lang,
+        )
+    except StoreError as error:
+        print(f"demo: {error}", file=sys.stderr)
+        return 1
+
+
+def _whole_number(text: str, low: int, high: int, what: str) -> int:
+    """``text`` as an int in ``low..high``, or an ArgumentTypeError that says what was
+    expected (argparse prefixes it with the option's name). Only ASCII digits: ``int()``
+    takes "٣" and refuses "²", and a 5,000-digit string is refused before ``int()`` sees it."""
+    digits = text.strip().removeprefix("+")
+    shown = text if len(text) <= 24 else text[:21] + "..."
+    if digits.isascii() and digits.isdigit() and len(digits) <= len(str(high)):
+        value = int(digits)
+        if low <= value <= high:
+            return value
+    raise argparse.ArgumentTypeError(f"expected {what} from {low} to {high}, got {shown!r}")
 
 
 def _players(text: str) -> int:
-    value = int(text)
-    if not 4 <= value <= 30:
-        raise argparse.ArgumentTypeError(f"{value} players: choose 4 to 30")
-    return value
+    return _whole_number(text, 4, 30, "a whole number")
 
 
 def _seed(text: str) -> int:
-    value = int(text)
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError("the seed is a whole number from 0 to 2**63 - 1")
-    return value
+    return _whole_number(text, 0, 2**63 - 1, "a whole number")
+
+
+def _game_id(text: str) -> int:
+    return _whole_number(text, 1, 2**63 - 1, "a game number")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose usage errors are one line (the usage is in ``--help``)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="main.py", description="Forum mafia Discord bot")
+    parser = _Parser(prog=PROG, description="Forum mafia Discord bot")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p_replay = sub.add_parser("replay", help="run a game script through the rules engine")
@@ -176,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_export = sub.add_parser("export", help="print a stored game as a replay script")
     p_export.add_argument("--db", default=None, help="database file (default: MAFIA_DB)")
-    p_export.add_argument("game_id", nargs="?", type=int, help="default: the most recent game")
+    p_export.add_argument("game_id", nargs="?", type=_game_id, help="default: the most recent game")
     p_export.set_defaults(func=_cmd_export)
 
     p_run = sub.add_parser("run", help="run the bot on Discord (needs DISCORD_TOKEN)")
@@ -215,10 +286,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; every failure is one line on standard error and a non-zero status
+    (the traceback too, with ``LOG_LEVEL=DEBUG``)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Any = args.func
-    return int(func(args))
+    try:
+        status = int(func(args))
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+    except KeyboardInterrupt:
+        print(f"{PROG} {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # `main.py export | head`: the reader left. As Python's documentation on SIGPIPE
+        # recommends, point stdout at devnull so that the flush at exit stays quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except Exception as error:  # the last resort: never a traceback on the command line
+        if os.environ.get("LOG_LEVEL", "").strip().upper() == "DEBUG":
+            traceback.print_exc()
+        log.debug("%s failed", args.command, exc_info=True)
+        print(
+            f"{PROG} {args.command}: unexpected error: {type(error).__name__}: {_one_line(error)}",
+            file=sys.stderr,
+        )
+        return 1
+    return status
 
 
 if __name__ == "__main__":

@@ -48,6 +48,10 @@ def read_dotenv(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
+    except OSError as e:
+        raise ConfigError(f"cannot read {path}: {e.strerror}") from e
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{path} is not UTF-8 text (byte {e.start})") from e
     values: dict[str, str] = {}
     for raw in text.splitlines():
         line = raw.strip()
@@ -74,7 +78,11 @@ def load_settings(
 
     token = values.get("DISCORD_TOKEN", "").strip() or None
 
-    database = Path(values.get("MAFIA_DB", "").strip() or DEFAULT_DB_NAME).expanduser()
+    raw_database = values.get("MAFIA_DB", "").strip() or DEFAULT_DB_NAME
+    try:
+        database = Path(raw_database).expanduser()
+    except RuntimeError as e:  # "~nobody/x.db": no such user
+        raise ConfigError(f"MAFIA_DB {raw_database!r}: {e}") from e
     if not database.is_absolute():
         database = BOT_DIR / database
 
@@ -85,7 +93,7 @@ def load_settings(
     dev_guild_raw = values.get("DEV_GUILD_ID", "").strip()
     dev_guild_id: int | None = None
     if dev_guild_raw:
-        if not dev_guild_raw.isdigit():
+        if not (dev_guild_raw.isascii() and dev_guild_raw.isdigit()):
             raise ConfigError(f"DEV_GUILD_ID must be a numeric guild id, not {dev_guild_raw!r}")
         dev_guild_id = int(dev_guild_raw)
 
@@ -95,3 +103,12 @@ def load_settings(
         log_level=log_level,
         dev_guild_id=dev_guild_id,
     )
+
+
+def check_database_path(path: Path) -> None:
+    """Refuse at once a ``MAFIA_DB`` that can never be a database file (a folder, or a file in
+    a folder that does not exist), before ``main.py run`` connects to Discord."""
+    if path.is_dir():
+        raise ConfigError(f"MAFIA_DB {path} is a folder, not a database file")
+    if not path.parent.is_dir():
+        raise ConfigError(f"MAFIA_DB {path}: the folder {path.parent} does not exist")

@@ -1,6 +1,8 @@
-"""``python main.py export [--db FILE] [GAME_ID]``: print a game as a SCENARIOS.md script.
+"""``python main.py export [--db FILE] [GAME_ID]``: print a game as a replay script
+(docs/REPLAY.md).
 
-Replaying the printed script (``python main.py replay``) reproduces the game.
+Replaying the printed script (``python main.py replay``) reproduces the game. The database is
+opened read-only: export never creates, migrates or otherwise changes the file.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from db.store import Store, default_db_path
 
 
 async def _export(db_path: Path, game_id: int | None) -> dict[str, object]:
-    store = await Store.open(db_path)
+    store = await Store.open(db_path, read_only=True)
     try:
         if game_id is None:
             game = await store.latest_game()
@@ -35,9 +37,6 @@ def export_main(db_path: str | None, game_id: int | None) -> int:
     Returns the exit status: 0, or 2 with a one-line error on standard error.
     """
     path = Path(db_path or default_db_path())
-    if not path.is_file():
-        print(f"export: {path}: no such database file", file=sys.stderr)
-        return 2
     try:
         script = asyncio.run(_export(path, game_id))
     except StoreError as e:

@@ -43,18 +43,25 @@ class SQLiteBase:
     # --- life cycle ------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str], *, synchronous: str = "FULL") -> Self:
+    async def open(
+        cls, path: str | os.PathLike[str], *, synchronous: str = "FULL", read_only: bool = False
+    ) -> Self:
         """Open (creating or migrating as needed) the database at ``path``.
 
         ``synchronous`` is SQLite's durability setting: ``FULL`` (default) makes every commit
         survive a power cut; ``NORMAL`` survives a crash of the bot only, and is faster.
-        Raises :class:`DatabaseUnusable` for a corrupt, foreign or newer file.
+        ``read_only`` (``main.py export``) opens an existing database of the current schema
+        without changing a byte of it: no creation, no migration, no new files; every write
+        fails. Raises :class:`DatabaseUnusable` for a corrupt, foreign or newer file (and, read
+        only, for a missing, empty or older one).
         """
         if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
         db_path = Path(path)
         if str(path) == ":memory:" or str(path).startswith("file:"):
             raise ValueError("the store needs a database file path")
+        if read_only:
+            return cls(await _connect_read_only(db_path), db_path)
         report = await asyncio.to_thread(migrations.migrate, db_path)
         if report.old_version != report.new_version:
             log.info(
@@ -175,6 +182,70 @@ class SQLiteBase:
                     raise store_error(e) from e
                 raise
             return result
+
+
+# --- read-only opening -------------------------------------------------------------------------
+
+
+def _read_only_uri(path: Path) -> str:
+    """The URI that opens ``path`` read-only, after checking it is a current database of ours.
+
+    ``mode=ro`` alone is not enough to leave the folder untouched: reading a WAL database
+    creates its ``-wal`` and ``-shm`` files, and a read-only connection cannot remove them.
+    When no ``-wal`` file exists, no connection has the database open (the last one to close
+    removes it), so the file is opened ``immutable``: SQLite then takes no lock and creates
+    nothing. A bot that starts meanwhile writes into its new ``-wal``, not into the file.
+    """
+    if not path.exists():
+        raise DatabaseUnusable(f"{path}: no such database file")
+    if not path.is_file():
+        raise DatabaseUnusable(f"{path}: not a file")
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise DatabaseUnusable(f"{path}: cannot read the database file ({e.strerror})") from e
+    if size == 0:
+        raise DatabaseUnusable(f"{path}: an empty file, not a database")
+    migrations._check_header(path)
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    if not path.with_name(path.name + "-wal").exists():
+        uri += "&immutable=1"
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    except sqlite3.Error as e:
+        raise DatabaseUnusable(f"{path}: cannot open the database ({e})") from e
+    try:
+        version = migrations.inspect(conn, path)
+    finally:
+        conn.close()
+    if version != migrations.LATEST_VERSION:
+        raise DatabaseUnusable(
+            f"{path}: schema version {version}, but this bot reads version "
+            f"{migrations.LATEST_VERSION} only; run the bot on it once to upgrade it"
+            if version
+            else f"{path}: not a forum-mafia database (no schema)"
+        )
+    return uri
+
+
+async def _connect_read_only(path: Path) -> aiosqlite.Connection:
+    uri = await asyncio.to_thread(_read_only_uri, path)
+    try:
+        conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+    except sqlite3.Error as e:
+        raise DatabaseUnusable(f"{path}: cannot open the database ({e})") from e
+    try:
+        conn.row_factory = sqlite3.Row
+        for pragma in (
+            f"PRAGMA busy_timeout = {migrations.BUSY_TIMEOUT_MS}",
+            "PRAGMA query_only = ON",
+        ):
+            async with conn.execute(pragma):
+                pass
+    except sqlite3.Error as e:
+        await conn.close()
+        raise DatabaseUnusable(f"{path}: cannot configure the database ({e})") from e
+    return conn
 
 
 # --- helpers for the statements of every concern ---------------------------------------------
