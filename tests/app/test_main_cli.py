@@ -385,3 +385,50 @@ def test_an_interrupted_demo_exits_130_with_one_line(tmp_path: Path) -> None:
     assert _one_line_failure(done) == (
         f"demo: interrupted; run it again with --db {database} to continue"
     )
+
+
+async def test_a_read_only_store_refuses_every_write(game_db: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from db.errors import StoreError
+    from db.models import GuildSettings
+    from db.store import Store
+
+    path = tmp_path / "copy.db"
+    shutil.copyfile(game_db, path)
+    before = _state(path)
+    store = await Store.open(path, read_only=True)
+    try:
+        assert await store.latest_game() is not None
+        with pytest.raises(StoreError):
+            await store.save_guild_settings(GuildSettings(guild_id=1))
+    finally:
+        await store.close()
+    assert _state(path) == before
+
+
+async def test_export_reads_a_database_in_use_and_leaves_its_files(
+    game_db: Path, tmp_path: Path
+) -> None:
+    """While the bot has the database open (its -wal and -shm files exist), export reads the
+    committed state and leaves the bot's files where they are."""
+    import asyncio
+    import shutil
+
+    from db.models import GuildSettings
+    from db.store import Store
+
+    path = tmp_path / "live.db"
+    shutil.copyfile(game_db, path)
+    store = await Store.open(path)  # the running bot
+    try:
+        await store.save_guild_settings(GuildSettings(guild_id=77, language="ru"))
+        files = sorted(p.name for p in tmp_path.iterdir())
+        assert files == ["live.db", "live.db-shm", "live.db-wal"]
+        done = await asyncio.to_thread(_cli, "export", "--db", str(path))
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["players"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == files
+        assert (await store.get_guild_settings(77)) is not None  # the bot goes on
+    finally:
+        await store.close()
