@@ -9,8 +9,9 @@ room and the hosts' channel to some members whatever the bot does:
   (Manage Channels there is refused too: it edits the room's parent at will);
 - anyone who can view #host reads what the hosts are told.
 
-Such a member is refused at ``/join`` (and the Join button) and again at ``/mafia start``
-(permissions may change in between), privately and with the reason. A host who wants to play
+Such a member is refused at ``/join`` (and the Join button), again at ``/mafia start``
+(permissions may change in between), and as a substitute (``/mafia replace``), privately and
+with the reason. A host who wants to play
 gives up his host rights for that game first: the check looks only at permissions and roles.
 
 :func:`exposures` is the pure rule over ``discord.Permissions``; :func:`member_exposures`
@@ -127,6 +128,39 @@ def ensure_may_play(
     found = member_exposures(guild, settings, member)
     if found:
         raise CannotPlay(guild, settings, found)
+
+
+class SubstituteCannotPlay(UserError):
+    """``/mafia replace`` names a substitute who could read a secret room: the host is told
+    who and why."""
+
+    def __init__(
+        self,
+        guild: discord.Guild,
+        settings: GuildSettings | None,
+        member: discord.Member,
+        found: Sequence[Exposure],
+    ) -> None:
+        super().__init__("secrecy.substitute_refused")
+        self.guild = guild
+        self.settings = settings
+        self.member = member
+        self.found = tuple(found)
+
+    def render(self, lang: Lang) -> str:
+        reasons = reasons_text(lang, self.guild, self.settings, self.found)
+        name = discord.utils.escape_markdown(self.member.display_name)
+        return t(lang, self.key, member=name, reasons=reasons)
+
+
+async def ensure_substitute_may_play(
+    ctx: GameContext, guild: discord.Guild, member: discord.Member
+) -> None:
+    """``/mafia replace`` seats a member too: the same rule as at ``/join``."""
+    settings = await ctx.store.get_guild_settings(guild.id)
+    found = member_exposures(guild, settings, member)
+    if found:
+        raise SubstituteCannotPlay(guild, settings, member, found)
 
 
 def exposed_members(

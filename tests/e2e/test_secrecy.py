@@ -3,7 +3,8 @@
 - A member whom Discord lets read the mafia's room or #host (Administrator, a host, Manage
   Threads or Manage Channels in #mafia, a #host reader) is refused at ``/join`` and at the Join
   button, privately and with the reason; ``/mafia start`` refuses while such a member is signed
-  up and names him to the hosts only (the host's reply and #host).
+  up and names him to the hosts only (the host's reply and #host); ``/mafia replace`` refuses
+  him as a substitute.
 - Every nickname option of every command, typed by every player, offers exactly what the rules
   offer on a game whose hidden roles are shuffled (``tests/rules/test_hidden_facts.py``).
 
@@ -136,6 +137,17 @@ async def test_R55_start_names_the_members_who_could_read_to_the_hosts_only(
     await env.settle()
     reply_text(await world.admin.slash(world.lobby, "mafia start"))
     assert bot_of(env).service.game_in(world.guild.id) is not None
+
+    # A substitute is seated too (/mafia replace): the same rule, told to the host.
+    owners = world.guild.create_role("Owners", permissions=discord.Permissions(administrator=True))
+    owner = world.guild.add_member(env.create_user("bossman"), roles=[owners])
+    seat = live_game(world).players[0]
+    text = await refusal(
+        env, world.admin.slash(world.lobby, "mafia replace", player=seat.nick, member=owner)
+    )
+    reasons = t("en", "secrecy.reason.administrator")
+    assert text == t("en", "secrecy.substitute_refused", member="bossman", reasons=reasons)
+    assert live_game(world).players[0].user_id == seat.user_id  # still seated
 
 
 async def test_R55_every_autocomplete_offers_only_what_its_caller_knows(simcord_env: Env) -> None:
