@@ -12,6 +12,7 @@ import discord
 from bot.context import GameContext
 from bot.delivery import slot_channel
 from bot.replies import guild_language, send_private
+from bot.secrecy import ensure_may_join
 from core.i18n import Lang, t
 from core.refusal import Refusal
 
@@ -48,13 +49,16 @@ async def signup_action(
 ) -> None:
     """Join or leave the open sign-up, reply privately and update the live count.
 
-    Refusals are answered here (a button has no command tree to render them)."""
+    Refusals are answered here (a button has no command tree to render them). A member whom
+    Discord lets read the secret rooms may not join (``bot/secrecy.py``, R14, R55)."""
     guild = interaction.guild
     if guild is None:
         return
     lang = await guild_language(ctx.store, guild)
     try:
         if joining:
+            if isinstance(interaction.user, discord.Member):
+                await ensure_may_join(ctx, guild, interaction.user)
             count = await ctx.service.join(guild.id, interaction.user.id)
         else:
             count = await ctx.service.leave(guild.id, interaction.user.id)

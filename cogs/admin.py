@@ -24,6 +24,7 @@ from bot.errors import UserError
 from bot.hosts import ensure_host
 from bot.render import render_state, timestamp
 from bot.replies import guild_language, send_private
+from bot.secrecy import ensure_substitute_may_play
 from bot.webhooks import split_message
 from cogs._common import HOST_GROUP, add_host_commands, guild_and_member
 from core.i18n import t
@@ -174,6 +175,7 @@ class AdminCog(commands.Cog, name="Admin"):
         guild, host = guild_and_member(interaction)
         if member.bot:
             raise UserError("error.bot_cannot_play")
+        await ensure_substitute_may_play(self.ctx, guild, member)  # R14, R55
         await interaction.response.defer(ephemeral=True, thinking=True)
         previous, seat = await self.ctx.service.replace(guild.id, host.id, player, member.id)
         game = self.ctx.service.game_in(guild.id)

@@ -27,6 +27,7 @@ from bot.layout import build_or_repair, missing_bot_permissions
 from bot.mafia_room import missing_room_permissions
 from bot.render import role_summary, timestamp
 from bot.replies import guild_language, send_private
+from bot.secrecy import ensure_secret_start
 from bot.signup import SignupView, close_signup, signup_action, signup_text
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
 from core.i18n import Lang, as_lang, t
@@ -197,6 +198,7 @@ class LobbyCog(
                 missing=missing,
                 channel=mafia_channel.mention,
             )
+        await ensure_secret_start(self.ctx, guild, settings)  # R14, R55: no player reads them
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = await guild_language(self.ctx.store, guild)
         lobby = await self.ctx.store.open_game(guild.id)

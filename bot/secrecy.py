@@ -1,0 +1,249 @@
+"""Members whom Discord itself lets read the game's secret rooms may not play (R14, R55).
+
+The bot never tells a player more than his role lets him know, but Discord shows the mafia's
+room and the hosts' channel to some members whatever the bot does:
+
+- Administrator sees every channel and every private thread;
+- a host (Manage Server or the host role) runs ``/mafia state``, which lists every role;
+- Manage Threads in #mafia reads every private thread in it, the mafia's room included
+  (Manage Channels there is refused too: it edits the room's parent at will);
+- anyone who can view #host reads what the hosts are told.
+
+Such a member is refused at ``/join`` (and the Join button), again at ``/mafia start``
+(permissions may change in between), and as a substitute (``/mafia replace``), privately and
+with the reason. A host who wants to play
+gives up his host rights for that game first: the check looks only at permissions and roles.
+
+:func:`exposures` is the pure rule over ``discord.Permissions``; :func:`member_exposures`
+reads a member's effective permissions (``channel.permissions_for``) on the guild's channels.
+A private thread's readers are its members and whoever has Manage Threads on its parent, so
+the check on #mafia covers the mafia's room before it exists.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Final, Literal
+
+import attrs
+import discord
+
+from bot.context import GameContext
+from bot.delivery import send_chunks, slot_channel
+from bot.errors import UserError
+from bot.hosts import is_host
+from bot.replies import guild_language
+from core.i18n import Lang, t
+from db.models import GuildSettings
+
+log = logging.getLogger(__name__)
+
+Reason = Literal["administrator", "host", "manage_threads", "manage_channels", "view_host"]
+
+#: The flags of #mafia that read (or rule) the private threads in it.
+ROOM_READERS: Final[tuple[Reason, ...]] = ("manage_threads", "manage_channels")
+
+
+@attrs.frozen
+class Exposure:
+    """One reason a member could read a secret room: ``where`` is the slot it concerns
+    (``server``, ``mafia`` or ``host``)."""
+
+    where: Literal["server", "mafia", "host"]
+    reason: Reason
+
+
+def exposures(
+    *,
+    server: discord.Permissions,
+    is_host: bool,
+    mafia: discord.Permissions | None,
+    host: discord.Permissions | None,
+) -> tuple[Exposure, ...]:
+    """Why a member with these permissions could read the mafia's room or #host (empty: he
+    may play). ``server`` are his guild permissions, ``mafia`` and ``host`` his effective
+    permissions in those channels (None: the channel does not exist)."""
+    if server.administrator:
+        return (Exposure("server", "administrator"),)  # every channel and thread
+    found: list[Exposure] = []
+    if is_host:
+        found.append(Exposure("server", "host"))  # /mafia state names every role
+    if mafia is not None:
+        found += [Exposure("mafia", flag) for flag in ROOM_READERS if getattr(mafia, flag)]
+    if host is not None and host.view_channel:
+        found.append(Exposure("host", "view_host"))
+    return tuple(found)
+
+
+def member_exposures(
+    guild: discord.Guild, settings: GuildSettings | None, member: discord.Member
+) -> tuple[Exposure, ...]:
+    """The thin adapter: the member's effective permissions on the guild's channels."""
+    mafia = slot_channel(guild, settings, "mafia")
+    host = slot_channel(guild, settings, "host")
+    host_role_id = settings.host_role_id if settings is not None else None
+    return exposures(
+        server=member.guild_permissions,
+        is_host=is_host(member, host_role_id),
+        mafia=mafia.permissions_for(member) if mafia is not None else None,
+        host=host.permissions_for(member) if host is not None else None,
+    )
+
+
+def reasons_text(
+    lang: Lang, guild: discord.Guild, settings: GuildSettings | None, found: Sequence[Exposure]
+) -> str:
+    """The reasons, in ``lang``, naming the channels as mentions."""
+    names = {}
+    for where in ("mafia", "host"):
+        channel = slot_channel(guild, settings, where)
+        names[where] = channel.mention if channel is not None else f"#{where}"
+    return "; ".join(
+        t(lang, f"secrecy.reason.{e.reason}", channel=names.get(e.where, "")) for e in found
+    )
+
+
+class CannotPlay(UserError):
+    """A member who could read a secret room asks to play: the reply says why, in the
+    reader's language."""
+
+    def __init__(
+        self, guild: discord.Guild, settings: GuildSettings | None, found: Sequence[Exposure]
+    ) -> None:
+        super().__init__("secrecy.join_refused")
+        self.guild = guild
+        self.settings = settings
+        self.found = tuple(found)
+
+    def render(self, lang: Lang) -> str:
+        reasons = reasons_text(lang, self.guild, self.settings, self.found)
+        return t(lang, self.key, reasons=reasons)
+
+
+def ensure_may_play(
+    guild: discord.Guild, settings: GuildSettings | None, member: discord.Member
+) -> None:
+    """Refuse a member who could read a secret room (``/join`` and the Join button)."""
+    found = member_exposures(guild, settings, member)
+    if found:
+        raise CannotPlay(guild, settings, found)
+
+
+class SubstituteCannotPlay(UserError):
+    """``/mafia replace`` names a substitute who could read a secret room: the host is told
+    who and why."""
+
+    def __init__(
+        self,
+        guild: discord.Guild,
+        settings: GuildSettings | None,
+        member: discord.Member,
+        found: Sequence[Exposure],
+    ) -> None:
+        super().__init__("secrecy.substitute_refused")
+        self.guild = guild
+        self.settings = settings
+        self.member = member
+        self.found = tuple(found)
+
+    def render(self, lang: Lang) -> str:
+        reasons = reasons_text(lang, self.guild, self.settings, self.found)
+        name = discord.utils.escape_markdown(self.member.display_name)
+        return t(lang, self.key, member=name, reasons=reasons)
+
+
+async def ensure_substitute_may_play(
+    ctx: GameContext, guild: discord.Guild, member: discord.Member
+) -> None:
+    """``/mafia replace`` seats a member too: the same rule as at ``/join``."""
+    settings = await ctx.store.get_guild_settings(guild.id)
+    found = member_exposures(guild, settings, member)
+    if found:
+        raise SubstituteCannotPlay(guild, settings, member, found)
+
+
+def exposed_members(
+    guild: discord.Guild, settings: GuildSettings | None, user_ids: Sequence[int]
+) -> list[tuple[discord.Member, tuple[Exposure, ...]]]:
+    """The signed-up members who could read a secret room now (``/mafia start``)."""
+    out = []
+    for user_id in user_ids:
+        member = guild.get_member(user_id)
+        if member is None:
+            continue  # left the server: the start seats him anyway, and he reads nothing
+        found = member_exposures(guild, settings, member)
+        if found:
+            out.append((member, found))
+    return out
+
+
+def exposed_report(
+    lang: Lang,
+    guild: discord.Guild,
+    settings: GuildSettings | None,
+    exposed: Sequence[tuple[discord.Member, Sequence[Exposure]]],
+) -> str:
+    """For the hosts only: who signed up but could read a secret room, and why. Members are
+    named by their server names (the hosts see the members anyway); no game nickname exists
+    yet."""
+    lines = [
+        t(
+            lang,
+            "secrecy.start_member",
+            member=discord.utils.escape_markdown(m.display_name),
+            account=discord.utils.escape_markdown(m.name),
+            reasons=reasons_text(lang, guild, settings, found),
+        )
+        for m, found in exposed
+    ]
+    return t(lang, "secrecy.start_refused", members="\n".join(lines))
+
+
+class StartBlocked(UserError):
+    """``/mafia start`` with signed-up members who could read a secret room: the host's
+    reply names them and why."""
+
+    def __init__(
+        self,
+        guild: discord.Guild,
+        settings: GuildSettings | None,
+        exposed: Sequence[tuple[discord.Member, Sequence[Exposure]]],
+    ) -> None:
+        super().__init__("secrecy.start_refused")
+        self.guild = guild
+        self.settings = settings
+        self.exposed = tuple(exposed)
+
+    def render(self, lang: Lang) -> str:
+        return exposed_report(lang, self.guild, self.settings, self.exposed)
+
+
+async def ensure_may_join(ctx: GameContext, guild: discord.Guild, member: discord.Member) -> None:
+    """``/join`` and the Join button: while sign-up is open, refuse a member who could read a
+    secret room (with no sign-up open, the service's own refusal says so)."""
+    rec = await ctx.store.open_game(guild.id)
+    if rec is None or rec.status != "lobby":
+        return
+    ensure_may_play(guild, await ctx.store.get_guild_settings(guild.id), member)
+
+
+async def ensure_secret_start(
+    ctx: GameContext, guild: discord.Guild, settings: GuildSettings | None
+) -> None:
+    """``/mafia start``: refuse while a signed-up member could read a secret room, telling
+    the hosts who and why (the reply, and #host)."""
+    rec = await ctx.store.open_game(guild.id)
+    if rec is None or rec.status != "lobby":
+        return  # the service refuses
+    exposed = exposed_members(guild, settings, await ctx.store.signups(rec.id))
+    if not exposed:
+        return
+    host = slot_channel(guild, settings, "host")
+    if host is not None:
+        lang = await guild_language(ctx.store, guild)
+        try:
+            await send_chunks(host, exposed_report(lang, guild, settings, exposed))
+        except discord.HTTPException:
+            log.warning("guild %s: could not post to #host", guild.id, exc_info=True)
+    raise StartBlocked(guild, settings, exposed)
