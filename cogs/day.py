@@ -25,7 +25,6 @@ from bot.replies import guild_language, send_private
 from cogs._common import Nick, PlayerCog, guild_of, nick_autocomplete, submit_request
 from core.i18n import Lang, t
 from core.refusal import Refusal
-from core.service import ServiceError
 from db.models import OutboxRecord
 
 log = logging.getLogger(__name__)
@@ -44,13 +43,8 @@ async def post_as_player(
     lang = await guild_language(ctx.store, guild)
     alive = game.engine.state.alive(nick)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    if alive:
-        try:
-            await ctx.service.submit(guild.id, interaction.user.id, {"do": "post"})
-        except ServiceError as refusal:
-            if refusal.key != "refusal.request_closed":
-                raise
-            # between turns (the pistol window): talk is free, it just does not count
+    # Refuses a blank text (nothing would show); counts a living player's post (R52).
+    await ctx.service.post(guild.id, interaction.user.id, text)
     seat = next((p for p in game.players if p.nick == nick), None)
     # R6: a post never shows a real account, not even as a mention someone typed.
     body = discord.utils.escape_mentions(text)
