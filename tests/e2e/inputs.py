@@ -17,15 +17,17 @@ times every callback the loop runs (the longest is the worst stall any other gui
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import attrs
 import discord
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 from simcord import ChannelHandle, Env, InteractionResult, MemberActor, OptionError, SetupError
 
@@ -56,6 +58,16 @@ SKIPPED = frozenset({"mafia end", "mafia resolve", "mafia start", "mafia doublek
 #: Nickname options that would remove a player or give his seat away if they named one: they
 #: get random text only (a refusal, never an error).
 TEXT_ONLY_NICKS = frozenset({("mafia exclude", "player"), ("mafia replace", "player")})
+
+#: The test and the benchmark draw the same inputs: the same strategy, seed and count.
+SEED = 20260909
+EXAMPLES = 400
+SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 _STRING, _INTEGER, _BOOLEAN, _USER, _ROLE, _ATTACHMENT = 3, 4, 5, 6, 8, 11
 
@@ -203,6 +215,23 @@ def slash_invocation(draw: st.DrawFn, command: str, options: list[dict[str, Any]
     return Invocation(command, draw(actors_for(command)), values)
 
 
+def typing_into(command: str, option: dict[str, Any]) -> st.SearchStrategy[Invocation]:
+    """Any text typed into an autocomplete option (what the member has typed so far)."""
+    name = str(option["name"])
+
+    def typed(text: str) -> dict[str, Any]:
+        return {name: text}
+
+    return st.builds(
+        Invocation,
+        st.just(command),
+        actors_for(command),
+        text_for({"max_length": option.get("max_length", 100)}).map(typed),
+        st.just("autocomplete"),
+        st.just(name),
+    )
+
+
 def invocations() -> st.SearchStrategy[Invocation]:
     """Any command (but SKIPPED) with generated options; any nickname option's autocomplete
     with generated text; ``/post``'s modal with generated text."""
@@ -216,18 +245,7 @@ def invocations() -> st.SearchStrategy[Invocation]:
         ways += [slash_invocation(command, options)] * (3 if typed else 1)
         for option in options:
             if option.get("autocomplete"):
-                ways.append(
-                    st.builds(
-                        Invocation,
-                        st.just(command),
-                        actors_for(command),
-                        text_for({"max_length": option.get("max_length", 100)}).map(
-                            lambda text, name=option["name"]: {name: text}
-                        ),
-                        st.just("autocomplete"),
-                        st.just(option["name"]),
-                    )
-                )
+                ways.append(typing_into(command, option))
     body = {"min_length": 1, "max_length": 4000}  # the /post modal's text input (cogs/day.py)
     ways.append(
         st.builds(
@@ -241,37 +259,78 @@ def invocations() -> st.SearchStrategy[Invocation]:
     return st.one_of(ways)
 
 
+def generated() -> list[Invocation]:
+    """The invocations the property test runs (``SETTINGS``, ``SEED``), collected."""
+    out: list[Invocation] = []
+
+    @SETTINGS
+    @seed(SEED)
+    @given(inv=invocations())
+    def collect(inv: Invocation) -> None:
+        out.append(inv)
+
+    collect()
+    return out
+
+
 # --- the event loop's longest step ---------------------------------------------------------------
 class StallMeter:
     """Times every callback the event loop runs (``asyncio.Handle._run``: a task's step, a
     future's callback): the longest one is the longest time the loop could serve nobody else,
-    whatever else ran around it."""
+    whatever else ran around it. Three figures per step: wall time (what the other guilds
+    wait); the loop thread's CPU time (the bot's own work, without the pauses another process
+    on a busy machine causes); wall time less the garbage collector's pauses in that step (a
+    full collection walks the whole heap, here the simulated Discord's and hypothesis' too).
+    """
 
     def __init__(self) -> None:
-        self.worst = 0.0  # since the last reset, in seconds
+        self.worst = 0.0  # since the last reset, wall seconds
+        self.worst_cpu = 0.0  # since the last reset, CPU seconds
+        self.worst_no_gc = 0.0  # since the last reset, wall seconds less GC pauses
+        self.last_cpu = 0.0  # the CPU figure up to the last reset
+        self.last_no_gc = 0.0  # the no-GC figure up to the last reset
+        self.gc_pauses: list[float] = []  # every collection's pause, seconds
+        self._gc_began = 0.0
+        self._gc_in_step = 0.0
 
     def reset(self) -> float:
+        """The worst wall stall since the last reset (the others go to ``last_*``)."""
         worst, self.worst = self.worst, 0.0
+        self.last_cpu, self.worst_cpu = self.worst_cpu, 0.0
+        self.last_no_gc, self.worst_no_gc = self.worst_no_gc, 0.0
         return worst
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_began = time.perf_counter()
+        else:
+            pause = time.perf_counter() - self._gc_began
+            self.gc_pauses.append(pause)
+            self._gc_in_step += pause
 
     @contextmanager
     def measuring(self) -> Iterator[StallMeter]:
-        original = asyncio.events.Handle._run
+        original: Callable[[asyncio.Handle], None] = asyncio.Handle._run
         meter = self
 
-        def timed(handle: asyncio.events.Handle) -> None:
-            began = time.perf_counter()
+        def timed(handle: asyncio.Handle) -> None:
+            meter._gc_in_step = 0.0
+            began, began_cpu = time.perf_counter(), time.thread_time()
             try:
                 original(handle)
             finally:
-                spent = time.perf_counter() - began
-                meter.worst = max(meter.worst, spent)
+                wall = time.perf_counter() - began
+                meter.worst = max(meter.worst, wall)
+                meter.worst_cpu = max(meter.worst_cpu, time.thread_time() - began_cpu)
+                meter.worst_no_gc = max(meter.worst_no_gc, wall - meter._gc_in_step)
 
-        asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+        setattr(asyncio.Handle, "_run", timed)  # noqa: B010 (a method is patched)
+        gc.callbacks.append(self._on_gc)
         try:
             yield self
         finally:
-            asyncio.events.Handle._run = original  # type: ignore[method-assign]
+            gc.callbacks.remove(self._on_gc)
+            setattr(asyncio.Handle, "_run", original)  # noqa: B010
 
 
 # --- the world the inputs run in -----------------------------------------------------------------
@@ -348,7 +407,9 @@ def _resolve(world: InputWorld, value: Any) -> Any:
 @attrs.frozen
 class Outcome:
     kind: str  # "ok", "refused", "discord" (the client itself would not send it)
-    stall: float  # seconds: the longest event-loop step during the invocation
+    stall: float  # seconds: the longest event-loop step during the invocation (wall)
+    cpu: float = 0.0  # seconds: the most CPU time one step took
+    no_gc: float = 0.0  # seconds: the longest step less the garbage collector's pauses in it
     text: str = ""
 
 
@@ -386,19 +447,20 @@ async def run(world: InputWorld, inv: Invocation, meter: StallMeter) -> Outcome:
         raise  # a strategy produced what Discord would not send: a bug of the test
     except SetupError:
         # The client would not let this member run it (e.g. the command is hidden from him).
-        return Outcome("discord", meter.reset())
+        return Outcome("discord", meter.reset(), meter.last_cpu, meter.last_no_gc)
     stall = meter.reset()
+    cpu, no_gc = meter.last_cpu, meter.last_no_gc
     raised = env.errors_since(cursor)
     for error in raised:
         original = getattr(error, "original", error)
         assert isinstance(original, Refusal), f"/{inv.command} {inv.options!r}: {error!r}"
     _ = env.errors  # acknowledge the refusals
     if result is None:
-        return Outcome("ok", stall)
+        return Outcome("ok", stall, cpu, no_gc)
     posted = t("en", "say.done", channel=world.game.mention)
     assert result.acknowledged, f"/{inv.command} {inv.options!r}: no answer"
     if result.modal is not None:
-        return Outcome("ok", stall)
+        return Outcome("ok", stall, cpu, no_gc)
     response = result.response
     assert response is not None and result.ephemeral, f"/{inv.command}: not private: {result!r}"
     text = response.content
@@ -411,4 +473,4 @@ async def run(world: InputWorld, inv: Invocation, meter: StallMeter) -> Outcome:
         last = world.game.last_message
         assert last is not None and last.webhook_id is not None, inv
         assert last.id != before, f"/{inv.command} {inv.options!r}: nothing was posted"
-    return Outcome("refused" if raised else "ok", stall, text)
+    return Outcome("refused" if raised else "ok", stall, cpu, no_gc, text)
