@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 import discord
 from discord import app_commands
@@ -68,6 +69,18 @@ async def private_news(ctx: GameContext, game_id: int, nick: str) -> list[Outbox
         return []
     latest = max(row.turn for row in mine)
     return [row for row in mine if row.turn == latest]
+
+
+def avatar_url_ok(url: str) -> bool:
+    """A link Discord can fetch as a webhook avatar: http(s), a host, printable ASCII with no
+    space (anything else fails the post later, at Discord, instead of being refused now)."""
+    if not (url.isascii() and url.isprintable()) or " " in url:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. a malformed IPv6 host
+        return False
+    return parts.scheme in ("https", "http") and bool(parts.netloc)
 
 
 class PostModal(discord.ui.Modal):
@@ -179,7 +192,7 @@ class DayCog(PlayerCog, name="Day"):
         """R10: my anonymous avatar and signature for my posts."""
         guild = guild_of(interaction)
         url = image.url if image is not None else avatar
-        if url is not None and not url.startswith(("https://", "http://")):
+        if url is not None and not avatar_url_ok(url):
             raise UserError("error.bad_avatar")
         if url is None and signature is None:
             raise UserError("error.profile_empty")

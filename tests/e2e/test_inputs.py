@@ -174,3 +174,14 @@ async def test_extend_by_the_largest_value_discord_allows_works(simcord_env: Env
     assert before is not None and after is not None
     assert (after - before).total_seconds() == MAX_EXTEND_MINUTES * 60
     assert bot_of(simcord_env).service.game_in(world.guild.id) is not None
+
+
+@pytest.mark.parametrize("avatar", ["https://", "https:// x", "https://\x00a", "https://[::1"])
+async def test_R10_an_avatar_that_is_no_link_is_refused(simcord_env: Env, avatar: str) -> None:
+    world = make_world(simcord_env)
+    players = add_players(world, ["ann", "ben", "cid", "dan"])
+    await start_game(world, ROLES_4, players)
+    text = await refusal(
+        simcord_env, players[0].slash(slot(world, "game"), "profile", avatar=avatar)
+    )
+    assert text == t("en", "error.bad_avatar")
