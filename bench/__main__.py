@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES = ["bench.rules_bench", "bench.db_bench", "bench.e2e_bench"]
+MODULES = ["bench.rules_bench", "bench.db_bench", "bench.e2e_bench", "bench.input_bench"]
 
 
 def main() -> None:

@@ -30,6 +30,7 @@ from cogs._common import HOST_GROUP, add_host_commands, guild_and_member
 from core.i18n import t
 from rules.knowledge import mafia_members
 from rules.model import HostAction
+from rules.text import is_blank
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,8 @@ class AdminCog(commands.Cog, name="Admin"):
     ) -> None:
         """R47: the host's narrative, posted in #game under the host's name."""
         guild, _member = guild_and_member(interaction)
+        if is_blank(text):  # Discord would show nothing
+            raise UserError("error.empty_text")
         settings = await self.ctx.store.get_guild_settings(guild.id)
         channel = (
             guild.get_channel(settings.game_channel_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 import discord
 from discord import app_commands
@@ -25,7 +26,6 @@ from bot.replies import guild_language, send_private
 from cogs._common import Nick, PlayerCog, guild_of, nick_autocomplete, submit_request
 from core.i18n import Lang, t
 from core.refusal import Refusal
-from core.service import ServiceError
 from db.models import OutboxRecord
 
 log = logging.getLogger(__name__)
@@ -44,13 +44,8 @@ async def post_as_player(
     lang = await guild_language(ctx.store, guild)
     alive = game.engine.state.alive(nick)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    if alive:
-        try:
-            await ctx.service.submit(guild.id, interaction.user.id, {"do": "post"})
-        except ServiceError as refusal:
-            if refusal.key != "refusal.request_closed":
-                raise
-            # between turns (the pistol window): talk is free, it just does not count
+    # Refuses a blank text (nothing would show); counts a living player's post (R52).
+    await ctx.service.post(guild.id, interaction.user.id, text)
     seat = next((p for p in game.players if p.nick == nick), None)
     # R6: a post never shows a real account, not even as a mention someone typed.
     body = discord.utils.escape_mentions(text)
@@ -74,6 +69,18 @@ async def private_news(ctx: GameContext, game_id: int, nick: str) -> list[Outbox
         return []
     latest = max(row.turn for row in mine)
     return [row for row in mine if row.turn == latest]
+
+
+def avatar_url_ok(url: str) -> bool:
+    """A link Discord can fetch as a webhook avatar: http(s), a host, printable ASCII with no
+    space (anything else fails the post later, at Discord, instead of being refused now)."""
+    if not (url.isascii() and url.isprintable()) or " " in url:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. a malformed IPv6 host
+        return False
+    return parts.scheme in ("https", "http") and bool(parts.netloc)
 
 
 class PostModal(discord.ui.Modal):
@@ -185,7 +192,7 @@ class DayCog(PlayerCog, name="Day"):
         """R10: my anonymous avatar and signature for my posts."""
         guild = guild_of(interaction)
         url = image.url if image is not None else avatar
-        if url is not None and not url.startswith(("https://", "http://")):
+        if url is not None and not avatar_url_ok(url):
             raise UserError("error.bad_avatar")
         if url is None and signature is None:
             raise UserError("error.profile_empty")

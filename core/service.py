@@ -47,9 +47,13 @@ from rules.schedule import (
 )
 from rules.setup import SetupError, assign_nicknames, assign_roles, parse_role_list, preset
 from rules.setup import validate_setup as validate_role_list
+from rules.text import is_blank
 from rules.validation import validate_host_action, validate_request
 
 log = logging.getLogger(__name__)
+
+#: The longest a host can move a deadline at once (a week, as `/mafia extend` offers).
+MAX_EXTEND_MINUTES = 7 * 24 * 60
 
 Clock = Callable[[], datetime]
 
@@ -329,6 +333,23 @@ class GameService:
             await self.deadline_reached(game.id)  # the last shot closes the window
         return accepted
 
+    async def post(self, guild_id: int, user_id: int, text: str) -> bool:
+        """A post in #game under the player's nickname: refused when it is blank (nothing
+        would be published, `rules.text`), else counted for a living player (R52) while
+        requests are open. Returns whether it counted; the caller publishes it."""
+        game, nick = self.player_nick(guild_id, user_id)
+        if is_blank(text):
+            raise ServiceError("error.empty_text")
+        if not game.engine.state.alive(nick):
+            return False  # a ghost's post never counts
+        try:
+            await self.submit(guild_id, user_id, {"do": "post"})
+        except ServiceError as refusal:
+            if refusal.key != "refusal.request_closed":
+                raise
+            return False  # between turns (the pistol window): talk is free, it does not count
+        return True
+
     async def set_profile(
         self,
         guild_id: int,
@@ -528,6 +549,8 @@ class GameService:
             return len(reminders)
 
     async def extend(self, guild_id: int, actor_id: int, minutes: int) -> datetime:
+        if not 1 <= minutes <= MAX_EXTEND_MINUTES:  # never a datetime overflow
+            raise ServiceError("error.bad_extend", maximum=MAX_EXTEND_MINUTES)
         game = self._running(guild_id)
         async with game.lock:
             base = game.record.deadline or self.clock()

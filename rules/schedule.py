@@ -82,7 +82,7 @@ def make_schedule(
         raise ScheduleError("bad_schedule", f"unknown schedule {kind!r} (forum or fast)")
     try:
         ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: "America" is a directory
         raise ScheduleError("bad_timezone", f"unknown time zone {tz!r}") from None
     if not 1 <= turn_minutes <= 24 * 60:
         raise ScheduleError("bad_turn_length", "a fast turn lasts 1 to 1440 minutes")

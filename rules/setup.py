@@ -14,6 +14,15 @@ from rules.roles import ROLES, Boss, Commissar, Faction, Foundling, Sergeant
 T = TypeVar("T")
 
 MIN_PLAYERS = 3
+#: The most players (and so roles) a game seats. A role list is parsed against it before a
+#: single role is materialised, so no count typed by a host can cost memory or time
+#: (``villager=1000000000000000000``). 99 is also the largest preset the commands offer
+#: (``/mafia new preset``, ``/mafia roles preset``: 4 to 99).
+MAX_PLAYERS = 99
+#: The longest role list accepted as text (the ``/mafia roles`` option allows as much).
+MAX_ROLE_LIST_CHARS = 500
+#: How much of a host's unparseable fragment a refusal quotes back.
+_QUOTED = 40
 
 
 class SetupError(ValueError):
@@ -32,6 +41,13 @@ def validate_setup(roles: Sequence[str]) -> None:
     if unknown:
         raise SetupError("unknown_role", f"unknown role {unknown[0]!r}", role=unknown[0])
     n = len(roles)
+    if n > MAX_PLAYERS:
+        raise SetupError(
+            "too_many_players",
+            f"{n} players; at most {MAX_PLAYERS} can play",
+            players=n,
+            maximum=MAX_PLAYERS,
+        )
     if n < MIN_PLAYERS:
         raise SetupError(
             "too_few_players",
@@ -72,20 +88,50 @@ def validate_setup(roles: Sequence[str]) -> None:
         raise SetupError("sergeant_without_commissar", "a sergeant needs a commissar")
 
 
-def parse_role_list(text: str) -> list[str]:
-    """`boss=1 mafioso=2 commissar=1 villager=5` (also commas, ':' for '=')."""
-    roles: list[str] = []
+def _quoted(fragment: str) -> str:
+    return fragment if len(fragment) <= _QUOTED else fragment[: _QUOTED - 1] + "…"
+
+
+def parse_role_list(text: str, limit: int = MAX_PLAYERS) -> list[str]:
+    """`boss=1 mafioso=2 commissar=1 villager=5` (also commas, ':' for '=').
+
+    A count is ASCII digits only (`str.isdigit` also accepts "²", which `int` refuses), and
+    the running total is checked against `limit` (at most MAX_PLAYERS) before the list is
+    built, so the work done is bounded by the length of the text, itself bounded."""
+    if len(text) > MAX_ROLE_LIST_CHARS:
+        raise SetupError(
+            "role_list_too_long",
+            f"the role list has {len(text)} characters; at most {MAX_ROLE_LIST_CHARS}",
+            length=len(text),
+            maximum=MAX_ROLE_LIST_CHARS,
+        )
+    limit = min(limit, MAX_PLAYERS)
+    counts: list[tuple[str, int]] = []
+    total = 0
     for item in text.replace(",", " ").split():
         name, sep, count = item.replace(":", "=").partition("=")
         name = name.strip().lower()
         if not sep:
             count = "1"
         if name not in ROLES:
-            raise SetupError("unknown_role", f"unknown role {name!r}", role=name)
-        if not count.isdigit():
-            raise SetupError("bad_count", f"bad count {count!r} for {name}", role=name, count=count)
-        roles.extend([name] * int(count))
-    return roles
+            raise SetupError("unknown_role", f"unknown role {name!r}", role=_quoted(name))
+        if not (count.isascii() and count.isdigit()):
+            raise SetupError(
+                "bad_count",
+                f"bad count {count!r} for {name}",
+                role=name,
+                count=_quoted(count),
+            )
+        number = int(count)  # at most MAX_ROLE_LIST_CHARS ASCII digits: cheap
+        total += number
+        if total > limit:
+            raise SetupError(
+                "too_many_roles",
+                f"the role list has more than {limit} roles",
+                maximum=limit,
+            )
+        counts.append((name, number))
+    return [name for name, number in counts for _ in range(number)]
 
 
 def format_role_list(roles: Iterable[str]) -> str:
@@ -101,6 +147,13 @@ def preset(players: int) -> list[str]:
             f"{players} players; at least {MIN_PLAYERS} needed",
             players=players,
             minimum=MIN_PLAYERS,
+        )
+    if players > MAX_PLAYERS:
+        raise SetupError(
+            "too_many_players",
+            f"{players} players; at most {MAX_PLAYERS} can play",
+            players=players,
+            maximum=MAX_PLAYERS,
         )
     mafia_n = math.ceil(players / 4)
     roles: list[str] = []
