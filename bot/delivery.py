@@ -74,6 +74,13 @@ CLOCK_SLACK: Final[timedelta] = timedelta(seconds=30)
 TRANSIENT: Final = (discord.HTTPException, discord.RateLimited, OSError, aiohttp.ClientError)
 
 
+def target_key(target: discord.abc.Messageable) -> tuple[str, int]:
+    """A user (his DM channel may not be open yet) or a channel."""
+    if isinstance(target, discord.abc.User):
+        return ("user", target.id)
+    return ("channel", getattr(target, "id", 0))
+
+
 def nonce_of(row_id: int, piece: int) -> str:
     """The nonce of a piece of an outbox row: the same on every attempt (at most 25 chars)."""
     return f"mafia-{row_id}-{piece}"
@@ -108,6 +115,9 @@ class Delivery:
         #: Rows whose last attempt failed, with the time of their first failed attempt: they
         #: may have gone through, so their target's history is read before sending again.
         self._attempted: dict[int, datetime] = {}
+        #: Per row being sent, the last message known to be ours in each of its targets.
+        self._marks: dict[int, dict[tuple[str, int], int | None]] = {}
+        self._last_sent: dict[tuple[str, int], int] = {}  # target -> our last message there
         #: Games whose rows fail (transiently), since when, without progress meanwhile.
         self._failing_since: dict[int, datetime] = {}
         self._told: set[int] = set()  # games whose hosts were told of this stuck episode
@@ -134,6 +144,7 @@ class Delivery:
                     if await self._deliver_row(row):
                         await self.store.mark_sent(row.id)
                         self._attempted.pop(row.id, None)
+                        self._marks.pop(row.id, None)
                         progressed.add(row.game_id)
                         done += 1
                     else:
@@ -312,33 +323,48 @@ class Delivery:
         """Send a row's text (cut in pieces; one piece with a view), each piece with its
         nonce, skipping the pieces a failed attempt already posted."""
         pieces = [text] if view is not None else split_message(text)
+        key = target_key(target)
+        # The target's last message known to be ours before this row: what a lost answer
+        # posted can only come after it.
+        marks = self._marks.setdefault(row_id, {})
+        mark = marks.setdefault(key, self._last_sent.get(key))
         first = 0
         attempted = self._attempted.get(row_id)
         if attempted is not None:
-            first = await self._already_sent(target, pieces, attempted)
+            first = await self._already_sent(target, pieces, mark, attempted)
         for index in range(first, len(pieces)):
             extra: dict[str, Any] = {"view": view} if view is not None else {}
-            await target.send(
+            message = await target.send(
                 pieces[index],
                 nonce=nonce_of(row_id, index),
                 allowed_mentions=NO_MENTIONS,
                 **extra,
             )
+            self._last_sent[key] = message.id
 
     async def _already_sent(
-        self, target: discord.abc.Messageable, pieces: Sequence[str], since: datetime
+        self,
+        target: discord.abc.Messageable,
+        pieces: Sequence[str],
+        mark: int | None,
+        since: datetime,
     ) -> int:
-        """How many of the first ``pieces`` the bot already posted to ``target`` since
-        ``since`` (read from its latest messages)."""
+        """How many of the first ``pieces`` the bot already posted to ``target`` after its
+        message ``mark`` (or, unknown, since shortly before ``since``), read from its latest
+        messages."""
         me = self.client.user
         if me is None:
             return 0
+        after: discord.abc.Snowflake | datetime = (
+            discord.Object(mark) if mark is not None else since - CLOCK_SLACK
+        )
         mine = [
             message.content
-            async for message in target.history(limit=HISTORY_LIMIT + len(pieces))
-            if message.author.id == me.id and message.created_at >= since - CLOCK_SLACK
+            async for message in target.history(
+                limit=HISTORY_LIMIT + len(pieces), after=after, oldest_first=True
+            )
+            if message.author.id == me.id
         ]
-        mine.reverse()  # oldest first, as sent
         done = 0
         for piece in pieces:  # the pieces go out in order: what was sent is a prefix
             if piece not in mine:
