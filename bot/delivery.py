@@ -200,7 +200,7 @@ class Delivery:
                 self._retry.cancel()
                 self._retry = None
             return
-        if progressed:  # Discord works again, at least in part: start the backoff over
+        if stuck & progressed:  # a waiting game moved on: Discord works again, in part
             self._retry_round = 0
         if self._retry is None or self._retry.done() or self._retry is current:
             delay = self.retry_delay()
@@ -219,7 +219,6 @@ class Delivery:
             await self.deliver()  # arms the next retry if rows still wait
         except Exception:
             log.exception("delivering the outbox failed")
-            self._retry = None
             self._retry_round += 1
             self._retry = asyncio.get_running_loop().create_task(
                 self._retry_after(self.retry_delay()), name="outbox-retry"

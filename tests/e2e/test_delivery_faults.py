@@ -283,10 +283,16 @@ async def test_a_stuck_game_blocks_only_itself_and_its_hosts_are_told_once(
     assert any("Results of turn 1" in text for text in bot_messages(slot(two, "game"), env))
 
     notice = t("en", "delivery.stuck", minutes=5)
+    # The retries back off: 10 s after the failure, then 20, 40, 80 s later...
+    tried_at: list[float] = []
     elapsed = 0.0
     while elapsed < STUCK_NOTICE_SECONDS - RETRY_FIRST_SECONDS:
+        attempts = len(faults.failed)
         await env.advance_time(RETRY_FIRST_SECONDS)
         elapsed += RETRY_FIRST_SECONDS
+        if len(faults.failed) > attempts:
+            tried_at.append(elapsed)
+    assert tried_at == [10, 30, 70, 150]
     assert bot_messages(slot(one, "host"), env) == []  # not yet: a short outage says nothing
     await env.advance_time(2 * STUCK_NOTICE_SECONDS)  # still failing, retried meanwhile
     assert bot_messages(slot(one, "host"), env) == [notice]
