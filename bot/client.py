@@ -129,6 +129,7 @@ class MafiaBot(commands.Bot):
     async def close(self) -> None:
         if self._context is not None:
             self._context.clock.stop()
+            self._context.delivery.stop()  # the outbox's retry timer
         try:
             await super().close()
         finally:

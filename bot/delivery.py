@@ -9,6 +9,18 @@ sent only after Discord accepted it (delivery is at least once). A private messa
 refuses (closed DMs) is reported plainly in #host, without its text, and still marked sent: the
 player reads his card and his news with ``/role`` and ``/status``.
 
+Discord failing (a 5xx, a 429 past discord.py's own retries, a timeout, a dropped connection)
+blocks only the failing row's game: its later rows wait, so each game keeps its order, while
+the other games' rows go on. A timer tries again with a backoff (:data:`RETRY_FIRST_SECONDS`
+doubling to :data:`RETRY_MAX_SECONDS`), and the hosts read a notice in #host once a game's
+announcements have been stuck for :data:`STUCK_NOTICE_SECONDS`, once per stuck episode.
+
+A send whose answer was lost may have gone through. Every message carries a nonce derived from
+its outbox row and piece (:func:`nonce_of`), which Discord enforces (discord.py sends
+``enforce_nonce`` with it) for a few minutes; and before sending a row again after a failed
+attempt, the bot reads the target's latest messages and skips the pieces it finds there, posted
+by itself since that attempt, so a retry long after the nonce window sends nothing twice either.
+
 Nothing public ever names a Discord user: nicknames only.
 """
 
@@ -16,9 +28,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any, Final
 
+import aiohttp
 import discord
 
 from bot.mafia_room import ROOM_NEEDS, MafiaRooms
@@ -44,30 +58,94 @@ NO_MENTIONS = discord.AllowedMentions.none()
 #: What the bot needs in #game to post the game's announcements (in #mafia: ``ROOM_NEEDS``).
 CHANNEL_NEEDS: Final[tuple[str, ...]] = ("view_channel", "send_messages", "read_message_history")
 
+#: The first retry after a failed delivery, doubling after each failed pass up to the maximum.
+#: Longer than SimCord's 5-second settle timeout, so tests drive it with ``advance_time``.
+RETRY_FIRST_SECONDS: Final[float] = 10.0
+RETRY_MAX_SECONDS: Final[float] = 300.0
+#: How long a game's announcements may fail before the hosts are told in #host.
+STUCK_NOTICE_SECONDS: Final[float] = 300.0
+#: How many of a target's latest messages are read to find a piece already sent (plus pieces).
+HISTORY_LIMIT: Final[int] = 10
+#: Clocks disagree a little: a message a bit older than the failed attempt still counts.
+CLOCK_SLACK: Final[timedelta] = timedelta(seconds=30)
+
+#: Failures that pass: Discord's 5xx and 429 (discord.py has retried already), timeouts and
+#: lost connections. ``discord.Forbidden`` (a lost permission) is handled apart.
+TRANSIENT: Final = (discord.HTTPException, discord.RateLimited, OSError, aiohttp.ClientError)
+
+
+def target_key(target: discord.abc.Messageable) -> tuple[str, int]:
+    """A user (his DM channel may not be open yet) or a channel."""
+    if isinstance(target, discord.abc.User):
+        return ("user", target.id)
+    return ("channel", getattr(target, "id", 0))
+
+
+def nonce_of(row_id: int, piece: int) -> str:
+    """The nonce of a piece of an outbox row: the same on every attempt (at most 25 chars)."""
+    return f"mafia-{row_id}-{piece}"
+
 
 # --- sending ----------------------------------------------------------------------------------
 class Delivery:
-    """Sends the pending outbox, one row at a time, in order (one delivery at a time)."""
+    """Sends the pending outbox, one row at a time, in order (one delivery at a time), and
+    tries again on a timer while some game's rows fail.
 
-    def __init__(self, client: discord.Client, store: GameStore, service: GameService) -> None:
+    ``clock`` (the service's by default: virtual time under SimCord) dates the failures and
+    ``sleep`` waits between retries; both are injectable.
+    """
+
+    def __init__(
+        self,
+        client: discord.Client,
+        store: GameStore,
+        service: GameService,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
         self.client = client
         self.store = store
         self.service = service
+        self.clock = clock or service.clock
+        self._sleep = sleep
         self._lock = asyncio.Lock()
         self._reported: set[int] = set()  # rows whose failure the hosts were told of
         self.rooms = MafiaRooms(service)
+        #: Rows whose last attempt failed, with the time of their first failed attempt: they
+        #: may have gone through, so their target's history is read before sending again.
+        self._attempted: dict[int, datetime] = {}
+        #: Per row being sent, the last message known to be ours in each of its targets.
+        self._marks: dict[int, dict[tuple[str, int], int | None]] = {}
+        self._last_sent: dict[tuple[str, int], int] = {}  # target -> our last message there
+        #: Games whose rows fail (transiently), since when, without progress meanwhile.
+        self._failing_since: dict[int, datetime] = {}
+        self._told: set[int] = set()  # games whose hosts were told of this stuck episode
+        self._retry: asyncio.Task[None] | None = None
+        self._retry_round = 0  # failed passes in a row: the backoff's exponent
+        self._retry_sleeping = False
+
+    def retry_delay(self) -> float:
+        """The wait before the next retry: doubles with each failed pass, up to the maximum."""
+        return min(RETRY_FIRST_SECONDS * 2.0**self._retry_round, RETRY_MAX_SECONDS)
 
     async def deliver(self) -> int:
-        """Send every pending row; returns how many were marked sent."""
+        """Send every pending row; returns how many were marked sent. A game whose row fails
+        is skipped for the rest of the pass (its order is kept); the timer tries again."""
         async with self._lock:
             done = 0
             stuck: set[int] = set()  # games with a row that failed: keep their order
+            failing: set[int] = set()  # ... of those, the ones Discord failed (transient)
+            progressed: set[int] = set()
             for row in await self.store.pending_outbox():
                 if row.game_id in stuck:
                     continue
                 try:
                     if await self._deliver_row(row):
                         await self.store.mark_sent(row.id)
+                        self._attempted.pop(row.id, None)
+                        self._marks.pop(row.id, None)
+                        progressed.add(row.game_id)
                         done += 1
                     else:
                         stuck.add(row.game_id)
@@ -77,10 +155,100 @@ class Delivery:
                     # is sent once the permission is back) and the hosts are told, once.
                     log.warning("outbox row %s (game %s): %s", row.id, row.game_id, exc.text)
                     await self._report_forbidden(row)
-                except discord.HTTPException:
+                except Exception as exc:  # one row never stops the other games'
                     stuck.add(row.game_id)
-                    log.exception("could not deliver outbox row %s (game %s)", row.id, row.game_id)
+                    failing.add(row.game_id)
+                    self._attempted.setdefault(row.id, self.clock())
+                    if isinstance(exc, TRANSIENT):
+                        log.warning(
+                            "could not deliver outbox row %s (game %s), will retry: %r",
+                            row.id,
+                            row.game_id,
+                            exc,
+                        )
+                    else:
+                        log.exception(
+                            "could not deliver outbox row %s (game %s)", row.id, row.game_id
+                        )
+            await self._track_failures(failing, progressed)
+            self._schedule_retry(stuck, progressed)
             return done
+
+    async def _track_failures(self, failing: set[int], progressed: set[int]) -> None:
+        """Open, close and report the games' stuck episodes."""
+        now = self.clock()
+        for game_id in list(self._failing_since):
+            if game_id not in failing or game_id in progressed:  # the episode is over
+                del self._failing_since[game_id]
+                self._told.discard(game_id)
+        for game_id in failing:
+            since = self._failing_since.setdefault(game_id, now)
+            stuck_for = (now - since).total_seconds()
+            if (
+                stuck_for >= STUCK_NOTICE_SECONDS
+                and game_id not in self._told
+                and await self._tell_stuck(game_id, stuck_for)
+            ):
+                self._told.add(game_id)
+
+    def _schedule_retry(self, stuck: set[int], progressed: set[int]) -> None:
+        """Arm the retry timer while a row waits; disarm it when none does."""
+        current = asyncio.current_task()
+        if not stuck:
+            self._retry_round = 0
+            if self._retry is not None and self._retry is not current and self._retry_sleeping:
+                self._retry.cancel()
+                self._retry = None
+            return
+        if stuck & progressed:  # a waiting game moved on: Discord works again, in part
+            self._retry_round = 0
+        if self._retry is None or self._retry.done() or self._retry is current:
+            delay = self.retry_delay()
+            self._retry_round += 1
+            self._retry = asyncio.get_running_loop().create_task(
+                self._retry_after(delay), name="outbox-retry"
+            )
+
+    async def _retry_after(self, delay: float) -> None:
+        self._retry_sleeping = True
+        try:
+            await self._sleep(delay)
+        finally:
+            self._retry_sleeping = False
+        try:
+            await self.deliver()  # arms the next retry if rows still wait
+        except Exception:
+            log.exception("delivering the outbox failed")
+            self._retry_round += 1
+            self._retry = asyncio.get_running_loop().create_task(
+                self._retry_after(self.retry_delay()), name="outbox-retry"
+            )
+
+    def stop(self) -> None:
+        """Cancel the retry timer (the bot is closing)."""
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
+
+    async def _tell_stuck(self, game_id: int, stuck_for: float) -> bool:
+        """Tell the hosts that the game's announcements wait; True once they were told."""
+        game = await self.store.get_game(game_id)
+        guild = self.client.get_guild(game.guild_id) if game is not None else None
+        if guild is None:
+            return False
+        host = slot_channel(guild, await self.store.get_guild_settings(guild.id), "host")
+        if host is None:
+            return False
+        lang = await guild_language(self.store, guild)
+        try:
+            await host.send(
+                t(lang, "delivery.stuck", minutes=int(stuck_for // 60)),
+                allowed_mentions=NO_MENTIONS,
+            )
+        except TRANSIENT as exc:
+            log.warning("could not tell the hosts of guild %s: %r", guild.id, exc)
+            return False
+        return True
 
     async def _deliver_row(self, row: OutboxRecord) -> bool:
         """True when the row is done with (sent, or undeliverable for good)."""
@@ -104,7 +272,7 @@ class Delivery:
                 log.warning("outbox row %s: no #%s channel in guild %s", row.id, slot, guild.id)
                 return False
             if audience == PUBLIC:
-                await send_chunks(channel, render(lang, kind, payload))
+                await self._send(channel, row.id, render(lang, kind, payload))
                 if kind == "game_over":  # the mafia's room is kept, read-only, for the record
                     await self._close_room(guild, settings, row.game_id)
                 return True
@@ -115,7 +283,7 @@ class Delivery:
             nick = str(payload.get("nick"))
             if kind == "mafia_joined":  # R22: the converted Foundling enters the room
                 await self._room_member(room, row.game_id, nick, join=True)
-            await send_chunks(room, render(lang, kind, payload))
+            await self._send(room, row.id, render(lang, kind, payload))
             if kind == "mafia_left":  # a dead member no longer takes part (told first)
                 await self._room_member(room, row.game_id, nick, join=False)
             return True
@@ -133,10 +301,8 @@ class Delivery:
             view = (
                 pistol_view(self.service, row.game_id, audience, lang) if kind == "pistol" else None
             )
-            if view is not None:  # R18: the prompt carries a menu of the living nicknames
-                await user.send(text, view=view, allowed_mentions=NO_MENTIONS)
-            else:
-                await send_chunks(user, text)
+            # R18: the pistol's prompt carries a menu of the living nicknames
+            await self._send(user, row.id, text, view=view)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 raise
@@ -144,6 +310,69 @@ class Delivery:
         except discord.NotFound:
             await self._tell_host(guild, settings, lang, audience, user_id)
         return True
+
+    async def _send(
+        self,
+        target: discord.abc.Messageable,
+        row_id: int,
+        text: str,
+        *,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """Send a row's text (cut in pieces; one piece with a view), each piece with its
+        nonce, skipping the pieces a failed attempt already posted."""
+        pieces = [text] if view is not None else split_message(text)
+        key = target_key(target)
+        # The target's last message known to be ours before this row: what a lost answer
+        # posted can only come after it.
+        marks = self._marks.setdefault(row_id, {})
+        mark = marks.setdefault(key, self._last_sent.get(key))
+        first = 0
+        attempted = self._attempted.get(row_id)
+        if attempted is not None:
+            first = await self._already_sent(target, pieces, mark, attempted)
+        for index in range(first, len(pieces)):
+            extra: dict[str, Any] = {"view": view} if view is not None else {}
+            message = await target.send(
+                pieces[index],
+                nonce=nonce_of(row_id, index),
+                allowed_mentions=NO_MENTIONS,
+                **extra,
+            )
+            self._last_sent[key] = message.id
+
+    async def _already_sent(
+        self,
+        target: discord.abc.Messageable,
+        pieces: Sequence[str],
+        mark: int | None,
+        since: datetime,
+    ) -> int:
+        """How many of the first ``pieces`` the bot already posted to ``target`` after its
+        message ``mark`` (or, unknown, since shortly before ``since``), read from its latest
+        messages."""
+        me = self.client.user
+        if me is None:
+            return 0
+        after: discord.abc.Snowflake | datetime = (
+            discord.Object(mark) if mark is not None else since - CLOCK_SLACK
+        )
+        mine = [
+            message.content
+            async for message in target.history(
+                limit=HISTORY_LIMIT + len(pieces), after=after, oldest_first=True
+            )
+            if message.author.id == me.id
+        ]
+        done = 0
+        for piece in pieces:  # the pieces go out in order: what was sent is a prefix
+            if piece not in mine:
+                break
+            mine = mine[mine.index(piece) + 1 :]
+            done += 1
+        if done:
+            log.info("%d piece(s) were already posted by an attempt whose answer was lost", done)
+        return done
 
     def _private_text(
         self, lang: Lang, game_id: int, kind: str, nick: str, payload: Mapping[str, Any]

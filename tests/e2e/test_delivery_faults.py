@@ -1,0 +1,345 @@
+"""Discord failing while the bot delivers a resolution (issue 9, "Discord failures").
+
+Every step of a resolution's delivery (each message of each outbox row, the mafia room's member
+changes, the room's lock at the end) fails once with a 500, a 503, a 429, a timeout, or a
+timeout *after* Discord stored the message (the answer was lost); the retry timer sends what
+waits, in order, and every message arrives exactly once. A game whose deliveries fail blocks
+only itself; after five minutes stuck its hosts are told once in #host. Webhook posts (``/say``)
+do not go through the outbox: a failed one is answered with the generic error and never resent.
+
+SimCord's ``env.inject_error`` raises only HTTP errors before the route runs; timeouts and lost
+answers need a wrapper around its router (:class:`Faults`, docs/SIMCORD_NOTES.md).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import Counter
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from simcord import BackendError, ChannelHandle, Env, GuildHandle, MemberActor
+from simcord.http import router
+
+from bot.delivery import RETRY_FIRST_SECONDS, STUCK_NOTICE_SECONDS, nonce_of
+from core.i18n import t
+from tests.e2e.helpers import (
+    World,
+    bot_of,
+    mafia_room,
+    make_world,
+    reply_text,
+    slot,
+)
+
+#: The writes a delivery makes: messages, DM channels, room members, the room's lock.
+DELIVERY_STEPS = (
+    ("POST", "/channels/*/messages"),
+    ("POST", "/users/@me/channels"),
+    ("PUT", "/channels/*/thread-members/*"),
+    ("DELETE", "/channels/*/thread-members/*"),
+    ("PATCH", "/channels/*"),
+)
+KINDS = ("500", "503", "429", "timeout", "lost")
+
+
+class Faults:
+    """Failures in SimCord's HTTP layer, the one function both transports (the bot's
+    ``HTTPClient`` and the webhook adapter) call: ``simcord.http.router.dispatch``.
+
+    ``kind`` is an HTTP status (raised as SimCord raises ``inject_error``'s, before the route
+    runs: nothing stored), ``timeout`` (no answer, nothing stored) or ``lost`` (stored, then
+    no answer). ``once``: each distinct request (method, path, nonce) fails the first time only;
+    otherwise every matching request fails. Records every message created, with its nonce.
+    """
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.kind: str | None = None
+        self.steps: tuple[tuple[str, str], ...] = DELIVERY_STEPS
+        self.once = True
+        self.seen: set[tuple[str, str, str | None]] = set()
+        self.failed: list[tuple[str, str]] = []
+        self.created: list[tuple[int, str | None]] = []  # (channel id, nonce), in order
+        original = router.dispatch
+
+        def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+            body = kwargs.get("json")
+            nonce = body.get("nonce") if isinstance(body, dict) else None
+            fail = self._should_fail(method, path, nonce)
+            if fail and self.kind not in ("timeout", "lost"):
+                raise BackendError(int(str(self.kind)), 0, f"{self.kind} (injected by test)")
+            if fail and self.kind == "timeout":
+                raise TimeoutError("no answer (injected by test)")
+            result = original(backend, method, path, **kwargs)
+            if method == "POST" and isinstance(result, dict) and "channel_id" in result:
+                self.created.append((int(result["channel_id"]), nonce))
+            if fail:  # lost: Discord stored it, the answer never came
+                raise TimeoutError("the answer was lost (injected by test)")
+            return result
+
+        monkeypatch.setattr(router, "dispatch", dispatch)
+
+    def _should_fail(self, method: str, path: str, nonce: str | None) -> bool:
+        if self.kind is None or "interaction" in path:
+            return False
+        if not any(m == method and fnmatch.fnmatch(path, p) for m, p in self.steps):
+            return False
+        if self.once:
+            key = (method, path, nonce)
+            if key in self.seen:
+                return False
+            self.seen.add(key)
+        self.failed.append((method, path))
+        return True
+
+    def nonces(self) -> list[str]:
+        return [
+            nonce for _, nonce in self.created if nonce is not None and nonce.startswith("mafia-")
+        ]
+
+
+@pytest.fixture
+def faults(monkeypatch: pytest.MonkeyPatch) -> Faults:
+    return Faults(monkeypatch)
+
+
+# --- a game with long turns (the retries never reach a deadline) -------------------------------
+async def start_slow_game(
+    env: Env,
+    guild: GuildHandle,
+    admin: MemberActor,
+    lobby: ChannelHandle,
+    names: tuple[str, ...],
+    roles: str = "mafioso=2 commissar=1 villager=4",
+) -> list[MemberActor]:
+    actors = [guild.add_member(env.create_user(name)) for name in names]
+    reply_text(await admin.slash(lobby, "mafia setup", language="en"))
+    reply_text(
+        await admin.slash(lobby, "mafia new", schedule="fast", timezone="UTC", turn_minutes=120)
+    )
+    game_ch = guild.channels["game"]
+    for actor in actors:
+        reply_text(await actor.slash(game_ch, "join"))
+    reply_text(await admin.slash(lobby, "mafia roles", roles=roles))
+    reply_text(await admin.slash(lobby, "mafia start"))
+    return actors
+
+
+def game_of(env: Env, guild: GuildHandle) -> Any:
+    game = bot_of(env).service.game_in(guild.id)
+    assert game is not None
+    return game
+
+
+async def play_turn(
+    env: Env, guild: GuildHandle, actors: list[MemberActor], *, lynch: str | None
+) -> None:
+    """Every living player talks; the town votes ``lynch`` (none on turn 1, R3), the mafia
+    kills a villager, the commissar checks a mafioso."""
+    game = game_of(env, guild)
+    state = game.engine.state
+    by_user = {a.id: a for a in actors}
+    game_ch = guild.channels["game"]
+    living = [p for p in game.players if state.alive(p.nick)]
+    for seat in living:
+        reply_text(await by_user[seat.user_id].slash(game_ch, "say", text="Here."))
+    mafia = [p for p in living if p.role == "mafioso"]
+    villagers = [p for p in living if p.role == "villager"]
+    for seat in living:
+        if seat.role != "mafioso" and lynch is not None:
+            reply_text(await by_user[seat.user_id].slash(game_ch, "vote", target=lynch))
+        if seat.role == "commissar":
+            reply_text(await by_user[seat.user_id].slash(game_ch, "check", target=mafia[-1].nick))
+    reply_text(await by_user[mafia[0].user_id].slash(game_ch, "kill", target=villagers[0].nick))
+
+
+async def until_delivered(env: Env, *, limit: int = 40) -> int:
+    """Advance the clock by the shortest retry delay until the outbox is empty; how often."""
+    store = bot_of(env).store
+    for step in range(limit):
+        if not await store.pending_outbox():
+            return step
+        await env.advance_time(RETRY_FIRST_SECONDS)
+    raise AssertionError(f"still pending: {await store.pending_outbox()}")
+
+
+def bot_messages(where: ChannelHandle, env: Env) -> list[str]:
+    me = env.bot.user
+    assert me is not None
+    return [m.content for m in where.history() if m.author.id == me.id]
+
+
+# --- every step of a resolution fails once -----------------------------------------------------
+@pytest.mark.parametrize("kind", KINDS)
+async def test_every_step_of_a_resolution_fails_once_and_arrives_once_in_order(
+    simcord_env: Env, faults: Faults, kind: str
+) -> None:
+    env = simcord_env
+    world = make_world(env)
+    actors = await start_slow_game(
+        env, world.guild, world.admin, world.lobby, ("u1", "u2", "u3", "u4", "u5", "u6", "u7")
+    )
+    store = bot_of(env).store
+    game = game_of(env, world.guild)
+    game_id = game.id
+    first_row = len(await store.outbox(game_id))
+    mafia = [p for p in game.players if p.role == "mafioso"]
+
+    # Turn 1: results (#game), the commissar's check (a DM), the next turn (#game).
+    # Turn 2: the lynched mafioso leaves the room (room message, member removed), game goes on.
+    for turn, lynch in ((1, None), (2, mafia[0].nick)):
+        await play_turn(env, world.guild, actors, lynch=lynch)
+        faults.kind = kind
+        reply_text(await world.admin.slash(world.lobby, "mafia resolve"))
+        retries = await until_delivered(env)
+        faults.kind = None
+        assert retries >= 1, f"turn {turn}: nothing failed"
+
+    rows = (await store.outbox(game_id))[first_row:]
+    assert rows and all(row.sent for row in rows)
+    kinds = [row.kind for row in rows]
+    assert "check" in kinds and "mafia_left" in kinds  # a DM and the mafia room were covered
+    # Each message of each row was tried and failed once (the steps in turn), then arrived:
+    # exactly once (no nonce twice among the stored messages), in the outbox's order.
+    created = faults.nonces()
+    delivered = [n for n in created if int(n.split("-")[1]) >= rows[0].id]
+    assert [n for n, count in Counter(delivered).items() if count > 1] == []
+    assert delivered == sorted(delivered, key=lambda n: tuple(int(x) for x in n.split("-")[1:]))
+    assert {nonce_of(row.id, 0) for row in rows} <= set(delivered), [
+        (r.id, r.kind, r.payload.get("audience")) for r in rows
+    ]
+    failed_messages = [p for m, p in faults.failed if m == "POST" and p.endswith("/messages")]
+    assert len(failed_messages) >= len(rows)  # every row's first send failed
+    # What the players read: each text once.
+    for where in (slot(world, "game"), mafia_room(world)):
+        texts = bot_messages(where, env)
+        assert len(texts) == len(set(texts)), texts
+    # Never stuck long enough to bother the hosts.
+    assert t("en", "delivery.stuck", minutes=5) not in bot_messages(slot(world, "host"), env)
+
+
+async def test_messages_carry_the_nonce_of_their_outbox_row(simcord_env: Env) -> None:
+    """Discord enforces a nonce (discord.py sends ``enforce_nonce`` with it): a resent piece
+    with the same nonce is not stored twice (within Discord's window)."""
+    env = simcord_env
+    world = make_world(env)
+    await start_slow_game(
+        env,
+        world.guild,
+        world.admin,
+        world.lobby,
+        ("a1", "a2", "a3", "a4"),
+        "mafioso=1 commissar=1 villager=2",
+    )
+    game_id = game_of(env, world.guild).id
+    rows = await bot_of(env).store.outbox(game_id)
+    sent = [
+        r.json
+        for r in env.http_requests
+        if r.method == "POST" and r.path.startswith("/channels/") and r.path.endswith("/messages")
+    ]
+    nonces = {body["nonce"] for body in sent if isinstance(body, dict)}
+    assert {nonce_of(row.id, 0) for row in rows} <= nonces
+    assert all(body["enforce_nonce"] is True for body in sent if isinstance(body, dict))
+    assert len(nonce_of(10**15, 99)) <= 25  # Discord's limit
+
+
+# --- one game stuck, the other goes on; the hosts are told once --------------------------------
+def second_world(env: Env) -> World:
+    guild = env.create_guild("Other Club")
+    lobby = guild.create_text_channel("general")
+    moderators = guild.create_role("Moderators", permissions=discord.Permissions(manage_guild=True))
+    admin = guild.add_member(env.create_user("carol"), roles=[moderators])
+    player = guild.add_member(env.create_user("dave"))
+    return World(env=env, guild=guild, lobby=lobby, admin=admin, player=player)
+
+
+async def test_a_stuck_game_blocks_only_itself_and_its_hosts_are_told_once(
+    simcord_env: Env, faults: Faults
+) -> None:
+    env = simcord_env
+    one, two = make_world(env), second_world(env)
+    actors_one = await start_slow_game(
+        env, one.guild, one.admin, one.lobby, ("b1", "b2", "b3", "b4", "b5", "b6", "b7")
+    )
+    actors_two = await start_slow_game(
+        env, two.guild, two.admin, two.lobby, ("c1", "c2", "c3", "c4", "c5", "c6", "c7")
+    )
+    store = bot_of(env).store
+    game_one, game_two = game_of(env, one.guild), game_of(env, two.guild)
+    await play_turn(env, one.guild, actors_one, lynch=None)
+    await play_turn(env, two.guild, actors_two, lynch=None)
+
+    # Discord answers 503 to everything posted in the first game's #game, for a long while.
+    faults.kind, faults.once = "503", False
+    faults.steps = (("POST", f"/channels/{slot(one, 'game').id}/messages"),)
+    reply_text(await one.admin.slash(one.lobby, "mafia resolve"))
+    reply_text(await two.admin.slash(two.lobby, "mafia resolve"))
+    stuck = await store.pending_outbox(game_one.id)
+    assert stuck and stuck[0].kind == "results"
+    assert not await store.pending_outbox(game_two.id)  # the other game was not held up
+    assert any("Results of turn 1" in text for text in bot_messages(slot(two, "game"), env))
+
+    notice = t("en", "delivery.stuck", minutes=5)
+    # The retries back off: 10 s after the failure, then 20, 40, 80 s later...
+    tried_at: list[float] = []
+    elapsed = 0.0
+    while elapsed < STUCK_NOTICE_SECONDS - RETRY_FIRST_SECONDS:
+        attempts = len(faults.failed)
+        await env.advance_time(RETRY_FIRST_SECONDS)
+        elapsed += RETRY_FIRST_SECONDS
+        if len(faults.failed) > attempts:
+            tried_at.append(elapsed)
+    assert tried_at == [10, 30, 70, 150]
+    assert bot_messages(slot(one, "host"), env) == []  # not yet: a short outage says nothing
+    await env.advance_time(2 * STUCK_NOTICE_SECONDS)  # still failing, retried meanwhile
+    assert bot_messages(slot(one, "host"), env) == [notice]
+    assert bot_messages(slot(two, "host"), env) == []
+    await env.advance_time(2 * STUCK_NOTICE_SECONDS)
+    assert bot_messages(slot(one, "host"), env) == [notice]  # once per stuck episode
+    assert [r.id for r in await store.pending_outbox(game_one.id)] == [r.id for r in stuck]
+
+    # Discord is back: the next retry sends everything, in order, once.
+    faults.kind = None
+    await env.advance_time(STUCK_NOTICE_SECONDS)
+    assert not await store.pending_outbox(game_one.id)
+    texts = bot_messages(slot(one, "game"), env)
+    results = [i for i, text in enumerate(texts) if text.startswith("Results of turn 1")]
+    opened = [i for i, text in enumerate(texts) if text.startswith("Turn 2 begins")]
+    assert len(results) == 1 and len(opened) == 1 and results[0] < opened[0]
+    assert bot_messages(slot(one, "host"), env) == [notice]
+
+
+# --- a webhook post (/say) ----------------------------------------------------------------------
+#: Executing the channel's webhook (interaction replies, also under /webhooks/, are spared).
+WEBHOOK_STEPS = (("POST", "/webhooks/*/*"),)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_a_failed_anonymous_post_is_answered_and_never_resent(
+    simcord_env: Env, faults: Faults, kind: str
+) -> None:
+    """``/say`` posts through the webhook inside the command, not through the outbox: a
+    failure is the command's (the generic error, logged), and nothing re-sends the post behind
+    the player's back, so it is never doubled; saying it again posts it (once)."""
+    env = simcord_env
+    world = make_world(env)
+    actors = await start_slow_game(
+        env, world.guild, world.admin, world.lobby, ("d1", "d2", "d3", "d4"), "mafioso=1 villager=3"
+    )
+    game_ch = slot(world, "game")
+    faults.kind, faults.once, faults.steps = kind, True, WEBHOOK_STEPS
+    result = await actors[0].slash(game_ch, "say", text="First words.")
+    faults.kind = None
+    assert reply_text(result) == t("en", "error.unexpected")
+    simcord.assert_error(
+        env, TimeoutError if kind in ("timeout", "lost") else discord.HTTPException
+    )
+    await env.advance_time(STUCK_NOTICE_SECONDS)  # no timer resends it
+    posts = [m.content for m in game_ch.history() if m.webhook_id is not None]
+    assert posts == (["First words."] if kind == "lost" else [])
+    reply_text(await actors[0].slash(game_ch, "say", text="Second words."))
+    posts = [m.content for m in game_ch.history() if m.webhook_id is not None]
+    assert posts[-1] == "Second words." and posts.count("Second words.") == 1
