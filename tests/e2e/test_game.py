@@ -13,10 +13,12 @@ from core.service import LiveGame
 from tests.e2e.helpers import (
     World,
     channel,
+    dm_body,
     mafia_room,
     make_world,
     refusal,
     reply_text,
+    resolve_now,
 )
 
 TURN = 600  # a fast turn: 10 minutes
@@ -35,7 +37,7 @@ def live_game(world: World) -> LiveGame:
 
 def dm_texts(actor: MemberActor) -> list[str]:
     dm = actor.user.dm_channel
-    return [] if dm is None else [m.content for m in dm.history()]
+    return [] if dm is None else [dm_body(m.content, actor.guild.name) for m in dm.history()]
 
 
 async def open_signup(world: World, names: tuple[str, ...]) -> list[MemberActor]:
@@ -242,7 +244,7 @@ async def test_pause_resume_extend_and_resolve_move_the_clock(simcord_env: Env) 
 
     # The host resolves turn 2 at once; the clock follows the new deadline.
     await say_all(actors, game_ch, "Again.")
-    reply_text(await world.admin.slash(world.lobby, "mafia resolve"))
+    assert await resolve_now(world) == t("en", "host.resolved_turn", turn=2)
     assert len(results_posted(world)) == 2
     assert live_game(world).engine.turn == 3
     await env.advance_time(TURN - 60)
@@ -461,7 +463,7 @@ async def test_R18_killed_commissar_shoots_from_the_menu_in_his_dm(simcord_env: 
     dm = com_a.user.dm_channel
     assert dm is not None
     prompt = dm.history()[-1]
-    assert prompt.content == t("en", "announce.pistol")
+    assert dm_body(prompt.content) == t("en", "announce.pistol")
     picked = await com_a.user.select(prompt, [maf_nick], custom_id=f"mafia:pistol:{game_id}")
     reply_text(picked)
     texts = [m.content for m in channel(world, "game").history()]
