@@ -9,7 +9,7 @@ thread) and the cross-check in ``permissions_in``.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import attrs
 import discord
@@ -129,6 +129,28 @@ async def refusal(env: Env, action: Awaitable[InteractionResult]) -> str:
         assert isinstance(original, Refusal), f"unexpected error: {error!r}"
     _ = env.errors  # acknowledge: they were expected
     return reply_text(result)
+
+
+async def at_once(
+    env: Env, *actions: Callable[[], Awaitable[InteractionResult]]
+) -> list[InteractionResult]:
+    """Run actor calls as if sent at the same moment: every interaction reaches the bot before
+    it handles any. SimCord settles the bot after each call and forbids overlapping calls, so
+    its settling (``Env._settle_internal``, internal) is held back until the last call."""
+    settle = env._settle_internal
+
+    async def later(**_kwargs: object) -> None:
+        return None
+
+    results: list[InteractionResult] = []
+    env._settle_internal = later  # type: ignore[method-assign]
+    try:
+        for action in actions[:-1]:
+            results.append(await action())
+    finally:
+        env._settle_internal = settle  # type: ignore[method-assign]
+    results.append(await actions[-1]())
+    return results
 
 
 # --- confirmations (bot/confirm.py) --------------------------------------------------------
