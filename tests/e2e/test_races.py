@@ -10,9 +10,8 @@ import logging
 
 import discord
 import pytest
-from simcord import Env, InteractionResult
+from simcord import Env, InteractionResult, MemberActor
 
-from bot.signup import JOIN_ID
 from core.i18n import t
 from core.refusal import Refusal
 from tests.e2e.helpers import (
@@ -22,7 +21,6 @@ from tests.e2e.helpers import (
     bot_of,
     confirm_button,
     confirmed_text,
-    dm_texts,
     live_game,
     make_world,
     reply_text,
@@ -31,6 +29,7 @@ from tests.e2e.helpers import (
     slot,
     start_game,
 )
+from tests.e2e.test_restart import Restart, restart  # noqa: F401  (the fixture)
 
 ROLES = "mafioso=1 commissar=1 villager=2"
 
@@ -50,7 +49,7 @@ def texts(results: list[InteractionResult]) -> list[str]:
     return sorted(reply_text(r) for r in results)
 
 
-async def signed_up(world: World, n: int = 4) -> list:  # type: ignore[type-arg]
+async def signed_up(world: World, n: int = 4) -> list[MemberActor]:
     reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en"))
     reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
     players = add_players(world, [f"p{i}" for i in range(n)])
@@ -64,7 +63,9 @@ async def test_two_starts_at_once(simcord_env: Env, caplog: pytest.LogCaptureFix
     env = simcord_env
     world = make_world(env)
     await signed_up(world)
-    other = world.guild.add_member(env.create_user("carol"), roles=[world.guild.roles["Moderators"]])
+    other = world.guild.add_member(
+        env.create_user("carol"), roles=[world.guild.roles["Moderators"]]
+    )
     results = await at_once(
         env,
         lambda: world.admin.slash(world.lobby, "mafia start"),
@@ -209,22 +210,19 @@ async def test_a_member_who_leaves_the_server_leaves_the_signup(simcord_env: Env
 
 
 async def test_start_drops_a_signup_whose_member_left_while_the_bot_was_away(
-    simcord_env: Env,
+    simcord_env: Env, restart: Restart  # noqa: F811  (the fixture imported above)
 ) -> None:
     env = simcord_env
     world = make_world(env)
     players = await signed_up(world, 5)
-    service = bot_of(env).service
-    service.member_left = _ignore  # type: ignore[method-assign]  # the bot missed the event
-    world.guild.remove_member(players[2])
-    await env.settle()
+
+    async def leaves(_database: str) -> None:
+        world.guild.remove_member(players[2])
+
+    await restart(leaves)  # no bot saw him leave
     start = reply_text(await world.admin.slash(world.lobby, "mafia start"))
-    assert start.startswith("The game has started with 4 players")
+    assert start.startswith("The game has started with 4 players"), start
     assert players[2].id not in {p.user_id for p in live_game(world).players}
-
-
-async def _ignore(guild_id: int, user_id: int) -> None:
-    return None
 
 
 async def test_every_dm_names_its_server_and_game(simcord_env: Env) -> None:
@@ -253,19 +251,3 @@ async def test_every_dm_names_its_server_and_game(simcord_env: Env) -> None:
         f"**{t('en', 'dm.header', server='Mafia Club', game=first.id)}**",
         f"**{t('en', 'dm.header', server='Night Owls', game=second.id)}**",
     ]
-
-
-async def test_join_double_click_counts_once(simcord_env: Env) -> None:
-    env = simcord_env
-    world = make_world(env)
-    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en"))
-    reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
-    signup = slot(world, "game").history()[0]
-    clicks = await at_once(
-        env,
-        lambda: world.player.click(signup, custom_id=JOIN_ID),
-        lambda: world.player.click(signup, custom_id=JOIN_ID),
-    )
-    assert texts(clicks) == sorted(
-        [t("en", "signup.joined", count=1), t("en", "error.already_joined")]
-    )
