@@ -127,19 +127,21 @@ class AdminCog(commands.Cog, name="Admin"):
 
     @app_commands.command(name="end", description=ltext("cmd.mafia.end.description"))
     async def end_command(self, interaction: discord.Interaction[Any]) -> None:
-        guild, member = guild_and_member(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        cancelled = await self.ctx.service.end(guild.id, member.id)
+        """A private preview; its Confirm button ends that game (or cancels that sign-up)."""
+        guild, _member = guild_and_member(interaction)
         lang = await guild_language(self.ctx.store, guild)
-        if cancelled is not None:  # an open sign-up: its message says so and loses its buttons
-            await close_signup(
-                self.ctx, guild, cancelled.signup_message_id, key="signup.cancelled"
-            )
-            await send_private(interaction, t(lang, "host.signup_cancelled"))
-            return
-        self.ctx.clock.rearm()
-        await self.ctx.deliver()
-        await send_private(interaction, t(lang, "host.ended"))
+        game = self.ctx.service.game_in(guild.id)
+        if game is not None:
+            game_id = game.id
+            text = t(lang, "host.end_preview", game=game.id, turn=game.engine.turn)
+        else:
+            rec = await self.ctx.store.open_game(guild.id)
+            if rec is None or rec.status != "lobby":
+                raise UserError("error.no_running_game")
+            game_id = rec.id
+            count = len(await self.ctx.store.signups(rec.id))
+            text = t(lang, "host.cancel_signup_preview", game=rec.id, count=count)
+        await send_preview(interaction, text, confirm_view(lang, "end", game_id, ""))
 
     @app_commands.command(name="exclude", description=ltext("cmd.mafia.exclude.description"))
     @app_commands.describe(
@@ -306,6 +308,22 @@ async def confirm_resolve(
     ctx.clock.rearm()
     lang = await guild_language(ctx.store, guild)
     return t(lang, "host.resolved_turn", turn=turn)
+
+
+@on_confirm("end")
+async def confirm_end(
+    ctx: GameContext, interaction: discord.Interaction[Any], game_id: int, _arg: str
+) -> str:
+    """End the game the preview named (or cancel its sign-up), if it is still open."""
+    guild, member = guild_and_member(interaction)
+    cancelled = await ctx.service.end(guild.id, member.id, game_id=game_id)
+    lang = await guild_language(ctx.store, guild)
+    if cancelled is not None:  # an open sign-up: its message says so and loses its buttons
+        await close_signup(ctx, guild, cancelled.signup_message_id, key="signup.cancelled")
+        return t(lang, "host.signup_cancelled")
+    ctx.clock.rearm()
+    await ctx.deliver()
+    return t(lang, "host.ended")
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -498,14 +498,21 @@ class GameService:
             await self.store.add_outbox(game.id, game.engine.turn, _items([card]))
             return previous, record
 
-    async def end(self, guild_id: int, actor_id: int) -> GameRecord | None:
+    async def end(
+        self, guild_id: int, actor_id: int, *, game_id: int | None = None
+    ) -> GameRecord | None:
         """`/mafia end`: the game stops with no winner and every role is revealed; an open
-        sign-up is cancelled instead (returned, for its message to be closed)."""
+        sign-up is cancelled instead (returned, for its message to be closed). ``game_id``:
+        only that game (what the host confirmed), else a refusal."""
         async with self.guild_lock(guild_id):
             game = self.game_in(guild_id)
+            if game is not None and game_id is not None and game.id != game_id:
+                raise ServiceError("error.no_running_game")
             if game is None:
                 rec = await self.store.open_game(guild_id)
                 if rec is None or rec.status != "lobby":
+                    raise ServiceError("error.no_running_game")
+                if game_id is not None and rec.id != game_id:
                     raise ServiceError("error.no_running_game")
                 await self.store.add_audit(guild_id, rec.id, actor_id, "end", {"signup": True})
                 await self.store.finish_game(rec.id, None)

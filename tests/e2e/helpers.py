@@ -176,14 +176,22 @@ def confirmed_text(clicked: InteractionResult) -> str:
     return reply.content
 
 
-async def resolve_now(world: World, host: MemberActor | None = None) -> str:
-    """``/mafia resolve`` and Confirm on its preview; returns the reply to the confirmation."""
+async def confirm_now(
+    world: World, command: str, host: MemberActor | None = None, **options: object
+) -> str:
+    """A host command that confirms (``mafia resolve``, ``mafia end``), then Confirm on its
+    private preview; returns the reply to the confirmation."""
     host = host or world.admin
-    preview = await host.slash(world.lobby, "mafia resolve")
+    preview = await host.slash(world.lobby, command, **options)
     reply_text(preview)
     assert preview.response is not None
     clicked = await host.click(preview.response, custom_id=confirm_button(preview))
     return confirmed_text(clicked)
+
+
+async def resolve_now(world: World, host: MemberActor | None = None) -> str:
+    """``/mafia resolve``, confirmed."""
+    return await confirm_now(world, "mafia resolve", host)
 
 
 # --- a running game (the anonymity, permission and restart tests) ------------------------------

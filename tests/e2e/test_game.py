@@ -13,6 +13,7 @@ from core.service import LiveGame
 from tests.e2e.helpers import (
     World,
     channel,
+    confirm_now,
     dm_body,
     mafia_room,
     make_world,
@@ -259,7 +260,7 @@ async def test_end_reveals_every_role(simcord_env: Env) -> None:
     old_maf_a = next(a for a in actors if a.id == old_maf.user_id)
     old_room = mafia_room(world)
     old_room.history(viewer=old_maf_a)
-    reply_text(await world.admin.slash(world.lobby, "mafia end"))
+    assert await confirm_now(world, "mafia end") == t("en", "host.ended")
     last = channel(world, "game").last_message
     assert last is not None and last.content.startswith(t("en", "winner.none"))
     assert "Doctor" in last.content and "Mafioso" in last.content

@@ -177,8 +177,17 @@ async def test_end_cancels_an_open_signup(simcord_env: Env) -> None:
     await signed_up(world)
     game_ch = slot(world, "game")
     signup = game_ch.history()[0]
-    assert reply_text(await world.admin.slash(world.lobby, "mafia end")) == t(
-        "en", "host.signup_cancelled"
+    preview = await world.admin.slash(world.lobby, "mafia end")
+    assert reply_text(preview) == t("en", "host.cancel_signup_preview", game=1, count=4)
+    assert preview.response is not None
+    button = confirm_button(preview)
+    clicks = await at_once(  # a double click cancels once
+        env,
+        lambda: world.admin.click(preview.response, custom_id=button),  # type: ignore[arg-type]
+        lambda: world.admin.click(preview.response, custom_id=button),  # type: ignore[arg-type]
+    )
+    assert sorted(confirmed_text(c) for c in clicks) == sorted(
+        [t("en", "host.signup_cancelled"), t("en", "error.no_running_game")]
     )
     closed = game_ch.history()[0]
     assert closed.id == signup.id
