@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
+import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -44,6 +47,33 @@ def on_confirm(action: str) -> Callable[[ConfirmHandler], ConfirmHandler]:
         return handler
 
     return register
+
+
+#: Options too long for a custom id (a reason), by token, per bot; kept in memory only: after
+#: a restart such a confirmation is refused as expired and the host runs the command again.
+_PENDING: weakref.WeakKeyDictionary[discord.Client, OrderedDict[str, dict[str, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+MAX_PENDING: Final[int] = 1000
+
+
+def remember(client: discord.Client, values: dict[str, Any]) -> str:
+    """Keep ``values`` for a Confirm button; returns the token its custom id carries."""
+    pending = _PENDING.setdefault(client, OrderedDict())
+    token = secrets.token_hex(8)
+    pending[token] = values
+    while len(pending) > MAX_PENDING:
+        pending.popitem(last=False)
+    return token
+
+
+def recall(client: discord.Client, token: str) -> dict[str, Any]:
+    """The values behind a token; a refusal if they are gone (a restart, or long ago)."""
+    pending = _PENDING.get(client)
+    values = pending.get(token) if pending is not None else None
+    if values is None:
+        raise Refusal("error.confirmation_expired")
+    return values
 
 
 def confirm_id(action: str, game_id: int, arg: str) -> str:

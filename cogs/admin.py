@@ -19,7 +19,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.command_i18n import ltext
-from bot.confirm import add_confirm_items, confirm_view, on_confirm, send_preview
+from bot.confirm import (
+    add_confirm_items,
+    confirm_view,
+    on_confirm,
+    recall,
+    remember,
+    send_preview,
+)
 from bot.context import GameContext, game_context
 from bot.errors import UserError
 from bot.hosts import ensure_host
@@ -32,6 +39,7 @@ from core.i18n import Lang, t
 from core.service import LiveGame, ServiceError
 from rules.knowledge import mafia_members
 from rules.model import HostAction, Phase
+from rules.names import find_name
 
 log = logging.getLogger(__name__)
 
@@ -154,8 +162,21 @@ class AdminCog(commands.Cog, name="Admin"):
         player: app_commands.Range[str, 1, 100],
         reason: app_commands.Range[str, 1, 500] | None = None,
     ) -> None:
-        await self._host_action(
-            interaction, HostAction("exclude", player), "host.excluded", reason=reason
+        """A private preview; its Confirm button excludes the player (announced at once)."""
+        guild, _member = guild_and_member(interaction)
+        game = self.ctx.service.game_in(guild.id)
+        if game is None:
+            raise UserError("error.no_running_game")
+        nick = find_name(game.engine.state.players, player)  # R44: the exact rule
+        if nick is None:
+            raise UserError("error.unknown_nick", nick=player)
+        lang = await guild_language(self.ctx.store, guild)
+        lines = [t(lang, "host.exclude_preview", nick=nick)]
+        if reason:
+            lines.append(t(lang, "host.exclude_reason", reason=reason))
+        token = remember(interaction.client, {"player": nick, "reason": reason})
+        await send_preview(
+            interaction, "\n".join(lines), confirm_view(lang, "exclude", game.id, token)
         )
 
     @app_commands.command(name="deprive", description=ltext("cmd.mafia.deprive.description"))
@@ -308,6 +329,24 @@ async def confirm_resolve(
     ctx.clock.rearm()
     lang = await guild_language(ctx.store, guild)
     return t(lang, "host.resolved_turn", turn=turn)
+
+
+@on_confirm("exclude")
+async def confirm_exclude(
+    ctx: GameContext, interaction: discord.Interaction[Any], game_id: int, arg: str
+) -> str:
+    """R56: exclude the player the preview named, in the game it named."""
+    guild, member = guild_and_member(interaction)
+    values = recall(interaction.client, arg)
+    game = ctx.service.game_in(guild.id)
+    if game is None or game.id != game_id:
+        raise ServiceError("error.no_running_game")
+    action = HostAction("exclude", str(values["player"]))
+    action = await ctx.service.host_action(guild.id, member.id, action, values.get("reason"))
+    await ctx.deliver()
+    ctx.clock.rearm()
+    lang = await guild_language(ctx.store, guild)
+    return t(lang, "host.excluded", nick=action.player or "")
 
 
 @on_confirm("end")

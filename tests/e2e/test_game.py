@@ -451,7 +451,8 @@ async def test_host_excludes_the_mafioso_and_the_town_wins(simcord_env: Env) -> 
     reply_text(await maf_a.slash(game_ch, "kill", target=first, second=second))
     agreement = mafia_room(world).last_message
     assert agreement is not None and f"{maf.nick} → {first}, {second}" in agreement.content
-    reply_text(await world.admin.slash(world.lobby, "mafia exclude", player=maf.nick))
+    excluded = await confirm_now(world, "mafia exclude", player=maf.nick)
+    assert excluded == t("en", "host.excluded", nick=maf.nick)
     last = game_ch.last_message
     assert last is not None and last.content.startswith(t("en", "winner.town"))
     assert f"{maf.nick}: Mafioso, excluded" in last.content

@@ -219,7 +219,8 @@ async def test_a_member_who_leaves_the_server_leaves_the_signup(simcord_env: Env
 
 
 async def test_start_drops_a_signup_whose_member_left_while_the_bot_was_away(
-    simcord_env: Env, restart: Restart  # noqa: F811  (the fixture imported above)
+    simcord_env: Env,
+    restart: Restart,  # noqa: F811  (the fixture imported above)
 ) -> None:
     env = simcord_env
     world = make_world(env)
@@ -260,3 +261,61 @@ async def test_every_dm_names_its_server_and_game(simcord_env: Env) -> None:
         f"**{t('en', 'dm.header', server='Mafia Club', game=first.id)}**",
         f"**{t('en', 'dm.header', server='Night Owls', game=second.id)}**",
     ]
+
+
+async def test_R56_exclude_confirms_the_player_it_names(
+    simcord_env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ["a", "b", "c", "d", "e", "f", "g"])
+    await start_game(world, "mafioso=2 commissar=1 villager=4", players)
+    vil_nick = seats_by_role(world, players)["villager"][0]
+    typed = vil_nick.upper()  # R44: the preview names him as the game spells him
+    preview = await world.admin.slash(world.lobby, "mafia exclude", player=typed, reason="rude")
+    assert reply_text(preview) == "\n".join(
+        [
+            t("en", "host.exclude_preview", nick=vil_nick),
+            t("en", "host.exclude_reason", reason="rude"),
+        ]
+    )
+    assert preview.response is not None
+    cancelled = await world.admin.click(preview.response, custom_id="mafia:cancel")
+    assert cancelled.response is not None
+    assert cancelled.response.content == t("en", "confirm.cancelled")
+    assert live_game(world).engine.state.players[vil_nick].alive
+
+    preview = await world.admin.slash(world.lobby, "mafia exclude", player=vil_nick)
+    assert preview.response is not None
+    button = confirm_button(preview)
+    clicks = await at_once(
+        env,
+        lambda: world.admin.click(preview.response, custom_id=button),  # type: ignore[arg-type]
+        lambda: world.admin.click(preview.response, custom_id=button),  # type: ignore[arg-type]
+    )
+    replies = sorted(confirmed_text(c) for c in clicks)
+    refusals_only(env)
+    assert t("en", "host.excluded", nick=vil_nick) in replies
+    assert not live_game(world).engine.state.players[vil_nick].alive
+    [other] = [r for r in replies if r != t("en", "host.excluded", nick=vil_nick)]
+    assert other == t("en", "refusal.already_dead"), other
+    excluded = [m for m in slot(world, "game").history() if vil_nick in m.content]
+    assert len(excluded) == 1  # announced once
+    no_errors_logged(caplog)
+
+
+async def test_a_confirmation_from_before_a_restart_of_an_exclusion_expires(
+    simcord_env: Env,
+    restart: Restart,  # noqa: F811  (the fixture imported above)
+) -> None:
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ["a", "b", "c", "d", "e", "f", "g"])
+    await start_game(world, "mafioso=2 commissar=1 villager=4", players)
+    vil_nick = seats_by_role(world, players)["villager"][0]
+    preview = await world.admin.slash(world.lobby, "mafia exclude", player=vil_nick, reason="x")
+    await restart()
+    assert preview.response is not None
+    clicked = await world.admin.click(preview.response, custom_id=confirm_button(preview))
+    assert confirmed_text(clicked) == t("en", "error.confirmation_expired")
+    assert live_game(world).engine.state.players[vil_nick].alive
