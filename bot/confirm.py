@@ -119,6 +119,14 @@ class ConfirmButton(
             text = await handler(ctx, interaction, self.game_id, self.arg)
         except Refusal as refusal:
             text = refusal.render(lang)
+        except Exception:  # the preview is already closed: the host must still hear of it
+            log.exception(
+                "confirmation %s failed (guild=%s user=%s)",
+                interaction.data.get("custom_id") if interaction.data else "?",
+                interaction.guild_id,
+                interaction.user.id,
+            )
+            text = t(lang, "error.unexpected")
         await send_private(interaction, text)
 
 

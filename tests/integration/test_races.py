@@ -144,3 +144,20 @@ async def test_start_drops_signups_of_members_gone_meanwhile(
     await lobby(service, 5)
     live = await service.start(GUILD, is_member=lambda uid: uid != 3)
     assert sorted(p.user_id for p in live.players) == [1, 2, 4, 5]
+
+
+async def test_host_commands_racing_the_end_are_refused(store: Store, clock: FakeClock) -> None:
+    """A command that waited for the game while it ended changes nothing and says so (before:
+    the deadline of a finished game moved, and a request reached the store as an error)."""
+    service = GameService(store, clock)
+    by_role = await started(service, ROLES, 4)
+    live = service.game_in(GUILD)
+    assert live is not None
+    ok, refused = await outcomes(
+        service.end(GUILD, HOST),
+        service.extend(GUILD, HOST, 5),
+        service.pause(GUILD, HOST),
+        service.submit(GUILD, by_role["villager"], {"do": "post"}),
+    )
+    assert len(ok) == 1 and refused == ["error.no_running_game"] * 3
+    assert [a.command for a in await store.audit_log(guild_id=GUILD)] == ["end"]
