@@ -13,7 +13,8 @@ import pytest
 
 from core.service import GameService, ServiceError
 from db.store import Store
-from tests.integration.test_service import GUILD, HOST, FakeClock, started
+from rules.model import Phase
+from tests.integration.test_service import GUILD, HOST, FakeClock, nick, started
 
 ROLES = "mafioso=1 commissar=1 villager=2"
 
@@ -161,3 +162,23 @@ async def test_host_commands_racing_the_end_are_refused(store: Store, clock: Fak
     )
     assert len(ok) == 1 and refused == ["error.no_running_game"] * 3
     assert [a.command for a in await store.audit_log(guild_id=GUILD)] == ["end"]
+
+
+async def test_R18_a_second_resolve_leaves_the_pistol_window_alone(
+    store: Store, clock: FakeClock
+) -> None:
+    """Turn 1 killed the commissar: its pistol window opens (R18). The second confirmation of
+    "resolve turn 1" does not close the window; only a confirmation of the window does."""
+    service = GameService(store, clock)
+    roles = await started(service, ROLES, 4)
+    com_nick = nick(service, roles["commissar"])
+    await service.submit(GUILD, roles["mafioso"], {"do": "kill", "target": com_nick})
+    ok, refused = await outcomes(
+        service.resolve(GUILD, HOST, turn=1, stage="open"),
+        service.resolve(GUILD, HOST, turn=1, stage="open"),
+    )
+    assert len(ok) == 1 and refused == ["error.turn_already_resolved"]
+    live = service.game_in(GUILD)
+    assert live is not None and live.engine.phase is Phase.PISTOL and live.engine.turn == 1
+    await service.resolve(GUILD, HOST, turn=1, stage="pistol")
+    assert live.engine.phase is Phase.OPEN and live.engine.turn == 2
