@@ -37,7 +37,7 @@ import discord
 
 from bot.mafia_room import ROOM_NEEDS, MafiaRooms
 from bot.pistol import pistol_view
-from bot.render import render, render_role_card
+from bot.render import render, render_role_card, with_dm_header
 from bot.replies import guild_language
 from bot.webhooks import split_message
 from core.i18n import Lang, t
@@ -292,6 +292,7 @@ class Delivery:
         text = self._private_text(lang, row.game_id, kind, audience, payload)
         if text is None:
             return True
+        text = with_dm_header(lang, guild.name, row.game_id, text)
         user_id = await self._user_of(row.game_id, audience)
         if user_id is None:
             log.warning("outbox row %s: no player %r in game %s", row.id, audience, row.game_id)

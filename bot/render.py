@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import discord
+
 from core.i18n import Lang, t
 from core.service import LiveGame
 from rules.knowledge import RoleCard
@@ -29,6 +31,13 @@ def role_name(lang: Lang, role: str) -> str:
 
 def verb_name(lang: Lang, verb: str) -> str:
     return t(lang, f"verb.{verb}")
+
+
+def with_dm_header(lang: Lang, server: str, game_id: int, text: str) -> str:
+    """Every private message names its server and game: a member playing on two servers
+    tells his role cards apart."""
+    header = t(lang, "dm.header", server=discord.utils.escape_markdown(server), game=game_id)
+    return f"**{header}**\n{text}"
 
 
 def render_role_card(lang: Lang, card: RoleCard) -> str:

@@ -93,8 +93,11 @@ async def refresh_signup(ctx: GameContext, guild: discord.Guild, count: int) -> 
         log.warning("could not update the sign-up message in guild %s", guild.id)
 
 
-async def close_signup(ctx: GameContext, guild: discord.Guild, message_id: int | None) -> None:
-    """The game started: the sign-up message loses its buttons."""
+async def close_signup(
+    ctx: GameContext, guild: discord.Guild, message_id: int | None, *, key: str = "signup.closed"
+) -> None:
+    """The game started (or the sign-up was cancelled, ``key``): the sign-up message says so
+    and loses its buttons."""
     if message_id is None:
         return
     channel = slot_channel(guild, await ctx.store.get_guild_settings(guild.id), "game")
@@ -103,7 +106,7 @@ async def close_signup(ctx: GameContext, guild: discord.Guild, message_id: int |
     lang = await guild_language(ctx.store, guild)
     try:
         await channel.get_partial_message(message_id).edit(
-            content=t(lang, "signup.closed"), view=None
+            content=t(lang, key), view=None
         )
     except discord.HTTPException:
         log.warning("could not close the sign-up message in guild %s", guild.id)

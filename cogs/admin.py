@@ -19,24 +19,35 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.command_i18n import ltext
+from bot.confirm import (
+    add_confirm_items,
+    confirm_view,
+    on_confirm,
+    recall,
+    remember,
+    send_preview,
+)
 from bot.context import GameContext, game_context
 from bot.errors import UserError
 from bot.hosts import ensure_host
 from bot.render import render_state, timestamp
 from bot.replies import guild_language, send_private
 from bot.secrecy import ensure_substitute_may_play
+from bot.signup import close_signup
 from bot.webhooks import split_message
 from cogs._common import HOST_GROUP, add_host_commands, guild_and_member
-from core.i18n import t
+from core.i18n import Lang, t
+from core.service import LiveGame, ServiceError
 from rules.knowledge import mafia_members
-from rules.model import HostAction
+from rules.model import HostAction, Phase
+from rules.names import find_name
 from rules.text import is_blank
 
 log = logging.getLogger(__name__)
 
 #: Recorded by the game service itself, with the change they make.
 AUDITED_BY_THE_SERVICE: Final[frozenset[str]] = frozenset(
-    {"exclude", "deprive", "doublekill", "extend", "pause", "resume", "replace", "end"}
+    {"exclude", "deprive", "doublekill", "extend", "pause", "resume", "replace", "end", "resolve"}
 )
 
 
@@ -89,16 +100,15 @@ class AdminCog(commands.Cog, name="Admin"):
 
     @app_commands.command(name="resolve", description=ltext("cmd.mafia.resolve.description"))
     async def resolve_command(self, interaction: discord.Interaction[Any]) -> None:
+        """A private preview of the turn; its Confirm button resolves that turn only."""
         guild, _member = guild_and_member(interaction)
         game = self.ctx.service.game_in(guild.id)
         if game is None:
             raise UserError("error.no_running_game")
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.ctx.service.deadline_reached(game.id)
-        await self.ctx.deliver()
-        self.ctx.clock.rearm()
         lang = await guild_language(self.ctx.store, guild)
-        await send_private(interaction, t(lang, "host.resolved"))
+        stage = game.engine.phase.value
+        view = confirm_view(lang, "resolve", game.id, f"{game.engine.turn}.{stage}")
+        await send_preview(interaction, resolve_preview(lang, game), view)
 
     @app_commands.command(name="extend", description=ltext("cmd.mafia.extend.description"))
     @app_commands.describe(minutes=ltext("cmd.mafia.extend.opt.minutes.description"))
@@ -129,13 +139,21 @@ class AdminCog(commands.Cog, name="Admin"):
 
     @app_commands.command(name="end", description=ltext("cmd.mafia.end.description"))
     async def end_command(self, interaction: discord.Interaction[Any]) -> None:
-        guild, member = guild_and_member(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.ctx.service.end(guild.id, member.id)
-        self.ctx.clock.rearm()
-        await self.ctx.deliver()
+        """A private preview; its Confirm button ends that game (or cancels that sign-up)."""
+        guild, _member = guild_and_member(interaction)
         lang = await guild_language(self.ctx.store, guild)
-        await send_private(interaction, t(lang, "host.ended"))
+        game = self.ctx.service.game_in(guild.id)
+        if game is not None:
+            game_id = game.id
+            text = t(lang, "host.end_preview", game=game.id, turn=game.engine.turn)
+        else:
+            rec = await self.ctx.store.open_game(guild.id)
+            if rec is None or rec.status != "lobby":
+                raise UserError("error.no_running_game")
+            game_id = rec.id
+            count = len(await self.ctx.store.signups(rec.id))
+            text = t(lang, "host.cancel_signup_preview", game=rec.id, count=count)
+        await send_preview(interaction, text, confirm_view(lang, "end", game_id, ""))
 
     @app_commands.command(name="exclude", description=ltext("cmd.mafia.exclude.description"))
     @app_commands.describe(
@@ -148,8 +166,21 @@ class AdminCog(commands.Cog, name="Admin"):
         player: app_commands.Range[str, 1, 100],
         reason: app_commands.Range[str, 1, 500] | None = None,
     ) -> None:
-        await self._host_action(
-            interaction, HostAction("exclude", player), "host.excluded", reason=reason
+        """A private preview; its Confirm button excludes the player (announced at once)."""
+        guild, _member = guild_and_member(interaction)
+        game = self.ctx.service.game_in(guild.id)
+        if game is None:
+            raise UserError("error.no_running_game")
+        nick = find_name(game.engine.state.players, player)  # R44: the exact rule
+        if nick is None:
+            raise UserError("error.unknown_nick", nick=player)
+        lang = await guild_language(self.ctx.store, guild)
+        lines = [t(lang, "host.exclude_preview", nick=nick)]
+        if reason:
+            lines.append(t(lang, "host.exclude_reason", reason=reason))
+        token = remember(interaction.client, {"player": nick, "reason": reason})
+        await send_preview(
+            interaction, "\n".join(lines), confirm_view(lang, "exclude", game.id, token)
         )
 
     @app_commands.command(name="deprive", description=ltext("cmd.mafia.deprive.description"))
@@ -267,5 +298,78 @@ class AdminCog(commands.Cog, name="Admin"):
         )
 
 
+def resolve_preview(lang: Lang, game: LiveGame) -> str:
+    """What the host confirms: the turn, and how far the players are (counts only)."""
+    engine = game.engine
+    state = engine.state
+    turn = engine.turn
+    if engine.phase is Phase.PISTOL:
+        return t(lang, "host.resolve_preview_pistol", turn=turn, pistols=len(state.pistols))
+    living = [p.nick for p in state.living()]
+    requests = sum(1 for (_nick, slot) in state.requests if slot != "post")
+    voted = {nick for (nick, slot) in state.requests if slot == "vote"}
+    return t(
+        lang,
+        "host.resolve_preview",
+        turn=turn,
+        requests=requests,
+        alive=len(living),
+        not_voted=sum(1 for nick in living if nick not in voted),
+        not_posted=sum(1 for nick in living if not state.posts.get(nick, 0)),
+    )
+
+
+@on_confirm("resolve")
+async def confirm_resolve(
+    ctx: GameContext, interaction: discord.Interaction[Any], game_id: int, arg: str
+) -> str:
+    """Resolve the turn the preview showed, if it is still the open one."""
+    guild, member = guild_and_member(interaction)
+    turn_text, _, stage = arg.partition(".")
+    if not turn_text.isascii() or not turn_text.isdigit():
+        raise ServiceError("error.outdated_command")
+    turn = int(turn_text)
+    await ctx.service.resolve(guild.id, member.id, turn=turn, stage=stage or None, game_id=game_id)
+    await ctx.deliver()
+    ctx.clock.rearm()
+    lang = await guild_language(ctx.store, guild)
+    return t(lang, "host.resolved_turn", turn=turn)
+
+
+@on_confirm("exclude")
+async def confirm_exclude(
+    ctx: GameContext, interaction: discord.Interaction[Any], game_id: int, arg: str
+) -> str:
+    """R56: exclude the player the preview named, in the game it named."""
+    guild, member = guild_and_member(interaction)
+    values = recall(interaction.client, arg)
+    game = ctx.service.game_in(guild.id)
+    if game is None or game.id != game_id:
+        raise ServiceError("error.no_running_game")
+    action = HostAction("exclude", str(values["player"]))
+    action = await ctx.service.host_action(guild.id, member.id, action, values.get("reason"))
+    await ctx.deliver()
+    ctx.clock.rearm()
+    lang = await guild_language(ctx.store, guild)
+    return t(lang, "host.excluded", nick=action.player or "")
+
+
+@on_confirm("end")
+async def confirm_end(
+    ctx: GameContext, interaction: discord.Interaction[Any], game_id: int, _arg: str
+) -> str:
+    """End the game the preview named (or cancel its sign-up), if it is still open."""
+    guild, member = guild_and_member(interaction)
+    cancelled = await ctx.service.end(guild.id, member.id, game_id=game_id)
+    lang = await guild_language(ctx.store, guild)
+    if cancelled is not None:  # an open sign-up: its message says so and loses its buttons
+        await close_signup(ctx, guild, cancelled.signup_message_id, key="signup.cancelled")
+        return t(lang, "host.signup_cancelled")
+    ctx.clock.rearm()
+    await ctx.deliver()
+    return t(lang, "host.ended")
+
+
 async def setup(bot: commands.Bot) -> None:
     await add_host_commands(bot, AdminCog(game_context(bot)))
+    add_confirm_items(bot)

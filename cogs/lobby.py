@@ -28,7 +28,7 @@ from bot.mafia_room import missing_room_permissions
 from bot.render import role_summary, timestamp
 from bot.replies import guild_language, send_private
 from bot.secrecy import ensure_secret_start
-from bot.signup import SignupView, close_signup, signup_action, signup_text
+from bot.signup import SignupView, close_signup, refresh_signup, signup_action, signup_text
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
 from core.i18n import Lang, as_lang, t
 from core.service import setup_refusal
@@ -202,7 +202,11 @@ class LobbyCog(
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = await guild_language(self.ctx.store, guild)
         lobby = await self.ctx.store.open_game(guild.id)
-        live = await self.ctx.service.start(guild.id, theme=lang)
+        # Sign-ups of members who left while the bot was away are dropped.
+        gone = await members_gone(guild, await self.ctx.store.signups(lobby.id)) if lobby else set()
+        live = await self.ctx.service.start(
+            guild.id, theme=lang, is_member=lambda user_id: user_id not in gone
+        )
         log.info("guild %s: game %s started by %s", guild.id, live.id, member.id)
         warnings: list[str] = []
         # R14: the mafia's room is a private thread in #mafia with the mafia in it (never an
@@ -235,6 +239,33 @@ class LobbyCog(
 
 
 class SignupCog(PlayerCog, name="Signup"):
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the server: out of the sign-up (the count follows); a living player
+        stays in the game, and the hosts are told to give his nickname to a substitute."""
+        guild = self.ctx.client.get_guild(payload.guild_id)
+        if guild is None:
+            return
+        left = await self.ctx.service.member_left(guild.id, payload.user.id)
+        if left is None:
+            return
+        what, value = left
+        if what == "signup":
+            await refresh_signup(self.ctx, guild, int(value))
+            return
+        settings = await self.ctx.store.get_guild_settings(guild.id)
+        channel = slot_channel(guild, settings, "host")
+        if channel is None:
+            return
+        lang = await guild_language(self.ctx.store, guild)
+        try:
+            await channel.send(
+                t(lang, "host.player_left", nick=value, user=f"<@{payload.user.id}>"),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("guild %s: could not tell the hosts that %s left", guild.id, value)
+
     @app_commands.command(name="join", description=ltext("cmd.join.description"))
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
@@ -244,6 +275,25 @@ class SignupCog(PlayerCog, name="Signup"):
     async def leave_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
         await signup_action(self.ctx, interaction, joining=False)
+
+
+async def members_gone(guild: discord.Guild, user_ids: list[int]) -> set[int]:
+    """Who of ``user_ids`` is no longer on the server: the member cache when it is complete,
+    else asked of Discord (a failed answer keeps the member)."""
+    gone: set[int] = set()
+    for user_id in user_ids:
+        if guild.get_member(user_id) is not None:
+            continue
+        if guild.chunked:
+            gone.add(user_id)
+            continue
+        try:
+            await guild.fetch_member(user_id)
+        except discord.NotFound:
+            gone.add(user_id)
+        except discord.HTTPException:
+            log.warning("guild %s: could not look up member %s", guild.id, user_id)
+    return gone
 
 
 def preset_roles(players: int) -> str:

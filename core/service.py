@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from core.refusal import Refusal
+from db.errors import NotFound, OpenGameExists
 from db.interface import GameStore
 from db.models import KEEP, GameRecord, OutboxItem, OutboxRecord, PlayerRecord, PlayerSpec, refused
 from rules.announce import (
@@ -135,6 +136,18 @@ class GameService:
         #: The seed of every new game when set (reproducible demos), else a random one each.
         self.game_seed = game_seed
         self.live: dict[int, LiveGame] = {}  # running games by game id
+        #: One lock per guild for the lobby (new, join, leave, roles, start, end): two such
+        #: commands at once end in one success and one clear refusal, never a store error.
+        self._guild_locks: dict[int, asyncio.Lock] = {}
+
+    def guild_lock(self, guild_id: int) -> asyncio.Lock:
+        """The guild's lobby lock. Taken before a game's own lock, never after it."""
+        return self._guild_locks.setdefault(guild_id, asyncio.Lock())
+
+    def _still_live(self, game: LiveGame) -> None:
+        """Under the game's lock: refuse if the game ended while the caller waited for it."""
+        if self.live.get(game.id) is not game:
+            raise ServiceError("error.no_running_game")
 
     # --- start-up ---------------------------------------------------------------------
     async def load(self) -> list[LiveGame]:
@@ -196,21 +209,25 @@ class GameService:
             schedule = make_schedule(schedule_kind, timezone, turn_minutes=turn_minutes)
         except ValueError as exc:
             raise ServiceError(f"error.{getattr(exc, 'code', 'bad_schedule')}") from None
-        if await self.store.open_game(guild_id) is not None:
-            raise ServiceError("error.game_exists")
         role_list = self._parse_roles(roles) if roles else None
         if seed is None:
             seed = self.game_seed
-        return await self.store.create_game(
-            guild_id,
-            seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
-            schedule_kind=schedule.kind,
-            timezone=schedule.tz,
-            schedule_params=schedule.to_dict(),
-            activity_rules=activity_rules,
-            roles=role_list,
-            host_user_id=host_user_id,
-        )
+        async with self.guild_lock(guild_id):
+            if await self.store.open_game(guild_id) is not None:
+                raise ServiceError("error.game_exists")
+            try:
+                return await self.store.create_game(
+                    guild_id,
+                    seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+                    schedule_kind=schedule.kind,
+                    timezone=schedule.tz,
+                    schedule_params=schedule.to_dict(),
+                    activity_rules=activity_rules,
+                    roles=role_list,
+                    host_user_id=host_user_id,
+                )
+            except OpenGameExists:  # another process opened one meanwhile
+                raise ServiceError("error.game_exists") from None
 
     @staticmethod
     def _parse_roles(text: str) -> list[str]:
@@ -228,36 +245,81 @@ class GameService:
         return rec
 
     async def join(self, guild_id: int, user_id: int) -> int:
-        rec = await self._lobby(guild_id)
-        if not await self.store.add_signup(rec.id, user_id):
-            raise ServiceError("error.already_joined")
-        return len(await self.store.signups(rec.id))
+        async with self.guild_lock(guild_id):
+            rec = await self._lobby(guild_id)
+            if not await self.store.add_signup(rec.id, user_id):
+                raise ServiceError("error.already_joined")
+            return len(await self.store.signups(rec.id))
 
     async def leave(self, guild_id: int, user_id: int) -> int:
-        rec = await self._lobby(guild_id)
-        if not await self.store.remove_signup(rec.id, user_id):
-            raise ServiceError("error.not_joined")
-        return len(await self.store.signups(rec.id))
+        async with self.guild_lock(guild_id):
+            rec = await self._lobby(guild_id)
+            if not await self.store.remove_signup(rec.id, user_id):
+                raise ServiceError("error.not_joined")
+            return len(await self.store.signups(rec.id))
+
+    async def member_left(self, guild_id: int, user_id: int) -> tuple[str, int | str] | None:
+        """A member left the server: out of the open sign-up (``("signup", count)``), or, in
+        a running game, ``("player", nick)`` for the hosts to replace him; else None."""
+        async with self.guild_lock(guild_id):
+            game = self.game_in(guild_id)
+            if game is not None:
+                nick = game.nick_of(user_id)
+                if nick is None or nick not in game.engine.state.players:
+                    return None
+                if not game.engine.state.players[nick].alive:
+                    return None
+                return ("player", nick)
+            rec = await self.store.open_game(guild_id)
+            if rec is None or rec.status != "lobby":
+                return None
+            if not await self.store.remove_signup(rec.id, user_id):
+                return None
+            return ("signup", len(await self.store.signups(rec.id)))
 
     async def set_roles(
         self, guild_id: int, roles: str | None, preset_for: int | None
     ) -> list[str]:
-        rec = await self._lobby(guild_id)
-        if roles:
-            role_list = self._parse_roles(roles)
-        else:
-            count = preset_for or len(await self.store.signups(rec.id))
+        async with self.guild_lock(guild_id):
+            rec = await self._lobby(guild_id)
+            if roles:
+                role_list = self._parse_roles(roles)
+            else:
+                count = preset_for or len(await self.store.signups(rec.id))
+                try:
+                    role_list = preset(count)
+                except SetupError as exc:
+                    raise setup_refusal(exc) from None
             try:
-                role_list = preset(count)
-            except SetupError as exc:
-                raise setup_refusal(exc) from None
-        await self.store.update_lobby(rec.id, roles=role_list)
-        return role_list
+                await self.store.update_lobby(rec.id, roles=role_list)
+            except NotFound:
+                raise ServiceError("error.no_signup") from None
+            return role_list
 
-    async def start(self, guild_id: int, theme: str = "en") -> LiveGame:
-        """Roles at random from the stored seed (R13), nicknames (R44), turn 1 opens."""
+    async def start(
+        self,
+        guild_id: int,
+        theme: str = "en",
+        *,
+        is_member: Callable[[int], bool] | None = None,
+    ) -> LiveGame:
+        """Roles at random from the stored seed (R13), nicknames (R44), turn 1 opens.
+
+        ``is_member`` (the bot's member cache): sign-ups of members who left the server while
+        the bot could not see it are dropped first."""
+        async with self.guild_lock(guild_id):
+            return await self._start(guild_id, theme, is_member)
+
+    async def _start(
+        self, guild_id: int, theme: str, is_member: Callable[[int], bool] | None
+    ) -> LiveGame:
         rec = await self._lobby(guild_id)
         members = await self.store.signups(rec.id)
+        if is_member is not None:
+            for gone in [uid for uid in members if not is_member(uid)]:
+                log.info("game %s: dropping the sign-up of %s, who left the server", rec.id, gone)
+                await self.store.remove_signup(rec.id, gone)
+                members.remove(gone)
         roles: list[str] = list(rec.roles) if rec.roles else []
         if not roles:
             try:
@@ -275,7 +337,10 @@ class GameService:
         ]
         schedule = self._schedule(rec)
         deadline = first_deadline(schedule, self.clock())
-        rec = await self.store.start_game(rec.id, specs, deadline=deadline, phase="open")
+        try:
+            rec = await self.store.start_game(rec.id, specs, deadline=deadline, phase="open")
+        except NotFound:  # started or ended by another process meanwhile
+            raise ServiceError("error.no_signup") from None
         live = await self._rebuild(rec)
         self.live[rec.id] = live
         cards = [Announcement("role_card", p.nick, {"turn": 1}) for p in live.players]
@@ -302,6 +367,7 @@ class GameService:
         """A player's request: validated by the rules, committed, then applied."""
         game, nick = self.player_nick(guild_id, user_id)
         async with game.lock:
+            self._still_live(game)
             engine = game.engine
             req = parse_request({**raw, "by": nick})
             try:  # R44: a typed name is matched under the exact rule, kept as the game spells it
@@ -361,6 +427,7 @@ class GameService:
         """R10: a player's anonymous avatar and signature (None leaves a field as it is)."""
         game, _nick = self.player_nick(guild_id, user_id)
         async with game.lock:
+            self._still_live(game)
             record = await self.store.set_profile(
                 game.id,
                 user_id,
@@ -378,6 +445,7 @@ class GameService:
         Returns the action as applied, naming the player as the game spells him (R44)."""
         game = self._running(guild_id)
         async with game.lock:
+            self._still_live(game)
             engine = game.engine
             try:  # R44: matched under the exact rule
                 action = resolve_host_action(action, engine.state.players)
@@ -434,6 +502,7 @@ class GameService:
         Returns the previous user id and the new seat."""
         game = self._running(guild_id)
         async with game.lock:
+            self._still_live(game)
             found = find_name(game.engine.state.players, nick)  # R44: the exact rule
             if found is None:
                 raise ServiceError("error.unknown_nick", nick=nick)
@@ -450,14 +519,57 @@ class GameService:
             await self.store.add_outbox(game.id, game.engine.turn, _items([card]))
             return previous, record
 
-    async def end(self, guild_id: int, actor_id: int) -> None:
-        """`/mafia end`: the game stops with no winner and every role is revealed."""
+    async def end(
+        self, guild_id: int, actor_id: int, *, game_id: int | None = None
+    ) -> GameRecord | None:
+        """`/mafia end`: the game stops with no winner and every role is revealed; an open
+        sign-up is cancelled instead (returned, for its message to be closed). ``game_id``:
+        only that game (what the host confirmed), else a refusal."""
+        async with self.guild_lock(guild_id):
+            game = self.game_in(guild_id)
+            if game is not None and game_id is not None and game.id != game_id:
+                raise ServiceError("error.no_running_game")
+            if game is None:
+                rec = await self.store.open_game(guild_id)
+                if rec is None or rec.status != "lobby":
+                    raise ServiceError("error.no_running_game")
+                if game_id is not None and rec.id != game_id:
+                    raise ServiceError("error.no_running_game")
+                await self.store.add_audit(guild_id, rec.id, actor_id, "end", {"signup": True})
+                await self.store.finish_game(rec.id, None)
+                return rec
+            async with game.lock:
+                self._still_live(game)
+                over = game_over_announcement(game.engine.state, None)
+                await self.store.add_audit(guild_id, game.id, actor_id, "end", {})
+                await self.store.finish_game(game.id, None, _items([over]))
+                self.live.pop(game.id, None)
+            return None
+
+    async def resolve(
+        self,
+        guild_id: int,
+        actor_id: int,
+        *,
+        turn: int,
+        stage: str | None = None,
+        game_id: int | None = None,
+    ) -> None:
+        """`/mafia resolve`, confirmed: resolve turn ``turn`` (``stage`` "open"; or close its
+        pistol window, "pistol") only if it is still the open one. The host confirms what he
+        was shown: a second click, or a confirmation the clock overtook, resolves nothing."""
         game = self._running(guild_id)
+        if game_id is not None and game.id != game_id:  # that game is over
+            raise ServiceError("error.no_running_game")
         async with game.lock:
-            over = game_over_announcement(game.engine.state, None)
-            await self.store.add_audit(guild_id, game.id, actor_id, "end", {})
-            await self.store.finish_game(game.id, None, _items([over]))
-            self.live.pop(game.id, None)
+            if self.live.get(game.id) is not game or game.engine.turn != turn:
+                raise ServiceError("error.turn_already_resolved", turn=turn)
+            if stage is not None and game.engine.phase.value != stage:
+                raise ServiceError("error.turn_already_resolved", turn=turn)
+            await self.store.add_audit(
+                guild_id, game.id, actor_id, "resolve", {"turn": turn, "stage": stage}
+            )
+            await self._advance_locked(game)
 
     # --- the clock --------------------------------------------------------------------
     async def deadline_reached(self, game_id: int, *, if_due: bool = False) -> None:
@@ -478,14 +590,18 @@ class GameService:
                 deadline = game.record.deadline
                 if game.record.paused or deadline is None or deadline > self.clock():
                     return
-            try:
-                await self._advance(game)
-            except Exception:
-                log.exception("resolving game %s failed; reloading it from the store", game_id)
-                rec = await self.store.get_game(game_id)
-                if rec is not None and rec.status == "running":
-                    self.live[game_id] = await self._rebuild(rec)
-                raise
+            await self._advance_locked(game)
+
+    async def _advance_locked(self, game: LiveGame) -> None:
+        """`_advance` under the game's lock; a failure reloads the game from the store."""
+        try:
+            await self._advance(game)
+        except Exception:
+            log.exception("resolving game %s failed; reloading it from the store", game.id)
+            rec = await self.store.get_game(game.id)
+            if rec is not None and rec.status == "running":
+                self.live[game.id] = await self._rebuild(rec)
+            raise
 
     async def _advance(self, game: LiveGame) -> None:
         engine = game.engine
@@ -553,6 +669,7 @@ class GameService:
             raise ServiceError("error.bad_extend", maximum=MAX_EXTEND_MINUTES)
         game = self._running(guild_id)
         async with game.lock:
+            self._still_live(game)
             base = game.record.deadline or self.clock()
             deadline = base + timedelta(minutes=minutes)
             await self.store.add_audit(guild_id, game.id, actor_id, "extend", {"minutes": minutes})
@@ -562,6 +679,7 @@ class GameService:
     async def pause(self, guild_id: int, actor_id: int) -> None:
         game = self._running(guild_id)
         async with game.lock:
+            self._still_live(game)
             if game.record.paused or game.record.deadline is None:
                 raise ServiceError("error.already_paused")
             remaining = (game.record.deadline - self.clock()).total_seconds()
@@ -571,6 +689,7 @@ class GameService:
     async def resume(self, guild_id: int, actor_id: int) -> datetime:
         game = self._running(guild_id)
         async with game.lock:
+            self._still_live(game)
             if not game.record.paused:
                 raise ServiceError("error.not_paused")
             deadline = self.clock() + timedelta(seconds=game.record.paused_remaining or 0.0)

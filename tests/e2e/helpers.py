@@ -8,7 +8,8 @@ thread) and the cross-check in ``permissions_in``.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+import re
+from collections.abc import Awaitable, Callable, Sequence
 
 import attrs
 import discord
@@ -130,6 +131,69 @@ async def refusal(env: Env, action: Awaitable[InteractionResult]) -> str:
     return reply_text(result)
 
 
+async def at_once(
+    env: Env, *actions: Callable[[], Awaitable[InteractionResult]]
+) -> list[InteractionResult]:
+    """Run actor calls as if sent at the same moment: every interaction reaches the bot before
+    it handles any. SimCord settles the bot after each call and forbids overlapping calls, so
+    its settling (``Env._settle_internal``, internal) is held back until the last call."""
+    settle = env._settle_internal
+
+    async def later(**_kwargs: object) -> None:
+        return None
+
+    results: list[InteractionResult] = []
+    env._settle_internal = later  # type: ignore[method-assign]
+    try:
+        for action in actions[:-1]:
+            results.append(await action())
+    finally:
+        env._settle_internal = settle  # type: ignore[method-assign]
+    results.append(await actions[-1]())
+    return results
+
+
+# --- confirmations (bot/confirm.py) --------------------------------------------------------
+def confirm_button(preview: InteractionResult) -> str:
+    """The custom id of the Confirm button on a private preview."""
+    assert preview.response is not None, f"no preview: {preview!r}"
+    ids = [
+        c["custom_id"]
+        for row in preview.response.components
+        for c in row.get("components", [])
+        if str(c.get("custom_id", "")).startswith("mafia:confirm:")
+    ]
+    assert len(ids) == 1, f"confirm buttons: {ids}"
+    return str(ids[0])
+
+
+def confirmed_text(clicked: InteractionResult) -> str:
+    """The private reply that follows a click on Confirm (the preview itself loses its
+    buttons)."""
+    assert clicked.acknowledged, f"the bot did not answer: {clicked!r}"
+    assert clicked.followups, f"no reply after the confirmation: {clicked!r}"
+    reply = clicked.followups[-1]
+    return reply.content
+
+
+async def confirm_now(
+    world: World, command: str, host: MemberActor | None = None, **options: object
+) -> str:
+    """A host command that confirms (``mafia resolve``, ``mafia end``), then Confirm on its
+    private preview; returns the reply to the confirmation."""
+    host = host or world.admin
+    preview = await host.slash(world.lobby, command, **options)
+    reply_text(preview)
+    assert preview.response is not None
+    clicked = await host.click(preview.response, custom_id=confirm_button(preview))
+    return confirmed_text(clicked)
+
+
+async def resolve_now(world: World, host: MemberActor | None = None) -> str:
+    """``/mafia resolve``, confirmed."""
+    return await confirm_now(world, "mafia resolve", host)
+
+
 # --- a running game (the anonymity, permission and restart tests) ------------------------------
 def bot_of(env: Env) -> MafiaBot:
     assert isinstance(env.bot, MafiaBot)
@@ -142,10 +206,27 @@ def live_game(world: World) -> LiveGame:
     return game
 
 
+#: The first line of every private message: the server and the game it is about.
+DM_HEADER = re.compile(r"\*\*(?P<server>.+) · (?:game #|игра №)(?P<game>\d+)\*\*")
+
+
+def dm_body(text: str, server: str | None = None) -> str:
+    """A private message without its header, which must name the server (``server``, when
+    given) and the game."""
+    header, _, body = text.partition("\n")
+    found = DM_HEADER.fullmatch(header)
+    assert found, f"a private message that names no server and game: {text!r}"
+    if server is not None:
+        assert found["server"] == server, header
+    return body
+
+
 def dm_texts(actor: MemberActor) -> list[str]:
-    """The private messages the bot sent this member, oldest first."""
+    """The private messages the bot sent this member, oldest first, without their header
+    (checked: each names this member's server and a game)."""
     dm = actor.user.dm_channel
-    return [] if dm is None else [m.content for m in dm.history()]
+    server = actor.guild.name
+    return [] if dm is None else [dm_body(m.content, server) for m in dm.history()]
 
 
 def slot(world: World, name: str) -> ChannelHandle:

@@ -13,10 +13,13 @@ from core.service import LiveGame
 from tests.e2e.helpers import (
     World,
     channel,
+    confirm_now,
+    dm_body,
     mafia_room,
     make_world,
     refusal,
     reply_text,
+    resolve_now,
 )
 
 TURN = 600  # a fast turn: 10 minutes
@@ -35,7 +38,7 @@ def live_game(world: World) -> LiveGame:
 
 def dm_texts(actor: MemberActor) -> list[str]:
     dm = actor.user.dm_channel
-    return [] if dm is None else [m.content for m in dm.history()]
+    return [] if dm is None else [dm_body(m.content, actor.guild.name) for m in dm.history()]
 
 
 async def open_signup(world: World, names: tuple[str, ...]) -> list[MemberActor]:
@@ -242,7 +245,7 @@ async def test_pause_resume_extend_and_resolve_move_the_clock(simcord_env: Env) 
 
     # The host resolves turn 2 at once; the clock follows the new deadline.
     await say_all(actors, game_ch, "Again.")
-    reply_text(await world.admin.slash(world.lobby, "mafia resolve"))
+    assert await resolve_now(world) == t("en", "host.resolved_turn", turn=2)
     assert len(results_posted(world)) == 2
     assert live_game(world).engine.turn == 3
     await env.advance_time(TURN - 60)
@@ -257,7 +260,7 @@ async def test_end_reveals_every_role(simcord_env: Env) -> None:
     old_maf_a = next(a for a in actors if a.id == old_maf.user_id)
     old_room = mafia_room(world)
     old_room.history(viewer=old_maf_a)
-    reply_text(await world.admin.slash(world.lobby, "mafia end"))
+    assert await confirm_now(world, "mafia end") == t("en", "host.ended")
     last = channel(world, "game").last_message
     assert last is not None and last.content.startswith(t("en", "winner.none"))
     assert "Doctor" in last.content and "Mafioso" in last.content
@@ -448,7 +451,8 @@ async def test_host_excludes_the_mafioso_and_the_town_wins(simcord_env: Env) -> 
     reply_text(await maf_a.slash(game_ch, "kill", target=first, second=second))
     agreement = mafia_room(world).last_message
     assert agreement is not None and f"{maf.nick} → {first}, {second}" in agreement.content
-    reply_text(await world.admin.slash(world.lobby, "mafia exclude", player=maf.nick))
+    excluded = await confirm_now(world, "mafia exclude", player=maf.nick)
+    assert excluded == t("en", "host.excluded", nick=maf.nick)
     last = game_ch.last_message
     assert last is not None and last.content.startswith(t("en", "winner.town"))
     assert f"{maf.nick}: Mafioso, excluded" in last.content
@@ -461,7 +465,7 @@ async def test_R18_killed_commissar_shoots_from_the_menu_in_his_dm(simcord_env: 
     dm = com_a.user.dm_channel
     assert dm is not None
     prompt = dm.history()[-1]
-    assert prompt.content == t("en", "announce.pistol")
+    assert dm_body(prompt.content) == t("en", "announce.pistol")
     picked = await com_a.user.select(prompt, [maf_nick], custom_id=f"mafia:pistol:{game_id}")
     reply_text(picked)
     texts = [m.content for m in channel(world, "game").history()]

@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     World,
     add_players,
     bot_of,
+    confirm_now,
     dm_texts,
     live_game,
     make_world,
@@ -177,7 +178,7 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
         assert await outsider.autocomplete(game_ch, verb, "target", "") == []
 
     # With no game at all, the same commands say so.
-    reply_text(await world.admin.slash(world.lobby, "mafia end"))
+    assert await confirm_now(world, "mafia end") == t("en", "host.ended")
     for verb, values in options.items():
         text = await refusal(env, players[0].slash(game_ch, verb, **values))
         assert text == t("en", "error.no_running_game"), (verb, text)

@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     add_players,
     archive_thread,
     bot_of,
+    confirm_now,
     dm_texts,
     live_game,
     mafia_room,
@@ -145,7 +146,8 @@ async def test_the_mafia_room_is_found_again_after_a_restart_even_archived(
     new = await restart()
     cached = new.get_guild(world.guild.id)
     assert cached is not None and cached.get_thread(room.id) is None  # not in its cache
-    reply_text(await world.admin.slash(world.lobby, "mafia exclude", player=maf_nick))
+    excluded = await confirm_now(world, "mafia exclude", player=maf_nick)
+    assert excluded == t("en", "host.excluded", nick=maf_nick)
 
     assert live_game(world).id == game_id
     left = t("en", "announce.mafia_left", nick=maf_nick)

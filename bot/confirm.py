@@ -1,0 +1,186 @@
+"""A host's confirmation: a private preview with Confirm and Cancel buttons.
+
+A command whose effect depends on the moment (``/mafia resolve`` resolves *this* turn) answers
+with a preview; the Confirm button's custom id carries what the host saw (the game, and an
+argument such as the turn), so a second click, or a click after the clock moved on, refuses
+instead of acting on something else. The buttons are persistent (dynamic items): they keep
+working after a restart.
+
+An action registers its handler with :func:`on_confirm`; the handler returns the reply text
+or raises a :class:`Refusal`, which is answered privately (a view has no command tree).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+import discord
+
+from bot.context import GameContext, game_context
+from bot.hosts import ensure_host
+from bot.replies import interaction_language, send_private
+from core.i18n import Lang, t
+from core.refusal import Refusal
+
+log = logging.getLogger(__name__)
+
+#: (context, interaction, game id, argument) -> the private reply.
+ConfirmHandler = Callable[[GameContext, discord.Interaction[Any], int, str], Awaitable[str]]
+
+_HANDLERS: dict[str, ConfirmHandler] = {}
+
+CONFIRM_PREFIX: Final[str] = "mafia:confirm"
+CANCEL_ID: Final[str] = "mafia:cancel"
+
+
+def on_confirm(action: str) -> Callable[[ConfirmHandler], ConfirmHandler]:
+    """Register what the Confirm button of ``action`` does."""
+
+    def register(handler: ConfirmHandler) -> ConfirmHandler:
+        _HANDLERS[action] = handler
+        return handler
+
+    return register
+
+
+#: Options too long for a custom id (a reason), by token, per bot; kept in memory only: after
+#: a restart such a confirmation is refused as expired and the host runs the command again.
+_PENDING: weakref.WeakKeyDictionary[discord.Client, OrderedDict[str, dict[str, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+MAX_PENDING: Final[int] = 1000
+
+
+def remember(client: discord.Client, values: dict[str, Any]) -> str:
+    """Keep ``values`` for a Confirm button; returns the token its custom id carries."""
+    pending = _PENDING.setdefault(client, OrderedDict())
+    token = secrets.token_hex(8)
+    pending[token] = values
+    while len(pending) > MAX_PENDING:
+        pending.popitem(last=False)
+    return token
+
+
+def recall(client: discord.Client, token: str) -> dict[str, Any]:
+    """The values behind a token; a refusal if they are gone (a restart, or long ago)."""
+    pending = _PENDING.get(client)
+    values = pending.get(token) if pending is not None else None
+    if values is None:
+        raise Refusal("error.confirmation_expired")
+    return values
+
+
+def confirm_id(action: str, game_id: int, arg: str) -> str:
+    return f"{CONFIRM_PREFIX}:{action}:{game_id}:{arg}"
+
+
+class ConfirmButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"mafia:confirm:(?P<action>[a-z_]+):(?P<game>\d+):(?P<arg>[A-Za-z0-9_.-]*)",
+):
+    def __init__(self, action: str, game_id: int, arg: str, lang: Lang = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t(lang, "confirm.button"),
+                style=discord.ButtonStyle.danger,
+                custom_id=confirm_id(action, game_id, arg),
+            )
+        )
+        self.action = action
+        self.game_id = game_id
+        self.arg = arg
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ConfirmButton:
+        return cls(match["action"], int(match["game"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        ctx = game_context(interaction.client)
+        lang = await interaction_language(ctx.store, interaction)
+        # The preview loses its buttons at once: what follows is a new private message.
+        await _close_preview(interaction, t(lang, "confirm.working"))
+        try:
+            await ensure_host(ctx.store, interaction)  # host rights may be gone since
+            handler = _HANDLERS.get(self.action)
+            if handler is None:
+                raise Refusal("error.outdated_command")
+            text = await handler(ctx, interaction, self.game_id, self.arg)
+        except Refusal as refusal:
+            text = refusal.render(lang)
+        except Exception:  # the preview is already closed: the host must still hear of it
+            log.exception(
+                "confirmation %s failed (guild=%s user=%s)",
+                interaction.data.get("custom_id") if interaction.data else "?",
+                interaction.guild_id,
+                interaction.user.id,
+            )
+            text = t(lang, "error.unexpected")
+        await send_private(interaction, text)
+
+
+class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mafia:cancel"):
+    def __init__(self, lang: Lang = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t(lang, "confirm.cancel_button"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=CANCEL_ID,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> CancelButton:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        ctx = game_context(interaction.client)
+        lang = await interaction_language(ctx.store, interaction)
+        await _close_preview(interaction, t(lang, "confirm.cancelled"))
+
+
+async def _close_preview(interaction: discord.Interaction[Any], text: str) -> None:
+    try:
+        await interaction.response.edit_message(content=text, view=None)
+    except discord.HTTPException:
+        log.warning("could not close the confirmation %s", interaction.id)
+
+
+def confirm_view(lang: Lang, action: str, game_id: int, arg: str) -> discord.ui.View:
+    """Confirm / Cancel for ``action`` on game ``game_id`` with ``arg`` (what the host saw)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(action, game_id, arg, lang))
+    view.add_item(CancelButton(lang))
+    return view
+
+
+async def send_preview(
+    interaction: discord.Interaction[Any], text: str, view: discord.ui.View
+) -> None:
+    """The private preview with its buttons."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, view=view, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, view=view, ephemeral=True)
+
+
+def add_confirm_items(client: discord.Client) -> None:
+    """Route clicks on any confirmation (also one shown before a restart)."""
+    client.add_dynamic_items(ConfirmButton, CancelButton)

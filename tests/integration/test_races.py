@@ -1,0 +1,184 @@
+"""Races (issue 9): two commands at once end in one success and one clear refusal, never a
+store error; a resolution names its turn; an open sign-up can be ended; a member who left the
+server drops out of the sign-up. The service on a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.service import GameService, ServiceError
+from db.store import Store
+from rules.model import Phase
+from tests.integration.test_service import GUILD, HOST, FakeClock, nick, started
+
+ROLES = "mafioso=1 commissar=1 villager=2"
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "game.db")
+    yield s
+    await s.close()
+
+
+async def outcomes(*calls: Awaitable[Any]) -> tuple[list[Any], list[str]]:
+    """Run the calls at once: what succeeded, and the keys of the refusals. Anything else
+    (a store error) fails the test."""
+    done = await asyncio.gather(*calls, return_exceptions=True)
+    ok = [d for d in done if not isinstance(d, BaseException)]
+    refused = []
+    for d in done:
+        if isinstance(d, ServiceError):
+            refused.append(d.key)
+        elif isinstance(d, BaseException):
+            raise d
+    return ok, refused
+
+
+async def lobby(service: GameService, n: int = 4) -> None:
+    await service.new_game(GUILD, HOST, "fast", "UTC", roles=ROLES, seed=11)
+    for uid in range(1, n + 1):
+        await service.join(GUILD, uid)
+
+
+async def test_two_new_games_at_once(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    ok, refused = await outcomes(
+        service.new_game(GUILD, HOST, "fast", "UTC"), service.new_game(GUILD, HOST, "fast", "UTC")
+    )
+    assert len(ok) == 1 and refused == ["error.game_exists"]
+
+
+async def test_two_starts_at_once(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    await lobby(service)
+    ok, refused = await outcomes(service.start(GUILD), service.start(GUILD))
+    assert len(ok) == 1 and refused == ["error.no_signup"]
+    assert len(await store.outbox(ok[0].id)) == 5  # four cards and one opening, once
+
+
+async def test_join_and_leave_racing_the_start(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    await lobby(service)
+    ok, refused = await outcomes(
+        service.start(GUILD), service.join(GUILD, 50), service.leave(GUILD, 1)
+    )
+    assert len(ok) == 1 and refused == ["error.no_signup", "error.no_signup"]
+    live = service.game_in(GUILD)
+    assert live is not None and {p.user_id for p in live.players} == {1, 2, 3, 4}
+
+
+async def test_roles_during_the_start(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    await lobby(service)
+    ok, refused = await outcomes(service.start(GUILD), service.set_roles(GUILD, ROLES, None))
+    assert len(ok) == 1 and refused == ["error.no_signup"]
+
+
+async def test_end_twice_at_once(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    await started(service, ROLES, 4)
+    ok, refused = await outcomes(service.end(GUILD, HOST), service.end(GUILD, HOST))
+    assert len(ok) == 1 and refused == ["error.no_running_game"]
+    ends = [a for a in await store.audit_log(guild_id=GUILD) if a.command == "end"]
+    assert len(ends) == 1
+
+
+async def test_end_cancels_an_open_signup(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    await lobby(service)
+    cancelled = await service.end(GUILD, HOST)
+    assert cancelled is not None and cancelled.status == "lobby"
+    assert await store.open_game(GUILD) is None
+    with pytest.raises(ServiceError) as err:
+        await service.join(GUILD, 9)
+    assert err.value.key == "error.no_signup"
+    await service.new_game(GUILD, HOST, "fast", "UTC")  # a new sign-up may open
+
+
+async def test_resolve_names_its_turn(store: Store, clock: FakeClock) -> None:
+    """Two confirmations of turn 1: turn 1 is resolved once, turn 2 stays open (its players
+    are not removed for inactivity)."""
+    service = GameService(store, clock)
+    await started(service, ROLES, 4)
+    live = service.game_in(GUILD)
+    assert live is not None
+    ok, refused = await outcomes(
+        service.resolve(GUILD, HOST, turn=1, stage="open"),
+        service.resolve(GUILD, HOST, turn=1, stage="open"),
+    )
+    assert len(ok) == 1 and refused == ["error.turn_already_resolved"]
+    live = service.game_in(GUILD)
+    assert live is not None and live.engine.turn == 2
+    assert [r.turn for r in await store.resolutions(live.id)] == [1]
+    with pytest.raises(ServiceError) as err:  # a preview from an earlier game
+        await service.resolve(GUILD, HOST, turn=2, stage="open", game_id=live.id + 1)
+    assert err.value.key == "error.no_running_game"
+
+
+async def test_a_member_who_left_drops_out_of_the_signup(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    await lobby(service, 5)
+    assert await service.member_left(GUILD, 5) == ("signup", 4)
+    assert await service.member_left(GUILD, 5) is None
+    live = await service.start(GUILD)  # four roles, four players
+    assert len(live.players) == 4
+    by_user = {p.user_id: p.nick for p in live.players}
+    assert await service.member_left(GUILD, 2) == ("player", by_user[2])
+    assert await service.member_left(GUILD, 77) is None
+
+
+async def test_start_drops_signups_of_members_gone_meanwhile(
+    store: Store, clock: FakeClock
+) -> None:
+    service = GameService(store, clock)
+    await lobby(service, 5)
+    live = await service.start(GUILD, is_member=lambda uid: uid != 3)
+    assert sorted(p.user_id for p in live.players) == [1, 2, 4, 5]
+
+
+async def test_host_commands_racing_the_end_are_refused(store: Store, clock: FakeClock) -> None:
+    """A command that waited for the game while it ended changes nothing and says so (before:
+    the deadline of a finished game moved, and a request reached the store as an error)."""
+    service = GameService(store, clock)
+    by_role = await started(service, ROLES, 4)
+    live = service.game_in(GUILD)
+    assert live is not None
+    ok, refused = await outcomes(
+        service.end(GUILD, HOST),
+        service.extend(GUILD, HOST, 5),
+        service.pause(GUILD, HOST),
+        service.submit(GUILD, by_role["villager"], {"do": "post"}),
+    )
+    assert len(ok) == 1 and refused == ["error.no_running_game"] * 3
+    assert [a.command for a in await store.audit_log(guild_id=GUILD)] == ["end"]
+
+
+async def test_R18_a_second_resolve_leaves_the_pistol_window_alone(
+    store: Store, clock: FakeClock
+) -> None:
+    """Turn 1 killed the commissar: its pistol window opens (R18). The second confirmation of
+    "resolve turn 1" does not close the window; only a confirmation of the window does."""
+    service = GameService(store, clock)
+    roles = await started(service, ROLES, 4)
+    com_nick = nick(service, roles["commissar"])
+    await service.submit(GUILD, roles["mafioso"], {"do": "kill", "target": com_nick})
+    ok, refused = await outcomes(
+        service.resolve(GUILD, HOST, turn=1, stage="open"),
+        service.resolve(GUILD, HOST, turn=1, stage="open"),
+    )
+    assert len(ok) == 1 and refused == ["error.turn_already_resolved"]
+    live = service.game_in(GUILD)
+    assert live is not None and live.engine.phase is Phase.PISTOL and live.engine.turn == 1
+    await service.resolve(GUILD, HOST, turn=1, stage="pistol")
+    assert live.engine.phase is Phase.OPEN and live.engine.turn == 2
