@@ -31,6 +31,7 @@ from tests.e2e.helpers import (
     mafia_room,
     make_world,
     reply_text,
+    resolve_now,
     slot,
 )
 
@@ -192,7 +193,7 @@ async def test_every_step_of_a_resolution_fails_once_and_arrives_once_in_order(
     for turn, lynch in ((1, None), (2, mafia[0].nick)):
         await play_turn(env, world.guild, actors, lynch=lynch)
         faults.kind = kind
-        reply_text(await world.admin.slash(world.lobby, "mafia resolve"))
+        await resolve_now(world)
         retries = await until_delivered(env)
         faults.kind = None
         assert retries >= 1, f"turn {turn}: nothing failed"
@@ -275,8 +276,8 @@ async def test_a_stuck_game_blocks_only_itself_and_its_hosts_are_told_once(
     # Discord answers 503 to everything posted in the first game's #game, for a long while.
     faults.kind, faults.once = "503", False
     faults.steps = (("POST", f"/channels/{slot(one, 'game').id}/messages"),)
-    reply_text(await one.admin.slash(one.lobby, "mafia resolve"))
-    reply_text(await two.admin.slash(two.lobby, "mafia resolve"))
+    await resolve_now(one)
+    await resolve_now(two)
     stuck = await store.pending_outbox(game_one.id)
     assert stuck and stuck[0].kind == "results"
     assert not await store.pending_outbox(game_two.id)  # the other game was not held up
