@@ -25,7 +25,13 @@ from db.store import open_store
 log = logging.getLogger(__name__)
 
 #: Extensions (one per feature, each with ``async def setup(bot)``), loaded in this order.
-EXTENSIONS: Final[tuple[str, ...]] = ("cogs.lobby", "cogs.admin", "cogs.day", "cogs.night")
+EXTENSIONS: Final[tuple[str, ...]] = (
+    "cogs.lobby",
+    "cogs.admin",
+    "cogs.confirm",
+    "cogs.day",
+    "cogs.night",
+)
 
 
 def bot_intents() -> discord.Intents:

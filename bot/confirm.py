@@ -6,8 +6,9 @@ argument such as the turn), so a second click, or a click after the clock moved 
 instead of acting on something else. The buttons are persistent (dynamic items): they keep
 working after a restart.
 
-An action registers its handler with :func:`on_confirm`; the handler returns the reply text
-or raises a :class:`Refusal`, which is answered privately (a view has no command tree).
+The cog that offers an action registers its handler with :func:`add_confirm_items` when it
+loads; the handler returns the reply text or raises a :class:`Refusal`, which is answered
+privately (a view has no command tree).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
 import discord
@@ -33,20 +34,13 @@ log = logging.getLogger(__name__)
 #: (context, interaction, game id, argument) -> the private reply.
 ConfirmHandler = Callable[[GameContext, discord.Interaction[Any], int, str], Awaitable[str]]
 
-_HANDLERS: dict[str, ConfirmHandler] = {}
+#: What each Confirm button does, per bot (registered by the cogs as they load).
+_HANDLERS: weakref.WeakKeyDictionary[discord.Client, dict[str, ConfirmHandler]] = (
+    weakref.WeakKeyDictionary()
+)
 
 CONFIRM_PREFIX: Final[str] = "mafia:confirm"
 CANCEL_ID: Final[str] = "mafia:cancel"
-
-
-def on_confirm(action: str) -> Callable[[ConfirmHandler], ConfirmHandler]:
-    """Register what the Confirm button of ``action`` does."""
-
-    def register(handler: ConfirmHandler) -> ConfirmHandler:
-        _HANDLERS[action] = handler
-        return handler
-
-    return register
 
 
 #: Options too long for a custom id (a reason), by token, per bot; kept in memory only: after
@@ -113,7 +107,7 @@ class ConfirmButton(
         await _close_preview(interaction, t(lang, "confirm.working"))
         try:
             await ensure_host(ctx.store, interaction)  # host rights may be gone since
-            handler = _HANDLERS.get(self.action)
+            handler = _HANDLERS.get(interaction.client, {}).get(self.action)
             if handler is None:
                 raise Refusal("error.outdated_command")
             text = await handler(ctx, interaction, self.game_id, self.arg)
@@ -181,6 +175,8 @@ async def send_preview(
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
 
-def add_confirm_items(client: discord.Client) -> None:
-    """Route clicks on any confirmation (also one shown before a restart)."""
+def add_confirm_items(client: discord.Client, handlers: Mapping[str, ConfirmHandler]) -> None:
+    """Route clicks on any confirmation (also one shown before a restart) to ``handlers``,
+    by action name."""
+    _HANDLERS.setdefault(client, {}).update(handlers)
     client.add_dynamic_items(ConfirmButton, CancelButton)

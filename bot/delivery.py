@@ -410,6 +410,18 @@ class Delivery:
                 allowed_mentions=NO_MENTIONS,
             )
 
+    async def tell_hosts(self, guild: discord.Guild, text: str) -> bool:
+        """A notice in the guild's #host, pinging nobody; False if it could not be posted."""
+        channel = slot_channel(guild, await self.store.get_guild_settings(guild.id), "host")
+        if channel is None:
+            return False
+        try:
+            await channel.send(text, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:
+            log.warning("guild %s: could not post in #host: %.80s", guild.id, text)
+            return False
+        return True
+
     async def _report_forbidden(self, row: OutboxRecord) -> None:
         if row.id in self._reported:
             return

@@ -15,7 +15,7 @@ import discord
 from core.i18n import Lang, t
 from core.service import LiveGame
 from rules.knowledge import RoleCard
-from rules.model import Request
+from rules.model import Phase, Request
 
 log = logging.getLogger(__name__)
 
@@ -232,3 +232,24 @@ def render_state(lang: Lang, game: LiveGame) -> str:
             )
         )
     return "\n".join(lines)
+
+
+def resolve_preview(lang: Lang, game: LiveGame) -> str:
+    """What the host confirms: the turn, and how far the players are (counts only)."""
+    engine = game.engine
+    state = engine.state
+    turn = engine.turn
+    if engine.phase is Phase.PISTOL:
+        return t(lang, "host.resolve_preview_pistol", turn=turn, pistols=len(state.pistols))
+    living = [p.nick for p in state.living()]
+    requests = sum(1 for (_nick, slot) in state.requests if slot != "post")
+    voted = {nick for (nick, slot) in state.requests if slot == "vote"}
+    return t(
+        lang,
+        "host.resolve_preview",
+        turn=turn,
+        requests=requests,
+        alive=len(living),
+        not_voted=sum(1 for nick in living if nick not in voted),
+        not_posted=sum(1 for nick in living if not state.posts.get(nick, 0)),
+    )

@@ -110,3 +110,22 @@ async def close_signup(
         )
     except discord.HTTPException:
         log.warning("could not close the sign-up message in guild %s", guild.id)
+
+
+async def members_gone(guild: discord.Guild, user_ids: list[int]) -> set[int]:
+    """Who of ``user_ids`` is no longer on the server: the member cache when it is complete,
+    else asked of Discord (a failed answer keeps the member)."""
+    gone: set[int] = set()
+    for user_id in user_ids:
+        if guild.get_member(user_id) is not None:
+            continue
+        if guild.chunked:
+            gone.add(user_id)
+            continue
+        try:
+            await guild.fetch_member(user_id)
+        except discord.NotFound:
+            gone.add(user_id)
+        except discord.HTTPException:
+            log.warning("guild %s: could not look up member %s", guild.id, user_id)
+    return gone

@@ -137,3 +137,18 @@ async def add_host_commands(bot: commands.Bot, cog: commands.Cog) -> None:
         bot.tree.remove_command(command.name)
         command.parent = group
         group.add_command(command)
+
+
+def audit_args(namespace: app_commands.Namespace) -> dict[str, Any]:
+    """The command's options as plain JSON values (members, roles, channels by id)."""
+    out: dict[str, Any] = {}
+    for name, value in namespace:
+        if isinstance(value, str | int | float | bool) or value is None:
+            out[name] = value
+        elif isinstance(value, discord.Attachment):
+            out[name] = value.url
+        elif hasattr(value, "id"):
+            out[name] = int(value.id)
+        else:
+            out[name] = str(value)
+    return out

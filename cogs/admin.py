@@ -19,27 +19,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.command_i18n import ltext
-from bot.confirm import (
-    add_confirm_items,
-    confirm_view,
-    on_confirm,
-    recall,
-    remember,
-    send_preview,
-)
+from bot.confirm import confirm_view, remember, send_preview
 from bot.context import GameContext, game_context
 from bot.errors import UserError
 from bot.hosts import ensure_host
-from bot.render import render_state, timestamp
+from bot.render import render_state, resolve_preview, timestamp
 from bot.replies import guild_language, send_private
 from bot.secrecy import ensure_substitute_may_play
-from bot.signup import close_signup
 from bot.webhooks import split_message
-from cogs._common import HOST_GROUP, add_host_commands, guild_and_member
-from core.i18n import Lang, t
-from core.service import LiveGame, ServiceError
+from cogs._common import HOST_GROUP, add_host_commands, audit_args, guild_and_member
+from core.i18n import t
 from rules.knowledge import mafia_members
-from rules.model import HostAction, Phase
+from rules.model import HostAction
 from rules.names import find_name
 from rules.text import is_blank
 
@@ -49,21 +40,6 @@ log = logging.getLogger(__name__)
 AUDITED_BY_THE_SERVICE: Final[frozenset[str]] = frozenset(
     {"exclude", "deprive", "doublekill", "extend", "pause", "resume", "replace", "end", "resolve"}
 )
-
-
-def audit_args(namespace: app_commands.Namespace) -> dict[str, Any]:
-    """The command's options as plain JSON values (members, roles, channels by id)."""
-    out: dict[str, Any] = {}
-    for name, value in namespace:
-        if isinstance(value, str | int | float | bool) or value is None:
-            out[name] = value
-        elif isinstance(value, discord.Attachment):
-            out[name] = value.url
-        elif hasattr(value, "id"):
-            out[name] = int(value.id)
-        else:
-            out[name] = str(value)
-    return out
 
 
 class AdminCog(commands.Cog, name="Admin"):
@@ -298,78 +274,5 @@ class AdminCog(commands.Cog, name="Admin"):
         )
 
 
-def resolve_preview(lang: Lang, game: LiveGame) -> str:
-    """What the host confirms: the turn, and how far the players are (counts only)."""
-    engine = game.engine
-    state = engine.state
-    turn = engine.turn
-    if engine.phase is Phase.PISTOL:
-        return t(lang, "host.resolve_preview_pistol", turn=turn, pistols=len(state.pistols))
-    living = [p.nick for p in state.living()]
-    requests = sum(1 for (_nick, slot) in state.requests if slot != "post")
-    voted = {nick for (nick, slot) in state.requests if slot == "vote"}
-    return t(
-        lang,
-        "host.resolve_preview",
-        turn=turn,
-        requests=requests,
-        alive=len(living),
-        not_voted=sum(1 for nick in living if nick not in voted),
-        not_posted=sum(1 for nick in living if not state.posts.get(nick, 0)),
-    )
-
-
-@on_confirm("resolve")
-async def confirm_resolve(
-    ctx: GameContext, interaction: discord.Interaction[Any], game_id: int, arg: str
-) -> str:
-    """Resolve the turn the preview showed, if it is still the open one."""
-    guild, member = guild_and_member(interaction)
-    turn_text, _, stage = arg.partition(".")
-    if not turn_text.isascii() or not turn_text.isdigit():
-        raise ServiceError("error.outdated_command")
-    turn = int(turn_text)
-    await ctx.service.resolve(guild.id, member.id, turn=turn, stage=stage or None, game_id=game_id)
-    await ctx.deliver()
-    ctx.clock.rearm()
-    lang = await guild_language(ctx.store, guild)
-    return t(lang, "host.resolved_turn", turn=turn)
-
-
-@on_confirm("exclude")
-async def confirm_exclude(
-    ctx: GameContext, interaction: discord.Interaction[Any], game_id: int, arg: str
-) -> str:
-    """R56: exclude the player the preview named, in the game it named."""
-    guild, member = guild_and_member(interaction)
-    values = recall(interaction.client, arg)
-    game = ctx.service.game_in(guild.id)
-    if game is None or game.id != game_id:
-        raise ServiceError("error.no_running_game")
-    action = HostAction("exclude", str(values["player"]))
-    action = await ctx.service.host_action(guild.id, member.id, action, values.get("reason"))
-    await ctx.deliver()
-    ctx.clock.rearm()
-    lang = await guild_language(ctx.store, guild)
-    return t(lang, "host.excluded", nick=action.player or "")
-
-
-@on_confirm("end")
-async def confirm_end(
-    ctx: GameContext, interaction: discord.Interaction[Any], game_id: int, _arg: str
-) -> str:
-    """End the game the preview named (or cancel its sign-up), if it is still open."""
-    guild, member = guild_and_member(interaction)
-    cancelled = await ctx.service.end(guild.id, member.id, game_id=game_id)
-    lang = await guild_language(ctx.store, guild)
-    if cancelled is not None:  # an open sign-up: its message says so and loses its buttons
-        await close_signup(ctx, guild, cancelled.signup_message_id, key="signup.cancelled")
-        return t(lang, "host.signup_cancelled")
-    ctx.clock.rearm()
-    await ctx.deliver()
-    return t(lang, "host.ended")
-
-
 async def setup(bot: commands.Bot) -> None:
     await add_host_commands(bot, AdminCog(game_context(bot)))
-    add_confirm_items(bot)

@@ -28,7 +28,14 @@ from bot.mafia_room import missing_room_permissions
 from bot.render import role_summary, timestamp
 from bot.replies import guild_language, send_private
 from bot.secrecy import ensure_secret_start
-from bot.signup import SignupView, close_signup, refresh_signup, signup_action, signup_text
+from bot.signup import (
+    SignupView,
+    close_signup,
+    members_gone,
+    refresh_signup,
+    signup_action,
+    signup_text,
+)
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
 from core.i18n import Lang, as_lang, t
 from core.service import setup_refusal
@@ -253,18 +260,9 @@ class SignupCog(PlayerCog, name="Signup"):
         if what == "signup":
             await refresh_signup(self.ctx, guild, int(value))
             return
-        settings = await self.ctx.store.get_guild_settings(guild.id)
-        channel = slot_channel(guild, settings, "host")
-        if channel is None:
-            return
         lang = await guild_language(self.ctx.store, guild)
-        try:
-            await channel.send(
-                t(lang, "host.player_left", nick=value, user=f"<@{payload.user.id}>"),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException:
-            log.warning("guild %s: could not tell the hosts that %s left", guild.id, value)
+        text = t(lang, "host.player_left", nick=value, user=f"<@{payload.user.id}>")
+        await self.ctx.delivery.tell_hosts(guild, text)
 
     @app_commands.command(name="join", description=ltext("cmd.join.description"))
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -275,25 +273,6 @@ class SignupCog(PlayerCog, name="Signup"):
     async def leave_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
         await signup_action(self.ctx, interaction, joining=False)
-
-
-async def members_gone(guild: discord.Guild, user_ids: list[int]) -> set[int]:
-    """Who of ``user_ids`` is no longer on the server: the member cache when it is complete,
-    else asked of Discord (a failed answer keeps the member)."""
-    gone: set[int] = set()
-    for user_id in user_ids:
-        if guild.get_member(user_id) is not None:
-            continue
-        if guild.chunked:
-            gone.add(user_id)
-            continue
-        try:
-            await guild.fetch_member(user_id)
-        except discord.NotFound:
-            gone.add(user_id)
-        except discord.HTTPException:
-            log.warning("guild %s: could not look up member %s", guild.id, user_id)
-    return gone
 
 
 def preset_roles(players: int) -> str:
