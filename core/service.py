@@ -370,6 +370,8 @@ class GameService:
             self._still_live(game)
             engine = game.engine
             req = parse_request({**raw, "by": nick})
+            if req.do == "note" and is_blank(req.text or ""):
+                raise ServiceError("error.empty_note")  # R37: one note a game, not a blank one
             try:  # R44: a typed name is matched under the exact rule, kept as the game spells it
                 req = resolve_request(req, engine.state.players)
             except UnknownName as exc:

@@ -87,3 +87,20 @@ async def test_extend_by_an_unbounded_number_of_minutes_is_refused(
     assert err.value.key == "error.bad_extend"
     assert live.record.deadline == before
     assert await service.extend(GUILD, HOST, MAX_EXTEND_MINUTES) > before  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("text", ["   ", "\u200b", "\n\u3164\n"])
+async def test_R37_a_blank_death_note_is_refused_and_keeps_the_right(
+    service: GameService, text: str
+) -> None:
+    await started(service)
+    live = service.game_in(GUILD)
+    assert live is not None
+    nick = live.nick_of(1)
+    to = next(p.nick for p in live.engine.state.living() if p.nick != nick)
+    with pytest.raises(ServiceError) as err:
+        await service.submit(GUILD, 1, {"do": "note", "to": to, "text": text})
+    assert err.value.key == "error.empty_note"
+    assert live.engine.state.players[nick].note is None
+    await service.submit(GUILD, 1, {"do": "note", "to": to, "text": "It was the Raven."})
+    assert live.engine.state.players[nick].note is not None
