@@ -110,7 +110,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"Cannot write the log in {settings.log_dir}: {error.strerror}", file=sys.stderr)
         return 1
-    bot = create_bot(str(settings.database), dev_guild_id=settings.dev_guild_id)
+    bot = create_bot(
+        str(settings.database), dev_guild_id=settings.dev_guild_id, freeze_heap=True
+    )
     source = "environment" if os.environ.get("DISCORD_TOKEN") else str(dotenv)
     try:
         bot.run(settings.discord_token, log_handler=None)

@@ -35,7 +35,7 @@ async def measure(
     invocations: Sequence[Invocation], rounds: int
 ) -> tuple[list[Outcome], list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(str(Path(tmp) / "bench.db"))
+        bot = create_bot(str(Path(tmp) / "bench.db"), freeze_heap=True)  # as `main.py run`
         assert isinstance(bot, MafiaBot)
         try:
             async with simcord.run(bot, settle_timeout=10.0) as env:

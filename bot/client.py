@@ -5,6 +5,7 @@ nothing in ``bot/`` or ``cogs/`` imports this module.
 
 from __future__ import annotations
 
+import gc
 import logging
 from typing import Any, Final
 
@@ -53,6 +54,11 @@ class BotSettings:
     #: The seed of every new game (roles, nicknames) instead of a random one: reproducible
     #: games for ``main.py demo`` and tests. None (the default) draws a fresh seed per game.
     game_seed: int | None = None
+    #: After start-up, move every object that exists then out of the garbage collector's
+    #: reach (``gc.freeze``): a full collection then no longer walks the modules and the loaded
+    #: games, which otherwise stalls the event loop (every game) for tens of milliseconds.
+    #: ``main.py run`` sets it; tests, which start many bots in one process, do not.
+    freeze_heap: bool = False
 
 
 class MafiaBot(commands.Bot):
@@ -112,6 +118,9 @@ class MafiaBot(commands.Bot):
         if self.settings.sync_commands:
             await self.sync_commands()
         context.clock.rearm()
+        if self.settings.freeze_heap:
+            gc.collect()
+            gc.freeze()
 
     async def deliver(self) -> None:
         """Send the pending outbox (never raises: what fails stays pending for the next try)."""
