@@ -161,6 +161,7 @@ class Player:
         self.service, self.store, self.clock = service, store, clock
         self.guild, self.script, self.sent = guild, script, sent
         self.users = [USER_BASE + i for i in range(len(script["players"]))]
+        self.names: dict[str, str] = {}  # script nick -> game nick, once dealt
 
     def _maps(self) -> tuple[dict[str, str], dict[str, int]]:
         """script nick -> game nick, game nick -> user id (k-th holder of a role to k-th)."""
@@ -172,6 +173,7 @@ class Player:
         nick: dict[str, str] = {}
         for p in self.script["players"]:
             nick[p["nick"]] = seats[p["role"]].pop(0)
+        self.names = nick
         return nick, {p.nick: p.user_id for p in live.players}
 
     def _translate(self, request: dict[str, Any], nick: dict[str, str]) -> dict[str, Any]:
@@ -248,6 +250,17 @@ class Player:
         record = await store.latest_game(guild)
         assert record is not None
         await deliver(store, record.id, self.sent)
+
+
+async def play_game(store: Store, guild: int, script: dict[str, Any], sent: Path) -> dict[str, str]:
+    """Play (or resume) the script's game in ``guild`` through a service on ``store`` until
+    it is over, without kills; the script's nicknames -> the game's."""
+    clock = Clock()
+    service = GameService(store, clock)
+    await service.load()
+    player = Player(service, store, clock, guild, script, sent)
+    await player.play()
+    return player.names
 
 
 async def run(args: argparse.Namespace, script: dict[str, Any]) -> None:
