@@ -11,17 +11,18 @@ Errors a user can cause are `ServiceError(key, **values)`: a catalogue key and p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import attrs
 
 from core.refusal import Refusal
-from db.errors import NotFound, OpenGameExists
+from db.errors import NotFound, OpenGameExists, StoreError
 from db.interface import GameStore
 from db.models import KEEP, GameRecord, OutboxItem, OutboxRecord, PlayerRecord, PlayerSpec, refused
 from rules.announce import (
@@ -155,6 +156,7 @@ class GameService:
         self.live.clear()
         for rec in await self.store.running_games():
             live = self.live[rec.id] = await self._rebuild(rec)
+            await self._deal_cards_once(live)
             await self._finish_if_won(live)
         return list(self.live.values())
 
@@ -191,6 +193,33 @@ class GameService:
         if game is None:
             raise ServiceError("error.no_running_game")
         return game
+
+    @contextlib.asynccontextmanager
+    async def _store_is_the_truth(self, game: LiveGame) -> AsyncIterator[None]:
+        """Around a change to a running game: if a store call fails, the live game is rebuilt
+        from the store. The failed call may or may not have committed (the connection can die
+        on the reply), and what the store holds is what a restart would load."""
+        try:
+            yield
+        except StoreError:
+            await self._refresh(game)
+            raise
+
+    async def _refresh(self, game: LiveGame) -> None:
+        """Rebuild ``game`` from the store in place (its lock and reminder mark stay); a game
+        the store holds as finished leaves, one whose deciding exclusion committed is
+        finished (R15)."""
+        try:
+            rec = await self.store.get_game(game.id)
+            if rec is None or rec.status != "running":
+                self.live.pop(game.id, None)
+                return
+            fresh = await self._rebuild(rec)
+            game.record, game.engine, game.players = fresh.record, fresh.engine, fresh.players
+            game.schedule = fresh.schedule
+            await self._finish_if_won(game)
+        except StoreError:
+            log.exception("reloading game %s from the store failed", game.id)
 
     # --- lobby ------------------------------------------------------------------------
     async def new_game(
@@ -313,6 +342,11 @@ class GameService:
     async def _start(
         self, guild_id: int, theme: str, is_member: Callable[[int], bool] | None
     ) -> LiveGame:
+        # A retry after a start whose commit went through but whose reply failed finishes
+        # that start (the live game, the role cards) instead of refusing.
+        rec = await self.store.open_game(guild_id)
+        if rec is not None and rec.status == "running" and rec.id not in self.live:
+            return await self._open(rec)
         rec = await self._lobby(guild_id)
         members = await self.store.signups(rec.id)
         if is_member is not None:
@@ -341,12 +375,26 @@ class GameService:
             rec = await self.store.start_game(rec.id, specs, deadline=deadline, phase="open")
         except NotFound:  # started or ended by another process meanwhile
             raise ServiceError("error.no_signup") from None
+        return await self._open(rec)
+
+    async def _open(self, rec: GameRecord) -> LiveGame:
+        """A started game goes live; its role cards and turn 1's opening are queued once."""
         live = await self._rebuild(rec)
-        self.live[rec.id] = live
-        cards = [Announcement("role_card", p.nick, {"turn": 1}) for p in live.players]
-        opening = Announcement("turn_open", PUBLIC, {"turn": 1, "deadline": deadline.isoformat()})
-        await self.store.add_outbox(rec.id, 1, _items([*cards, opening]))
+        await self._deal_cards_once(live)
+        self.live[rec.id] = live  # last: until then a retry of the start finishes it
         return live
+
+    async def _deal_cards_once(self, live: LiveGame) -> None:
+        """Queue the role cards and turn 1's opening unless they are queued already (the
+        start commits the seats first: a crash or failure in between must not lose them)."""
+        if any(o.kind == "role_card" for o in await self.store.outbox(live.id)):
+            return
+        deadline = live.record.deadline
+        cards = [Announcement("role_card", p.nick, {"turn": 1}) for p in live.players]
+        opening = Announcement(
+            "turn_open", PUBLIC, {"turn": 1, "deadline": deadline and deadline.isoformat()}
+        )
+        await self.store.add_outbox(live.id, 1, _items([*cards, opening]))
 
     # --- players ----------------------------------------------------------------------
     def card(self, guild_id: int, user_id: int) -> RoleCard:
@@ -366,7 +414,7 @@ class GameService:
     async def submit(self, guild_id: int, user_id: int, raw: dict[str, Any]) -> Accepted:
         """A player's request: validated by the rules, committed, then applied."""
         game, nick = self.player_nick(guild_id, user_id)
-        async with game.lock:
+        async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             engine = game.engine
             req = parse_request({**raw, "by": nick})
@@ -428,7 +476,7 @@ class GameService:
     ) -> PlayerRecord:
         """R10: a player's anonymous avatar and signature (None leaves a field as it is)."""
         game, _nick = self.player_nick(guild_id, user_id)
-        async with game.lock:
+        async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             record = await self.store.set_profile(
                 game.id,
@@ -446,7 +494,7 @@ class GameService:
         """R56: exclude, deprive the vote, grant the double kill (all through the rules).
         Returns the action as applied, naming the player as the game spells him (R44)."""
         game = self._running(guild_id)
-        async with game.lock:
+        async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             engine = game.engine
             try:  # R44: matched under the exact rule
@@ -501,18 +549,22 @@ class GameService:
         self, guild_id: int, actor_id: int, nick: str, new_user_id: int
     ) -> tuple[int | None, PlayerRecord]:
         """`/mafia replace`: a substitute takes over a nickname and gets its role card.
-        Returns the previous user id and the new seat."""
+        Returns the previous user id and the new seat. The same replacement again (a retry
+        after a failure once the seat had changed) sends the card it may have missed."""
         game = self._running(guild_id)
-        async with game.lock:
+        async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             found = find_name(game.engine.state.players, nick)  # R44: the exact rule
             if found is None:
                 raise ServiceError("error.unknown_nick", nick=nick)
             nick = found
-            if game.nick_of(new_user_id) is not None:
-                raise ServiceError("error.already_playing")
             previous = game.user_of(nick)
-            record = await self.store.replace_player(game.id, nick, new_user_id)
+            if previous == new_user_id:  # a retry once the seat had changed: resend the card
+                record = next(p for p in game.players if p.nick == nick)
+            elif game.nick_of(new_user_id) is not None:
+                raise ServiceError("error.already_playing")
+            else:
+                record = await self.store.replace_player(game.id, nick, new_user_id)
             await self.store.add_audit(
                 guild_id, game.id, actor_id, "replace", {"nick": nick, "user_id": new_user_id}
             )
@@ -540,7 +592,7 @@ class GameService:
                 await self.store.add_audit(guild_id, rec.id, actor_id, "end", {"signup": True})
                 await self.store.finish_game(rec.id, None)
                 return rec
-            async with game.lock:
+            async with game.lock, self._store_is_the_truth(game):
                 self._still_live(game)
                 over = game_over_announcement(game.engine.state, None)
                 await self.store.add_audit(guild_id, game.id, actor_id, "end", {})
@@ -600,9 +652,7 @@ class GameService:
             await self._advance(game)
         except Exception:
             log.exception("resolving game %s failed; reloading it from the store", game.id)
-            rec = await self.store.get_game(game.id)
-            if rec is not None and rec.status == "running":
-                self.live[game.id] = await self._rebuild(rec)
+            await self._refresh(game)
             raise
 
     async def _advance(self, game: LiveGame) -> None:
@@ -656,21 +706,22 @@ class GameService:
             turn = game.engine.turn
             if game.reminded_turn >= turn:
                 return 0
-            game.reminded_turn = turn
             if any(
                 o.kind == "reminder" and o.turn == turn for o in await self.store.outbox(game_id)
             ):
+                game.reminded_turn = turn
                 return 0  # queued before a restart
             reminders = reminder_announcements(game.engine.state)
             if reminders:
                 await self.store.add_outbox(game.id, turn, _items(reminders))
+            game.reminded_turn = turn  # only once they are queued: a failure tries again
             return len(reminders)
 
     async def extend(self, guild_id: int, actor_id: int, minutes: int) -> datetime:
         if not 1 <= minutes <= MAX_EXTEND_MINUTES:  # never a datetime overflow
             raise ServiceError("error.bad_extend", maximum=MAX_EXTEND_MINUTES)
         game = self._running(guild_id)
-        async with game.lock:
+        async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             base = game.record.deadline or self.clock()
             deadline = base + timedelta(minutes=minutes)
@@ -680,7 +731,7 @@ class GameService:
 
     async def pause(self, guild_id: int, actor_id: int) -> None:
         game = self._running(guild_id)
-        async with game.lock:
+        async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             if game.record.paused or game.record.deadline is None:
                 raise ServiceError("error.already_paused")
@@ -690,7 +741,7 @@ class GameService:
 
     async def resume(self, guild_id: int, actor_id: int) -> datetime:
         game = self._running(guild_id)
-        async with game.lock:
+        async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             if not game.record.paused:
                 raise ServiceError("error.not_paused")

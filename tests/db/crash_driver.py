@@ -1,23 +1,27 @@
-"""Drive scripted games through Store + rules engine, resumably (the crash-safety test's child).
+"""Play scripted games through the real service on a real file (the crash-safety test's child).
 
     python -m tests.db.crash_driver --db FILE --script SCRIPT.json --sent SENT --games N
-        [--kill-after-ticks K --kill-delay SECONDS]
+        [--kill-at K --kill-when before|after|during --kill-delay SECONDS]
 
-Plays ``SCRIPT`` as N games in N guilds, one after another, the way the bot does: each
-request is checked by the engine, then appended to the log (committed) before going on; at
-the deadline the engine resolves the turn, the result and its announcements are recorded in
-one transaction, and the outbox is delivered ("sent" = a line appended to SENT) and marked
-sent. Killed at any point and started again on the same file, it rebuilds every engine from
-the stored log and carries on where the log ends. One line ("tick") is printed on standard
-output per store operation.
+Plays ``SCRIPT`` as N games in N guilds, one after another, through
+:class:`core.service.GameService` on the SQLite store, the way the bot does without Discord:
+the host opens a signup, the players join, the host starts (roles dealt by the service from
+the seed; the script's players are matched to the dealt seats by role), requests and host
+actions go through ``submit`` / ``host_action``, the deadline through ``deadline_reached``, and
+the outbox is delivered ("sent" = a line appended to SENT) and marked sent. The clock is
+virtual and read from the game (a request just before the deadline, the resolution at it), so
+a run killed and restarted computes the same times as one that was not.
 
-With ``--kill-after-ticks K`` the process SIGKILLs itself ``--kill-delay`` seconds after its
-K-th tick (K = 0: after start-up began), from a timer thread, so the kill lands at a random
-point inside whatever runs then (a transaction, the migration check, the rebuild, ...). The
-kill is aimed from inside because a parent reading the ticks through a pipe lags behind.
+Killed at any point and started again on the same file, it loads the service (which rebuilds
+every game from the store) and carries on where the log ends: a request is sent again only if
+the log of its turn does not hold it yet.
 
-Exit status: 0 when every game is over, 3 if a turn would have been resolved twice, 4 if the
-rebuilt engine refuses an entry that the log says was accepted.
+Kill points are inside the real service's store calls: a delegating wrapper of the store
+counts the writes, and at the ``--kill-at``-th one SIGKILLs this process ``before`` it runs,
+``after`` it committed, or ``during`` it (from a timer thread, ``--kill-delay`` seconds after
+it began). ``--kill-at 0`` arms the timer at start-up (opening, migration check, rebuild).
+
+Exit status: 0 when every game is over, 3 if a turn was resolved twice.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import inspect
 import json
 import os
 import signal
@@ -32,83 +37,105 @@ import sys
 import threading
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from db.models import ACCEPTED, OutboxItem, PlayerSpec, refused
+from core.service import GameService, ServiceError
+from db.interface import GameStore
 from db.store import Store
-from rules.engine import Game
-from rules.model import HostAction, Phase, Refusal, TurnResult
-from rules.requests import parse_request
+from rules.model import HostAction, Phase
 
 T0 = dt.datetime(2025, 3, 1, 18, 0, tzinfo=dt.UTC)
 HOST_ID = 1
 USER_BASE = 1000
+RESOLVED_TWICE = 3
+
+#: The store calls that write (the kill points).
+WRITES = frozenset(
+    {
+        "create_game",
+        "update_lobby",
+        "start_game",
+        "set_deadline",
+        "set_phase",
+        "pause_game",
+        "resume_game",
+        "finish_game",
+        "add_signup",
+        "remove_signup",
+        "set_profile",
+        "replace_player",
+        "add_request",
+        "add_host_action",
+        "record_resolution",
+        "begin_pistol_window",
+        "add_outbox",
+        "mark_sent",
+        "add_audit",
+    }
+)
 
 
-class ReplayMismatch(Exception):
-    pass
-
-
-class ResolvedTwice(Exception):
-    pass
-
-
-_kill_plan: list[tuple[int, float]] = []  # (ticks, delay) of the planned SIGKILL
-_ticks = 0
-_verbose = False  # ticks are printed by the command line only
+def _kill_now() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _arm_kill(delay: float) -> None:
-    timer = threading.Timer(delay, os.kill, (os.getpid(), signal.SIGKILL))
+    timer = threading.Timer(delay, _kill_now)
     timer.daemon = True
     timer.start()
 
 
-def tick(what: str) -> None:
-    global _ticks
-    _ticks += 1
-    if _verbose:
-        print(what, flush=True)
-    if _kill_plan and _kill_plan[0][0] == _ticks:
-        _arm_kill(_kill_plan[0][1])
+class KillingStore:
+    """The real store; counts the writes, kills the process at the chosen one, and records
+    every turn resolved (a second resolution of one turn exits with status 3)."""
+
+    def __init__(self, real: Store, resolved: Path, kill_at: int | None, when: str, delay: float):
+        self.real = real
+        self.resolved = resolved
+        self.kill_at = kill_at
+        self.when = when
+        self.delay = delay
+        self.writes = 0
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.real, name)
+        if name not in WRITES or not inspect.iscoroutinefunction(attr):
+            return attr
+
+        async def write(*args: Any, **kwargs: Any) -> Any:
+            self.writes += 1
+            here = self.writes == self.kill_at
+            if here and self.when == "before":
+                _kill_now()
+            if here and self.when == "during":
+                _arm_kill(self.delay)
+            if name == "record_resolution":
+                game_id, turn = args[0], args[1]
+                if await self.real.resolution_exists(game_id, turn):
+                    print(f"RESOLVED TWICE: game {game_id} turn {turn}", file=sys.stderr)
+                    os._exit(RESOLVED_TWICE)
+            result = await attr(*args, **kwargs)
+            if name == "record_resolution":
+                with self.resolved.open("a", encoding="utf-8") as f:
+                    f.write(f"{args[0]} {args[1]}\n")
+            if here and self.when == "after":
+                _kill_now()
+            return result
+
+        return write
 
 
-def deadline(turn: int) -> dt.datetime:
-    return T0 + dt.timedelta(hours=turn)
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> dt.datetime:
+        return self.now
 
 
-def _outcome(refusal: Refusal | None) -> str:
-    return ACCEPTED if refusal is None else refused(str(refusal.code))
-
-
-def _must(refusal: Refusal | None, where: str) -> None:
-    if refusal is not None:
-        raise ReplayMismatch(f"{where}: the log says accepted, the engine says {refusal.code}")
-
-
-async def rebuild(store: Store, game_id: int) -> Game:
-    """The engine state of a game, from its stored setup and log (the current turn open)."""
-    record = await store.require_game(game_id)
-    players = await store.players(game_id)
-    script = await store.load_script(game_id)
-    resolved = {r.turn for r in await store.resolutions(game_id)}
-    game = Game.new(
-        [(p.nick, p.role) for p in players], seed=record.seed, activity_rules=record.activity_rules
-    )
-    for number, turn in enumerate(script["turns"], start=1):
-        for h in turn["host"]:
-            _must(game.host_action(HostAction.from_dict(h)), f"turn {number} host")
-        if game.phase is Phase.OVER:
-            break
-        for r in turn["requests"]:
-            _must(game.submit(parse_request(r)), f"turn {number} request {r}")
-        if number in resolved or await store.pistol_window(game_id, number) is not None:
-            game.resolve()
-            for a in turn["after"]:
-                _must(game.submit(parse_request(a)), f"turn {number} after {a}")
-            if number in resolved:
-                game.finish_turn()
-    return game
+def role_list(script: dict[str, Any]) -> str:
+    counts = Counter(p["role"] for p in script["players"])
+    return " ".join(f"{role}={n}" for role, n in counts.items())
 
 
 async def deliver(store: Store, game_id: int, sent: Path) -> None:
@@ -117,113 +144,138 @@ async def deliver(store: Store, game_id: int, sent: Path) -> None:
         with sent.open("a", encoding="utf-8") as f:
             f.write(f"{item.id}\n")
         await store.mark_sent(item.id)
-        tick(f"sent {item.id}")
 
 
-def _result_items(result: TurnResult) -> list[OutboxItem]:
-    data = result.to_dict()
-    items = [OutboxItem("turn_result", data)]
-    items += [OutboxItem("check", c) for c in data["checks"]]
-    items += [OutboxItem("note", n) for n in data["notes"]]
-    return items
+class Player:
+    """One guild's game as the script sees it: script nicknames mapped to the dealt seats."""
 
+    def __init__(
+        self,
+        service: GameService,
+        store: Store,
+        clock: Clock,
+        guild: int,
+        script: dict[str, Any],
+        sent: Path,
+    ) -> None:
+        self.service, self.store, self.clock = service, store, clock
+        self.guild, self.script, self.sent = guild, script, sent
+        self.users = [USER_BASE + i for i in range(len(script["players"]))]
+        self.names: dict[str, str] = {}  # script nick -> game nick, once dealt
 
-async def play_game(store: Store, guild_id: int, script: dict[str, Any], sent: Path) -> int:
-    """Play (or resume) the script's game in ``guild_id`` until it is over; its id."""
-    record = await store.latest_game(guild_id)
-    if record is None:
-        record = await store.create_game(
-            guild_id,
-            seed=int(script.get("seed", 0)) + guild_id,
-            schedule_kind="fast",
-            timezone="UTC",
-            activity_rules=bool(script.get("activity_rules", False)),
-            host_user_id=HOST_ID,
-        )
-        tick("created")
-    game_id = record.id
-    users = {p["nick"]: USER_BASE + i for i, p in enumerate(script["players"])}
-    if record.status == "lobby":
-        specs = [PlayerSpec(users[p["nick"]], p["nick"], p["role"]) for p in script["players"]]
-        record = await store.start_game(game_id, specs, deadline=deadline(1))
-        tick("started")
-    await deliver(store, game_id, sent)
-    if record.status == "finished":
-        return game_id
-    engine = await rebuild(store, game_id)
-    while record.status == "running":
-        turn = record.turn
-        plan: dict[str, list[dict[str, Any]]] = (
-            script["turns"][turn - 1] if turn <= len(script["turns"]) else {}
-        )
-        done = Counter(e.section for e in await store.log_entries(game_id, turn))
-        if engine.phase is Phase.OPEN:
-            for h in plan.get("host", [])[done["host"] :]:
-                refusal = engine.host_action(HostAction.from_dict(h))
-                await store.add_host_action(
-                    game_id, turn, h, actor_id=HOST_ID, command=h["do"], outcome=_outcome(refusal)
-                )
-                tick(f"host {h}")
-            if engine.phase is Phase.OVER:  # ended by a host exclusion
-                await store.finish_game(game_id, engine.winner)
-                tick("finished by the host")
+    def _maps(self) -> tuple[dict[str, str], dict[str, int]]:
+        """script nick -> game nick, game nick -> user id (k-th holder of a role to k-th)."""
+        live = self.service.game_in(self.guild)
+        assert live is not None
+        seats: dict[str, list[str]] = {}
+        for p in live.players:
+            seats.setdefault(p.role, []).append(p.nick)
+        nick: dict[str, str] = {}
+        for p in self.script["players"]:
+            nick[p["nick"]] = seats[p["role"]].pop(0)
+        self.names = nick
+        return nick, {p.nick: p.user_id for p in live.players}
+
+    def _translate(self, request: dict[str, Any], nick: dict[str, str]) -> dict[str, Any]:
+        out = dict(request)
+        for key in ("by", "target", "to", "player"):
+            if key in out:
+                out[key] = nick[out[key]]
+        if "targets" in out:
+            out["targets"] = [nick[n] for n in out["targets"]]
+        return out
+
+    async def _submit(
+        self, request: dict[str, Any], nick: dict[str, str], users: dict[str, int]
+    ) -> None:
+        req = self._translate(request, nick)
+        by = users[req.pop("by")]
+        try:
+            await self.service.submit(self.guild, by, req)
+        except ServiceError as exc:
+            if not exc.key.startswith("refusal."):
+                raise  # a refusal is logged like an accepted request; anything else is a bug
+
+    async def play(self) -> None:
+        service, store, clock, guild = self.service, self.store, self.clock, self.guild
+        record = await store.latest_game(guild)
+        clock.now = T0
+        if record is None:
+            record = await service.new_game(
+                guild,
+                HOST_ID,
+                "fast",
+                "UTC",
+                roles=role_list(self.script),
+                seed=int(self.script.get("seed", 0)) + guild,
+                activity_rules=bool(self.script.get("activity_rules", False)),
+            )
+        if record.status == "lobby":
+            joined = set(await store.signups(record.id))
+            for uid in self.users:
+                if uid not in joined:
+                    await service.join(guild, uid)
+            await service.start(guild)
+        await deliver(store, record.id, self.sent)
+        turns = self.script["turns"]
+        while (live := service.game_in(guild)) is not None:
+            turn = live.engine.turn
+            if turn > len(turns):
+                await service.end(guild, HOST_ID)  # the script ran out
                 break
-            for r in plan.get("requests", [])[done["requests"] :]:
-                refusal = engine.submit(parse_request(r))
-                await store.add_request(
-                    game_id, turn, "requests", r, users[r["by"]], _outcome(refusal)
-                )
-                tick(f"request {r}")
-            partial = engine.resolve()
-            if plan.get("after"):
-                await store.begin_pistol_window(
-                    game_id,
-                    turn,
-                    partial.to_dict(),
-                    [OutboxItem("deaths", partial.to_dict())],
-                    deadline(turn) + dt.timedelta(minutes=1),
-                )
-                tick("pistol window")
-                await deliver(store, game_id, sent)
-        for a in plan.get("after", [])[done["after"] :]:
-            refusal = engine.submit(parse_request(a))
-            await store.add_request(game_id, turn, "after", a, users[a["by"]], _outcome(refusal))
-            tick(f"after {a}")
-        result = engine.finish_turn()
-        if await store.resolution_exists(game_id, turn):
-            raise ResolvedTwice(f"game {game_id} turn {turn} was resolved already")
-        first = await store.record_resolution(
-            game_id,
-            turn,
-            result.to_dict(),
-            _result_items(result),
-            turn + 1,
-            deadline(turn + 1),
-            winner=result.winner,
-        )
-        if not first:
-            raise ResolvedTwice(f"game {game_id} turn {turn} was resolved already")
-        with (sent.parent / "resolved.log").open("a", encoding="utf-8") as f:
-            f.write(f"{game_id} {turn}\n")
-        tick(f"resolved {turn}")
-        await deliver(store, game_id, sent)
-        record = await store.require_game(game_id)
-        if record.status == "running" and turn >= len(script["turns"]):
-            await store.finish_game(game_id, None)  # the script ran out
-            tick("script over")
-            record = await store.require_game(game_id)
-    await deliver(store, game_id, sent)
-    return game_id
+            plan = turns[turn - 1]
+            nick, users = self._maps()
+            deadline = live.record.deadline
+            assert deadline is not None
+            done = Counter(e.section for e in await store.log_entries(live.id, turn))
+            if live.engine.phase is Phase.OPEN:
+                clock.now = deadline - dt.timedelta(minutes=1)
+                for h in plan.get("host", [])[done["host"] :]:
+                    action = HostAction.from_dict(self._translate(h, nick))
+                    await service.host_action(guild, HOST_ID, action)
+                if service.game_in(guild) is None:
+                    break  # ended by a host exclusion
+                for r in plan.get("requests", [])[done["requests"] :]:
+                    await self._submit(r, nick, users)
+                clock.now = deadline
+                await service.deadline_reached(live.id)
+            else:  # the pistol window (R18): shots, else the window closes at its end
+                clock.now = deadline
+                shots = plan.get("after", [])[done["after"] :]
+                for a in shots:
+                    await self._submit(a, nick, users)
+                if service.game_in(guild) is live and live.engine.phase is Phase.PISTOL:
+                    await service.deadline_reached(live.id)
+            await deliver(store, live.id, self.sent)
+        record = await store.latest_game(guild)
+        assert record is not None
+        await deliver(store, record.id, self.sent)
 
 
-async def run(db: Path, script: dict[str, Any], sent: Path, games: int) -> None:
-    store = await Store.open(db)
+async def play_game(store: Store, guild: int, script: dict[str, Any], sent: Path) -> dict[str, str]:
+    """Play (or resume) the script's game in ``guild`` through a service on ``store`` until
+    it is over, without kills; the script's nicknames -> the game's."""
+    clock = Clock()
+    service = GameService(store, clock)
+    await service.load()
+    player = Player(service, store, clock, guild, script, sent)
+    await player.play()
+    return player.names
+
+
+async def run(args: argparse.Namespace, script: dict[str, Any]) -> None:
+    real = await Store.open(args.db)
     try:
-        tick("open")
-        for guild_id in range(1, games + 1):
-            await play_game(store, guild_id, script, sent)
+        store = KillingStore(
+            real, args.sent.parent / "resolved.log", args.kill_at, args.kill_when, args.kill_delay
+        )
+        clock = Clock()
+        service = GameService(cast(GameStore, store), clock)
+        await service.load()  # rebuilds every running game (and repairs a half-done start)
+        for guild in range(1, args.games + 1):
+            await Player(service, cast(Store, store), clock, guild, script, args.sent).play()
     finally:
-        await store.close()
+        await real.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,25 +284,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--script", required=True, type=Path)
     parser.add_argument("--sent", required=True, type=Path)
     parser.add_argument("--games", type=int, default=1)
-    parser.add_argument("--kill-after-ticks", type=int, default=None)
+    parser.add_argument("--kill-at", type=int, default=None)
+    parser.add_argument("--kill-when", choices=("before", "after", "during"), default="after")
     parser.add_argument("--kill-delay", type=float, default=0.0)
     args = parser.parse_args(argv)
-    global _verbose
-    _verbose = True
-    if args.kill_after_ticks == 0:
+    if args.kill_at == 0:
         _arm_kill(args.kill_delay)
-    elif args.kill_after_ticks is not None:
-        _kill_plan.append((args.kill_after_ticks, args.kill_delay))
     script = json.loads(args.script.read_text(encoding="utf-8"))
-    try:
-        asyncio.run(run(args.db, script, args.sent, args.games))
-    except ResolvedTwice as e:
-        print(f"RESOLVED TWICE: {e}", file=sys.stderr)
-        return 3
-    except ReplayMismatch as e:
-        print(f"REPLAY MISMATCH: {e}", file=sys.stderr)
-        return 4
-    tick("done")
+    asyncio.run(run(args, script))
     return 0
 
 

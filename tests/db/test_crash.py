@@ -1,10 +1,11 @@
-"""Crash safety: a bot process SIGKILLed at random points loses nothing and resolves once.
+"""Crash safety: the real service SIGKILLed at random points loses nothing and resolves once.
 
-The child (``tests/db/crash_driver.py``) plays scripted games through Store + engine. It is
-killed again and again at random moments (between and inside store operations, during start-up
-and migration) and restarted on the same file until it finishes. The stored outcome must equal
-an uninterrupted run's, every announcement must have been delivered at least once, and no
-turn may have been resolved twice.
+The child (``tests/db/crash_driver.py``) plays scripted games through ``core.service.GameService``
+on a real SQLite file, with no Discord. It kills itself again and again inside the service's
+store calls (before a write, after its commit, or during it from a timer; also during start-up
+and migration) and is restarted on the same file until it finishes. The stored outcome must
+equal an uninterrupted run's, every announcement must have been delivered at least once, and
+no turn may have been resolved twice.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("rules.engine", reason="the rules engine (rules/engine.py) is not there yet")
 
 from db.store import Store
 
@@ -64,11 +63,15 @@ def _run_to_end(workdir: Path) -> None:
 
 def _run_and_kill(workdir: Path, rng: random.Random) -> bool:
     """Run the child until it SIGKILLs itself at a random point; True if it finished first."""
-    ticks = rng.randint(0, 6)
-    # After 0 ticks: somewhere in start-up (open, migration check, engine rebuild); else
-    # somewhere inside the operation(s) after the ticks-th one.
-    delay = rng.uniform(0.0, 0.03) if ticks == 0 else rng.uniform(0.0, 0.003)
-    proc = _driver(workdir, "--kill-after-ticks", str(ticks), "--kill-delay", f"{delay:.6f}")
+    write = rng.randint(0, 14)
+    when = rng.choice(["before", "after", "during"])
+    # Write 0: a timer somewhere in start-up (open, migration check, the service's load);
+    # else at the write-th store write of the service: before it, after its commit, or
+    # from a timer while it runs.
+    delay = rng.uniform(0.0, 0.03) if write == 0 else rng.uniform(0.0, 0.003)
+    proc = _driver(
+        workdir, "--kill-at", str(write), "--kill-when", when, "--kill-delay", f"{delay:.6f}"
+    )
     if proc.returncode not in (0, -signal.SIGKILL):
         pytest.fail(f"the driver failed with status {proc.returncode}: {proc.stderr.decode()}")
     return proc.returncode == 0

@@ -13,8 +13,10 @@ import pytest
 from db.export import export_main
 from db.models import OutboxItem, refused
 from db.store import Store, build_script
+from rules.replay import run_script
 
 from .conftest import T0, game_script, running_game
+from .crash_driver import play_game
 
 NEXT = T0 + dt.timedelta(days=1)
 
@@ -138,18 +140,25 @@ def test_export_uses_mafia_db_by_default(
 # --- with the rules engine ----------------------------------------------------------------
 
 
-def _engine() -> Any:
-    return pytest.importorskip("rules.replay", reason="the rules engine is not there yet")
-
-
-async def _play(db_path: Path, guilds: int) -> None:
-    _engine()
-    from .crash_driver import play_game
-
+async def _play(db_path: Path, guilds: int) -> dict[str, str]:
+    """The scripted game played through the service in each guild; the last game's
+    script nickname -> game nickname (the service deals roles and names, R13, R44)."""
     sent = db_path.parent / "sent.log"
+    names: dict[str, str] = {}
     async with await Store.open(db_path) as store:
         for guild in range(1, guilds + 1):
-            await play_game(store, guild, game_script(), sent)
+            names = await play_game(store, guild, game_script(), sent)
+    return names
+
+
+def _renamed(script: dict[str, Any], names: dict[str, str], seats: list[str]) -> dict[str, Any]:
+    """``script`` with the game's nicknames, its players in the game's seat order."""
+    text = json.dumps(script)
+    for old, new in names.items():
+        text = text.replace(f'"{old}"', json.dumps(new))
+    out: dict[str, Any] = json.loads(text)
+    out["players"] = sorted(out["players"], key=lambda p: seats.index(p["nick"]))
+    return out
 
 
 async def _stored(db_path: Path) -> tuple[Any, ...]:
@@ -169,8 +178,7 @@ async def _stored(db_path: Path) -> tuple[Any, ...]:
 def test_export_replays_to_the_stored_results(
     db_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    replay = _engine()
-    asyncio.run(_play(db_path, guilds=2))
+    names = asyncio.run(_play(db_path, guilds=2))
     assert export_main(str(db_path), None) == 0  # the most recent game: guild 2's
     exported = json.loads(capsys.readouterr().out)
     game, first, script, stored = asyncio.run(_stored(db_path))
@@ -180,11 +188,14 @@ def test_export_replays_to_the_stored_results(
     assert json.loads(capsys.readouterr().out)["seed"] == first.seed
 
     # Refused requests are not part of the script (Cid's vote on turn 1, dead Dan's vote).
-    original = game_script()
-    assert {"by": "Cid", "do": "vote", "target": "Bob"} not in exported["turns"][0]["requests"]
+    seats = [p["nick"] for p in exported["players"]]
+    original = _renamed(game_script(), names, seats)
+    cid, bob = names["Cid"], names["Bob"]
+    assert {"by": cid, "do": "vote", "target": bob} in original["turns"][0]["requests"]
+    assert {"by": cid, "do": "vote", "target": bob} not in exported["turns"][0]["requests"]
     assert len(exported["turns"]) == 3  # turn 4 was never played: the town won on turn 3
 
-    outcome = replay.run_script(exported)
+    outcome = run_script(exported)
     assert outcome["winner"] == game.winner == "town"
     assert all(t["rejected"] == [] for t in outcome["turns"])
     keys = ("deaths", "checks", "lynch", "notes", "conversions", "promotions", "winner")
@@ -194,6 +205,6 @@ def test_export_replays_to_the_stored_results(
         assert replayed["after"]["deaths"] == kept["after"]["deaths"]
     # And the same as running the original script (with its refused requests) directly,
     # seed aside.
-    direct = replay.run_script({**original, "seed": exported["seed"]})
+    direct = run_script({**original, "seed": exported["seed"]})
     for replayed, straight in zip(outcome["turns"], direct["turns"], strict=True):
         assert {k: replayed[k] for k in keys} == {k: straight[k] for k in keys}

@@ -57,8 +57,8 @@ def req(**fields: Any) -> dict[str, Any]:
     return {"requests": [fields]}
 
 
-# (id, script, a word the error message must contain, or None)
-MALFORMED: list[tuple[str, Any, str | None]] = [
+# (id, script, what the error message must contain: the problem named, and where)
+MALFORMED: list[tuple[str, Any, str]] = [
     ("unknown_nick_sender", with_turns(req(by="Zed", do="check", target="Maf")), "Zed"),
     ("unknown_nick_target", with_turns(req(by="Com", do="check", target="Zed")), "Zed"),
     ("unknown_nick_note_to", with_turns(req(by="V1", do="note", to="Zed", text="x")), "Zed"),
@@ -84,24 +84,30 @@ MALFORMED: list[tuple[str, Any, str | None]] = [
                                     ("V2", "villager")), "V1"),
     ("setup_too_few_mafia", with_players(("Maf", "mafioso"), ("V1", "villager"),
                                          ("V2", "villager"), ("V3", "villager"),
-                                         ("V4", "villager")), None),
+                                         ("V4", "villager")),
+     "1 mafia for 5 players; at least 2 needed (R24)"),
     ("setup_mafia_not_below_town", with_players(("Boss", "boss"), ("Maf", "mafioso"),
-                                                ("V1", "villager"), ("V2", "villager")), None),
+                                                ("V1", "villager"), ("V2", "villager")),
+     "2 mafia against 2 town"),
     ("setup_foundling_without_boss", with_players(("Fou", "foundling"), ("Maf", "mafioso"),
-                                                  ("V1", "villager"), ("V2", "villager")), None),
+                                                  ("V1", "villager"), ("V2", "villager")),
+     "a foundling needs a boss"),
     ("setup_sergeant_without_commissar",
      with_players(("Sgt", "sergeant"), ("Maf", "mafioso"), ("V1", "villager"),
-                  ("V2", "villager")), None),
+                  ("V2", "villager")), "a sergeant needs a commissar"),
     ("setup_two_commissars", with_players(("C1", "commissar"), ("C2", "commissar"),
-                                          ("Maf", "mafioso"), ("V1", "villager")), None),
-    ("setup_no_players", with_key("players", []), None),
+                                          ("Maf", "mafioso"), ("V1", "villager")),
+     "at most one commissar per game, got 2"),
+    ("setup_no_players", with_key("players", []), "'players' must be a non-empty list"),
     ("seed_not_integer", with_key("seed", "seven"), "seed"),
     ("activity_rules_not_boolean", with_key("activity_rules", "yes"), "activity_rules"),
     ("players_not_a_list", with_key("players", {"Com": "commissar"}), "players"),
     ("turns_not_a_list", with_key("turns", {"requests": []}), "turns"),
-    ("turn_not_an_object", with_turns(["V1 vote Maf"]), None),  # type: ignore[arg-type]
+    ("turn_not_an_object", with_turns(["V1 vote Maf"]),  # type: ignore[arg-type]
+     "turn 1: must be an object"),
     ("requests_not_a_list", with_turns({"requests": {"by": "V1", "do": "post"}}), "requests"),
-    ("target_not_a_string", with_turns(req(by="Com", do="check", target=5)), None),
+    ("target_not_a_string", with_turns(req(by="Com", do="check", target=5)),
+     "turn 1, requests[0]: 'check' needs 'target' (a nickname)"),
     ("target_missing", with_turns(req(by="Com", do="check")), "target"),
     ("targets_not_a_list",
      with_turns({"host": [{"do": "double_kill"}],
@@ -111,15 +117,19 @@ MALFORMED: list[tuple[str, Any, str | None]] = [
                  "requests": [{"by": "Maf", "do": "kill", "targets": ["V1", "V2", "Com"]}]}),
      "targets"),
     ("note_without_text", with_turns(req(by="V1", do="note", to="V2")), "text"),
-    ("note_text_not_a_string", with_turns(req(by="V1", do="note", to="V2", text=7)), None),
-    ("request_without_sender", with_turns(req(do="check", target="Maf")), None),
-    ("request_without_verb", with_turns(req(by="Com", target="Maf")), None),
+    ("note_text_not_a_string", with_turns(req(by="V1", do="note", to="V2", text=7)),
+     "turn 1, requests[0]: 'note' needs 'text' (a string)"),
+    ("request_without_sender", with_turns(req(do="check", target="Maf")),
+     "turn 1, requests[0]: 'by' must be a nickname"),
+    ("request_without_verb", with_turns(req(by="Com", target="Maf")),
+     "turn 1, requests[0]: unknown verb None"),
     ("player_without_role", with_key("players", [{"nick": "Com"}, *BASE["players"][1:]]),
      "role"),
     ("nick_not_a_string",
-     with_key("players", [{"nick": 1, "role": "commissar"}, *BASE["players"][1:]]), None),
+     with_key("players", [{"nick": 1, "role": "commissar"}, *BASE["players"][1:]]),
+     "players[0]: 'nick' must be a non-empty string"),
     ("missing_players", {"turns": []}, "players"),
-    ("script_not_an_object", [BASE], None),
+    ("script_not_an_object", [BASE], "the script must be a JSON object"),
     # SCENARIOS.md: an unknown key anywhere is malformed, and the message names it and where
     ("unknown_top_level_key", with_key("description", "a comment"), "'description'"),
     ("unknown_player_key",
@@ -164,17 +174,10 @@ MALFORMED: list[tuple[str, Any, str | None]] = [
 
 @pytest.mark.parametrize(("script", "word"), [(s, w) for _, s, w in MALFORMED],
                          ids=[i for i, _, _ in MALFORMED])
-def test_malformed_script_raises_script_error(script: Any, word: str | None):
+def test_malformed_script_raises_script_error(script: Any, word: str):
     with pytest.raises(ScriptError) as info:
         run_script(copy.deepcopy(script))
-    message = str(info.value)
-    assert message.strip(), "the error must name the problem"
-    if word is not None:
-        assert word in message
-
-
-def test_script_error_is_an_exception_not_a_crash():
-    assert issubclass(ScriptError, Exception)
+    assert word in str(info.value)
 
 
 def test_valid_base_script_runs():

@@ -1,7 +1,7 @@
 """Property tests: random legal-ish scripts (setups valid under RULES.md section 10, random
 requests, many of them refused) must always give a coherent outcome.
 
-Checked for every generated script:
+Checked for every generated script (coherence, `check_outcome`):
 - the script runs (no ScriptError) and gives the same output twice (determinism, R13);
 - turns are numbered 1..k, later turns are dropped only after a winner, and `winner` is null
   only when the script ran out (SCENARIOS.md);
@@ -20,6 +20,10 @@ Checked for every generated script:
 And the Decision "Deaths of one step" (section 8): seating the players in another order and
 naming a kill's targets the other way round never changes the outcome (up to the orders it
 leaves free), and the deaths of one step are listed in seat order.
+
+And rules against expectations computed here from the script (`check_rules`): the lynch
+outcome from the standing votes (R31 threshold, R33 tie), an effective heal saves from the
+mafia and the poison (R20), a blocked player's ability has no effect (R21).
 """
 
 from __future__ import annotations
@@ -380,3 +384,158 @@ def test_Deaths_of_one_step_are_listed_in_seat_order(
         keys = [(step_of[d["cause"]], seat[d["player"]]) for d in t["deaths"]
                 if d["cause"] != "excluded"]
         assert keys == sorted(keys), t["deaths"]
+
+
+# --- Rules against independently computed expectations (R20, R21, R31, R33) ---------------
+# check_outcome above checks coherence; these recompute what a rule says from the script and
+# compare. Each was seen to fail with its rule broken in rules/ (threshold, tie, heal, block).
+
+EARLY_NIGHT = frozenset({"poison", "hunt", "hunt_backfire"})  # steps 0 and 1
+BEFORE_LYNCH = frozenset({"poison", "hunt", "hunt_backfire", "mafia", "euthanasia"})
+
+
+def standing(script: dict[str, Any], t: dict[str, Any], by: str, verbs: set[str]) -> Any:
+    """The player's last accepted request among ``verbs`` this turn (a later one of the same
+    slot replaces it, a hunt and an ability withdraw each other, R17), or None."""
+    rejected = {r["index"] for r in t["rejected"]}
+    found = None
+    for i, req in enumerate(script["turns"][t["turn"] - 1].get("requests", [])):
+        if i not in rejected and req["by"] == by and req["do"] in verbs:
+            found = (i, req)
+    return found
+
+
+def expected_hanged(script: dict[str, Any], t: dict[str, Any], acted_dead: set[str],
+                    died_before_lynch: set[str]) -> str | None:
+    """R31-R33 from the standing votes: the most votes among candidates still alive at step 3,
+    at least a quarter of the electorate; a tie goes to the candidate of the second vote cast
+    (in arrival order) for the tied candidates."""
+    votes = {}  # voter -> (arrival, candidate); a changed vote arrives when it is sent
+    rejected = {r["index"] for r in t["rejected"]}
+    for i, req in enumerate(script["turns"][t["turn"] - 1].get("requests", [])):
+        if i not in rejected and req["do"] == "vote":
+            votes[req["by"]] = (i, req["target"])
+    tally: dict[str, list[int]] = {}
+    for arrival, cand in votes.values():
+        if cand not in died_before_lynch:
+            tally.setdefault(cand, []).append(arrival)
+    if not tally:
+        return None
+    top = max(len(v) for v in tally.values())
+    electorate = len({p["nick"] for p in script["players"]} - acted_dead)
+    if 4 * top < electorate:
+        return None
+    tied = {c for c, v in tally.items() if len(v) == top}
+    if len(tied) == 1:
+        return next(iter(tied))
+    cast = sorted((a, c) for c in tied for a in tally[c])
+    return cast[1][1]
+
+
+def check_rules(script: dict[str, Any], out: dict[str, Any]) -> None:
+    roles = {p["nick"]: p["role"] for p in script["players"]}
+    deaths_at: dict[int, dict[str, dict[str, Any]]] = {}
+    for t in out["turns"]:
+        deaths_at[t["turn"]] = {d["player"]: d for d in t["deaths"] + t["after"]["deaths"]}
+    dead: set[str] = set()
+    for t in out["turns"]:
+        n = t["turn"]
+        now = deaths_at[n]
+        nxt = deaths_at.get(n + 1, {})
+        excluded_now = {d["player"] for d in t["deaths"] if d["cause"] == "excluded"}
+        acted_dead = dead | excluded_now
+        # Who is still there at step 2 (dead before, excluded, or killed at steps 0-1: not).
+        gone = acted_dead | {p for p, d in now.items() if d["cause"] in EARLY_NIGHT}
+        if t["winner"] is not None and [d["cause"] for d in t["deaths"]] == [
+            "excluded"
+        ] * len(t["deaths"]) and excluded_now:
+            break  # R15: a deciding exclusion ended the game before the night
+
+        # R21: the prostitute's block (step 2a) takes the blocked player's ability away.
+        blocked: str | None = None
+        for p in (p for p, r in roles.items() if r == "prostitute"):
+            found = standing(script, t, p, {"block", "hunt"})
+            if p not in gone and found and found[1]["do"] == "block":
+                blocked = found[1]["target"]
+        if blocked is not None:
+            for c in t["checks"]:  # a blocked commissar gets no answer
+                if c["by"] == blocked:
+                    assert (c["result"], c["killed_by"]) == (None, None), f"R21: {c}"
+            for d in now.values():
+                assert not (d["cause"] == "euthanasia" and d["by"] == [blocked]), "R21"
+            for d in nxt.values():
+                assert not (d["cause"] == "poison" and d["by"] == [blocked]), "R21: poisoned"
+
+        # R20: an effective heal (the doctor alive at his move, not blocked) saves its target
+        # from the mafia's kill that night and from the poison given that night.
+        for doc in (p for p, r in roles.items() if r == "doctor"):
+            found = standing(script, t, doc, {"heal", "inject", "hunt"})
+            if (found is None or found[1]["do"] != "heal" or doc in gone
+                    or now.get(doc, {}).get("cause") == "mafia" or blocked == doc):
+                continue
+            healed = found[1]["target"]
+            assert now.get(healed, {}).get("cause") != "mafia", f"R20: healed {healed} killed"
+            assert nxt.get(healed, {}).get("cause") != "poison", f"R20: healed {healed} poisoned"
+
+        # R31, R33: the lynch outcome from the standing votes.
+        lynch = t["lynch"]
+        if n > 1 and lynch is not None and lynch["public"] == "full":  # totals: R54 deprived
+            before = {p for p, d in now.items() if d["cause"] in BEFORE_LYNCH}
+            want = expected_hanged(script, t, acted_dead, before)
+            assert lynch["hanged"] == want, f"turn {n}: R31/R33 hang {want}, not {lynch}"
+        dead |= set(now)
+
+
+@PROPERTY_SETTINGS
+@given(scripts())
+def test_R20_R21_R31_R33_random_games_follow_the_rules(script: dict[str, Any]):
+    check_rules(script, run_script(copy.deepcopy(script)))
+
+
+@st.composite
+def vote_heavy(draw: st.DrawFn) -> dict[str, Any]:
+    """Random scripts whose turns 2 on are mostly votes on few candidates: ties and the
+    quarter threshold come up often (R31, R33)."""
+    script = draw(scripts(activity=False, max_turns=3))
+    nicks = [p["nick"] for p in script["players"]]
+    for t in script["turns"][1:]:
+        cands = draw(st.lists(st.sampled_from(nicks), min_size=1, max_size=3, unique=True))
+        extra = draw(st.lists(st.tuples(st.sampled_from(nicks), st.sampled_from(cands)),
+                              max_size=2 * len(nicks)))
+        t["requests"] += [{"by": by, "do": "vote", "target": c} for by, c in extra]
+    return script
+
+
+@PROPERTY_SETTINGS
+@given(vote_heavy())
+def test_R31_R33_lynch_outcome_from_the_standing_votes(script: dict[str, Any]):
+    check_rules(script, run_script(copy.deepcopy(script)))
+
+
+@st.composite
+def night_heavy(draw: st.DrawFn) -> dict[str, Any]:
+    """Random scripts whose nights aim at one player: the mafia agree on him, the maniac
+    poisons him, the doctor heals him, the prostitute blocks someone (R20, R21, R23)."""
+    script = draw(scripts(activity=False, max_turns=4))
+    roles = {p["nick"]: p["role"] for p in script["players"]}
+    nicks = list(roles)
+    for t in script["turns"]:
+        aim = draw(st.sampled_from(nicks))
+        night = [{"by": m, "do": "kill", "target": aim} for m in nicks if roles[m] in MAFIA]
+        for nick, role in roles.items():
+            if role == "maniac" and draw(st.booleans()):
+                night.append({"by": nick, "do": "poison", "target": aim})
+            if role == "doctor" and draw(st.integers(0, 3)) > 0:
+                night.append({"by": nick, "do": "heal", "target": aim})
+            if role == "prostitute" and draw(st.booleans()):
+                night.append({"by": nick, "do": "block", "target": draw(st.sampled_from(nicks))})
+            if role in {"commissar", "sergeant"} and draw(st.booleans()):
+                night.append({"by": nick, "do": "check", "target": draw(st.sampled_from(nicks))})
+        t["requests"] = [*t["requests"], *draw(st.permutations(night))]
+    return script
+
+
+@PROPERTY_SETTINGS
+@given(night_heavy())
+def test_R20_R21_heals_and_blocks_on_aimed_nights(script: dict[str, Any]):
+    check_rules(script, run_script(copy.deepcopy(script)))
