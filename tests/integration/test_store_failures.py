@@ -272,6 +272,13 @@ SCENARIOS: dict[str, tuple[Step, Step]] = {
     ),
     "pistol_window_closes": (_pistol_open, lambda w: w.to_deadline()),
     "reminders": (_started, lambda w: w.service.send_reminders(w.live().id)),
+    "post": (_started, lambda w: w.service.post(GUILD, w.by_role["villager"], "Hello.")),
+    "host_resolve": (
+        _night_pending,
+        lambda w: w.service.resolve(GUILD, HOST, turn=1, stage="open", game_id=w.live().id),
+    ),
+    "cancel_signup": (_lobby_full, lambda w: w.service.end(GUILD, HOST)),
+    "member_left_signup": (_lobby_full, lambda w: w.service.member_left(GUILD, 3)),
 }
 
 #: How a retry looks where it is not the same call again.
