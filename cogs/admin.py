@@ -78,9 +78,7 @@ class AdminCog(commands.Cog, name="Admin"):
     async def resolve_command(self, interaction: discord.Interaction[Any]) -> None:
         """A private preview of the turn; its Confirm button resolves that turn only."""
         guild, _member = guild_and_member(interaction)
-        game = self.ctx.service.game_in(guild.id)
-        if game is None:
-            raise UserError("error.no_running_game")
+        game = self.ctx.service.running(guild.id)
         lang = await guild_language(self.ctx.store, guild)
         stage = game.engine.phase.value
         view = confirm_view(lang, "resolve", game.id, f"{game.engine.turn}.{stage}")
@@ -144,9 +142,7 @@ class AdminCog(commands.Cog, name="Admin"):
     ) -> None:
         """A private preview; its Confirm button excludes the player (announced at once)."""
         guild, _member = guild_and_member(interaction)
-        game = self.ctx.service.game_in(guild.id)
-        if game is None:
-            raise UserError("error.no_running_game")
+        game = self.ctx.service.running(guild.id)
         nick = find_name(game.engine.state.players, player)  # R44: the exact rule
         if nick is None:
             raise UserError("error.unknown_nick", nick=player)
@@ -204,9 +200,7 @@ class AdminCog(commands.Cog, name="Admin"):
     async def state_command(self, interaction: discord.Interaction[Any]) -> None:
         """The full state, privately: who is who, alive or dead, and this turn's requests."""
         guild, _member = guild_and_member(interaction)
-        game = self.ctx.service.game_in(guild.id)
-        if game is None:
-            raise UserError("error.no_running_game")
+        game = self.ctx.service.running(guild.id)
         lang = await guild_language(self.ctx.store, guild)
         text = render_state(lang, game)
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -188,7 +188,8 @@ class GameService:
                 return g
         return None
 
-    def _running(self, guild_id: int) -> LiveGame:
+    def running(self, guild_id: int) -> LiveGame:
+        """The guild's running game, or the refusal that none is."""
         game = self.game_in(guild_id)
         if game is None:
             raise ServiceError("error.no_running_game")
@@ -398,14 +399,14 @@ class GameService:
 
     # --- players ----------------------------------------------------------------------
     def card(self, guild_id: int, user_id: int) -> RoleCard:
-        game = self._running(guild_id)
+        game = self.running(guild_id)
         nick = game.nick_of(user_id)
         if nick is None:
             raise ServiceError("error.not_a_player")
         return role_card(game.engine.state, nick)
 
     def player_nick(self, guild_id: int, user_id: int) -> tuple[LiveGame, str]:
-        game = self._running(guild_id)
+        game = self.running(guild_id)
         nick = game.nick_of(user_id)
         if nick is None:
             raise ServiceError("error.not_a_player")
@@ -493,7 +494,7 @@ class GameService:
     ) -> HostAction:
         """R56: exclude, deprive the vote, grant the double kill (all through the rules).
         Returns the action as applied, naming the player as the game spells him (R44)."""
-        game = self._running(guild_id)
+        game = self.running(guild_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             engine = game.engine
@@ -551,7 +552,7 @@ class GameService:
         """`/mafia replace`: a substitute takes over a nickname and gets its role card.
         Returns the previous user id and the new seat. The same replacement again (a retry
         after a failure once the seat had changed) sends the card it may have missed."""
-        game = self._running(guild_id)
+        game = self.running(guild_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             found = find_name(game.engine.state.players, nick)  # R44: the exact rule
@@ -612,7 +613,7 @@ class GameService:
         """`/mafia resolve`, confirmed: resolve turn ``turn`` (``stage`` "open"; or close its
         pistol window, "pistol") only if it is still the open one. The host confirms what he
         was shown: a second click, or a confirmation the clock overtook, resolves nothing."""
-        game = self._running(guild_id)
+        game = self.running(guild_id)
         if game_id is not None and game.id != game_id:  # that game is over
             raise ServiceError("error.no_running_game")
         async with game.lock:
@@ -720,7 +721,7 @@ class GameService:
     async def extend(self, guild_id: int, actor_id: int, minutes: int) -> datetime:
         if not 1 <= minutes <= MAX_EXTEND_MINUTES:  # never a datetime overflow
             raise ServiceError("error.bad_extend", maximum=MAX_EXTEND_MINUTES)
-        game = self._running(guild_id)
+        game = self.running(guild_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             base = game.record.deadline or self.clock()
@@ -730,7 +731,7 @@ class GameService:
             return deadline
 
     async def pause(self, guild_id: int, actor_id: int) -> None:
-        game = self._running(guild_id)
+        game = self.running(guild_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             if game.record.paused or game.record.deadline is None:
@@ -740,7 +741,7 @@ class GameService:
             game.record = await self.store.pause_game(game.id, max(0.0, remaining))
 
     async def resume(self, guild_id: int, actor_id: int) -> datetime:
-        game = self._running(guild_id)
+        game = self.running(guild_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             if not game.record.paused:
