@@ -71,26 +71,13 @@ class SQLiteBase:
                 report.new_version,
                 report.backup,
             )
-        try:
-            conn = await aiosqlite.connect(db_path, isolation_level=None)
-        except sqlite3.Error as e:
-            raise DatabaseUnusable(f"{db_path}: cannot open the database ({e})") from e
-        try:
-            conn.row_factory = sqlite3.Row
-            for pragma in (
-                f"PRAGMA busy_timeout = {migrations.BUSY_TIMEOUT_MS}",
-                "PRAGMA foreign_keys = ON",
-                f"PRAGMA synchronous = {synchronous.upper()}",
-                "PRAGMA journal_mode = WAL",
-            ):
-                # Close each cursor at once: a cursor left to the garbage collector keeps a
-                # statement in progress, and a later COMMIT fails.
-                async with conn.execute(pragma):
-                    pass
-        except sqlite3.Error as e:
-            await conn.close()
-            raise DatabaseUnusable(f"{db_path}: cannot configure the database ({e})") from e
-        return cls(conn, db_path)
+        pragmas = (
+            f"PRAGMA busy_timeout = {migrations.BUSY_TIMEOUT_MS}",
+            "PRAGMA foreign_keys = ON",
+            f"PRAGMA synchronous = {synchronous.upper()}",
+            "PRAGMA journal_mode = WAL",
+        )
+        return cls(await _connect(db_path, str(db_path), pragmas), db_path)
 
     async def close(self) -> None:
         """Wait for writes in flight, then close the connection. Idempotent."""
@@ -230,16 +217,24 @@ def _read_only_uri(path: Path) -> str:
 
 async def _connect_read_only(path: Path) -> aiosqlite.Connection:
     uri = await asyncio.to_thread(_read_only_uri, path)
+    pragmas = (f"PRAGMA busy_timeout = {migrations.BUSY_TIMEOUT_MS}", "PRAGMA query_only = ON")
+    return await _connect(path, uri, pragmas, uri=True)
+
+
+async def _connect(
+    path: Path, target: str, pragmas: Sequence[str], *, uri: bool = False
+) -> aiosqlite.Connection:
+    """A connection to ``target`` (the file, or a ``file:`` URI) with rows as ``sqlite3.Row``
+    and ``pragmas`` applied; a failure is one line naming ``path``."""
     try:
-        conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+        conn = await aiosqlite.connect(target, uri=uri, isolation_level=None)
     except sqlite3.Error as e:
         raise DatabaseUnusable(f"{path}: cannot open the database ({e})") from e
     try:
         conn.row_factory = sqlite3.Row
-        for pragma in (
-            f"PRAGMA busy_timeout = {migrations.BUSY_TIMEOUT_MS}",
-            "PRAGMA query_only = ON",
-        ):
+        for pragma in pragmas:
+            # Close each cursor at once: a cursor left to the garbage collector keeps a
+            # statement in progress, and a later COMMIT fails.
             async with conn.execute(pragma):
                 pass
     except sqlite3.Error as e:
