@@ -18,6 +18,11 @@ A name that mixes Latin and Cyrillic letters ("Аnna" with a Cyrillic "А") is r
 a name is chosen (`mixes_scripts`); only letters count, so digits, spaces and punctuation
 never make a name mixed. Typed names (a player's target, a host's command, a replay script)
 are matched against a game's nicknames with the same key (`find_name`).
+
+Confusable names (`confusable`, issue 10) are a wider, fuzzy relation used to build the built-in
+nickname pools (`rules.setup.NICKNAMES`): two different names that a player could still mix up
+when reading fast or typing a few letters ("Хорёк" and "Хорь", "Ласка" and "Ласточка", "Stoat"
+and "Stork"). It never decides whether two names are the same name; that stays the exact rule.
 """
 
 from __future__ import annotations
@@ -92,6 +97,60 @@ def find_name(names: Iterable[str], typed: str) -> str | None:
     return None
 
 
+#: Names this long or shorter (in letters of the folded form) are "short" for `confusable`.
+SHORT_NAME = 5
+#: Two names sharing this many first letters are confusable (what a player types or skims).
+SHARED_PREFIX = 3
+
+
+def confusable_key(name: str) -> str:
+    """The form `confusable` compares: the R44 key with "ё" read as "е" (Russian print and
+    most players write "е" for "ё", so "Ёж" and "Еж" read as one word)."""
+    return name_key(name).replace("ё", "е")
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """Optimal string alignment distance: insertions, deletions, substitutions and swaps of
+    two neighbouring letters each cost 1 (a swap is the commonest misreading)."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            row[j] = min(
+                previous[j] + 1,
+                row[j - 1] + 1,
+                previous[j - 1] + (ca != cb),
+            )
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        previous2, previous = previous, row
+    return previous[-1]
+
+
+def confusable(a: str, b: str) -> bool:
+    """Two names a player could mix up (issue 10; the nickname pools never deal two of them).
+
+    Compared as `confusable_key` (the R44 key, "ё" as "е"), they are confusable when
+
+    1. they are equal (the same name under R44, or apart only by "ё"/"е");
+    2. one starts with the other ("Лис" and "Лиса", "Owl" and "Owlet"), or they share their
+       first `SHARED_PREFIX` letters ("Хорёк"/"Хорь", "Ласка"/"Ласточка", "Stoat"/"Stork"):
+       a player who types or skims the first letters cannot tell them apart;
+    3. their edit distance (`_edit_distance`) is at most 2 when the shorter has at most
+       `SHORT_NAME` letters ("Сова"/"Соня", "Moose"/"Mole"), at most 1 otherwise ("Sparrow"/
+       "Sparow"): in a short word two letters are much of the word.
+
+    "Лис"/"Рысь" and "Raven"/"Robin" (distance 3, at most the first letter shared) are not."""
+    x, y = confusable_key(a), confusable_key(b)
+    if x == y or x.startswith(y) or y.startswith(x):
+        return True
+    if len(x) >= SHARED_PREFIX and x[:SHARED_PREFIX] == y[:SHARED_PREFIX]:
+        return True
+    limit = 2 if min(len(x), len(y)) <= SHORT_NAME else 1
+    return _edit_distance(x, y) <= limit
+
+
 class UnknownName(LookupError):
     """A typed name that is none of the game's names (`typed` is what was typed)."""
 
@@ -130,6 +189,8 @@ def resolve_host_action(action: HostAction, names: Collection[str]) -> HostActio
 
 __all__ = [
     "UnknownName",
+    "confusable",
+    "confusable_key",
     "find_name",
     "mixes_scripts",
     "name_key",

@@ -227,6 +227,16 @@ def validate_nicknames(nicks: Sequence[str]) -> None:
         seen[key] = nick
 
 
+#: The most players a game can deal distinct pool nicknames to; every pool holds at least so many
+#: (the demo seats up to 30; beyond a pool's size `assign_nicknames` numbers a second round).
+MIN_POOL = 40
+
+#: R44, issue 10: the themed nickname pools, one per language. Animals and birds, dictionary
+#: nouns in the nominative singular (a Russian one has an animate reading to inflect), none
+#: offensive, none a person's name, none a word of the game ("Mole", "Rat"); each in one
+#: alphabet only. No two names in a pool are `rules.names.confusable` ("Хорёк"/"Хорь",
+#: "Ласка"/"Ласточка", "Stoat"/"Stork" are never dealt together). A replaced name kept its
+#: place, so the seeded games that did not deal it deal the same names as before.
 NICKNAMES: dict[str, tuple[str, ...]] = {
     "en": (
         "Raven",
@@ -236,11 +246,11 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
         "Otter",
         "Falcon",
         "Marten",
-        "Weasel",
+        "Nuthatch",
         "Stork",
-        "Beaver",
+        "Nightingale",
         "Hedgehog",
-        "Owl",
+        "Puffin",
         "Crane",
         "Ferret",
         "Hare",
@@ -254,13 +264,13 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
         "Elk",
         "Bison",
         "Squirrel",
-        "Mole",
+        "Partridge",
         "Seal",
         "Walrus",
         "Jackdaw",
         "Rook",
         "Finch",
-        "Robin",
+        "Hoopoe",
         "Starling",
         "Kestrel",
         "Osprey",
@@ -269,12 +279,12 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
         "Bittern",
         "Curlew",
         "Dormouse",
-        "Vole",
-        "Stoat",
+        "Pheasant",
+        "Kingfisher",
         "Polecat",
         "Sable",
         "Wren",
-        "Thrush",
+        "Oriole",
     ),
     "ru": (
         "Ворон",
@@ -284,7 +294,7 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
         "Выдра",
         "Сокол",
         "Куница",
-        "Ласка",
+        "Беркут",
         "Аист",
         "Бобр",
         "Ёж",
@@ -294,33 +304,33 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
         "Заяц",
         "Сорока",
         "Волк",
-        "Лис",
+        "Бурундук",
         "Ласточка",
-        "Воробей",
+        "Медведь",
         "Щука",
         "Осётр",
-        "Лось",
-        "Зубр",
+        "Кабан",
+        "Чайка",
         "Белка",
         "Крот",
         "Тюлень",
         "Морж",
-        "Галка",
+        "Лебедь",
         "Грач",
         "Зяблик",
         "Снегирь",
         "Скворец",
-        "Пустельга",
-        "Скопа",
+        "Щегол",
+        "Синица",
         "Чибис",
         "Глухарь",
-        "Выпь",
-        "Кроншнеп",
-        "Соня",
+        "Филин",
+        "Кукушка",
+        "Соловей",
         "Полёвка",
         "Горностай",
-        "Хорь",
-        "Соболь",
+        "Тетерев",
+        "Ястреб",
         "Крапивник",
         "Дрозд",
     ),
@@ -328,7 +338,9 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
 
 
 def assign_nicknames(count: int, seed: int, theme: str = "en") -> list[str]:
-    """R44: unique nicknames from a themed pool; numbered beyond the pool's size."""
+    """R44: unique nicknames from a themed pool; numbered beyond the pool's size ("Ворон 2").
+
+    Up to the pool's size (at least MIN_POOL) no two are `rules.names.confusable` (issue 10)."""
     pool = list(NICKNAMES.get(theme, NICKNAMES["en"]))
     chosen = shuffled(pool, seed + 1)
     out: list[str] = []

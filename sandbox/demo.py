@@ -74,7 +74,9 @@ MAX_PLAYERS: Final[int] = 30
 TURN_CAP: Final[int] = 40
 #: The whole demo gives up after this many seconds of real time (never hang).
 WALL_LIMIT_SECONDS: Final[float] = 300.0
-BOT_NAME: Final[str] = "Forum Mafia"
+#: The bot's own name in the demo's guild, in the game's language: it posts in #game as the
+#: game's host ("Host", "Ведущий"), as the host's webhook posts do (issue 10).
+BOT_NAME_KEY: Final[str] = "host.display_name"
 #: Discord shows at most 25 autocomplete choices.
 AUTOCOMPLETE_LIMIT: Final[int] = 25
 
@@ -599,7 +601,8 @@ class Demo:
         """The guild, the host and the members: created first and in the same order on every
         run, so their ids are the same after a restart."""
         env = self.env
-        env.backend.edit_bot_profile(BOT_NAME)  # the application's name (not public API)
+        # the application's name (not public API)
+        env.backend.edit_bot_profile(t(self.lang, BOT_NAME_KEY))
         self.guild = env.create_guild(
             "Forum Mafia Club",
             id=DEMO_GUILD_ID,
@@ -875,7 +878,7 @@ class Demo:
             text = render(self.lang, "game_over", final.payload.get("payload") or {})
             lines = text.splitlines()
             prefix = "[#game] " if self.options.host_view else ""
-            self.transcript.say(f"{prefix}{BOT_NAME}: {lines[0]}")
+            self.transcript.say(f"{prefix}{t(self.lang, BOT_NAME_KEY)}: {lines[0]}")
             for line in lines[1:]:
                 self.transcript.say(f"{prefix}  {line}")
         return record.winner or "none"

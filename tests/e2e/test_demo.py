@@ -119,6 +119,20 @@ def test_public_transcript_shows_no_account_and_no_role_before_death(
     assert posts >= players  # everybody introduced himself on turn 1
 
 
+@pytest.mark.parametrize(
+    ("seed", "players", "lang", "schedule"), [(3, 8, "en", "fast"), (2, 13, "ru", "forum")]
+)
+def test_the_bot_posts_in_game_as_the_host_in_the_games_language(
+    seed: int, players: int, lang: Lang, schedule: str
+) -> None:
+    """Issue 10: the bot's own name in #game is the game's language's "Host" ("Ведущий")."""
+    _, lines = public_run(seed, players, lang, schedule)
+    host = t(lang, "host.display_name")
+    assert lines[0].startswith(f"{host}: ")  # the sign-up announcement
+    assert any(line.startswith(f"{host}: ") for line in lines[1:])
+    assert not any("Forum Mafia" in line for line in lines)
+
+
 def test_a_game_past_the_turn_cap_stops_with_no_winner() -> None:
     code, lines = play(DemoOptions(seed=3, players=8, turn_cap=1))
     assert code == 1

@@ -1,5 +1,6 @@
 """RULES.md R44, "Decision (exact rule)": when two names are the same name, mixed-script names,
-the built-in nickname pools, and how a typed name finds a game's nickname (`rules.names`)."""
+the built-in nickname pools, and how a typed name finds a game's nickname (`rules.names`).
+Issue 10: which names players could confuse (`confusable`), and pools that never deal two."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from rules.engine import Game
 from rules.model import HostAction, Request
 from rules.names import (
     UnknownName,
+    confusable,
+    confusable_key,
     find_name,
     mixes_scripts,
     name_key,
@@ -20,7 +23,14 @@ from rules.names import (
     same_name,
     scripts_of,
 )
-from rules.setup import NICKNAMES, SetupError, assign_nicknames, nick_key, validate_nicknames
+from rules.setup import (
+    MIN_POOL,
+    NICKNAMES,
+    SetupError,
+    assign_nicknames,
+    nick_key,
+    validate_nicknames,
+)
 
 ZWSP, ZWJ, ZWNJ, SOFT_HYPHEN, WORD_JOINER, BOM = (
     "\u200b",
@@ -185,6 +195,59 @@ def test_R44_one_letter_of_each_alphabet_makes_a_name_mixed(
     assert mixes_scripts(cyrillic + between + latin)
 
 
+# --- confusable names (issue 10) ----------------------------------------------------------------
+
+CONFUSABLE = [
+    ("Хорёк", "Хорь"),  # the first three letters (a game dealt both)
+    ("Ласка", "Ласточка"),
+    ("Stoat", "Stork"),
+    ("Лис", "Лиса"),  # one starts with the other
+    ("Owl", "Owlet"),
+    ("Ёж", "Еж"),  # "ё" read as "е"
+    ("Сова", "Соня"),  # two letters apart in a short name
+    ("Moose", "Mole"),
+    ("Бобр", "Зубр"),
+    ("Sparrow", "Sparow"),  # one letter apart in a longer name
+    ("Plover", "Polver"),  # two neighbouring letters swapped
+    ("Журавль", "Жyравль"),  # one letter apart, even from another alphabet
+    ("ХОРЁК", f"хо{ZWSP}рь"),  # compared under the R44 key
+]
+NOT_CONFUSABLE = [
+    ("Лис", "Рысь"),
+    ("Raven", "Robin"),
+    ("Сова", "Сокол"),
+    ("Heron", "Hedgehog"),
+    ("Starling", "Sparrow"),
+    ("Скворец", "Снегирь"),
+    ("Kestrel", "Kingfisher"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), CONFUSABLE)
+def test_names_players_could_mix_up_are_confusable(a: str, b: str) -> None:
+    assert confusable(a, b) and confusable(b, a)
+    assert not same_name(a, b)  # R44 still tells them apart: the relation is wider
+
+
+@pytest.mark.parametrize(("a", "b"), NOT_CONFUSABLE)
+def test_names_far_enough_apart_are_not_confusable(a: str, b: str) -> None:
+    assert not confusable(a, b) and not confusable(b, a)
+
+
+def test_confusable_key_is_the_name_key_with_yo_read_as_ye() -> None:
+    assert confusable_key(" ХОРЁК ") == "хорек"
+    assert confusable_key(f"Ё{ZWSP}ж") == "еж"
+
+
+@SETTINGS
+@given(st.text(alphabet=LATIN + CYRILLIC + NEUTRAL, max_size=12), st.text(max_size=12))
+def test_confusable_is_symmetric_and_wider_than_the_same_name(a: str, b: str) -> None:
+    assert confusable(a, b) == confusable(b, a)
+    assert confusable(a, a)
+    if same_name(a, b):  # R44: the same name is always confusable
+        assert confusable(a, b)
+
+
 # --- the built-in pools --------------------------------------------------------------------------
 
 
@@ -195,6 +258,47 @@ def test_R44_every_pool_name_is_single_script_and_pairwise_distinct(theme: str) 
         assert len(scripts_of(name)) == 1, name
         assert name_key(name) and name == name.strip()
     assert len({name_key(n) for n in pool}) == len(pool)
+
+
+POOL_SCRIPT = {"en": {"latin"}, "ru": {"cyrillic"}}
+
+
+def test_there_is_a_pool_per_language() -> None:
+    assert set(NICKNAMES) == set(POOL_SCRIPT)
+
+
+@pytest.mark.parametrize("theme", sorted(NICKNAMES))
+def test_every_pool_deals_a_30_player_game_and_more(theme: str) -> None:
+    """Issue 10: the demo and a forum game seat up to 30 players, all from the pool."""
+    assert MIN_POOL >= 40
+    assert len(NICKNAMES[theme]) >= MIN_POOL
+
+
+@pytest.mark.parametrize("theme", sorted(NICKNAMES))
+def test_no_two_names_in_a_pool_are_confusable(theme: str) -> None:
+    """Issue 10: one game had both "Хорёк" and "Хорь"."""
+    pool = NICKNAMES[theme]
+    clashes = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1 :] if confusable(a, b)]
+    assert clashes == []
+
+
+@pytest.mark.parametrize("theme", sorted(NICKNAMES))
+def test_every_pool_name_is_one_capitalised_word_of_its_own_alphabet(theme: str) -> None:
+    """R44: Russian names have no Latin letter, English names no Cyrillic one; a nickname is one
+    word (the transcript shows it as "Nick (Role)")."""
+    for name in NICKNAMES[theme]:
+        assert scripts_of(name) == POOL_SCRIPT[theme], name
+        assert name.isalpha() and name[0].isupper() and name[1:].islower(), name
+    validate_nicknames(NICKNAMES[theme])  # what Game.new checks
+
+
+@pytest.mark.parametrize("theme", sorted(NICKNAMES))
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 7, 42, 1234])
+def test_a_30_player_game_deals_distinct_names_no_one_can_confuse(theme: str, seed: int) -> None:
+    nicks = assign_nicknames(30, seed=seed, theme=theme)
+    assert len(nicks) == 30 and set(nicks) <= set(NICKNAMES[theme])  # no numbered round
+    assert not [(a, b) for i, a in enumerate(nicks) for b in nicks[i + 1 :] if confusable(a, b)]
+    validate_nicknames(nicks)
 
 
 @pytest.mark.parametrize("theme", sorted(NICKNAMES))
