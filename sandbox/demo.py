@@ -58,7 +58,7 @@ from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberAc
 from bot.client import MafiaBot, create_bot
 from bot.render import render
 from bot.signup import JOIN_ID
-from core.i18n import Lang, catalogue, t
+from core.i18n import Lang, Matcher, t
 from core.refusal import Refusal
 from rules.model import Phase
 from rules.roles import INTERNAL_ROLES, ROLES
@@ -95,18 +95,9 @@ class DemoError(Exception):
 
 
 # --- what a player reads in his private replies ----------------------------------------------
-def _template(lang: Lang, key: str) -> re.Pattern[str]:
-    """A catalogue template as an anchored regex with one named group per placeholder."""
-    pattern = []
-    template = _raw(lang, key)
-    for part in re.split(r"(\{[a-z_]+\})", template):
-        found = re.fullmatch(r"\{([a-z_]+)\}", part)
-        pattern.append(f"(?P<{found.group(1)}>.+?)" if found else re.escape(part))
-    return re.compile("^" + "".join(pattern) + "$")
-
-
-def _raw(lang: Lang, key: str) -> str:
-    return catalogue(lang).get(key) or catalogue("en")[key]
+def _template(lang: Lang, key: str) -> Matcher:
+    """A catalogue message as a matcher of its rendered text (one value per variable)."""
+    return Matcher(lang, key)
 
 
 #: Every role code a card may show.
