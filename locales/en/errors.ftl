@@ -3,7 +3,11 @@
 
 error-unexpected = Something went wrong on my side. Nothing was lost; please try again in a moment.
 error-guild_only = This command works only on a server.
-error-cooldown = Not so fast: try again in { $seconds } s.
+error-cooldown =
+    Not so fast: try again in { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    }.
 error-bot_missing_permissions = I lack these permissions: { $permissions }.
 error-not_allowed = You can't use this command here.
 error-bad_option = I don't understand the value “{ $value }”.
@@ -35,12 +39,27 @@ error-setup-duplicate_role = There can be only one { $role } in a game (the list
 error-setup-duplicate_nick = Two nicknames are the same ({ $nick }).
 error-setup-mixed_script_nick = The nickname “{ $nick }” mixes Latin and Cyrillic letters; a nickname must use one alphabet.
 error-setup-bad_count = Write the list as role=count, e.g. mafioso=2 villager=5 ("{ $count }" is not a count for { $role }).
-error-setup-too_many_roles = The role list has more than { $maximum } roles; a game seats at most { $maximum } players.
+error-setup-too_many_roles =
+    The role list has more than { $maximum ->
+        [one] { $maximum } role
+       *[other] { $maximum } roles
+    }; a game seats at most { $maximum ->
+        [one] { $maximum } player
+       *[other] { $maximum } players
+    }.
 error-setup-too_many_players = Too many players: { $players }; a game seats at most { $maximum }.
-error-setup-role_list_too_long = The role list is too long ({ $length } characters; at most { $maximum }). Write it as role=count, e.g. mafioso=2 villager=5.
+error-setup-role_list_too_long =
+    The role list is too long ({ $length ->
+        [one] { $length } character
+       *[other] { $length } characters
+    }; at most { $maximum }). Write it as role=count, e.g. mafioso=2 villager=5.
 error-empty_text = Nothing to post: the text is empty or only invisible characters.
 error-empty_note = A death note needs words: this one is empty or only invisible characters. Your note is still yours to write.
-error-bad_extend = The deadline can be moved by 1 to { $maximum } minutes at a time.
+error-bad_extend =
+    The deadline can be moved by 1 to { $maximum ->
+        [one] { $maximum } minute
+       *[other] { $maximum } minutes
+    } at a time.
 refusal-game_over = The game is over.
 refusal-request_closed = Requests are closed right now: wait for the next turn.
 refusal-dead_sender = You are dead: the dead cannot do that.
@@ -68,7 +87,18 @@ error-already_playing = That member already plays in this game.
 error-bot_cannot_play = A bot cannot play.
 error-bad_avatar = The avatar must be an https:// link to an image.
 error-profile_empty = Give an avatar, a signature, or both.
-error-setup-too_few_mafia = Too few mafia: { $mafia } for { $players } players; at least { $need } are needed (a quarter of the players, R24).
+error-setup-too_few_mafia =
+    Too few mafia: { $mafia } for { $players ->
+        [one] { $players } player
+       *[other] { $players } players
+    }; at least { $need } are needed (a quarter of the players, R24).
 error-setup-too_many_mafia = Too many mafia: { $mafia } against { $town } town; the mafia would win before the game begins.
-error-setup-count_mismatch = { $players } players signed up but the role list has { $roles } roles: change the list (/mafia roles) or wait for more players.
+error-setup-count_mismatch =
+    { $players ->
+        [one] { $players } player
+       *[other] { $players } players
+    } signed up but the role list has { $roles ->
+        [one] { $roles } role
+       *[other] { $roles } roles
+    }: change the list (/mafia roles) or wait for more players.
 error-wrong_channel = Game commands work in the game's channels: use them in { $channel }.

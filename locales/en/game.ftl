@@ -98,19 +98,39 @@ announce-promoted = The commissar is dead: you take his place and check players 
 announce-mafia_joined = { $nick } has joined the mafia.
 announce-no_shot = { $nick } did not shoot.
 announce-unknown = (an announcement: { $kind })
-lynch-votes = { $nick }: { $count } ({ $voters })
-lynch-totals = { $nick }: { $count }
+lynch-votes =
+    { $nick }: { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    } ({ $voters })
+lynch-totals =
+    { $nick }: { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    }
 lynch-no_votes = Nobody voted.
 lynch-hanged = The town lynched { $nick }.
 lynch-nobody = Nobody was lynched.
 check-mafia = Check: { $target } is in the mafia.
 check-not_mafia = Check: { $target } is not in the mafia.
 check-killed_by = { $target } was killed tonight by { $killers } ({ $method }).
-signup-message = Sign-up for a new game is open ({ $schedule } schedule). Signed up: { $count }.
+signup-message =
+    Sign-up for a new game is open ({ $schedule } schedule). Signed up: { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }.
 signup-join_button = Join
 signup-leave_button = Leave
-signup-joined = You are signed up. Players: { $count }.
-signup-left = You are no longer signed up. Players: { $count }.
+signup-joined =
+    You are signed up. Signed up: { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }.
+signup-left =
+    You are no longer signed up. Signed up: { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }.
 signup-closed = Sign-up is closed: the game has started.
 signup-opened = Sign-up is open in { $channel }.
 roles-set = Roles: { $roles }.
@@ -121,7 +141,11 @@ status-requests = Your requests this turn:
 status-no_requests = No requests this turn.
 status-request = { $verb }: { $targets }
 status-request_note = death note to { $to }
-status-posts = Posts this turn: { $count }.
+status-posts =
+    This turn you have { $count ->
+        [one] { $count } post
+       *[other] { $count } posts
+    } in the game channel.
 status-paused = The clock is stopped.
 status-deadline = Deadline: { $deadline } ({ $relative }).
 say-done = Posted in { $channel }.

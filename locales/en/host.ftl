@@ -49,7 +49,11 @@ secrecy-start_refused =
     { $members }
     Take those permissions away, or ask them to /leave, then start again.
 secrecy-start_member = - { $member } (@{ $account }): { $reasons }
-start-done = The game has started with { $players } players ({ $roles }). Turn 1 ends { $deadline }.
+start-done =
+    The game has started with { $players ->
+        [one] { $players } player
+       *[other] { $players } players
+    } ({ $roles }). Turn 1 ends { $deadline }.
 host-resolved = The turn is resolved.
 host-extended = The deadline is now { $deadline }.
 host-paused = The clock is stopped.
@@ -58,7 +62,11 @@ host-ended = The game is over; every role is revealed in the game channel.
 host-excluded = { $nick } is excluded.
 host-deprived = { $nick } has no vote this turn.
 host-double_kill = The mafia has two kills this turn.
-host-resolve_preview = Resolve turn { $turn } now? Requests in: { $requests }. Living players: { $alive }; not voted yet: { $not_voted }; no post yet: { $not_posted }.
+host-resolve_preview =
+    Resolve turn { $turn } now? Requests in: { $requests }. { $alive ->
+        [one] { $alive } living player
+       *[other] { $alive } living players
+    }; not voted yet: { $not_voted }; no post yet: { $not_posted }.
 host-resolve_preview_pistol = Close the pistol window of turn { $turn } now? Shots still due: { $pistols }.
 host-resolved_turn = Turn { $turn } is resolved.
 confirm-button = Confirm
@@ -67,16 +75,28 @@ confirm-working = Confirmed.
 confirm-cancelled = Cancelled: nothing was changed.
 host-signup_cancelled = The sign-up is cancelled.
 host-end_preview = End game #{ $game } now (turn { $turn })? Every role will be revealed in the game channel.
-host-cancel_signup_preview = Cancel the sign-up of game #{ $game } ({ $count } signed up)?
+host-cancel_signup_preview =
+    Cancel the sign-up of game #{ $game } ({ $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    } signed up)?
 host-exclude_preview = Exclude { $nick } now? The exclusion and the role are announced at once.
 host-exclude_reason = Reason: { $reason }
 host-player_left = Player { $nick } ({ $user }) has left the server. Give the nickname to a substitute with /mafia replace.
 host-replaced = { $nick } has a new player; the role card is on its way.
 state-header = Turn { $turn }, phase { $phase }.
-state-alive = { $nick }: { $role }, { $user }, posts { $posts }, requests: { $requests }
+state-alive =
+    { $nick }: { $role }, { $user }, { $posts ->
+        [one] { $posts } post
+       *[other] { $posts } posts
+    }, requests: { $requests }
 state-dead = { $nick }: { $role }, { $user }, dead ({ $cause })
 delivery-forbidden = I cannot post in { $channel }: my role lacks { $permissions } there. Nothing is lost: the announcement waits and goes out once the permission is back (/mafia setup repairs the channels).
-delivery-stuck = Discord keeps failing to take this game's announcements (for { $minutes } minutes now). Nothing is lost: I keep trying, and they go out in order as soon as Discord accepts them.
+delivery-stuck =
+    Discord keeps failing to take this game's announcements (for { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    } now). Nothing is lost: I keep trying, and they go out in order as soon as Discord accepts them.
 start-bot_missing_permissions = I cannot start the game: my role lacks these server permissions: { $permissions }. Give them to my role in Server Settings → Roles, then run /mafia start again.
 start-mafia_room_missing_permissions = I cannot start the game: I lack these permissions in { $channel }, where the mafia's room (a private thread) is opened: { $permissions }. Give them to my role (or run /mafia setup to repair the channel), then run /mafia start again.
 start-mafia_access_failed = Warning: I could not open the mafia's room in { $channel } (a permission is missing there). Run /mafia setup to repair the channels; I will open it again with the next news for the mafia.

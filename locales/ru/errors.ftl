@@ -3,7 +3,12 @@
 
 error-unexpected = Что-то пошло не так на моей стороне. Ничего не потеряно; попробуйте ещё раз чуть позже.
 error-guild_only = Эта команда работает только на сервере.
-error-cooldown = Не так быстро: попробуйте снова через { $seconds } с.
+error-cooldown =
+    Не так быстро: попробуйте снова через { $seconds ->
+        [one] { $seconds } секунду
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }.
 error-bot_missing_permissions = Мне не хватает прав: { $permissions }.
 error-not_allowed = Здесь эту команду использовать нельзя.
 error-bad_option = Не понимаю значение «{ $value }».
@@ -35,12 +40,29 @@ error-setup-duplicate_role = Роль { $role } может быть в игре 
 error-setup-duplicate_nick = Два одинаковых ника ({ $nick }).
 error-setup-mixed_script_nick = В нике «{ $nick }» смешаны латиница и кириллица: ник должен быть написан буквами одного алфавита.
 error-setup-bad_count = Пишите список как роль=число, например mafioso=2 villager=5 («{ $count }» — не число для { $role }).
-error-setup-too_many_roles = В списке больше { $maximum } ролей, а в игре может быть не больше { $maximum } игроков.
+error-setup-too_many_roles =
+    В списке больше { $maximum ->
+        [one] { $maximum } роли
+       *[other] { $maximum } ролей
+    }, а в игре может быть не больше { $maximum ->
+        [one] { $maximum } игрока
+       *[other] { $maximum } игроков
+    }.
 error-setup-too_many_players = Слишком много игроков: { $players }; в игре может быть не больше { $maximum }.
-error-setup-role_list_too_long = Список ролей слишком длинный ({ $length } знаков, можно не больше { $maximum }). Пишите его как роль=число, например mafioso=2 villager=5.
+error-setup-role_list_too_long =
+    Список ролей слишком длинный ({ $length ->
+        [one] { $length } знак
+        [few] { $length } знака
+       *[many] { $length } знаков
+    }, можно не больше { $maximum }). Пишите его как роль=число, например mafioso=2 villager=5.
 error-empty_text = Нечего публиковать: текст пустой или состоит из одних невидимых символов.
 error-empty_note = В предсмертной записке должны быть слова, а эта пустая или из одних невидимых символов. Записку вы по-прежнему можете написать.
-error-bad_extend = Срок можно сдвинуть за раз на 1–{ $maximum } минут.
+error-bad_extend =
+    Срок можно сдвинуть за раз на 1–{ $maximum ->
+        [one] { $maximum } минуту
+        [few] { $maximum } минуты
+       *[many] { $maximum } минут
+    }.
 refusal-game_over = Игра окончена.
 refusal-request_closed = Заявки сейчас не принимаются: дождитесь следующего хода.
 refusal-dead_sender = Вы мертвы: мёртвые этого не могут.
@@ -68,7 +90,24 @@ error-already_playing = Этот участник уже играет в это�
 error-bot_cannot_play = Бот не может играть.
 error-bad_avatar = Аватар должен быть ссылкой https:// на картинку.
 error-profile_empty = Укажите аватар, подпись или и то и другое.
-error-setup-too_few_mafia = Мало мафии: { $mafia } на { $players } игроков; нужно хотя бы { $need } (четверть игроков, R24).
-error-setup-too_many_mafia = Слишком много мафии: { $mafia } против { $town } мирных; мафия победила бы до начала игры.
-error-setup-count_mismatch = Записалось { $players } игроков, а в списке { $roles } ролей: измените список (/мафия роли) или дождитесь игроков.
+error-setup-too_few_mafia =
+    Мало мафии: { $mafia } на { $players ->
+        [one] { $players } игрока
+       *[other] { $players } игроков
+    }; нужно хотя бы { $need } (четверть игроков, R24).
+error-setup-too_many_mafia =
+    Слишком много мафии: { $mafia } против { $town ->
+        [one] { $town } мирного
+       *[other] { $town } мирных
+    }; мафия победила бы до начала игры.
+error-setup-count_mismatch =
+    { $players ->
+        [one] Записался { $players } игрок
+        [few] Записались { $players } игрока
+       *[many] Записалось { $players } игроков
+    }, а в списке { $roles ->
+        [one] { $roles } роль
+        [few] { $roles } роли
+       *[many] { $roles } ролей
+    }: измените список (/мафия роли) или дождитесь игроков.
 error-wrong_channel = Игровые команды работают в каналах игры: используйте их в { $channel }.

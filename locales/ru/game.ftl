@@ -98,19 +98,44 @@ announce-promoted = Комиссар погиб: вы заняли его мес
 announce-mafia_joined = { $nick } присоединился к мафии.
 announce-no_shot = { $nick } не выстрелил.
 announce-unknown = (объявление: { $kind })
-lynch-votes = { $nick }: { $count } ({ $voters })
-lynch-totals = { $nick }: { $count }
+lynch-votes =
+    { $nick }: { $count ->
+        [one] { $count } голос
+        [few] { $count } голоса
+       *[many] { $count } голосов
+    } ({ $voters })
+lynch-totals =
+    { $nick }: { $count ->
+        [one] { $count } голос
+        [few] { $count } голоса
+       *[many] { $count } голосов
+    }
 lynch-no_votes = Никто не голосовал.
 lynch-hanged = Город казнил { $nick }.
 lynch-nobody = Никого не казнили.
 check-mafia = Проверка: { $target } — мафия.
 check-not_mafia = Проверка: { $target } — не мафия.
 check-killed_by = { $target } убит этой ночью: { $killers } ({ $method }).
-signup-message = Открыта запись на новую игру (расписание: { $schedule }). Записались: { $count }.
+signup-message =
+    Открыта запись на новую игру (расписание: { $schedule }). В записи: { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    }.
 signup-join_button = Записаться
 signup-leave_button = Выписаться
-signup-joined = Вы записаны. Игроков: { $count }.
-signup-left = Вы выписались. Игроков: { $count }.
+signup-joined =
+    Вы записаны. В записи: { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    }.
+signup-left =
+    Вы выписались. В записи: { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    }.
 signup-closed = Запись закрыта: игра началась.
 signup-opened = Запись открыта в { $channel }.
 roles-set = Роли: { $roles }.
@@ -121,7 +146,12 @@ status-requests = Ваши заявки в этом ходу:
 status-no_requests = В этом ходу заявок нет.
 status-request = { $verb }: { $targets }
 status-request_note = записка для { $to }
-status-posts = Постов в этом ходу: { $count }.
+status-posts =
+    В этом ходу у вас { $count ->
+        [one] { $count } пост
+        [few] { $count } поста
+       *[many] { $count } постов
+    } в игровом канале.
 status-paused = Часы остановлены.
 status-deadline = Дедлайн: { $deadline } ({ $relative }).
 say-done = Опубликовано в { $channel }.

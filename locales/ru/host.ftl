@@ -49,7 +49,12 @@ secrecy-start_refused =
     { $members }
     Снимите с них эти права или попросите их выписаться (/выписаться), затем начните снова.
 secrecy-start_member = - { $member } (@{ $account }): { $reasons }
-start-done = Игра началась, игроков: { $players } ({ $roles }). Ход 1 закончится { $deadline }.
+start-done =
+    Игра началась: { $players ->
+        [one] { $players } игрок
+        [few] { $players } игрока
+       *[many] { $players } игроков
+    } ({ $roles }). Ход 1 закончится { $deadline }.
 host-resolved = Итоги хода подведены.
 host-extended = Новый дедлайн: { $deadline }.
 host-paused = Часы остановлены.
@@ -58,7 +63,12 @@ host-ended = Игра завершена; все роли раскрыты в и
 host-excluded = { $nick } исключён.
 host-deprived = { $nick } лишён голоса в этом ходу.
 host-double_kill = У мафии два убийства в этом ходу.
-host-resolve_preview = Подвести итоги хода { $turn } сейчас? Заявок: { $requests }. Живых игроков: { $alive }; ещё не проголосовали: { $not_voted }; ещё не писали: { $not_posted }.
+host-resolve_preview =
+    Подвести итоги хода { $turn } сейчас? Заявки: { $requests }. В живых { $alive ->
+        [one] { $alive } игрок
+        [few] { $alive } игрока
+       *[many] { $alive } игроков
+    }; ещё не проголосовали: { $not_voted }; ещё не писали: { $not_posted }.
 host-resolve_preview_pistol = Закрыть окно выстрела хода { $turn } сейчас? Выстрелов ещё ждём: { $pistols }.
 host-resolved_turn = Итоги хода { $turn } подведены.
 confirm-button = Подтвердить
@@ -67,16 +77,31 @@ confirm-working = Подтверждено.
 confirm-cancelled = Отменено: ничего не изменилось.
 host-signup_cancelled = Запись на игру отменена.
 host-end_preview = Закончить игру №{ $game } сейчас (ход { $turn })? Все роли будут раскрыты в игровом канале.
-host-cancel_signup_preview = Отменить запись на игру №{ $game } (записалось: { $count })?
+host-cancel_signup_preview =
+    Отменить запись на игру №{ $game } (в записи: { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    })?
 host-exclude_preview = Исключить { $nick } сейчас? Исключение и роль будут объявлены сразу.
 host-exclude_reason = Причина: { $reason }
 host-player_left = Игрок { $nick } ({ $user }) покинул сервер. Передайте ник замене командой /mafia replace.
 host-replaced = У ника { $nick } новый игрок; карточка роли отправлена.
 state-header = Ход { $turn }, фаза { $phase }.
-state-alive = { $nick }: { $role }, { $user }, постов { $posts }, заявки: { $requests }
+state-alive =
+    { $nick }: { $role }, { $user }, { $posts ->
+        [one] { $posts } пост
+        [few] { $posts } поста
+       *[many] { $posts } постов
+    }, заявки: { $requests }
 state-dead = { $nick }: { $role }, { $user }, мёртв ({ $cause })
 delivery-forbidden = Не могу писать в { $channel }: моей роли не хватает там прав: { $permissions }. Ничего не потеряно: объявление ждёт и уйдёт, когда права вернутся (/мафия настройка чинит каналы).
-delivery-stuck = Discord уже { $minutes } мин. не принимает объявления этой игры. Ничего не потеряно: я продолжаю попытки, и они выйдут по порядку, как только Discord их примет.
+delivery-stuck =
+    Discord уже { $minutes ->
+        [one] { $minutes } минуту
+        [few] { $minutes } минуты
+       *[many] { $minutes } минут
+    } не принимает объявления этой игры. Ничего не потеряно: я продолжаю попытки, и они выйдут по порядку, как только Discord их примет.
 start-bot_missing_permissions = Не могу начать игру: моей роли не хватает прав на сервере: { $permissions }. Выдайте их моей роли в Настройках сервера → Роли и снова выполните /мафия старт.
 start-mafia_room_missing_permissions = Не могу начать игру: мне не хватает прав в { $channel }, где открывается комната мафии (закрытая ветка): { $permissions }. Выдайте их моей роли (или выполните /мафия настройка, чтобы починить канал) и снова выполните /мафия старт.
 start-mafia_access_failed = Внимание: не удалось открыть комнату мафии в { $channel } (там не хватает прав). Выполните /мафия настройка, чтобы починить каналы; я открою её снова со следующей новостью для мафии.
