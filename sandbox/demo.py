@@ -56,7 +56,7 @@ import simcord
 from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
 
 from bot.client import MafiaBot, create_bot
-from bot.render import render
+from bot.render import command_name, render
 from bot.signup import JOIN_ID
 from core.i18n import Lang, Matcher, t
 from core.refusal import Refusal
@@ -162,6 +162,11 @@ class Reader:
             )
         }
 
+    @property
+    def verb_by_command(self) -> dict[str, str]:
+        """``/охота`` -> ``hunt``: role cards name commands in the reader's language."""
+        return {command_name(self.lang, verb): verb for verb in self.verb_by_name.values()}
+
     def card(self, text: str) -> Card:
         nick = role = None
         verbs: frozenset[str] = frozenset()
@@ -172,7 +177,10 @@ class Reader:
                 nick = m["nick"].replace("**", "")
                 role = self.role_by_name.get(m["role"])
             elif (m := self.verbs.match(line)) is not None:
-                verbs = frozenset(v.strip().lstrip("/") for v in m["verbs"].split(","))
+                verbs = frozenset(
+                    self.verb_by_command.get(v.strip(), v.strip().lstrip("/"))
+                    for v in m["verbs"].split(",")
+                )
             elif (m := self.team.match(line)) is not None:
                 team = tuple(n.strip() for n in m["team"].split(","))
             elif line.strip() == self.dead:

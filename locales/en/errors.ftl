@@ -79,7 +79,7 @@ refusal-same_heal_target = You cannot heal the same player twice in a row.
 refusal-note_already_sent = You have already written your death note.
 refusal-no_pistol = You have no pistol.
 refusal-already_dead = That player is already dead.
-refusal-already_deprived = That player has already lost his vote this turn.
+refusal-already_deprived = That player already has no vote this turn.
 refusal-already_granted = The double kill is already granted this turn.
 error-turn_already_resolved = Turn { $turn } is already resolved: nothing was changed.
 error-confirmation_expired = This confirmation has expired: run the command again.
@@ -91,7 +91,7 @@ error-setup-too_few_mafia =
     Too few mafia: { $mafia } for { $players ->
         [one] { $players } player
        *[other] { $players } players
-    }; at least { $need } are needed (a quarter of the players, R24).
+    }; at least { $need } are needed (a quarter of the players).
 error-setup-too_many_mafia = Too many mafia: { $mafia } against { $town } town; the mafia would win before the game begins.
 error-setup-count_mismatch =
     { $players ->

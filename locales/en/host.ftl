@@ -37,7 +37,7 @@ perm-manage_roles = Manage Roles
 perm-manage_webhooks = Manage Webhooks
 perm-manage_threads = Manage Threads
 delivery-dm_failed = I could not send a private message to player { $nick } ({ $user }): their DMs are closed. They can read it with /role and /status.
-secrecy-join_refused = You cannot play in this game: you could read the mafia's room or the hosts' channel ({ $reasons }). Ask an admin to take that away, or play from another account. A host who wants to play gives up his host rights first.
+secrecy-join_refused = You cannot play in this game: you could read the mafia's room or the hosts' channel ({ $reasons }). Ask an admin to take that away, or play from another account. A host who wants to play gives up the host rights first.
 secrecy-substitute_refused = { $member } cannot play: they could read the mafia's room or the hosts' channel ({ $reasons }). Choose another member, or take those permissions away first.
 secrecy-reason-administrator = Administrator on this server
 secrecy-reason-host = host rights: Manage Server or the host role
@@ -84,7 +84,10 @@ host-exclude_preview = Exclude { $nick } now? The exclusion and the role are ann
 host-exclude_reason = Reason: { $reason }
 host-player_left = Player { $nick } ({ $user }) has left the server. Give the nickname to a substitute with /mafia replace.
 host-replaced = { $nick } has a new player; the role card is on its way.
-state-header = Turn { $turn }, phase { $phase }.
+state-header = Turn { $turn }, phase: { $phase }.
+phase-open = requests open
+phase-pistol = pistol window
+phase-over = game over
 state-alive =
     { $nick }: { $role }, { $user }, { $posts ->
         [one] { $posts } post

@@ -94,7 +94,7 @@ error-setup-too_few_mafia =
     Мало мафии: { $mafia } на { $players ->
         [one] { $players } игрока
        *[other] { $players } игроков
-    }; нужно хотя бы { $need } (четверть игроков, R24).
+    }; нужно хотя бы { $need } (четверть игроков).
 error-setup-too_many_mafia =
     Слишком много мафии: { $mafia } против { $town ->
         [one] { $town } мирного

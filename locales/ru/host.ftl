@@ -36,9 +36,9 @@ perm-manage_channels = Управлять каналами
 perm-manage_roles = Управлять ролями
 perm-manage_webhooks = Управлять вебхуками
 perm-manage_threads = Управлять ветками
-delivery-dm_failed = Не удалось отправить личное сообщение игроку { $nick } ({ $user }): личные сообщения закрыты. Он может прочитать его через /role и /status.
+delivery-dm_failed = Не удалось отправить личное сообщение: у игрока закрыты личные сообщения. Игрок: { $nick } ({ $user }). Прочитать сообщение можно командами /роль и /статус.
 secrecy-join_refused = Вы не можете играть в этой игре: вам видна комната мафии или канал ведущих ({ $reasons }). Попросите администратора снять эти права или играйте с другого аккаунта. Ведущий, который хочет играть, сначала отказывается от прав ведущего.
-secrecy-substitute_refused = { $member } не может играть: ему видна комната мафии или канал ведущих ({ $reasons }). Выберите другого участника или сначала снимите эти права.
+secrecy-substitute_refused = Участник { $member } не может играть: ему видна комната мафии или канал ведущих ({ $reasons }). Выберите другого участника или сначала снимите эти права.
 secrecy-reason-administrator = право «Администратор» на сервере
 secrecy-reason-host = права ведущего: «Управлять сервером» или роль ведущего
 secrecy-reason-manage_threads = право «Управлять ветками» в { $channel }
@@ -60,8 +60,8 @@ host-extended = Новый дедлайн: { $deadline }.
 host-paused = Часы остановлены.
 host-resumed = Часы снова идут; дедлайн: { $deadline }.
 host-ended = Игра завершена; все роли раскрыты в игровом канале.
-host-excluded = { $nick } исключён.
-host-deprived = { $nick } лишён голоса в этом ходу.
+host-excluded = Игрок { $nick } исключён.
+host-deprived = Игрок { $nick } лишён голоса в этом ходу.
 host-double_kill = У мафии два убийства в этом ходу.
 host-resolve_preview =
     Подвести итоги хода { $turn } сейчас? Заявки: { $requests }. В живых { $alive ->
@@ -83,18 +83,21 @@ host-cancel_signup_preview =
         [few] { $count } игрока
        *[many] { $count } игроков
     })?
-host-exclude_preview = Исключить { $nick } сейчас? Исключение и роль будут объявлены сразу.
+host-exclude_preview = Исключить игрока сейчас? Ник: { $nick }. Исключение и роль будут объявлены сразу.
 host-exclude_reason = Причина: { $reason }
-host-player_left = Игрок { $nick } ({ $user }) покинул сервер. Передайте ник замене командой /mafia replace.
-host-replaced = У ника { $nick } новый игрок; карточка роли отправлена.
-state-header = Ход { $turn }, фаза { $phase }.
+host-player_left = Игрок { $nick } ({ $user }) покинул сервер. Передайте ник замене командой /мафия заменить.
+host-replaced = Ник { $nick } передан новому игроку; карточка роли отправлена.
+state-header = Ход { $turn }, этап: { $phase }.
+phase-open = приём заявок
+phase-pistol = окно выстрела
+phase-over = игра окончена
 state-alive =
     { $nick }: { $role }, { $user }, { $posts ->
         [one] { $posts } пост
         [few] { $posts } поста
        *[many] { $posts } постов
     }, заявки: { $requests }
-state-dead = { $nick }: { $role }, { $user }, мёртв ({ $cause })
+state-dead = { $nick }: { $role }, { $user }, вне игры ({ $cause })
 delivery-forbidden = Не могу писать в { $channel }: моей роли не хватает там прав: { $permissions }. Ничего не потеряно: объявление ждёт и уйдёт, когда права вернутся (/мафия настройка чинит каналы).
 delivery-stuck =
     Discord уже { $minutes ->
