@@ -91,7 +91,7 @@ error-setup-too_few_mafia =
     Too few mafia: { $mafia } for { $players ->
         [one] { $players } player
        *[other] { $players } players
-    }; at least { $need } are needed (a quarter of the players).
+    }; the game needs at least { $need } (a quarter of the players).
 error-setup-too_many_mafia = Too many mafia: { $mafia } against { $town } town; the mafia would win before the game begins.
 error-setup-count_mismatch =
     { $players ->
