@@ -63,7 +63,7 @@ class CatalogueTranslator(app_commands.Translator):
         key = string.extras.get("key") or command_key(context)
         if key is None:
             return None
-        text = catalogue("ru").get(key)
-        if text is None:
+        if key not in catalogue("ru"):
             log.warning("no Russian command text for %r", key)
-        return text
+            return None
+        return t("ru", key)

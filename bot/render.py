@@ -33,6 +33,11 @@ def verb_name(lang: Lang, verb: str) -> str:
     return t(lang, f"verb.{verb}")
 
 
+def command_name(lang: Lang, verb: str) -> str:
+    """``/hunt`` as the reader's Discord client shows it (``/охота`` in Russian)."""
+    return "/" + t(lang, f"cmd.{verb}.name")
+
+
 def with_dm_header(lang: Lang, server: str, game_id: int, text: str) -> str:
     """Every private message names its server and game: a member playing on two servers
     tells his role cards apart."""
@@ -44,7 +49,11 @@ def render_role_card(lang: Lang, card: RoleCard) -> str:
     lines = [
         t(lang, "card.title", nick=card.nick, role=role_name(lang, card.role)),
         t(lang, f"card.about.{card.role}"),
-        t(lang, "card.verbs", verbs=", ".join(f"/{v}" for v in card.verbs if v != "post")),
+        t(
+            lang,
+            "card.verbs",
+            verbs=", ".join(command_name(lang, v) for v in card.verbs if v != "post"),
+        ),
     ]
     if card.team:
         lines.append(t(lang, "card.team", team=", ".join(card.team)))
@@ -211,13 +220,12 @@ def render_state(lang: Lang, game: LiveGame) -> str:
         )
     else:
         clock = "-"
-    lines = [t(lang, "state.header", turn=engine.turn, phase=engine.phase.value), clock]
+    phase = t(lang, f"phase.{engine.phase.value}")
+    lines = [t(lang, "state.header", turn=engine.turn, phase=phase), clock]
     for seat in game.players:
         p = engine.state.players[seat.nick]
-        requests = ", ".join(
-            f"{r.do} {' '.join(r.named())}".strip()
-            for r in engine.standing_requests(seat.nick)
-            if r.do != "post"
+        requests = "; ".join(
+            describe_request(lang, r) for r in engine.standing_requests(seat.nick) if r.do != "post"
         )
         lines.append(
             t(

@@ -56,9 +56,9 @@ import simcord
 from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
 
 from bot.client import MafiaBot, create_bot
-from bot.render import render
+from bot.render import command_name, render
 from bot.signup import JOIN_ID
-from core.i18n import Lang, catalogue, t
+from core.i18n import Lang, Matcher, t
 from core.refusal import Refusal
 from rules.model import Phase
 from rules.roles import INTERNAL_ROLES, ROLES
@@ -97,18 +97,9 @@ class DemoError(Exception):
 
 
 # --- what a player reads in his private replies ----------------------------------------------
-def _template(lang: Lang, key: str) -> re.Pattern[str]:
-    """A catalogue template as an anchored regex with one named group per placeholder."""
-    pattern = []
-    template = _raw(lang, key)
-    for part in re.split(r"(\{[a-z_]+\})", template):
-        found = re.fullmatch(r"\{([a-z_]+)\}", part)
-        pattern.append(f"(?P<{found.group(1)}>.+?)" if found else re.escape(part))
-    return re.compile("^" + "".join(pattern) + "$")
-
-
-def _raw(lang: Lang, key: str) -> str:
-    return catalogue(lang).get(key) or catalogue("en")[key]
+def _template(lang: Lang, key: str) -> Matcher:
+    """A catalogue message as a matcher of its rendered text (one value per variable)."""
+    return Matcher(lang, key)
 
 
 #: Every role code a card may show.
@@ -173,6 +164,11 @@ class Reader:
             )
         }
 
+    @property
+    def verb_by_command(self) -> dict[str, str]:
+        """``/охота`` -> ``hunt``: role cards name commands in the reader's language."""
+        return {command_name(self.lang, verb): verb for verb in self.verb_by_name.values()}
+
     def card(self, text: str) -> Card:
         nick = role = None
         verbs: frozenset[str] = frozenset()
@@ -183,7 +179,10 @@ class Reader:
                 nick = m["nick"].replace("**", "")
                 role = self.role_by_name.get(m["role"])
             elif (m := self.verbs.match(line)) is not None:
-                verbs = frozenset(v.strip().lstrip("/") for v in m["verbs"].split(","))
+                verbs = frozenset(
+                    self.verb_by_command.get(v.strip(), v.strip().lstrip("/"))
+                    for v in m["verbs"].split(",")
+                )
             elif (m := self.team.match(line)) is not None:
                 team = tuple(n.strip() for n in m["team"].split(","))
             elif line.strip() == self.dead:

@@ -1,4 +1,4 @@
-"""The message catalogues: same keys, same placeholders, and the rendering rules."""
+"""The message catalogues (Fluent): same messages, same variables, and the rendering rules."""
 
 from __future__ import annotations
 
@@ -10,7 +10,14 @@ from discord import app_commands
 
 from bot.command_i18n import CatalogueTranslator, ltext
 from bot.layout import missing_bot_permissions
-from core.i18n import LANGUAGES, catalogue, lang_for_locale, placeholders, t
+from core.i18n import (
+    LANGUAGES,
+    Matcher,
+    catalogue,
+    lang_for_locale,
+    t,
+    variables,
+)
 
 
 def test_catalogues_have_the_same_keys() -> None:
@@ -20,10 +27,29 @@ def test_catalogues_have_the_same_keys() -> None:
 
 
 @pytest.mark.parametrize("key", sorted(catalogue("en")))
-def test_translations_use_the_same_placeholders(key: str) -> None:
-    expected = placeholders(catalogue("en")[key])
+def test_translations_use_the_same_variables(key: str) -> None:
+    expected = variables("en", key)
     for lang in LANGUAGES:
-        assert placeholders(catalogue(lang)[key]) == expected, f"{lang}: {key}"
+        assert variables(lang, key) == expected, f"{lang}: {key}"
+
+
+def sample_values(key: str, value: object) -> dict[str, object]:
+    return dict.fromkeys(variables("en", key), value)
+
+
+@pytest.mark.parametrize("key", sorted(catalogue("en")))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_message_renders_with_its_variables(lang: str, key: str) -> None:
+    """Every message renders, with text or numbers in its variables, and no value is left out
+    (a missing one raises) nor shown as a Fluent placeholder."""
+    for value in ("Журавль", 1, 2, 5, 21):
+        text = t(lang, key, **sample_values(key, value))  # type: ignore[arg-type]
+        assert text and "{" not in text and "\u2068" not in text, f"{lang}: {key}"
+    for name in variables("en", key):
+        values = sample_values(key, "x")
+        del values[name]
+        with pytest.raises(KeyError):
+            t(lang, key, **values)  # type: ignore[arg-type]
 
 
 def test_no_empty_or_untrimmed_text() -> None:
@@ -48,6 +74,19 @@ def test_t_fills_named_placeholders() -> None:
 def test_t_without_a_placeholder_value_raises() -> None:
     with pytest.raises(KeyError):
         t("en", "announce.done")
+
+
+def test_numbers_are_shown_without_grouping_or_isolation_marks() -> None:
+    assert t("en", "error.bad_extend", maximum=1440) == (
+        "The deadline can be moved by 1 to 1440 minutes at a time."
+    )
+    assert "\u2068" not in t("ru", "announce.done", channel="#игра")
+
+
+def test_a_matcher_reads_the_values_back() -> None:
+    text = t("ru", "card.title", nick="Журавль", role="Доктор")
+    assert Matcher("ru", "card.title").match(text) == {"nick": "Журавль", "role": "Доктор"}
+    assert Matcher("ru", "card.title").match("что-то другое") is None
 
 
 def test_unknown_key_is_logged_and_shown_as_is(caplog: pytest.LogCaptureFixture) -> None:

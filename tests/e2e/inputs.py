@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 from simcord import ChannelHandle, Env, InteractionResult, MemberActor, OptionError, SetupError
 
-from core.i18n import t
+from core.i18n import catalogue, t
 from core.refusal import Refusal
 from tests.e2e.helpers import (
     World,
@@ -413,9 +413,7 @@ class Outcome:
     text: str = ""
 
 
-_KEYS = frozenset(
-    json.loads((Path(__file__).parents[2] / "locales" / "en.json").read_text(encoding="utf-8"))
-)
+_KEYS = frozenset(catalogue("en"))
 
 
 async def run(world: InputWorld, inv: Invocation, meter: StallMeter) -> Outcome:

@@ -371,10 +371,11 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, l
             assert message.author.name.split(" ")[0] in {nick.split(" ")[0] for nick in nicks}
 
     # R35, R55: a role is named in public next to a nickname only once he is dead: in his own
-    # death line ("Nick (Role) ..."), which gives his true role, or after it.
+    # death line ("Nick (Role) ...", "Погиб игрок Nick (Role)"), which gives his true role, or
+    # after it.
     words = role_words()
     death_line = re.compile(
-        rf"^({'|'.join(map(re.escape, nicks))}) \(({'|'.join(map(re.escape, words))})\)"
+        rf"(?<!\w)({'|'.join(map(re.escape, nicks))}) \(({'|'.join(map(re.escape, words))})\)"
     )
     announced: set[str] = set()
     for message in history:
@@ -384,7 +385,7 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, l
             break  # the end: every role is revealed (R35)
         for line in message.content.splitlines():
             named = {nick for nick in nicks if contains_word(line, nick)}
-            found = death_line.match(line)
+            found = death_line.search(line)
             if found:
                 nick, role = found.groups()
                 assert role == t(lang, f"role.{nicks[nick]}"), line  # R35: the true role

@@ -1,0 +1,104 @@
+### Refusals and errors: private replies to the member who asked.
+### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
+
+error-unexpected = Something went wrong on my side. Nothing was lost; please try again in a moment.
+error-guild_only = This command works only on a server.
+error-cooldown =
+    Not so fast: try again in { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    }.
+error-bot_missing_permissions = I lack these permissions: { $permissions }.
+error-not_allowed = You can't use this command here.
+error-bad_option = I don't understand the value “{ $value }”.
+error-outdated_command = This command has changed. Restart Discord (Ctrl+R) to load the new version.
+error-not_host = Only hosts can do this: members with the Manage Server permission or the { $role } role.
+error-not_host_no_role = Only hosts can do this: members with the Manage Server permission (no host role is set).
+error-not_set_up = The game channels are not set up yet: a host must run /mafia setup first.
+error-no_running_game = No game is running on this server.
+error-not_a_player = You are not playing in the current game.
+error-unknown_nick = There is no player called “{ $nick }” in this game.
+error-no_signup = Sign-up is not open.
+error-already_joined = You have already signed up.
+error-not_joined = You have not signed up.
+error-game_exists = A game is already open on this server: end it first.
+error-wait_for_pistol = Wait until the pistol window closes.
+error-already_paused = The clock is already stopped.
+error-not_paused = The clock is not stopped.
+error-bad_schedule = Unknown schedule: choose forum or fast.
+error-bad_timezone = Unknown time zone: use a name like Europe/Moscow or UTC.
+error-bad_turn_length = A fast turn lasts 1 to 1440 minutes.
+error-bad_time = That is not a time of day.
+error-bad_hunt_time = Hunts must open before the deadline.
+error-setup-too_few_players = Too few players: { $players }; a game needs at least { $minimum }.
+error-setup-unknown_role = Unknown role in the list: { $role }. Roles: villager, mafioso, boss, troublemaker, commissar, sergeant, doctor, prostitute, foundling, maniac.
+error-setup-sergeant_without_commissar = A sergeant needs a commissar.
+error-setup-foundling_without_boss = A foundling needs a boss.
+error-setup-empty_nick = A nickname is empty.
+error-setup-duplicate_role = There can be only one { $role } in a game (the list has { $count }).
+error-setup-duplicate_nick = Two nicknames are the same ({ $nick }).
+error-setup-mixed_script_nick = The nickname “{ $nick }” mixes Latin and Cyrillic letters; a nickname must use one alphabet.
+error-setup-bad_count = Write the list as role=count, e.g. mafioso=2 villager=5 ("{ $count }" is not a count for { $role }).
+error-setup-too_many_roles =
+    The role list has more than { $maximum ->
+        [one] { $maximum } role
+       *[other] { $maximum } roles
+    }; a game seats at most { $maximum ->
+        [one] { $maximum } player
+       *[other] { $maximum } players
+    }.
+error-setup-too_many_players = Too many players: { $players }; a game seats at most { $maximum }.
+error-setup-role_list_too_long =
+    The role list is too long ({ $length ->
+        [one] { $length } character
+       *[other] { $length } characters
+    }; at most { $maximum }). Write it as role=count, e.g. mafioso=2 villager=5.
+error-empty_text = Nothing to post: the text is empty or only invisible characters.
+error-empty_note = A death note needs words: this one is empty or only invisible characters. Your note is still yours to write.
+error-bad_extend =
+    The deadline can be moved by 1 to { $maximum ->
+        [one] { $maximum } minute
+       *[other] { $maximum } minutes
+    } at a time.
+refusal-game_over = The game is over.
+refusal-request_closed = Requests are closed right now: wait for the next turn.
+refusal-dead_sender = You are dead: the dead cannot do that.
+refusal-dead_target = That player is dead.
+refusal-wrong_role = Your role cannot do that.
+refusal-not_town = Only the town can do that.
+refusal-no_lynch_on_turn_1 = There is no lynch on turn 1.
+refusal-no_hunt_on_turn_1 = There is no hunt on turn 1.
+refusal-hunt_not_open = The hunt is not open yet.
+refusal-vote_deprived = The host took your vote for this turn.
+refusal-self_target = You cannot choose yourself.
+refusal-own_mafia_target = You cannot choose a member of the mafia.
+refusal-double_kill_not_granted = The mafia has one kill this turn.
+refusal-same_targets = Choose two different players.
+refusal-injection_used = The injection is used up.
+refusal-same_heal_target = You cannot heal the same player twice in a row.
+refusal-note_already_sent = You have already written your death note.
+refusal-no_pistol = You have no pistol.
+refusal-already_dead = That player is already dead.
+refusal-already_deprived = That player already has no vote this turn.
+refusal-already_granted = The double kill is already granted this turn.
+error-turn_already_resolved = Turn { $turn } is already resolved: nothing was changed.
+error-confirmation_expired = This confirmation has expired: run the command again.
+error-already_playing = That member already plays in this game.
+error-bot_cannot_play = A bot cannot play.
+error-bad_avatar = The avatar must be an https:// link to an image.
+error-profile_empty = Give an avatar, a signature, or both.
+error-setup-too_few_mafia =
+    Too few mafia: { $mafia } for { $players ->
+        [one] { $players } player
+       *[other] { $players } players
+    }; the game needs at least { $need } (a quarter of the players).
+error-setup-too_many_mafia = Too many mafia: { $mafia } against { $town } town; the mafia would win before the game begins.
+error-setup-count_mismatch =
+    { $players ->
+        [one] { $players } player
+       *[other] { $players } players
+    } signed up but the role list has { $roles ->
+        [one] { $roles } role
+       *[other] { $roles } roles
+    }: change the list (/mafia roles) or wait for more players.
+error-wrong_channel = Game commands work in the game's channels: use them in { $channel }.

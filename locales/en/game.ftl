@@ -1,0 +1,168 @@
+### The game itself: role cards, requests, announcements, results, sign-up, status.
+### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
+
+announce-done = Posted in { $channel }.
+role-villager = Villager
+card-about-villager = You are a peaceful villager: find the mafia and lynch it.
+role-mafioso = Mafioso
+card-about-mafioso = You are in the mafia: agree on a kill every turn in the mafia channel.
+role-boss = Boss
+card-about-boss = You lead the mafia; the commissar's check shows you as mafia. If the game has a Foundling, the Foundling joins the mafia when you die.
+role-troublemaker = Troublemaker
+card-about-troublemaker = You are in the mafia and can make a player look like mafia to the commissar.
+role-commissar = Commissar
+card-about-commissar = You check one player a turn: mafia or not.
+role-sergeant = Sergeant
+card-about-sergeant = You learn the commissar's checks and take over the checks if the commissar dies.
+role-doctor = Doctor
+card-about-doctor = You heal one player a turn; once a game you may give a lethal injection.
+role-prostitute = Prostitute
+card-about-prostitute = You block one player's action a turn.
+role-foundling = Foundling
+card-about-foundling = You are a peaceful villager.
+role-converted_foundling = Converted foundling
+card-about-converted_foundling = You have joined the mafia.
+role-promoted_sergeant = Commissar (promoted)
+card-about-promoted_sergeant = You have taken over the commissar's checks.
+role-maniac = Maniac
+card-about-maniac = You play alone: poison one player a turn and outlive everybody.
+verb-vote = vote
+verb-hunt = hunt
+verb-note = death note
+verb-kill = kill
+verb-check = check
+verb-heal = heal
+verb-inject = injection
+verb-block = block
+verb-slander = slander
+verb-poison = poison
+verb-shoot = shot
+verb-post = post
+play-accepted-vote = Your vote against { $target } is counted.
+play-accepted-hunt = You are hunting { $target }.
+play-accepted-note = Your death note to { $to } is kept.
+play-accepted-kill = Kill request: { $target }.
+play-accepted-check = You will check { $target }.
+play-accepted-heal = You will heal { $target }.
+play-accepted-inject = You will inject { $target }.
+play-accepted-block = You will block { $target }.
+play-accepted-slander = You will slander { $target }.
+play-accepted-poison = You will poison { $target }.
+play-accepted-shoot = You shoot { $target }.
+play-withdrawn = Withdrawn: { $verbs }.
+death-poison = { $nick } ({ $role }) died of poison.
+cause-poison = poisoned
+death-hunt = { $nick } ({ $role }) was killed in the hunt.
+cause-hunt = killed in the hunt
+death-hunt_backfire = { $nick } ({ $role }) died in their own hunt.
+cause-hunt_backfire = died in their own hunt
+death-mafia = { $nick } ({ $role }) was killed in the night.
+cause-mafia = killed in the night
+death-euthanasia = { $nick } ({ $role }) died in the night.
+cause-euthanasia = died in the night
+death-lynch = { $nick } ({ $role }) was lynched.
+cause-lynch = lynched
+death-inactive = { $nick } ({ $role }) left the game: no post this turn.
+cause-inactive = inactive
+death-missed_votes = { $nick } ({ $role }) left the game: missed two votes.
+cause-missed_votes = missed two votes
+death-excluded = { $nick } ({ $role }) was excluded by the host.
+cause-excluded = excluded
+death-pistol = { $nick } ({ $role }) was shot by { $by }.
+cause-pistol = shot
+cause-None = alive
+method-mafia = the mafia's kill
+method-euthanasia = the doctor's injection
+winner-town = The town wins!
+winner-mafia = The mafia wins!
+winner-maniac = The maniac wins!
+winner-draw = Nobody survived: a draw.
+winner-none = The host ended the game.
+reveal-alive = { $nick }: { $role }, alive
+reveal-dead = { $nick }: { $role }, { $cause } on turn { $turn }
+card-title = You are **{ $nick }**, { $role }.
+card-verbs = Your commands: { $verbs }
+card-team = The mafia: { $team }
+card-commissar = The commissar is { $commissar }.
+card-dead = You are dead: you may still post as a ghost.
+announce-turn_open = Turn { $turn } begins. Deadline: { $deadline } ({ $relative }).
+announce-results = Results of turn { $turn }:
+announce-nobody_died = Nobody died.
+announce-pistol_window = { $nick } may shoot before the turn ends.
+announce-note =
+    A death note from { $author }:
+    { $text }
+announce-pistol = You were killed, but you may fire your pistol once: /shoot.
+announce-converted = The boss is dead: you now belong to the mafia.
+announce-promoted = The commissar is dead: you take over and check players now.
+announce-mafia_joined = { $nick } has joined the mafia.
+announce-no_shot = { $nick } did not shoot.
+announce-unknown = (an announcement: { $kind })
+lynch-votes =
+    { $nick }: { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    } ({ $voters })
+lynch-totals =
+    { $nick }: { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    }
+lynch-no_votes = Nobody voted.
+lynch-hanged = The town lynched { $nick }.
+lynch-nobody = Nobody was lynched.
+check-mafia = Check: { $target } is in the mafia.
+check-not_mafia = Check: { $target } is not in the mafia.
+check-killed_by = { $target } was killed tonight by { $killers } ({ $method }).
+signup-message =
+    Sign-up for a new game is open ({ $schedule } schedule). Signed up: { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }.
+signup-join_button = Join
+signup-leave_button = Leave
+signup-joined =
+    You are signed up. Signed up: { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }.
+signup-left =
+    You are no longer signed up. Signed up: { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }.
+signup-closed = Sign-up is closed: the game has started.
+signup-opened = Sign-up is open in { $channel }.
+roles-set = Roles: { $roles }.
+signup-cancelled = Sign-up was cancelled by the host.
+dm-header = { $server } · game #{ $game }
+status-header = You are { $nick }, { $role }. Turn { $turn }.
+status-requests = Your requests this turn:
+status-no_requests = No requests this turn.
+status-request = { $verb }: { $targets }
+status-request_note = death note to { $to }
+status-posts =
+    This turn you have { $count ->
+        [one] { $count } post
+       *[other] { $count } posts
+    } in the game channel.
+status-paused = The clock is stopped.
+status-deadline = Deadline: { $deadline } ({ $relative }).
+say-done = Posted in { $channel }.
+say-ghost_name = { $nick } (ghost)
+mafia-agreement = Kill requests this turn:
+mafia-agreement_line = { $nick } → { $targets }
+mafia-agreement_none = none yet
+profile-done = Your profile is saved.
+post-title = A post in the game channel
+post-label = Your post
+status-news = Your private news:
+announce-excluded = The host has removed { $nick } from the game.
+reminder-vote = Turn { $turn }: you have not voted yet. Every living player must vote before the deadline (/vote).
+reminder-post = Turn { $turn }: you have not posted in the game channel yet. A player who posts nothing during a turn leaves the game (/say).
+reminder-last_chance = You have already missed one vote: missing a second one removes you from the game.
+announce-introduce = Turn 1 has no lynch and no hunts. Introduce yourselves here (/say or /post)!
+announce-explain_votes = Everyone: explain your vote, and ask the others about theirs.
+pistol-placeholder = Whom do you shoot?
+pistol-done = You shot { $nick }. The shot is announced when the pistol window closes.
+announce-mafia_left = { $nick } is dead and leaves this room.

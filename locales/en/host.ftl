@@ -1,0 +1,105 @@
+### Server set-up, permissions, delivery problems and the hosts' commands.
+### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
+
+setup-host_role_everyone = @everyone can't be the host role: everybody would be a host.
+setup-host_role_needs_manage_guild = Only a member with the Manage Server permission can change the host role.
+setup-bot_missing_permissions = I can't set up the game: my role lacks these server permissions: { $permissions }. Give them to my role in Server Settings → Roles (or give it Administrator) and run /mafia setup again.
+setup-forbidden = Discord refused to let me change { $channel }. Give my role access to it, or delete it, and run /mafia setup again.
+setup-done = The game is set up in { $category }: { $game } for the story and the anonymous posts, { $discussion } for open talk, { $mafia } for the mafia's room (a private thread opened for the mafia when the game starts), { $host } for the hosts. Language: { $language }. Host role: { $host_role }.
+setup-created = Created: { $items }.
+setup-repaired = Repaired: { $items }.
+setup-unchanged = Everything was already in place.
+setup-no_host_role = none (members with Manage Server host)
+audit-setup = Forum mafia: /mafia setup by { $user }
+channel-category = Mafia
+channel-game = game
+channel-discussion = discussion
+channel-mafia = mafia
+channel-host = host
+channel-mafia_thread = mafia-game-{ $game }
+topic-game = The game: the host's story and the players' anonymous posts. Play with slash commands; only the bot writes here.
+topic-discussion = Questions and talk about the game, under your own name.
+topic-mafia = Each game's mafia room is a private thread here: only its members see it.
+topic-host = The hosts' channel.
+host-display_name = Host
+perm-view_channel = View Channels
+perm-send_messages = Send Messages
+perm-send_messages_in_threads = Send Messages in Threads
+perm-create_public_threads = Create Public Threads
+perm-create_private_threads = Create Private Threads
+perm-embed_links = Embed Links
+perm-attach_files = Attach Files
+perm-add_reactions = Add Reactions
+perm-read_message_history = Read Message History
+perm-use_application_commands = Use Application Commands
+perm-manage_channels = Manage Channels
+perm-manage_roles = Manage Roles
+perm-manage_webhooks = Manage Webhooks
+perm-manage_threads = Manage Threads
+delivery-dm_failed = I could not send a private message to player { $nick } ({ $user }): their DMs are closed. They can read it with /role and /status.
+secrecy-join_refused = You cannot play in this game: you could read the mafia's room or the hosts' channel ({ $reasons }). Ask an admin to take that away, or play from another account. A host who wants to play gives up the host rights first.
+secrecy-substitute_refused = { $member } cannot play: they could read the mafia's room or the hosts' channel ({ $reasons }). Choose another member, or take those permissions away first.
+secrecy-reason-administrator = Administrator on this server
+secrecy-reason-host = host rights: Manage Server or the host role
+secrecy-reason-manage_threads = Manage Threads in { $channel }
+secrecy-reason-manage_channels = Manage Channels in { $channel }
+secrecy-reason-view_host = access to { $channel }
+secrecy-start_refused =
+    The game cannot start: these signed-up members can read the mafia's room or the hosts' channel.
+    { $members }
+    Take those permissions away, or ask them to /leave, then start again.
+secrecy-start_member = - { $member } (@{ $account }): { $reasons }
+start-done =
+    The game has started with { $players ->
+        [one] { $players } player
+       *[other] { $players } players
+    } ({ $roles }). Turn 1 ends { $deadline }.
+host-resolved = The turn is resolved.
+host-extended = The deadline is now { $deadline }.
+host-paused = The clock is stopped.
+host-resumed = The clock runs again; the deadline is { $deadline }.
+host-ended = The game is over; every role is revealed in the game channel.
+host-excluded = { $nick } is excluded.
+host-deprived = { $nick } has no vote this turn.
+host-double_kill = The mafia has two kills this turn.
+host-resolve_preview =
+    Resolve turn { $turn } now? Requests in: { $requests }. { $alive ->
+        [one] { $alive } living player
+       *[other] { $alive } living players
+    }; not voted yet: { $not_voted }; no post yet: { $not_posted }.
+host-resolve_preview_pistol = Close the pistol window of turn { $turn } now? Shots still due: { $pistols }.
+host-resolved_turn = Turn { $turn } is resolved.
+confirm-button = Confirm
+confirm-cancel_button = Cancel
+confirm-working = Confirmed.
+confirm-cancelled = Cancelled: nothing was changed.
+host-signup_cancelled = The sign-up is cancelled.
+host-end_preview = End game #{ $game } now (turn { $turn })? Every role will be revealed in the game channel.
+host-cancel_signup_preview =
+    Cancel the sign-up of game #{ $game } ({ $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    } signed up)?
+host-exclude_preview = Exclude { $nick } now? The exclusion and the role are announced at once.
+host-exclude_reason = Reason: { $reason }
+host-player_left = Player { $nick } ({ $user }) has left the server. Give the nickname to a substitute with /mafia replace.
+host-replaced = { $nick } has a new player; the role card is on its way.
+state-header = Turn { $turn }, phase: { $phase }.
+phase-open = requests open
+phase-pistol = pistol window
+phase-over = game over
+state-alive =
+    { $nick }: { $role }, { $user }, { $posts ->
+        [one] { $posts } post
+       *[other] { $posts } posts
+    }, requests: { $requests }
+state-dead = { $nick }: { $role }, { $user }, dead ({ $cause })
+delivery-forbidden = I cannot post in { $channel }: my role lacks { $permissions } there. Nothing is lost: the announcement waits and goes out once the permission is back (/mafia setup repairs the channels).
+delivery-stuck =
+    Discord keeps failing to take this game's announcements (for { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    } now). Nothing is lost: I keep trying, and they go out in order as soon as Discord accepts them.
+start-bot_missing_permissions = I cannot start the game: my role lacks these server permissions: { $permissions }. Give them to my role in Server Settings → Roles, then run /mafia start again.
+start-mafia_room_missing_permissions = I cannot start the game: I lack these permissions in { $channel }, where the mafia's room (a private thread) is opened: { $permissions }. Give them to my role (or run /mafia setup to repair the channel), then run /mafia start again.
+start-mafia_access_failed = Warning: I could not open the mafia's room in { $channel } (a permission is missing there). Run /mafia setup to repair the channels; I will open it again with the next news for the mafia.

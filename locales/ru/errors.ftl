@@ -1,0 +1,113 @@
+### Refusals and errors: private replies to the member who asked.
+### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
+
+error-unexpected = Что-то пошло не так на моей стороне. Ничего не потеряно; попробуйте ещё раз чуть позже.
+error-guild_only = Эта команда работает только на сервере.
+error-cooldown =
+    Не так быстро: попробуйте снова через { $seconds ->
+        [one] { $seconds } секунду
+        [few] { $seconds } секунды
+       *[many] { $seconds } секунд
+    }.
+error-bot_missing_permissions = Мне не хватает прав: { $permissions }.
+error-not_allowed = Здесь эту команду использовать нельзя.
+error-bad_option = Не понимаю значение «{ $value }».
+error-outdated_command = Эта команда изменилась. Перезапустите Discord (Ctrl+R), чтобы загрузить новую версию.
+error-not_host = Это могут только ведущие: участники с правом «Управлять сервером» или с ролью { $role }.
+error-not_host_no_role = Это могут только ведущие: участники с правом «Управлять сервером» (роль ведущего не задана).
+error-not_set_up = Игровые каналы ещё не созданы: сначала ведущий должен выполнить /мафия настройка.
+error-no_running_game = На этом сервере сейчас нет игры.
+error-not_a_player = Вы не участвуете в текущей игре.
+error-unknown_nick = В этой игре нет игрока с ником «{ $nick }».
+error-no_signup = Запись на игру сейчас не открыта.
+error-already_joined = Вы уже записались.
+error-not_joined = Вы не записаны.
+error-game_exists = На сервере уже есть открытая игра: сначала завершите её.
+error-wait_for_pistol = Дождитесь, пока закроется окно выстрела.
+error-already_paused = Часы уже остановлены.
+error-not_paused = Часы не остановлены.
+error-bad_schedule = Неизвестное расписание: выберите форумное или быстрое.
+error-bad_timezone = Неизвестный часовой пояс: укажите, например, Europe/Moscow или UTC.
+error-bad_turn_length = Быстрый ход длится от 1 до 1440 минут.
+error-bad_time = Это не время суток.
+error-bad_hunt_time = Охота должна открываться до дедлайна.
+error-setup-too_few_players = Слишком мало игроков: { $players }; нужно хотя бы { $minimum }.
+error-setup-unknown_role = Неизвестная роль в списке: { $role }. Роли: villager, mafioso, boss, troublemaker, commissar, sergeant, doctor, prostitute, foundling, maniac.
+error-setup-sergeant_without_commissar = Сержанту нужен комиссар.
+error-setup-foundling_without_boss = Подкидышу нужен босс.
+error-setup-empty_nick = Пустой ник.
+error-setup-duplicate_role = Роль { $role } может быть в игре только одна (в списке { $count }).
+error-setup-duplicate_nick = Два одинаковых ника ({ $nick }).
+error-setup-mixed_script_nick = В нике «{ $nick }» смешаны латиница и кириллица: ник должен быть написан буквами одного алфавита.
+error-setup-bad_count = Пишите список как роль=число, например mafioso=2 villager=5 («{ $count }» — не число для { $role }).
+error-setup-too_many_roles =
+    В списке больше { $maximum ->
+        [one] { $maximum } роли
+       *[other] { $maximum } ролей
+    }, а в игре может быть не больше { $maximum ->
+        [one] { $maximum } игрока
+       *[other] { $maximum } игроков
+    }.
+error-setup-too_many_players = Слишком много игроков: { $players }; в игре может быть не больше { $maximum }.
+error-setup-role_list_too_long =
+    Список ролей слишком длинный ({ $length ->
+        [one] { $length } знак
+        [few] { $length } знака
+       *[many] { $length } знаков
+    }, можно не больше { $maximum }). Пишите его как роль=число, например mafioso=2 villager=5.
+error-empty_text = Нечего публиковать: текст пустой или состоит из одних невидимых символов.
+error-empty_note = В предсмертной записке должны быть слова, а эта пустая или из одних невидимых символов. Записку вы по-прежнему можете написать.
+error-bad_extend =
+    Срок можно сдвинуть за раз на 1–{ $maximum ->
+        [one] { $maximum } минуту
+        [few] { $maximum } минуты
+       *[many] { $maximum } минут
+    }.
+refusal-game_over = Игра окончена.
+refusal-request_closed = Заявки сейчас не принимаются: дождитесь следующего хода.
+refusal-dead_sender = Вы мертвы: мёртвые этого не могут.
+refusal-dead_target = Этот игрок мёртв.
+refusal-wrong_role = Ваша роль этого не умеет.
+refusal-not_town = Это может только город.
+refusal-no_lynch_on_turn_1 = В первый ход суда Линча нет.
+refusal-no_hunt_on_turn_1 = В первый ход охоты нет.
+refusal-hunt_not_open = Охота ещё не открыта.
+refusal-vote_deprived = Ведущий лишил вас голоса в этом ходу.
+refusal-self_target = Нельзя выбрать себя.
+refusal-own_mafia_target = Нельзя выбрать члена мафии.
+refusal-double_kill_not_granted = В этом ходу у мафии одно убийство.
+refusal-same_targets = Выберите двух разных игроков.
+refusal-injection_used = Смертельный укол уже сделан.
+refusal-same_heal_target = Нельзя лечить одного игрока два хода подряд.
+refusal-note_already_sent = Вы уже написали посмертную записку.
+refusal-no_pistol = У вас нет пистолета.
+refusal-already_dead = Этот игрок уже мёртв.
+refusal-already_deprived = Этот игрок уже лишён голоса в этом ходу.
+refusal-already_granted = Двойное убийство в этом ходу уже разрешено.
+error-turn_already_resolved = Итоги хода { $turn } уже подведены: ничего не изменилось.
+error-confirmation_expired = Это подтверждение устарело: выполните команду ещё раз.
+error-already_playing = Этот участник уже играет в этой игре.
+error-bot_cannot_play = Бот не может играть.
+error-bad_avatar = Аватар должен быть ссылкой https:// на картинку.
+error-profile_empty = Укажите аватар, подпись или и то и другое.
+error-setup-too_few_mafia =
+    Мало мафии: { $mafia } на { $players ->
+        [one] { $players } игрока
+       *[other] { $players } игроков
+    }; нужно хотя бы { $need } (четверть игроков).
+error-setup-too_many_mafia =
+    Слишком много мафии: { $mafia } против { $town ->
+        [one] { $town } мирного
+       *[other] { $town } мирных
+    }; мафия победила бы до начала игры.
+error-setup-count_mismatch =
+    { $players ->
+        [one] Записался { $players } игрок
+        [few] Записались { $players } игрока
+       *[many] Записалось { $players } игроков
+    }, а в списке { $roles ->
+        [one] { $roles } роль
+        [few] { $roles } роли
+       *[many] { $roles } ролей
+    }: измените список (/мафия роли) или дождитесь игроков.
+error-wrong_channel = Игровые команды работают в каналах игры: используйте их в { $channel }.

@@ -1,0 +1,174 @@
+### The game itself: role cards, requests, announcements, results, sign-up, status.
+### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
+
+announce-done = Опубликовано в { $channel }.
+role-villager = Мирный житель
+card-about-villager = Вы мирный житель: найдите мафию и казните её.
+role-mafioso = Мафиози
+card-about-mafioso = Вы в мафии: каждый ход договаривайтесь об убийстве в канале мафии.
+role-boss = Босс
+card-about-boss = Вы глава мафии; проверка комиссара покажет вас мафией. Если в игре есть Подкидыш, после вашей смерти он перейдёт в мафию.
+role-troublemaker = Баламут
+card-about-troublemaker = Вы в мафии и можете подставить игрока под проверку комиссара.
+role-commissar = Комиссар
+card-about-commissar = Каждый ход вы проверяете одного игрока: мафия он или нет.
+role-sergeant = Сержант
+card-about-sergeant = Вы узнаёте проверки комиссара и заменяете его, если он погибнет.
+role-doctor = Доктор
+card-about-doctor = Каждый ход вы лечите одного игрока; раз за игру можете сделать смертельный укол.
+role-prostitute = Путана
+card-about-prostitute = Каждый ход вы блокируете действие одного игрока.
+role-foundling = Подкидыш
+card-about-foundling = Вы мирный житель.
+role-converted_foundling = Завербованный подкидыш
+card-about-converted_foundling = Вы перешли в мафию.
+role-promoted_sergeant = Комиссар (бывший сержант)
+card-about-promoted_sergeant = Вы заняли место комиссара и проверяете игроков.
+role-maniac = Маньяк
+card-about-maniac = Вы играете сами за себя: травите по игроку за ход и переживите всех.
+verb-vote = голос
+verb-hunt = охота
+verb-note = записка
+verb-kill = убийство
+verb-check = проверка
+verb-heal = лечение
+verb-inject = укол
+verb-block = блок
+verb-slander = подстава
+verb-poison = отравление
+verb-shoot = выстрел
+verb-post = пост
+play-accepted-vote = Голос учтён: { $target }.
+play-accepted-hunt = Охота: ваша цель — { $target }.
+play-accepted-note = Записка сохранена. Кому: { $to }.
+play-accepted-kill = Заявка на убийство: { $target }.
+play-accepted-check = Проверка назначена: { $target }.
+play-accepted-heal = Лечение назначено: { $target }.
+play-accepted-inject = Укол назначен: { $target }.
+play-accepted-block = Блок назначен: { $target }.
+play-accepted-slander = Подстава назначена: { $target }.
+play-accepted-poison = Отравление назначено: { $target }.
+play-accepted-shoot = Выстрел: { $target }.
+play-withdrawn = Отозвано: { $verbs }.
+death-poison = Отравлен игрок { $nick } ({ $role }).
+cause-poison = отравление
+death-hunt = На охоте убит игрок { $nick } ({ $role }).
+cause-hunt = убийство на охоте
+death-hunt_backfire = На своей же охоте погиб игрок { $nick } ({ $role }).
+cause-hunt_backfire = гибель на своей охоте
+death-mafia = Ночью убит игрок { $nick } ({ $role }).
+cause-mafia = ночное убийство
+death-euthanasia = Ночью умер игрок { $nick } ({ $role }).
+cause-euthanasia = смерть ночью
+death-lynch = По решению суда Линча казнён игрок { $nick } ({ $role }).
+cause-lynch = казнь по суду Линча
+death-inactive = Выбывает игрок { $nick } ({ $role }): ни одного поста за ход.
+cause-inactive = выбывание за молчание
+death-missed_votes = Выбывает игрок { $nick } ({ $role }): два пропущенных голосования.
+cause-missed_votes = выбывание за два пропуска голосования
+death-excluded = Исключён ведущим игрок { $nick } ({ $role }).
+cause-excluded = исключение ведущим
+death-pistol = Застрелен игрок { $nick } ({ $role }). Кто стрелял: { $by }.
+cause-pistol = выстрел из пистолета
+cause-None = в живых
+method-mafia = убийство мафии
+method-euthanasia = укол доктора
+winner-town = Победил город!
+winner-mafia = Победила мафия!
+winner-maniac = Победил маньяк!
+winner-draw = Никто не выжил: ничья.
+winner-none = Ведущий завершил игру.
+reveal-alive = { $nick }: { $role }, в живых
+reveal-dead = { $nick }: { $role }, { $cause } на { $turn }-м ходу
+card-title = Вы — **{ $nick }**, { $role }.
+card-verbs = Ваши команды: { $verbs }
+card-team = Мафия: { $team }
+card-commissar = Комиссар — { $commissar }.
+card-dead = Вы мертвы: писать можно, но как призрак.
+announce-turn_open = Начался ход { $turn }. Дедлайн: { $deadline } ({ $relative }).
+announce-results = Итоги хода { $turn }:
+announce-nobody_died = Никто не погиб.
+announce-pistol_window = До конца хода может выстрелить игрок { $nick }.
+announce-note =
+    Посмертная записка. Автор: { $author }.
+    { $text }
+announce-pistol = Вас убили, но вы можете выстрелить один раз: /выстрелить.
+announce-converted = Босс погиб: теперь вы в мафии.
+announce-promoted = Комиссар погиб: вы заняли его место и теперь проверяете игроков.
+announce-mafia_joined = В мафии новый игрок: { $nick }.
+announce-no_shot = Выстрела не было: игрок { $nick } не воспользовался пистолетом.
+announce-unknown = (объявление: { $kind })
+lynch-votes =
+    { $nick }: { $count ->
+        [one] { $count } голос
+        [few] { $count } голоса
+       *[many] { $count } голосов
+    } ({ $voters })
+lynch-totals =
+    { $nick }: { $count ->
+        [one] { $count } голос
+        [few] { $count } голоса
+       *[many] { $count } голосов
+    }
+lynch-no_votes = Никто не голосовал.
+lynch-hanged = Итог суда Линча: казнён игрок { $nick }.
+lynch-nobody = Итог суда Линча: никто не казнён.
+check-mafia = Проверка: { $target } — мафия.
+check-not_mafia = Проверка: { $target } — не мафия.
+check-killed_by = Этой ночью убит игрок { $target }. Кто убил: { $killers } ({ $method }).
+signup-message =
+    Открыта запись на новую игру (расписание: { $schedule }). В записи: { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    }.
+signup-join_button = Записаться
+signup-leave_button = Выписаться
+signup-joined =
+    Вы записаны. В записи: { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    }.
+signup-left =
+    Вы выписались. В записи: { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    }.
+signup-closed = Запись закрыта: игра началась.
+signup-opened = Запись открыта в { $channel }.
+roles-set = Роли: { $roles }.
+signup-cancelled = Ведущий отменил запись на игру.
+dm-header = { $server } · игра №{ $game }
+status-header = Вы — { $nick }, { $role }. Ход { $turn }.
+status-requests = Ваши заявки в этом ходу:
+status-no_requests = В этом ходу заявок нет.
+status-request = { $verb }: { $targets }
+status-request_note = записка, кому: { $to }
+status-posts =
+    В этом ходу у вас { $count ->
+        [one] { $count } пост
+        [few] { $count } поста
+       *[many] { $count } постов
+    } в игровом канале.
+status-paused = Часы остановлены.
+status-deadline = Дедлайн: { $deadline } ({ $relative }).
+say-done = Опубликовано в { $channel }.
+say-ghost_name = { $nick } (призрак)
+mafia-agreement = Заявки на убийство в этом ходу:
+mafia-agreement_line = { $nick } → { $targets }
+mafia-agreement_none = пока нет
+profile-done = Ваш профиль сохранён.
+post-title = Пост в игровой канал
+post-label = Ваш пост
+status-news = Ваши личные новости:
+announce-excluded = Решение ведущего: игрок { $nick } исключён из игры.
+reminder-vote = Ход { $turn }: вы ещё не проголосовали. Каждый живой игрок обязан проголосовать до дедлайна (/голос).
+reminder-post = Ход { $turn }: вы ещё ничего не написали в игровом канале. Игрок, не написавший за ход ни одного сообщения, выбывает (/сказать).
+reminder-last_chance = Вы уже пропустили одно голосование: второй пропуск — и вы выбываете из игры.
+announce-introduce = В первый ход нет суда Линча и охоты. Представьтесь здесь (/сказать или /пост)!
+announce-explain_votes = Все объясняют свой голос и задают вопросы другим.
+pistol-placeholder = В кого вы стреляете?
+pistol-done = Ваш выстрел: { $nick }. Он будет объявлен, когда закроется окно пистолета.
+announce-mafia_left = Погиб игрок { $nick } и покидает эту комнату.

@@ -1,0 +1,110 @@
+### Server set-up, permissions, delivery problems and the hosts' commands.
+### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
+
+setup-host_role_everyone = @everyone не может быть ролью ведущего: ведущими стали бы все.
+setup-host_role_needs_manage_guild = Сменить роль ведущего может только участник с правом «Управлять сервером».
+setup-bot_missing_permissions = Не могу настроить игру: моей роли не хватает прав на сервере: { $permissions }. Выдайте их моей роли в Настройках сервера → Роли (или дайте ей права администратора) и снова выполните /мафия настройка.
+setup-forbidden = Discord не дал мне изменить { $channel }. Дайте моей роли доступ к нему или удалите его и снова выполните /мафия настройка.
+setup-done = Игра настроена в категории { $category }: { $game } — для рассказа ведущего и анонимных постов, { $discussion } — для открытого обсуждения, { $mafia } — для комнаты мафии (закрытая ветка, которую бот откроет для мафии, когда начнётся игра), { $host } — для ведущих. Язык: { $language }. Роль ведущего: { $host_role }.
+setup-created = Создано: { $items }.
+setup-repaired = Исправлено: { $items }.
+setup-unchanged = Всё уже было на месте.
+setup-no_host_role = не задана (ведут участники с правом «Управлять сервером»)
+audit-setup = Форумная мафия: /мафия настройка (участник { $user })
+channel-category = Мафия
+channel-game = игра
+channel-discussion = обсуждение
+channel-mafia = мафия
+channel-host = ведущий
+channel-mafia_thread = мафия-игра-{ $game }
+topic-game = Игра: рассказ ведущего и анонимные посты игроков. Играйте слеш-командами; пишет здесь только бот.
+topic-discussion = Вопросы и разговоры об игре под своим именем.
+topic-mafia = Комната мафии каждой игры — закрытая ветка здесь: её видят только участники.
+topic-host = Канал ведущих.
+host-display_name = Ведущий
+perm-view_channel = Просматривать каналы
+perm-send_messages = Отправлять сообщения
+perm-send_messages_in_threads = Отправлять сообщения в ветках
+perm-create_public_threads = Создавать публичные ветки
+perm-create_private_threads = Создавать приватные ветки
+perm-embed_links = Встраивать ссылки
+perm-attach_files = Прикреплять файлы
+perm-add_reactions = Добавлять реакции
+perm-read_message_history = Читать историю сообщений
+perm-use_application_commands = Использовать команды приложения
+perm-manage_channels = Управлять каналами
+perm-manage_roles = Управлять ролями
+perm-manage_webhooks = Управлять вебхуками
+perm-manage_threads = Управлять ветками
+delivery-dm_failed = Не удалось отправить личное сообщение: у игрока закрыты личные сообщения. Игрок: { $nick } ({ $user }). Прочитать сообщение можно командами /роль и /статус.
+secrecy-join_refused = Вы не можете играть в этой игре: вам видна комната мафии или канал ведущих ({ $reasons }). Попросите администратора снять эти права или играйте с другого аккаунта. Ведущий, который хочет играть, сначала отказывается от прав ведущего.
+secrecy-substitute_refused = Участник { $member } не может играть: ему видна комната мафии или канал ведущих ({ $reasons }). Выберите другого участника или сначала снимите эти права.
+secrecy-reason-administrator = право «Администратор» на сервере
+secrecy-reason-host = права ведущего: «Управлять сервером» или роль ведущего
+secrecy-reason-manage_threads = право «Управлять ветками» в { $channel }
+secrecy-reason-manage_channels = право «Управлять каналами» в { $channel }
+secrecy-reason-view_host = доступ к { $channel }
+secrecy-start_refused =
+    Игру нельзя начать: эти записавшиеся участники могут читать комнату мафии или канал ведущих.
+    { $members }
+    Снимите с них эти права или попросите их выписаться (/выписаться), затем начните снова.
+secrecy-start_member = - { $member } (@{ $account }): { $reasons }
+start-done =
+    Игра началась: { $players ->
+        [one] { $players } игрок
+        [few] { $players } игрока
+       *[many] { $players } игроков
+    } ({ $roles }). Ход 1 закончится { $deadline }.
+host-resolved = Итоги хода подведены.
+host-extended = Новый дедлайн: { $deadline }.
+host-paused = Часы остановлены.
+host-resumed = Часы снова идут; дедлайн: { $deadline }.
+host-ended = Игра завершена; все роли раскрыты в игровом канале.
+host-excluded = Игрок { $nick } исключён.
+host-deprived = Игрок { $nick } лишён голоса в этом ходу.
+host-double_kill = У мафии два убийства в этом ходу.
+host-resolve_preview =
+    Подвести итоги хода { $turn } сейчас? Заявки: { $requests }. В живых { $alive ->
+        [one] { $alive } игрок
+        [few] { $alive } игрока
+       *[many] { $alive } игроков
+    }; ещё не проголосовали: { $not_voted }; ещё не писали: { $not_posted }.
+host-resolve_preview_pistol = Закрыть окно выстрела хода { $turn } сейчас? Выстрелов ещё ждём: { $pistols }.
+host-resolved_turn = Итоги хода { $turn } подведены.
+confirm-button = Подтвердить
+confirm-cancel_button = Отмена
+confirm-working = Подтверждено.
+confirm-cancelled = Отменено: ничего не изменилось.
+host-signup_cancelled = Запись на игру отменена.
+host-end_preview = Закончить игру №{ $game } сейчас (ход { $turn })? Все роли будут раскрыты в игровом канале.
+host-cancel_signup_preview =
+    Отменить запись на игру №{ $game } (в записи: { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    })?
+host-exclude_preview = Исключить игрока сейчас? Ник: { $nick }. Исключение и роль будут объявлены сразу.
+host-exclude_reason = Причина: { $reason }
+host-player_left = Игрок { $nick } ({ $user }) покинул сервер. Передайте ник замене командой /мафия заменить.
+host-replaced = Ник { $nick } передан новому игроку; карточка роли отправлена.
+state-header = Ход { $turn }, этап: { $phase }.
+phase-open = приём заявок
+phase-pistol = окно выстрела
+phase-over = игра окончена
+state-alive =
+    { $nick }: { $role }, { $user }, { $posts ->
+        [one] { $posts } пост
+        [few] { $posts } поста
+       *[many] { $posts } постов
+    }, заявки: { $requests }
+state-dead = { $nick }: { $role }, { $user }, вне игры ({ $cause })
+delivery-forbidden = Не могу писать в { $channel }: моей роли не хватает там прав: { $permissions }. Ничего не потеряно: объявление ждёт и уйдёт, когда права вернутся (/мафия настройка чинит каналы).
+delivery-stuck =
+    Discord уже { $minutes ->
+        [one] { $minutes } минуту
+        [few] { $minutes } минуты
+       *[many] { $minutes } минут
+    } не принимает объявления этой игры. Ничего не потеряно: я продолжаю попытки, и они выйдут по порядку, как только Discord их примет.
+start-bot_missing_permissions = Не могу начать игру: моей роли не хватает прав на сервере: { $permissions }. Выдайте их моей роли в Настройках сервера → Роли и снова выполните /мафия старт.
+start-mafia_room_missing_permissions = Не могу начать игру: мне не хватает прав в { $channel }, где открывается комната мафии (закрытая ветка): { $permissions }. Выдайте их моей роли (или выполните /мафия настройка, чтобы починить канал) и снова выполните /мафия старт.
+start-mafia_access_failed = Внимание: не удалось открыть комнату мафии в { $channel } (там не хватает прав). Выполните /мафия настройка, чтобы починить каналы; я открою её снова со следующей новостью для мафии.
