@@ -25,7 +25,7 @@ import discord
 
 from bot.context import GameContext, game_context
 from bot.hosts import ensure_host
-from bot.replies import interaction_language, send_private
+from bot.replies import reader_language, send_private
 from core.i18n import Lang, t
 from core.refusal import Refusal
 
@@ -102,7 +102,7 @@ class ConfirmButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         ctx = game_context(interaction.client)
-        lang = await interaction_language(ctx.store, interaction)
+        lang = await reader_language(ctx.store, interaction)
         # The preview loses its buttons at once: what follows is a new private message.
         await _close_preview(interaction, t(lang, "confirm.working"))
         try:
@@ -146,7 +146,7 @@ class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ma
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         ctx = game_context(interaction.client)
-        lang = await interaction_language(ctx.store, interaction)
+        lang = await reader_language(ctx.store, interaction)
         await _close_preview(interaction, t(lang, "confirm.cancelled"))
 
 

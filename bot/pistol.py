@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import discord
 
 from bot.context import game_context
-from bot.replies import send_private
-from core.i18n import Lang, t
+from bot.replies import reader_language, send_private
+from core.i18n import Lang, as_lang, t
 from core.refusal import Refusal
 from core.service import GameService
 from rules.knowledge import valid_targets
@@ -53,13 +53,13 @@ class PistolSelect(
         ctx = game_context(interaction.client)
         target = self.item.values[0] if self.item.values else ""
         rec = await ctx.store.get_game(self.game_id)
-        lang: Lang = "en"
+        # The menu is in a DM (no guild): the reader's client, else the game's language.
+        settings = await ctx.store.get_guild_settings(rec.guild_id) if rec is not None else None
+        game_lang = as_lang(settings.language) if settings is not None else None
+        lang = await reader_language(ctx.store, interaction, game=game_lang)
         try:
             if rec is None or rec.status != "running":
                 raise Refusal("refusal.no_pistol")
-            settings = await ctx.store.get_guild_settings(rec.guild_id)
-            if settings is not None and settings.language in ("ru", "en"):
-                lang = cast(Lang, settings.language)
             await interaction.response.defer(ephemeral=True, thinking=True)
             await ctx.service.submit(
                 rec.guild_id, interaction.user.id, {"do": "shoot", "target": target}

@@ -1,16 +1,25 @@
-"""Private replies to an interaction, in the guild's language."""
+"""Private replies to an interaction, in the reader's language.
+
+Two languages meet in a game: the game's (the guild's, :func:`guild_language`), in which every
+public message (#game, the mafia's room, #host, the sign-up post) and every direct message is
+written, and the reader's (:func:`reader_language`), in which a private reply to an interaction
+is written: Discord tells the locale of the member's client with each interaction.
+"""
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Final
 
 import discord
 
-from core.i18n import Lang, as_lang, lang_for_locale, t
+from core.i18n import DEFAULT_LANG, Lang, as_lang, lang_for_locale, t
 from db.interface import GameStore
 
 log = logging.getLogger(__name__)
+
+#: The client locales with a catalogue of their own; any other client reads the game's language.
+CLIENT_LANGUAGES: Final[dict[str, Lang]] = {"ru": "ru", "en-US": "en", "en-GB": "en"}
 
 
 async def guild_language(store: GameStore, guild: discord.Guild) -> Lang:
@@ -20,11 +29,24 @@ async def guild_language(store: GameStore, guild: discord.Guild) -> Lang:
     return chosen or lang_for_locale(guild.preferred_locale)
 
 
-async def interaction_language(store: GameStore, interaction: discord.Interaction[Any]) -> Lang:
-    """The guild's language in a guild; the user's client language in a DM."""
-    if interaction.guild is not None:
-        return await guild_language(store, interaction.guild)
-    return lang_for_locale(interaction.locale)
+def client_language(locale: object) -> Lang | None:
+    """The catalogue for a member's client locale (``discord.Locale`` or its code): Russian for
+    ``ru``, English for ``en-US`` and ``en-GB``, None for any other (``uk``, ``de``...)."""
+    value = getattr(locale, "value", locale)
+    return CLIENT_LANGUAGES.get(value) if isinstance(value, str) else None
+
+
+async def reader_language(
+    store: GameStore, interaction: discord.Interaction[Any], *, game: Lang | None = None
+) -> Lang:
+    """The language of a private reply to ``interaction``: the member's client's when we have
+    a catalogue for it, else the game's (``game`` when the caller knows it, e.g. in a DM or
+    before ``/mafia setup`` saved it; else the guild's; outside any guild, English)."""
+    return (
+        client_language(interaction.locale)
+        or game
+        or (await guild_language(store, interaction.guild) if interaction.guild else DEFAULT_LANG)
+    )
 
 
 async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
@@ -42,6 +64,6 @@ async def send_private(interaction: discord.Interaction[Any], text: str) -> None
 async def reply(
     store: GameStore, interaction: discord.Interaction[Any], key: str, /, **values: Any
 ) -> None:
-    """Render ``key`` in the interaction's language and reply privately."""
-    lang = await interaction_language(store, interaction)
+    """Render ``key`` in the reader's language and reply privately."""
+    lang = await reader_language(store, interaction)
     await send_private(interaction, t(lang, key, **values))

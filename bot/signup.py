@@ -11,7 +11,7 @@ import discord
 
 from bot.context import GameContext
 from bot.delivery import slot_channel
-from bot.replies import guild_language, send_private
+from bot.replies import guild_language, reader_language, send_private
 from bot.secrecy import ensure_may_join
 from core.i18n import Lang, t
 from core.refusal import Refusal
@@ -54,7 +54,7 @@ async def signup_action(
     guild = interaction.guild
     if guild is None:
         return
-    lang = await guild_language(ctx.store, guild)
+    lang = await reader_language(ctx.store, interaction)
     try:
         if joining:
             if isinstance(interaction.user, discord.Member):

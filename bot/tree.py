@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.context import game_context
 from bot.errors import BotMissingPermissions
-from bot.replies import interaction_language, send_private
+from bot.replies import reader_language, send_private
 from core.i18n import DEFAULT_LANG, Lang, t
 from core.refusal import Refusal
 
@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 
 class MafiaTree(app_commands.CommandTree[discord.Client]):
-    """Maps every command error to one private reply in the guild's language.
+    """Maps every command error to one private reply in the reader's language.
 
     Known errors (any :class:`Refusal`, and discord.py's check failures) become their message;
     anything else is logged with its context and the user only reads "something went wrong".
@@ -70,10 +70,11 @@ _OUTDATED = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch
 
 
 async def _reply_language(interaction: discord.Interaction[Any], error: BaseException) -> Lang:
-    if isinstance(error, Refusal) and error.in_lang is not None:
-        return error.in_lang
+    """The reader's language; a refusal's ``in_lang`` stands for the game's (``/mafia setup``
+    answers a client we have no catalogue for in the language it was just given)."""
+    game = error.in_lang if isinstance(error, Refusal) else None
     try:
-        return await interaction_language(game_context(interaction.client).store, interaction)
+        return await reader_language(game_context(interaction.client).store, interaction, game=game)
     except Exception:  # the database itself may be what failed: still answer
         log.exception("could not read the language of guild %s", interaction.guild_id)
         return DEFAULT_LANG

@@ -15,7 +15,7 @@ from bot.context import GameContext, game_context
 from bot.delivery import send_chunks, slot_channel
 from bot.errors import UserError
 from bot.render import kill_agreement_text, verb_name
-from bot.replies import guild_language, send_private
+from bot.replies import guild_language, reader_language, send_private
 from core.i18n import t
 from core.service import Accepted
 from rules.knowledge import valid_targets
@@ -101,7 +101,7 @@ async def submit_request(
     spells them, not as they were typed (R44)."""
     guild = guild_of(interaction)
     accepted = await ctx.service.submit(guild.id, interaction.user.id, raw)
-    lang = await guild_language(ctx.store, guild)
+    lang = await reader_language(ctx.store, interaction)
     verb = str(raw["do"])
     names = ", ".join(accepted.request.named())
     lines = [t(lang, f"play.accepted.{verb}", target=names, to=names)]
@@ -113,7 +113,8 @@ async def submit_request(
     if accepted.mafia_update is not None and game is not None:
         room = await ctx.delivery.mafia_room(guild, game.id)  # R14, R23
         if room is not None:
-            await send_chunks(room, kill_agreement_text(lang, accepted.mafia_update))
+            game_lang = await guild_language(ctx.store, guild)
+            await send_chunks(room, kill_agreement_text(game_lang, accepted.mafia_update))
     if verb == "shoot":  # the last shot may have closed the window
         await ctx.deliver()
         ctx.clock.rearm()

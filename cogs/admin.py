@@ -24,7 +24,7 @@ from bot.context import GameContext, game_context
 from bot.errors import UserError
 from bot.hosts import ensure_host
 from bot.render import render_state, resolve_preview, timestamp
-from bot.replies import guild_language, send_private
+from bot.replies import guild_language, reader_language, send_private
 from bot.secrecy import ensure_substitute_may_play
 from bot.webhooks import split_message
 from cogs._common import HOST_GROUP, add_host_commands, audit_args, guild_and_member
@@ -69,9 +69,10 @@ class AdminCog(commands.Cog, name="Admin"):
         )
         if not isinstance(channel, discord.TextChannel):
             raise UserError("error.not_set_up")
-        lang = await guild_language(self.ctx.store, guild)
+        game_lang = await guild_language(self.ctx.store, guild)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.ctx.webhooks.post(channel, text, username=t(lang, "host.display_name"))
+        await self.ctx.webhooks.post(channel, text, username=t(game_lang, "host.display_name"))
+        lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "announce.done", channel=channel.mention))
 
     @app_commands.command(name="resolve", description=ltext("cmd.mafia.resolve.description"))
@@ -79,7 +80,7 @@ class AdminCog(commands.Cog, name="Admin"):
         """A private preview of the turn; its Confirm button resolves that turn only."""
         guild, _member = guild_and_member(interaction)
         game = self.ctx.service.running(guild.id)
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         stage = game.engine.phase.value
         view = confirm_view(lang, "resolve", game.id, f"{game.engine.turn}.{stage}")
         await send_preview(interaction, resolve_preview(lang, game), view)
@@ -92,7 +93,7 @@ class AdminCog(commands.Cog, name="Admin"):
         guild, member = guild_and_member(interaction)
         deadline = await self.ctx.service.extend(guild.id, member.id, minutes)
         self.ctx.clock.rearm()
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.extended", deadline=timestamp(deadline)))
 
     @app_commands.command(name="pause", description=ltext("cmd.mafia.pause.description"))
@@ -100,7 +101,7 @@ class AdminCog(commands.Cog, name="Admin"):
         guild, member = guild_and_member(interaction)
         await self.ctx.service.pause(guild.id, member.id)
         self.ctx.clock.rearm()
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.paused"))
 
     @app_commands.command(name="resume", description=ltext("cmd.mafia.resume.description"))
@@ -108,14 +109,14 @@ class AdminCog(commands.Cog, name="Admin"):
         guild, member = guild_and_member(interaction)
         deadline = await self.ctx.service.resume(guild.id, member.id)
         self.ctx.clock.rearm()
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.resumed", deadline=timestamp(deadline)))
 
     @app_commands.command(name="end", description=ltext("cmd.mafia.end.description"))
     async def end_command(self, interaction: discord.Interaction[Any]) -> None:
         """A private preview; its Confirm button ends that game (or cancels that sign-up)."""
         guild, _member = guild_and_member(interaction)
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         game = self.ctx.service.game_in(guild.id)
         if game is not None:
             game_id = game.id
@@ -146,7 +147,7 @@ class AdminCog(commands.Cog, name="Admin"):
         nick = find_name(game.engine.state.players, player)  # R44: the exact rule
         if nick is None:
             raise UserError("error.unknown_nick", nick=player)
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         lines = [t(lang, "host.exclude_preview", nick=nick)]
         if reason:
             lines.append(t(lang, "host.exclude_reason", reason=reason))
@@ -193,7 +194,7 @@ class AdminCog(commands.Cog, name="Admin"):
             if previous is not None and previous != member.id:
                 await self.ctx.delivery.rooms.remove(room, discord.Object(previous))
         await self.ctx.deliver()
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.replaced", nick=seat.nick))
 
     @app_commands.command(name="state", description=ltext("cmd.mafia.state.description"))
@@ -201,7 +202,7 @@ class AdminCog(commands.Cog, name="Admin"):
         """The full state, privately: who is who, alive or dead, and this turn's requests."""
         guild, _member = guild_and_member(interaction)
         game = self.ctx.service.running(guild.id)
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         text = render_state(lang, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         for piece in split_message(text):
@@ -241,7 +242,7 @@ class AdminCog(commands.Cog, name="Admin"):
         action = await self.ctx.service.host_action(guild.id, member.id, action, reason)
         await self.ctx.deliver()
         self.ctx.clock.rearm()
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, key, nick=action.player or ""))
 
     @commands.Cog.listener()

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.confirm import add_confirm_items, recall
 from bot.context import GameContext
-from bot.replies import guild_language
+from bot.replies import reader_language
 from bot.signup import close_signup
 from cogs._common import guild_and_member
 from core.i18n import t
@@ -31,7 +31,7 @@ async def confirm_resolve(
     await ctx.service.resolve(guild.id, member.id, turn=turn, stage=stage or None, game_id=game_id)
     await ctx.deliver()
     ctx.clock.rearm()
-    lang = await guild_language(ctx.store, guild)
+    lang = await reader_language(ctx.store, interaction)
     return t(lang, "host.resolved_turn", turn=turn)
 
 
@@ -48,7 +48,7 @@ async def confirm_exclude(
     action = await ctx.service.host_action(guild.id, member.id, action, values.get("reason"))
     await ctx.deliver()
     ctx.clock.rearm()
-    lang = await guild_language(ctx.store, guild)
+    lang = await reader_language(ctx.store, interaction)
     return t(lang, "host.excluded", nick=action.player or "")
 
 
@@ -58,7 +58,7 @@ async def confirm_end(
     """End the game the preview named (or cancel its sign-up), if it is still open."""
     guild, member = guild_and_member(interaction)
     cancelled = await ctx.service.end(guild.id, member.id, game_id=game_id)
-    lang = await guild_language(ctx.store, guild)
+    lang = await reader_language(ctx.store, interaction)
     if cancelled is not None:  # an open sign-up: its message says so and loses its buttons
         await close_signup(ctx, guild, cancelled.signup_message_id, key="signup.cancelled")
         return t(lang, "host.signup_cancelled")

@@ -22,7 +22,7 @@ from bot.context import GameContext, game_context
 from bot.delivery import slot_channel
 from bot.errors import UserError
 from bot.render import describe_request, render, render_role_card, role_name, timestamp
-from bot.replies import guild_language, send_private
+from bot.replies import guild_language, reader_language, send_private
 from cogs._common import Nick, PlayerCog, guild_of, nick_autocomplete, submit_request
 from core.i18n import Lang, t
 from core.refusal import Refusal
@@ -41,7 +41,7 @@ async def post_as_player(
     channel = slot_channel(guild, await ctx.store.get_guild_settings(guild.id), "game")
     if channel is None:
         raise UserError("error.not_set_up")
-    lang = await guild_language(ctx.store, guild)
+    game_lang = await guild_language(ctx.store, guild)
     alive = game.engine.state.alive(nick)
     await interaction.response.defer(ephemeral=True, thinking=True)
     # Refuses a blank text (nothing would show); counts a living player's post (R52).
@@ -51,10 +51,11 @@ async def post_as_player(
     body = discord.utils.escape_mentions(text)
     if seat is not None and seat.signature:
         body = f"{body}\n\n{seat.signature}"
-    username = nick if alive else t(lang, "say.ghost_name", nick=nick)
+    username = nick if alive else t(game_lang, "say.ghost_name", nick=nick)
     await ctx.webhooks.post(
         channel, body, username=username, avatar_url=seat.avatar_url if seat else None
     )
+    lang = await reader_language(ctx.store, interaction)
     await send_private(interaction, t(lang, "say.done", channel=channel.mention))
 
 
@@ -102,7 +103,7 @@ class PostModal(discord.ui.Modal):
         try:
             await post_as_player(self.ctx, interaction, self.body.value)
         except Refusal as refusal:  # a modal has no command tree to render it
-            lang = await guild_language(self.ctx.store, guild_of(interaction))
+            lang = await reader_language(self.ctx.store, interaction)
             await send_private(interaction, refusal.render(lang))
 
 
@@ -111,7 +112,7 @@ class DayCog(PlayerCog, name="Day"):
     async def role_command(self, interaction: discord.Interaction[Any]) -> None:
         guild = guild_of(interaction)
         card = self.ctx.service.card(guild.id, interaction.user.id)
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, render_role_card(lang, card))
 
     @app_commands.command(name="status", description=ltext("cmd.status.description"))
@@ -119,7 +120,7 @@ class DayCog(PlayerCog, name="Day"):
         guild = guild_of(interaction)
         game, nick = self.ctx.service.player_nick(guild.id, interaction.user.id)
         card = self.ctx.service.card(guild.id, interaction.user.id)
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         state = game.engine.state
         lines = [
             t(
@@ -173,7 +174,7 @@ class DayCog(PlayerCog, name="Day"):
         """A long post, written in a modal."""
         guild = guild_of(interaction)
         self.ctx.service.player_nick(guild.id, interaction.user.id)  # refuse non-players now
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         await interaction.response.send_modal(PostModal(self.ctx, lang))
 
     @app_commands.command(name="profile", description=ltext("cmd.profile.description"))
@@ -202,7 +203,7 @@ class DayCog(PlayerCog, name="Day"):
             avatar_url=url,
             signature=discord.utils.escape_mentions(signature) if signature else None,
         )
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "profile.done"))
 
     @app_commands.command(name="vote", description=ltext("cmd.vote.description"))

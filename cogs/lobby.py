@@ -26,7 +26,7 @@ from bot.hosts import ensure_host
 from bot.layout import build_or_repair, missing_bot_permissions
 from bot.mafia_room import missing_room_permissions
 from bot.render import role_summary, timestamp
-from bot.replies import guild_language, send_private
+from bot.replies import guild_language, reader_language, send_private
 from bot.secrecy import ensure_secret_start
 from bot.signup import (
     SignupView,
@@ -118,7 +118,8 @@ class LobbyCog(
             report.repaired,
         )
 
-        await send_private(interaction, report.summary(lang, role))
+        reply_lang = await reader_language(self.ctx.store, interaction, game=lang)
+        await send_private(interaction, report.summary(reply_lang, role))
         # Announcements left pending for want of a channel (deleted, or never set up since a
         # restart) can go out now instead of waiting for the next turn's delivery.
         await self.ctx.deliver()
@@ -159,12 +160,13 @@ class LobbyCog(
             roles=roles,
             activity_rules=activity_rules,
         )
-        lang = await guild_language(self.ctx.store, guild)
+        game_lang = await guild_language(self.ctx.store, guild)  # the public sign-up post
         message = await channel.send(
-            signup_text(lang, 0, rec.schedule_kind), view=SignupView(self.ctx, lang)
+            signup_text(game_lang, 0, rec.schedule_kind), view=SignupView(self.ctx, game_lang)
         )
         await self.ctx.store.update_lobby(rec.id, signup_message_id=message.id)
         log.info("guild %s: game %s opened by %s", guild.id, rec.id, member.id)
+        lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "signup.opened", channel=channel.mention))
 
     @app_commands.command(name="roles", description=ltext("cmd.mafia.roles.description"))
@@ -182,7 +184,7 @@ class LobbyCog(
         number signed up now)."""
         guild, _member = guild_and_member(interaction)
         role_list = await self.ctx.service.set_roles(guild.id, roles, preset)
-        lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "roles.set", roles=role_summary(lang, role_list)))
 
     @app_commands.command(name="start", description=ltext("cmd.mafia.start.description"))
@@ -207,12 +209,13 @@ class LobbyCog(
             )
         await ensure_secret_start(self.ctx, guild, settings)  # R14, R55: no player reads them
         await interaction.response.defer(ephemeral=True, thinking=True)
-        lang = await guild_language(self.ctx.store, guild)
+        game_lang = await guild_language(self.ctx.store, guild)
+        lang = await reader_language(self.ctx.store, interaction)  # the host's reply
         lobby = await self.ctx.store.open_game(guild.id)
         # Sign-ups of members who left while the bot was away are dropped.
         gone = await members_gone(guild, await self.ctx.store.signups(lobby.id)) if lobby else set()
         live = await self.ctx.service.start(
-            guild.id, theme=lang, is_member=lambda user_id: user_id not in gone
+            guild.id, theme=game_lang, is_member=lambda user_id: user_id not in gone
         )
         log.info("guild %s: game %s started by %s", guild.id, live.id, member.id)
         warnings: list[str] = []
@@ -225,7 +228,7 @@ class LobbyCog(
             if p.nick in team and (m := guild.get_member(p.user_id)) is not None
         ]
         try:
-            await self.ctx.delivery.rooms.open(mafia_channel, live.id, lang, members)
+            await self.ctx.delivery.rooms.open(mafia_channel, live.id, game_lang, members)
         except discord.HTTPException:
             # The game has started (committed): it runs on (the delivery opens the room again
             # with its next mafia announcement), and the host is told plainly.

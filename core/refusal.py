@@ -19,8 +19,8 @@ class Refusal(Exception):
         super().__init__(key)
         self.key = key
         self.values = values
-        #: Reply in this language rather than the guild's (``/mafia setup`` answers in the
-        #: language it was just given).
+        #: The game's language when the guild's is not saved yet (``/mafia setup`` answers in
+        #: the language it was just given, unless the reader's client has its own).
         self.in_lang = in_lang
 
     def render(self, lang: Lang) -> str:

@@ -63,6 +63,7 @@ from core.refusal import Refusal
 from rules.model import Phase
 from rules.roles import INTERNAL_ROLES, ROLES
 from rules.schedule import hunt_opens_at
+from sandbox.clients import EVERYONE, LOCALE_OF, client_locales
 
 log = logging.getLogger(__name__)
 
@@ -928,19 +929,21 @@ async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
     code = 0
     started = time.monotonic()
     try:
-        async with simcord.run(bot, check_errors=False) as env:
-            demo = Demo(env, bot, options, out)
-            try:
-                winner = await asyncio.wait_for(demo.run(), WALL_LIMIT_SECONDS)
-            except TimeoutError:
-                print(f"demo: gave up after {WALL_LIMIT_SECONDS:.0f} s", file=sys.stderr)
-            except DemoError as error:
-                print(f"demo: {error}", file=sys.stderr)
-                return 2
-            for failure in demo.unexpected:
-                print(f"demo: the bot failed: {failure!r}", file=sys.stderr)
-                code = 1
-            _ = env.errors  # acknowledged: refusals are part of play, the rest reported above
+        # Every member's client speaks the demo's language, as in a club of one language.
+        with client_locales({EVERYONE: LOCALE_OF[options.lang]}):
+            async with simcord.run(bot, check_errors=False) as env:
+                demo = Demo(env, bot, options, out)
+                try:
+                    winner = await asyncio.wait_for(demo.run(), WALL_LIMIT_SECONDS)
+                except TimeoutError:
+                    print(f"demo: gave up after {WALL_LIMIT_SECONDS:.0f} s", file=sys.stderr)
+                except DemoError as error:
+                    print(f"demo: {error}", file=sys.stderr)
+                    return 2
+                for failure in demo.unexpected:
+                    print(f"demo: the bot failed: {failure!r}", file=sys.stderr)
+                    code = 1
+                _ = env.errors  # acknowledged: refusals are part of play, the rest reported above
     finally:
         await bot.close_store()
     log.info("demo finished in %.1f s", time.monotonic() - started)

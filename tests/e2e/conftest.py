@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import pytest
 import pytest_asyncio
 from discord.ext import commands
 
 from bot.client import MafiaBot
+from core.i18n import Lang
 from main import create_bot
+from sandbox.clients import LOCALE_OF
+from tests.e2e.helpers import client_locale
 
 
 @pytest_asyncio.fixture
@@ -20,3 +24,20 @@ async def simcord_bot(tmp_path: Path) -> AsyncIterator[commands.Bot]:
     yield bot
     if isinstance(bot, MafiaBot):
         await bot.close_store()
+
+
+@pytest.fixture
+def russian_clients() -> Iterator[None]:
+    """Every member's Discord client is Russian: a test of a Russian game flags itself with
+    ``@pytest.mark.usefixtures("russian_clients")`` to read its private replies in Russian
+    (they follow the reader's client; SimCord alone sends ``en-US``)."""
+    with client_locale(None, LOCALE_OF["ru"]):
+        yield
+
+
+@pytest.fixture
+def clients_in(lang: Lang) -> Iterator[None]:
+    """Every member's Discord client speaks ``lang``, the test's ``lang`` parameter (a test
+    run in each language flags itself with ``@pytest.mark.usefixtures("clients_in")``)."""
+    with client_locale(None, LOCALE_OF[lang]):
+        yield

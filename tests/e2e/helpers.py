@@ -3,13 +3,15 @@
 Three of them reach into SimCord's backend (``env.backend``), which is not public API; they are
 kept here, in one place, so a SimCord upgrade breaks one file:
 ``set_bot_permissions`` (no builder edits a role), ``archive_thread`` (no builder archives a
-thread) and the cross-check in ``permissions_in``.
+thread) and the cross-check in ``permissions_in``. A fourth, ``client_locale``, sets the
+language of a member's Discord client, which SimCord fixes at ``en-US`` (``sandbox/clients.py``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 import attrs
 import discord
@@ -20,6 +22,7 @@ from bot.layout import is_member_target
 from core.i18n import t
 from core.refusal import Refusal
 from core.service import LiveGame
+from sandbox.clients import EVERYONE, client_locales
 
 
 @attrs.define
@@ -40,6 +43,17 @@ def make_world(env: Env, *, locale: str | None = None) -> World:
     admin = guild.add_member(env.create_user("alice"), roles=[moderators])
     player = guild.add_member(env.create_user("bob"))
     return World(env=env, guild=guild, lobby=lobby, admin=admin, player=player)
+
+
+@contextmanager
+def client_locale(who: MemberActor | int | None, locale: str) -> Iterator[None]:
+    """Within the block, the interactions of ``who`` (a member or user id; everyone for None)
+    carry the Discord client locale ``locale`` (``"ru"``, ``"en-GB"``, ``"uk"``...), which the
+    bot's private replies follow; SimCord alone sends ``en-US`` for everyone. Blocks nest: the
+    inner one wins for the member it names."""
+    user_id = who.id if isinstance(who, MemberActor) else who
+    with client_locales({EVERYONE if user_id is None else user_id: locale}):
+        yield
 
 
 def channel(world: World, name: str) -> ChannelHandle:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+import pytest
 from simcord import Env
 
 from bot.webhooks import WEBHOOK_NAME
@@ -89,6 +90,7 @@ async def test_announce_before_setup_is_refused(simcord_env: Env) -> None:
     assert text == t("en", "error.not_set_up")
 
 
+@pytest.mark.usefixtures("russian_clients")
 async def test_russian_game_announces_as_vedushchiy(simcord_env: Env) -> None:
     world = make_world(simcord_env)
     await set_up(world, "ru")

@@ -312,6 +312,7 @@ async def play(world: World, lang: Lang) -> Script:
     return s
 
 
+@pytest.mark.usefixtures("clients_in")
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, lang: Lang) -> None:
     world = make_world(simcord_env, locale="ru" if lang == "ru" else None)

@@ -414,6 +414,7 @@ async def test_pistol_window_closes_without_a_shot(simcord_env: Env) -> None:
     assert live_game(world).engine.turn == 2
 
 
+@pytest.mark.usefixtures("russian_clients")
 async def test_a_russian_game_speaks_russian(simcord_env: Env) -> None:
     env = simcord_env
     world = make_world(env, locale="ru")

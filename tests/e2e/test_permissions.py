@@ -94,6 +94,7 @@ def host_options(world: World, nick: str, substitute: MemberActor) -> dict[str, 
     }
 
 
+@pytest.mark.usefixtures("clients_in")
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_R56_only_hosts_run_mafia_subcommands(simcord_env: Env, lang: Lang) -> None:
     env = simcord_env
