@@ -2,7 +2,7 @@
 
 No discord import, so the game service can raise refusals too (``ServiceError`` should derive
 from :class:`Refusal`). ``MafiaTree.on_error`` turns any :class:`Refusal` raised under a command
-into a private reply in the guild's language and does not log it as a failure.
+into a private reply in the reader's language and does not log it as a failure.
 """
 
 from __future__ import annotations
