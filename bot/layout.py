@@ -165,8 +165,11 @@ class LayoutReport:
             host_channel_id=self.channels["host"].id,
         )
 
-    def summary(self, lang: Lang, host_role: discord.Role | None) -> str:
-        """``/mafia setup``'s reply: the table's channels, and what was built or repaired."""
+    def summary(
+        self, lang: Lang, host_role: discord.Role | None, *, game: Lang | None = None
+    ) -> str:
+        """``/mafia setup``'s reply in ``lang`` (the reader's): the table's channels, the game's
+        language (``game``, default ``lang``), and what was built or repaired."""
         lines = [
             t(
                 lang,
@@ -176,7 +179,7 @@ class LayoutReport:
                 discussion=self.channels["discussion"].mention,
                 mafia=self.channels["mafia"].mention,
                 host=self.channels["host"].mention,
-                language=t(lang, f"choice.language.{lang}"),
+                language=t(lang, f"choice.language.{game or lang}"),
                 host_role=host_role.mention if host_role else t(lang, "setup.no_host_role"),
             )
         ]

@@ -119,7 +119,7 @@ class LobbyCog(
         )
 
         reply_lang = await reader_language(self.ctx.store, interaction, game=lang)
-        await send_private(interaction, report.summary(reply_lang, role))
+        await send_private(interaction, report.summary(reply_lang, role, game=lang))
         # Announcements left pending for want of a channel (deleted, or never set up since a
         # restart) can go out now instead of waiting for the next turn's delivery.
         await self.ctx.deliver()

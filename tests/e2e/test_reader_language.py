@@ -151,6 +151,7 @@ async def test_a_russian_host_runs_an_english_game_in_russian(
     with client_locale(host, "ru"):
         text = reply_text(await host.slash(world.lobby, "mafia setup", language="en"))
         assert text.startswith("Игра настроена в категории")
+        assert f"Язык: {t('ru', 'choice.language.en')}." in text  # the game's, in Russian
         game_ch = slot(world, "game")
         assert game_ch.name == t("en", "channel.game")  # the game's language
         opened = reply_text(await host.slash(world.lobby, "mafia new", schedule="fast"))
