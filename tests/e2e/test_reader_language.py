@@ -212,3 +212,21 @@ async def test_R18_the_pistol_menu_in_a_dm_answers_in_the_readers_language(
         custom_id = f"mafia:pistol:{live_game(world).id}"
         picked = await com.user.select(prompt, [maf_nick], custom_id=custom_id)
         assert reply_text(picked) == t("ru", "pistol.done", nick=maf_nick)
+
+
+async def test_setup_answers_a_client_without_a_catalogue_in_the_language_it_was_given(
+    simcord_env: Env,
+) -> None:
+    """Before ``/mafia setup`` saves the game's language, its reply and its refusals take the
+    one just chosen as the game's (``Refusal.in_lang``)."""
+    world = make_world(simcord_env)  # an English server
+    with client_locale(world.admin, "uk"):
+        refused = await refusal(
+            world.env,
+            world.admin.slash(
+                world.lobby, "mafia setup", language="ru", host_role=world.guild.default_role
+            ),
+        )
+        assert refused == t("ru", "setup.host_role_everyone")
+        text = reply_text(await world.admin.slash(world.lobby, "mafia setup", language="ru"))
+        assert text.startswith("Игра настроена в категории")
