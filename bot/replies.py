@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import discord
 
-from core.i18n import DEFAULT_LANG, Lang, as_lang, lang_for_locale, t
+from core.i18n import DEFAULT_LANG, Lang, as_lang, lang_for_locale
 from db.interface import GameStore
 
 log = logging.getLogger(__name__)
@@ -59,11 +59,3 @@ async def send_private(interaction: discord.Interaction[Any], text: str) -> None
     except discord.NotFound:
         # The interaction expired (15 minutes, or 3 seconds without a response): nobody to tell.
         log.warning("could not reply to interaction %s: it expired", interaction.id)
-
-
-async def reply(
-    store: GameStore, interaction: discord.Interaction[Any], key: str, /, **values: Any
-) -> None:
-    """Render ``key`` in the reader's language and reply privately."""
-    lang = await reader_language(store, interaction)
-    await send_private(interaction, t(lang, key, **values))
