@@ -79,7 +79,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if settings.discord_token is None:
         import discord
 
-        from bot.layout import REQUIRED_BOT_PERMISSIONS, missing_bot_permissions
+        from bot.layout import INVITE_PERMISSIONS, missing_bot_permissions
         from core.i18n import t
 
         flags = missing_bot_permissions(discord.Permissions.none())
@@ -93,7 +93,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             NO_TOKEN_HELP.format(
                 dotenv=dotenv,
                 permissions=names,
-                permissions_value=REQUIRED_BOT_PERMISSIONS.value,
+                permissions_value=INVITE_PERMISSIONS.value,
             ),
             file=sys.stderr,
         )

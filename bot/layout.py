@@ -122,6 +122,12 @@ def _required_permissions() -> discord.Permissions:
 
 #: Guild permissions the bot needs (give its role these, or Administrator).
 REQUIRED_BOT_PERMISSIONS: Final[discord.Permissions] = _required_permissions()
+#: What the invite link asks for: the required permissions, and Change Nickname, which lets
+#: the bot show as the host in the game's language ("Ведущий") instead of its application's
+#: name. The game works without it (it is not checked).
+INVITE_PERMISSIONS: Final[discord.Permissions] = discord.Permissions(
+    REQUIRED_BOT_PERMISSIONS.value | discord.Permissions(change_nickname=True).value
+)
 
 
 def missing_bot_permissions(have: discord.Permissions) -> list[str]:
@@ -337,3 +343,19 @@ async def _guard(name: str, call: Awaitable[_T]) -> _T:
     except discord.Forbidden as error:
         log.warning("forbidden while setting up %s: %s", name, error)
         raise UserError("setup.forbidden", channel=name) from error
+
+
+async def name_the_bot(guild: discord.Guild, name: str) -> bool:
+    """Show the bot on the server as the host in the game's language (its server nickname),
+    where it may change it; without Change Nickname it keeps its application's name."""
+    me = guild.me
+    if me.nick == name:
+        return True
+    if not me.guild_permissions.change_nickname:
+        return False
+    try:
+        await me.edit(nick=name)
+    except discord.HTTPException:
+        log.warning("guild %s: could not set the bot's nickname", guild.id, exc_info=True)
+        return False
+    return True

@@ -23,7 +23,7 @@ from bot.context import GameContext, game_context
 from bot.delivery import slot_channel
 from bot.errors import BotMissingPermissions, UserError
 from bot.hosts import ensure_host
-from bot.layout import build_or_repair, missing_bot_permissions
+from bot.layout import build_or_repair, missing_bot_permissions, name_the_bot
 from bot.mafia_room import missing_room_permissions
 from bot.render import role_summary, timestamp
 from bot.replies import guild_language, reader_language, send_private
@@ -110,6 +110,7 @@ class LobbyCog(
             attrs.evolve(base, language=lang, host_role_id=role.id if role else None)
         )
         await self.ctx.store.save_guild_settings(settings)
+        await name_the_bot(guild, t(lang, "host.display_name"))
         log.info(
             "setup in guild %s by %s: created %s, repaired %s",
             guild.id,

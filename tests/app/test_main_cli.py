@@ -16,7 +16,7 @@ import pytest
 import main
 from bot import logging_setup
 from bot.client import MafiaBot
-from bot.layout import REQUIRED_BOT_PERMISSIONS
+from bot.layout import INVITE_PERMISSIONS
 
 ROOT = Path(main.__file__).resolve().parent
 
@@ -53,7 +53,7 @@ def test_run_without_token_exits_1_with_instructions(tmp_path: Path) -> None:
     assert "https://discord.com/developers/applications" in done.stderr
     assert "Server Members Intent" in done.stderr
     assert "Manage Webhooks" in done.stderr
-    assert f"&permissions={REQUIRED_BOT_PERMISSIONS.value}" in done.stderr
+    assert f"&permissions={INVITE_PERMISSIONS.value}" in done.stderr
     assert "python main.py demo" in done.stderr
     assert "Traceback" not in done.stderr
 

@@ -11,7 +11,7 @@ from discord import app_commands
 
 import main
 from bot.client import MafiaBot
-from bot.layout import REQUIRED_BOT_PERMISSIONS
+from bot.layout import INVITE_PERMISSIONS, REQUIRED_BOT_PERMISSIONS
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 DOCS = README.parent / "docs"
@@ -19,7 +19,9 @@ DOCS = README.parent / "docs"
 
 def test_readme_invite_link_asks_for_the_permissions_the_bot_checks() -> None:
     numbers = re.findall(r"permissions=(\d+)", README.read_text(encoding="utf-8"))
-    assert numbers == [str(REQUIRED_BOT_PERMISSIONS.value)]
+    assert numbers == [str(INVITE_PERMISSIONS.value)]
+    required = REQUIRED_BOT_PERMISSIONS.value
+    assert INVITE_PERMISSIONS.value & required == required
 
 
 def test_readme_names_the_two_commands() -> None:

@@ -287,3 +287,24 @@ async def test_unexpected_failure_says_something_went_wrong_and_logs_context(
     assert "/mafia setup" in record.getMessage()
     assert f"user={world.admin.id}" in record.getMessage()
     assert record.exc_info is not None
+
+
+async def test_setup_names_the_bot_as_the_host_in_the_game_language(simcord_env: Env) -> None:
+    world = make_world(simcord_env)
+    await setup_as(world, world.admin, language="ru")
+    me = world.env.bot.get_guild(world.guild.id).me
+    assert me.nick == t("ru", "host.display_name") == "Ведущий"
+    await setup_as(world, world.admin, language="en")
+    assert world.env.bot.get_guild(world.guild.id).me.nick == "Host"
+
+
+async def test_setup_works_without_change_nickname(simcord_env: Env) -> None:
+    world = make_world(simcord_env)
+    await set_bot_permissions(world.env, world.guild, REQUIRED_BOT_PERMISSIONS)
+    everyone = world.env.bot.get_guild(world.guild.id).default_role  # grants it by default
+    lacking = discord.Permissions(everyone.permissions.value)
+    lacking.change_nickname = False
+    world.env.backend.edit_role(world.guild.id, everyone.id, {"permissions": lacking.value})
+    await world.env.settle()
+    assert "The game is set up" in await setup_as(world, world.admin)
+    assert world.env.bot.get_guild(world.guild.id).me.nick is None
