@@ -32,6 +32,7 @@ EXTENSIONS: Final[tuple[str, ...]] = (
     "cogs.confirm",
     "cogs.day",
     "cogs.night",
+    "cogs.info",
 )
 
 

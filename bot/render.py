@@ -14,7 +14,7 @@ import discord
 
 from core.i18n import Lang, t
 from core.service import LiveGame
-from rules.knowledge import RoleCard
+from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request
 
 log = logging.getLogger(__name__)
@@ -261,3 +261,34 @@ def resolve_preview(lang: Lang, game: LiveGame) -> str:
         not_voted=sum(1 for nick in living if nick not in voted),
         not_posted=sum(1 for nick in living if not state.posts.get(nick, 0)),
     )
+
+
+def render_roster(lang: Lang, roster: PublicRoster) -> str:
+    """``/players``: the living by nickname, then the ghosts with their revealed role, cause
+    and turn, as announced (R35, R36)."""
+    lines = [t(lang, "players.living", count=len(roster.living))]
+    lines += [f"- {nick}" for nick in roster.living]
+    lines.append(t(lang, "players.dead", count=len(roster.dead)))
+    lines += [
+        "- "
+        + t(
+            lang,
+            "reveal.dead",
+            nick=d.nick,
+            role=role_name(lang, d.role),
+            cause=t(lang, f"cause.{d.cause}"),
+            turn=d.turn or "?",
+        )
+        for d in roster.dead
+    ]
+    return "\n".join(lines)
+
+
+def render_help(lang: Lang, commands: Sequence[str]) -> str:
+    """``/help``: one line per command, its name and description as the reader's Discord client
+    shows them."""
+    lines = [t(lang, "help.header")]
+    lines += [
+        f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands
+    ]
+    return "\n".join(lines)

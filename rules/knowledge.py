@@ -78,3 +78,52 @@ def valid_targets(state: GameState, nick: str, verb: str) -> list[str]:
             continue
         out.append(p.nick)
     return out
+
+
+@attrs.frozen
+class PublicDeath:
+    """A dead player as everyone knows him: the role revealed at his death (R35), how and
+    on which turn he died (announced then, R35, R56)."""
+
+    nick: str
+    role: str
+    cause: str
+    turn: int | None
+
+
+@attrs.frozen
+class PublicRoster:
+    """``/players``: the nicknames of the living and the dead, as the public knows them."""
+
+    living: tuple[str, ...]  # nicknames only: a living player's role is nobody's business (R55)
+    dead: tuple[PublicDeath, ...]  # the ghosts (R36), in the order they died
+
+
+def public_roster(state: GameState) -> PublicRoster:
+    """Who is alive and who died of what, from public facts only (R35, R55): never a living
+    player's role, never a member (R6), never who killed."""
+    living = tuple(p.nick for p in state.players.values() if p.alive)
+    dead = sorted(
+        (p for p in state.players.values() if not p.alive),
+        key=lambda p: p.death_turn or 0,
+    )
+    return PublicRoster(
+        living=living,
+        dead=tuple(
+            PublicDeath(
+                nick=p.nick,
+                role=p.role_cls.reveals_as(),  # R35: as announced at his death
+                cause=str(p.death_cause),
+                turn=p.death_turn,
+            )
+            for p in dead
+        ),
+    )
+
+
+def request_commands(state: GameState, nick: str) -> tuple[str, ...]:
+    """The request commands a player may use now: a living player's verbs from his role card
+    (``post`` is ``/say``), a dead commissar's pistol while its window is open (R18)."""
+    if not state.alive(nick):
+        return ("shoot",) if nick in state.pistols else ()
+    return tuple(v for v in role_card(state, nick).verbs if v != "post")

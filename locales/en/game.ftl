@@ -157,6 +157,21 @@ profile-done = Your profile is saved.
 post-title = A post in the game channel
 post-label = Your post
 status-news = Your private news:
+# /players, /rules, /help
+players-living =
+    Alive: { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }
+players-dead =
+    Dead: { $count ->
+        [0] nobody yet
+        [one] { $count } ghost
+       *[other] { $count } ghosts
+    }
+help-header = Your commands now:
+rules-page = Page { $page } of { $pages }.
+rules-next = Next: { $command }
 announce-excluded = The host has removed { $nick } from the game.
 reminder-vote = Turn { $turn }: you have not voted yet. Every living player must vote before the deadline (/vote).
 reminder-post = Turn { $turn }: you have not posted in the game channel yet. A player who posts nothing during a turn leaves the game (/say).

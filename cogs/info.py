@@ -1,0 +1,90 @@
+"""What anyone in the game's channels may ask, player or not: who is alive and who died
+(``/players``), the rules (``/rules``) and the commands I may use now (``/help``). Every reply
+is private (ephemeral) and built from public facts, or from what the asker knows (R55).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.command_i18n import ltext
+from bot.context import game_context
+from bot.render import command_name, render_help, render_roster
+from bot.replies import reader_language, send_private
+from bot.webhooks import MESSAGE_LIMIT, split_message
+from cogs._common import PlayerCog, guild_of
+from core.i18n import Lang, t
+from rules.knowledge import public_roster, request_commands
+
+#: The rules for players, one file per language (docs/rules.en.md, docs/rules.ru.md).
+RULES_DIR = Path(__file__).resolve().parent.parent / "docs"
+
+#: Room left in a page for its footer ("Page 2 of 9: /rules page:3").
+FOOTER_ROOM = 200
+
+#: What anyone may ask; a player's own commands come first.
+GENERAL = ("players", "rules", "help")
+#: A player's own tools, alive or a ghost (R36: a ghost still posts).
+PLAYER_TOOLS = ("role", "status", "say", "post", "profile")
+#: A member who does not play the running game (or when none runs): the sign-up.
+SIGN_UP = ("join", "leave")
+
+
+@cache
+def rules_pages(lang: Lang) -> tuple[str, ...]:
+    """The rules document in ``lang``, cut into pages that fit a Discord message with the
+    footer."""
+    text = (RULES_DIR / f"rules.{lang}.md").read_text(encoding="utf-8")
+    return tuple(split_message(text, MESSAGE_LIMIT - FOOTER_ROOM))
+
+
+class InfoCog(PlayerCog, name="Info"):
+    @app_commands.command(name="players", description=ltext("cmd.players.description"))
+    async def players_command(self, interaction: discord.Interaction[Any]) -> None:
+        """The living and the dead of this server's game, by nickname only (R6, R35, R55)."""
+        game = self.ctx.service.running(guild_of(interaction).id)
+        lang = await reader_language(self.ctx.store, interaction)
+        await send_private(interaction, render_roster(lang, public_roster(game.engine.state)))
+
+    @app_commands.command(name="rules", description=ltext("cmd.rules.description"))
+    @app_commands.describe(page=ltext("cmd.rules.opt.page.description"))
+    async def rules_command(
+        self, interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 99] = 1
+    ) -> None:
+        """One page of the rules in the reader's language; a page past the end is the last."""
+        lang = await reader_language(self.ctx.store, interaction)
+        pages = rules_pages(lang)
+        number = min(page, len(pages))
+        footer = t(lang, "rules.page", page=number, pages=len(pages))
+        if number < len(pages):
+            option = t(lang, "cmd.rules.opt.page.name")
+            footer += " " + t(
+                lang, "rules.next", command=f"`{command_name(lang, 'rules')} {option}:{number + 1}`"
+            )
+        await send_private(interaction, f"{pages[number - 1]}\n\n*{footer}*")
+
+    @app_commands.command(name="help", description=ltext("cmd.help.description"))
+    async def help_command(self, interaction: discord.Interaction[Any]) -> None:
+        """The commands I may use now: a player's own requests (from his role card), his
+        tools, and what anyone may ask."""
+        guild = guild_of(interaction)
+        lang = await reader_language(self.ctx.store, interaction)
+        game = self.ctx.service.game_in(guild.id)
+        nick = game.nick_of(interaction.user.id) if game is not None else None
+        if game is not None and nick is not None:
+            mine = request_commands(game.engine.state, nick) + PLAYER_TOOLS
+        elif game is None:
+            mine = SIGN_UP
+        else:
+            mine = ()
+        await send_private(interaction, render_help(lang, mine + GENERAL))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(InfoCog(game_context(bot)))
