@@ -163,10 +163,14 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
     game_ch = slot(world, "game")
     nick = seats_by_role(world, players)["villager"][0]
     options = player_options(nick)
-    assert set(options) | {"join", "leave", "mafia"} == command_names(env)
+    # /players, /rules, /help answer anyone (public facts only): checked below to change nothing.
+    info = {"players", "rules", "help"}
+    assert set(options) | {"join", "leave", "mafia"} | info == command_names(env)
     outsider = world.player
 
     before = await snapshot(world)
+    for verb in sorted(info):
+        reply_text(await outsider.slash(game_ch, verb))
     for verb, values in options.items():
         text = await refusal(env, outsider.slash(game_ch, verb, **values))
         assert text == t("en", "error.not_a_player"), (verb, text)
