@@ -5,6 +5,7 @@ is private (ephemeral) and built from public facts, or from what the asker knows
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -36,12 +37,42 @@ PLAYER_TOOLS = ("role", "status", "say", "post", "profile")
 SIGN_UP = ("join", "leave")
 
 
+#: A line that starts a block of Markdown: a heading or a list item (numbered or not).
+BLOCK_START = re.compile(r"\s*(#|[-*] |\d+\. )")
+
+
+def unwrapped(text: str) -> str:
+    """The document with its hard-wrapped lines joined: Discord shows every line break, so a
+    line that only continues the one before joins it (headings and list items stay lines)."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if lines and lines[-1].strip() and line.strip() and not BLOCK_START.match(line):
+            lines[-1] = f"{lines[-1].rstrip()} {line.strip()}"
+        else:
+            lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
 @cache
 def rules_pages(lang: Lang) -> tuple[str, ...]:
-    """The rules document in ``lang``, cut into pages that fit a Discord message with the
-    footer."""
-    text = (RULES_DIR / f"rules.{lang}.md").read_text(encoding="utf-8")
-    return tuple(split_message(text, MESSAGE_LIMIT - FOOTER_ROOM))
+    """The rules document in ``lang``, in pages that fit a Discord message with the footer.
+    A page holds whole paragraphs; only a paragraph longer than a page is cut."""
+    text = unwrapped((RULES_DIR / f"rules.{lang}.md").read_text(encoding="utf-8"))
+    limit = MESSAGE_LIMIT - FOOTER_ROOM
+    paragraphs: list[str] = []
+    for paragraph in text.split("\n\n"):
+        paragraph = paragraph.strip("\n")
+        if paragraphs and paragraphs[-1].startswith("#") and "\n" not in paragraphs[-1]:
+            paragraph = f"{paragraphs.pop()}\n\n{paragraph}"  # a heading stays with its text
+        if paragraph:
+            paragraphs.append(paragraph)
+    pages: list[str] = []
+    for paragraph in paragraphs:
+        if pages and len(pages[-1]) + 2 + len(paragraph) <= limit:
+            pages[-1] += "\n\n" + paragraph
+        else:
+            pages += split_message(paragraph, limit)
+    return tuple(pages)
 
 
 class InfoCog(PlayerCog, name="Info"):

@@ -122,6 +122,13 @@ async def test_rules_pages_through_the_document_in_the_readers_language(
             assert f"`{command_name(lang, 'rules')} {option}:{number + 1}`" in text
         seen.append(text)
     assert seen[0].startswith(first_line)
+    # A page holds whole paragraphs (each fits a page), its hard-wrapped lines joined.
+    with open(document, encoding="utf-8") as f:
+        paragraphs = [" ".join(p.split()) for p in f.read().split("\n\n") if p.strip()]
+    flat = [" ".join(page.split()) for page in seen]
+    for paragraph in paragraphs:
+        assert any(paragraph in page for page in flat), paragraph[:60]
+    assert all("\n" not in line.strip() for line in seen[0].split("\n"))
     # Without a page: the first; past the end: the last, with no next page.
     assert reply_text(await world.player.slash(game_ch, "rules")) == seen[0]
     assert reply_text(await world.player.slash(game_ch, "rules", page=99)) == seen[-1]
