@@ -177,6 +177,9 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
                     )
                 )
         return "\n".join(lines)
+    host_notice = render_host_notice(lang, kind, payload)
+    if host_notice is not None:
+        return host_notice
     log.warning("no rendering for announcement kind %r", kind)
     return t(lang, "announce.unknown", kind=kind)
 
@@ -292,3 +295,21 @@ def render_help(lang: Lang, commands: Sequence[str]) -> str:
         f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands
     ]
     return "\n".join(lines)
+
+
+def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str | None:
+    """The host's clock changes (public) and the double kill (the mafia's room), R56;
+    None for any other kind."""
+    if kind in ("clock_extended", "clock_resumed"):
+        deadline = datetime.fromisoformat(str(payload["deadline"]))
+        return t(
+            lang,
+            f"announce.{kind}",
+            deadline=timestamp(deadline, "f"),
+            relative=timestamp(deadline, "R"),
+        )
+    if kind == "clock_paused":
+        return t(lang, "announce.clock_paused", minutes=int(payload["minutes"]))
+    if kind == "double_kill":  # R36
+        return t(lang, f"announce.double_kill_{payload['night']}")
+    return None

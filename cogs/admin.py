@@ -95,6 +95,8 @@ class AdminCog(commands.Cog, name="Admin"):
         self.ctx.clock.rearm()
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.extended", deadline=timestamp(deadline)))
+        # R56: then the public notice (after the reply: an interaction answers in 3 s)
+        await self.ctx.deliver()
 
     @app_commands.command(name="pause", description=ltext("cmd.mafia.pause.description"))
     async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -103,6 +105,8 @@ class AdminCog(commands.Cog, name="Admin"):
         self.ctx.clock.rearm()
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.paused"))
+        # R56: then the public notice (after the reply: an interaction answers in 3 s)
+        await self.ctx.deliver()
 
     @app_commands.command(name="resume", description=ltext("cmd.mafia.resume.description"))
     async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -111,6 +115,8 @@ class AdminCog(commands.Cog, name="Admin"):
         self.ctx.clock.rearm()
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.resumed", deadline=timestamp(deadline)))
+        # R56: then the public notice (after the reply: an interaction answers in 3 s)
+        await self.ctx.deliver()
 
     @app_commands.command(name="end", description=ltext("cmd.mafia.end.description"))
     async def end_command(self, interaction: discord.Interaction[Any]) -> None:

@@ -28,6 +28,10 @@ from db.models import KEEP, GameRecord, OutboxItem, OutboxRecord, PlayerRecord, 
 from rules.announce import (
     PUBLIC,
     Announcement,
+    clock_extended_announcement,
+    clock_paused_announcement,
+    clock_resumed_announcement,
+    double_kill_announcement,
     exclusion_announcements,
     final_announcements,
     game_over_announcement,
@@ -522,6 +526,8 @@ class GameService:
                 assert action.player is not None
                 result = trial.state.current or trial.history[-1]
                 announcements = exclusion_announcements(trial.state, result, action.player, *before)
+            elif action.do == "double_kill":  # R36, R56: the mafia's room is told
+                announcements = [double_kill_announcement(engine.state)]
             args = {"reason": reason} if reason else {}
             await self.store.add_host_action(
                 game.id,
@@ -727,7 +733,8 @@ class GameService:
             base = game.record.deadline or self.clock()
             deadline = base + timedelta(minutes=minutes)
             await self.store.add_audit(guild_id, game.id, actor_id, "extend", {"minutes": minutes})
-            game.record = await self.store.set_deadline(game.id, deadline)
+            notice = clock_extended_announcement(deadline.isoformat())  # R56: everyone is told
+            game.record = await self.store.set_deadline(game.id, deadline, _items([notice]))
             return deadline
 
     async def pause(self, guild_id: int, actor_id: int) -> None:
@@ -738,7 +745,9 @@ class GameService:
                 raise ServiceError("error.already_paused")
             remaining = (game.record.deadline - self.clock()).total_seconds()
             await self.store.add_audit(guild_id, game.id, actor_id, "pause", {})
-            game.record = await self.store.pause_game(game.id, max(0.0, remaining))
+            remaining = max(0.0, remaining)
+            notice = clock_paused_announcement(remaining)  # R56: everyone is told
+            game.record = await self.store.pause_game(game.id, remaining, _items([notice]))
 
     async def resume(self, guild_id: int, actor_id: int) -> datetime:
         game = self.running(guild_id)
@@ -748,7 +757,8 @@ class GameService:
                 raise ServiceError("error.not_paused")
             deadline = self.clock() + timedelta(seconds=game.record.paused_remaining or 0.0)
             await self.store.add_audit(guild_id, game.id, actor_id, "resume", {})
-            game.record = await self.store.resume_game(game.id, deadline)
+            notice = clock_resumed_announcement(deadline.isoformat())  # R56: everyone is told
+            game.record = await self.store.resume_game(game.id, deadline, _items([notice]))
             return deadline
 
     async def pending_outbox(self) -> list[OutboxRecord]:

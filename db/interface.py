@@ -155,8 +155,15 @@ class GameRepository(Protocol):
         """
         ...
 
-    async def set_deadline(self, game_id: int, deadline: dt.datetime | None) -> GameRecord:
-        """Move the deadline (``/mafia extend``). Raises :class:`~db.errors.NotFound`."""
+    async def set_deadline(
+        self,
+        game_id: int,
+        deadline: dt.datetime | None,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
+        """Move the deadline (``/mafia extend``); ``outbox_items`` (its public notice) are
+        queued at the game's turn in the same transaction. Raises
+        :class:`~db.errors.NotFound`."""
         ...
 
     async def set_phase(
@@ -166,14 +173,24 @@ class GameRepository(Protocol):
         :class:`~db.errors.NotFound`."""
         ...
 
-    async def pause_game(self, game_id: int, remaining_seconds: float) -> GameRecord:
-        """Stop the clock: keep the time left, clear the deadline. Raises
-        :class:`~db.errors.NotFound`."""
+    async def pause_game(
+        self,
+        game_id: int,
+        remaining_seconds: float,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
+        """Stop the clock: keep the time left, clear the deadline; ``outbox_items`` are
+        queued in the same transaction. Raises :class:`~db.errors.NotFound`."""
         ...
 
-    async def resume_game(self, game_id: int, deadline: dt.datetime) -> GameRecord:
-        """Restart the clock with ``deadline``; clears the pause. Raises
-        :class:`~db.errors.NotFound`."""
+    async def resume_game(
+        self,
+        game_id: int,
+        deadline: dt.datetime,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
+        """Restart the clock with ``deadline``; clears the pause; ``outbox_items`` are
+        queued in the same transaction. Raises :class:`~db.errors.NotFound`."""
         ...
 
     async def finish_game(

@@ -186,3 +186,29 @@ def reminder_announcements(state: GameState) -> list[Announcement]:
             payload = {"turn": state.turn, "missing": missing, "missed_votes": p.missed_votes}
             out.append(Announcement("reminder", p.nick, payload))
     return out
+
+
+# --- the host's clock and double kill (R56) --------------------------------------------
+
+
+def clock_extended_announcement(deadline_iso: str) -> Announcement:
+    """``/mafia extend``: everyone works to the new deadline, so everyone is told (R56)."""
+    return Announcement("clock_extended", PUBLIC, {"deadline": deadline_iso})
+
+
+def clock_paused_announcement(remaining_seconds: float) -> Announcement:
+    """``/mafia pause``: the clock stops; the time left, in whole minutes (rounded up)."""
+    minutes = max(0, -(-int(remaining_seconds) // 60))
+    return Announcement("clock_paused", PUBLIC, {"minutes": minutes})
+
+
+def clock_resumed_announcement(deadline_iso: str) -> Announcement:
+    """``/mafia resume``: the clock runs again, to this deadline."""
+    return Announcement("clock_resumed", PUBLIC, {"deadline": deadline_iso})
+
+
+def double_kill_announcement(state: GameState) -> Announcement:
+    """``/mafia doublekill`` (R36, R56): only the mafia's room learns it may kill two, this
+    night while requests are open, else the next one."""
+    night = "this" if state.phase is Phase.OPEN else "next"
+    return Announcement("double_kill", MAFIA, {"night": night})

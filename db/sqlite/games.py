@@ -165,9 +165,17 @@ class GamesMixin(SQLiteBase):
         )
         return [game_record(r) for r in rows]
 
-    async def _update_game(self, game_id: int, columns: Mapping[str, Any]) -> GameRecord:
+    async def _update_game(
+        self,
+        game_id: int,
+        columns: Mapping[str, Any],
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
+        """One UPDATE of the game row; ``outbox_items`` (what the change announces) are
+        queued at the game's turn in the same transaction."""
         sets = ", ".join(f"{name} = ?" for name in columns)
-        params = [*columns.values(), to_db_time(utcnow()), game_id]
+        now = to_db_time(utcnow())
+        params = [*columns.values(), now, game_id]
 
         async def body(db: aiosqlite.Connection) -> GameRecord:
             rows = list(
@@ -179,7 +187,9 @@ class GamesMixin(SQLiteBase):
             )
             if not rows:
                 raise NotFound(f"no game {game_id}")
-            return game_record(rows[0])
+            record = game_record(rows[0])
+            await insert_outbox(db, game_id, record.turn, outbox_items, now)
+            return record
 
         return await self._write(body)
 
@@ -254,8 +264,15 @@ class GamesMixin(SQLiteBase):
 
         return await self._write(body)
 
-    async def set_deadline(self, game_id: int, deadline: dt.datetime | None) -> GameRecord:
-        return await self._update_game(game_id, {"deadline": opt_db_time(deadline)})
+    async def set_deadline(
+        self,
+        game_id: int,
+        deadline: dt.datetime | None,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
+        return await self._update_game(
+            game_id, {"deadline": opt_db_time(deadline)}, outbox_items
+        )
 
     async def set_phase(
         self, game_id: int, phase: str, deadline: dt.datetime | Keep | None = KEEP
@@ -265,15 +282,28 @@ class GamesMixin(SQLiteBase):
             columns["deadline"] = opt_db_time(deadline)
         return await self._update_game(game_id, columns)
 
-    async def pause_game(self, game_id: int, remaining_seconds: float) -> GameRecord:
+    async def pause_game(
+        self,
+        game_id: int,
+        remaining_seconds: float,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
         return await self._update_game(
             game_id,
             {"paused": 1, "paused_remaining": float(remaining_seconds), "deadline": None},
+            outbox_items,
         )
 
-    async def resume_game(self, game_id: int, deadline: dt.datetime) -> GameRecord:
+    async def resume_game(
+        self,
+        game_id: int,
+        deadline: dt.datetime,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
         return await self._update_game(
-            game_id, {"paused": 0, "paused_remaining": None, "deadline": to_db_time(deadline)}
+            game_id,
+            {"paused": 0, "paused_remaining": None, "deadline": to_db_time(deadline)},
+            outbox_items,
         )
 
     async def finish_game(

@@ -177,6 +177,15 @@ reminder-vote = Turn { $turn }: you have not voted yet. Every living player must
 reminder-post = Turn { $turn }: you have not posted in the game channel yet. A player who posts nothing during a turn leaves the game (/say).
 reminder-last_chance = You have already missed one vote: missing a second one removes you from the game.
 announce-introduce = Turn 1 has no lynch and no hunts. Introduce yourselves here (/say or /post)!
+announce-clock_extended = The host has moved the deadline: { $deadline } ({ $relative }).
+announce-clock_paused =
+    The host has paused the clock. Time left: { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    }.
+announce-clock_resumed = The clock is running again. Deadline: { $deadline } ({ $relative }).
+announce-double_kill_this = The host allows the mafia to kill two players this night.
+announce-double_kill_next = The host allows the mafia to kill two players next night.
 announce-explain_votes = Everyone: explain your vote, and ask the others about theirs.
 pistol-placeholder = Whom do you shoot?
 pistol-done = You shot { $nick }. The shot is announced when the pistol window closes.

@@ -185,6 +185,16 @@ reminder-vote = Ход { $turn }: вы ещё не проголосовали. �
 reminder-post = Ход { $turn }: вы ещё ничего не написали в игровом канале. Игрок, не написавший за ход ни одного сообщения, выбывает (/сказать).
 reminder-last_chance = Вы уже пропустили одно голосование: второй пропуск — и вы выбываете из игры.
 announce-introduce = В первый ход нет суда Линча и охоты. Представьтесь здесь (/сказать или /пост)!
+announce-clock_extended = Ведущий перенёс дедлайн: { $deadline } ({ $relative }).
+announce-clock_paused =
+    Ведущий остановил часы. Осталось: { $minutes ->
+        [one] { $minutes } минута
+        [few] { $minutes } минуты
+       *[many] { $minutes } минут
+    }.
+announce-clock_resumed = Часы снова идут. Дедлайн: { $deadline } ({ $relative }).
+announce-double_kill_this = Ведущий разрешил мафии этой ночью убить двоих.
+announce-double_kill_next = Ведущий разрешил мафии следующей ночью убить двоих.
 announce-explain_votes = Все объясняют свой голос и задают вопросы другим.
 pistol-placeholder = В кого вы стреляете?
 pistol-done = Ваш выстрел: { $nick }. Он будет объявлен, когда закроется окно пистолета.
