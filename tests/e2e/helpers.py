@@ -19,6 +19,7 @@ from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberAc
 
 from bot.client import MafiaBot
 from bot.layout import is_member_target
+from bot.posts import embed_text
 from core.i18n import t
 from core.refusal import Refusal
 from core.service import LiveGame
@@ -118,13 +119,26 @@ async def archive_thread(env: Env, guild: GuildHandle, thread: ChannelHandle) ->
     await env.settle()
 
 
+def message_text(message: discord.Message) -> str:
+    """A message as a reader sees it: its text, then each embed as text (title, description,
+    fields, footer). Tests read announcements through this, whether they are text or embeds."""
+    parts = [message.content, *(embed_text(e) for e in message.embeds)]
+    return "\n".join(part for part in parts if part)
+
+
+def channel_texts(where: ChannelHandle) -> list[str]:
+    """Every message of a channel (oldest first) as text, embeds included."""
+    return [message_text(m) for m in where.history()]
+
+
 def reply_text(result: InteractionResult) -> str:
     """The private reply of an interaction (its response, deferred or not)."""
     assert result.acknowledged, f"the bot did not answer: {result!r}"
     assert result.ephemeral, f"the reply is public: {result!r}"
     response = result.response
     assert response is not None
-    return response.content
+    parts = [response.content, *(embed_text(e) for e in response.embeds)]
+    return "\n".join(part for part in parts if part)
 
 
 async def refusal(env: Env, action: Awaitable[InteractionResult]) -> str:
