@@ -37,7 +37,8 @@ import discord
 
 from bot.mafia_room import ROOM_NEEDS, MafiaRooms
 from bot.pistol import pistol_view
-from bot.render import render, render_role_card, with_dm_header
+from bot.posts import Post, post_text
+from bot.render import render_posts, render_role_card, with_dm_header
 from bot.replies import guild_language
 from bot.webhooks import split_message
 from core.i18n import Lang, t
@@ -272,7 +273,7 @@ class Delivery:
                 log.warning("outbox row %s: no #%s channel in guild %s", row.id, slot, guild.id)
                 return False
             if audience == PUBLIC:
-                await self._send(channel, row.id, render(lang, kind, payload))
+                await self._send(channel, row.id, render_posts(lang, kind, payload))
                 if kind == "game_over":  # the mafia's room is kept, read-only, for the record
                     await self._close_room(guild, settings, row.game_id)
                 return True
@@ -283,16 +284,21 @@ class Delivery:
             nick = str(payload.get("nick"))
             if kind == "mafia_joined":  # R22: the converted Foundling enters the room
                 await self._room_member(room, row.game_id, nick, join=True)
-            await self._send(room, row.id, render(lang, kind, payload))
+            await self._send(room, row.id, render_posts(lang, kind, payload))
             if kind == "mafia_left":  # a dead member no longer takes part (told first)
                 await self._room_member(room, row.game_id, nick, join=False)
             return True
 
         # A private message to the player behind the nickname.
-        text = self._private_text(lang, row.game_id, kind, audience, payload)
-        if text is None:
+        posts = self._private_posts(lang, row.game_id, kind, audience, payload)
+        if posts is None:
             return True
-        text = with_dm_header(lang, guild.name, row.game_id, text)
+        if posts:  # the header goes with the first message
+            first = posts[0]
+            posts[0] = Post(
+                content=with_dm_header(lang, guild.name, row.game_id, first.content),
+                embeds=first.embeds,
+            )
         user_id = await self._user_of(row.game_id, audience)
         if user_id is None:
             log.warning("outbox row %s: no player %r in game %s", row.id, audience, row.game_id)
@@ -303,7 +309,7 @@ class Delivery:
                 pistol_view(self.service, row.game_id, audience, lang) if kind == "pistol" else None
             )
             # R18: the pistol's prompt carries a menu of the living nicknames
-            await self._send(user, row.id, text, view=view)
+            await self._send(user, row.id, posts, view=view)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 raise
@@ -316,13 +322,14 @@ class Delivery:
         self,
         target: discord.abc.Messageable,
         row_id: int,
-        text: str,
+        posts: Sequence[Post],
         *,
         view: discord.ui.View | None = None,
     ) -> None:
-        """Send a row's text (cut in pieces; one piece with a view), each piece with its
-        nonce, skipping the pieces a failed attempt already posted."""
-        pieces = [text] if view is not None else split_message(text)
+        """Send a row's messages (a view goes with a row of one message), each with its
+        nonce, skipping the messages a failed attempt already posted."""
+        if view is not None and len(posts) > 1:  # the view's prompt is one message
+            posts = [Post(content="\n".join(post_text(p) for p in posts))]
         key = target_key(target)
         # The target's last message known to be ours before this row: what a lost answer
         # posted can only come after it.
@@ -331,11 +338,14 @@ class Delivery:
         first = 0
         attempted = self._attempted.get(row_id)
         if attempted is not None:
-            first = await self._already_sent(target, pieces, mark, attempted)
-        for index in range(first, len(pieces)):
+            first = await self._already_sent(target, posts, mark, attempted)
+        for index in range(first, len(posts)):
+            post = posts[index]
             extra: dict[str, Any] = {"view": view} if view is not None else {}
+            if post.embeds:
+                extra["embeds"] = list(post.embeds)
             message = await target.send(
-                pieces[index],
+                post.content or None,
                 nonce=nonce_of(row_id, index),
                 allowed_mentions=NO_MENTIONS,
                 **extra,
@@ -345,13 +355,13 @@ class Delivery:
     async def _already_sent(
         self,
         target: discord.abc.Messageable,
-        pieces: Sequence[str],
+        posts: Sequence[Post],
         mark: int | None,
         since: datetime,
     ) -> int:
-        """How many of the first ``pieces`` the bot already posted to ``target`` after its
+        """How many of the first ``posts`` the bot already posted to ``target`` after its
         message ``mark`` (or, unknown, since shortly before ``since``), read from its latest
-        messages."""
+        messages: a message is recognised by its signature (text and embeds, as text)."""
         me = self.client.user
         if me is None:
             return 0
@@ -359,31 +369,32 @@ class Delivery:
             discord.Object(mark) if mark is not None else since - CLOCK_SLACK
         )
         mine = [
-            message.content
+            signature(Post(content=message.content, embeds=tuple(message.embeds)))
             async for message in target.history(
-                limit=HISTORY_LIMIT + len(pieces), after=after, oldest_first=True
+                limit=HISTORY_LIMIT + len(posts), after=after, oldest_first=True
             )
             if message.author.id == me.id
         ]
         done = 0
-        for piece in pieces:  # the pieces go out in order: what was sent is a prefix
-            if piece not in mine:
+        for post in posts:  # the messages go out in order: what was sent is a prefix
+            sig = signature(post)
+            if sig not in mine:
                 break
-            mine = mine[mine.index(piece) + 1 :]
+            mine = mine[mine.index(sig) + 1 :]
             done += 1
         if done:
-            log.info("%d piece(s) were already posted by an attempt whose answer was lost", done)
+            log.info("%d message(s) were already posted by an attempt whose answer was lost", done)
         return done
 
-    def _private_text(
+    def _private_posts(
         self, lang: Lang, game_id: int, kind: str, nick: str, payload: Mapping[str, Any]
-    ) -> str | None:
+    ) -> list[Post] | None:
         if kind == "role_card":
             live = self.service.live.get(game_id)
             if live is None or nick not in live.engine.state.players:
                 return None  # the game is over: the final reveal says it all
-            return render_role_card(lang, role_card(live.engine.state, nick))
-        return render(lang, kind, payload)
+            return [Post(content=render_role_card(lang, role_card(live.engine.state, nick)))]
+        return render_posts(lang, kind, payload)
 
     async def _user_of(self, game_id: int, nick: str) -> int | None:
         live = self.service.live.get(game_id)
@@ -481,6 +492,12 @@ class Delivery:
             await self.rooms.add(room, member)
         else:
             await self.rooms.remove(room, member)
+
+
+def signature(post: Post) -> str:
+    """What tells a sent message apart: its text and each embed's title, description and
+    fields (Discord gives them back as sent)."""
+    return post_text(post)
 
 
 def slot_channel(

@@ -6,12 +6,14 @@ timestamps, which every reader sees in his own time zone.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 import discord
 
+from bot.posts import NOTICE, TOWN, Post, add_list_field, pack, post_text
+from bot.webhooks import split_message
 from core.i18n import Lang, t
 from core.service import LiveGame
 from rules.knowledge import PublicRoster, RoleCard
@@ -72,53 +74,187 @@ def render_death(lang: Lang, death: Mapping[str, Any]) -> str:
     return t(lang, f"death.{cause}", **values)
 
 
-def render_lynch(lang: Lang, lynch: Mapping[str, Any] | None) -> list[str]:
-    if lynch is None:
-        return []
-    lines: list[str] = []
+def _tally_lines(lang: Lang, lynch: Mapping[str, Any]) -> list[str]:
+    """The counted votes, most first (the payload keeps the order): with the voters under
+    R34, totals only under R54."""
     if lynch.get("public") == "full":
         votes: Mapping[str, Sequence[str]] = lynch.get("votes") or {}
-        for candidate, voters in votes.items():
+        return [
+            t(lang, "lynch.votes", nick=candidate, count=len(voters), voters=", ".join(voters))
+            for candidate, voters in votes.items()
+        ]
+    totals: Mapping[str, int] = lynch.get("totals") or {}
+    return [
+        t(lang, "lynch.totals", nick=candidate, count=count) for candidate, count in totals.items()
+    ]
+
+
+def _uncounted_lines(lang: Lang, lynch: Mapping[str, Any]) -> list[str]:
+    """The votes not counted and why: the candidate died earlier in the resolution (Decision
+    of section 6), the voter held no vote (R31, R54). Under totals only, counts only."""
+    full = lynch.get("public") == "full"
+    lines: list[str] = []
+    dropped: Mapping[str, Any] = lynch.get("dropped") or {}
+    for candidate, voters in dropped.items():
+        if full:
             lines.append(
-                t(lang, "lynch.votes", nick=candidate, count=len(voters), voters=", ".join(voters))
+                t(lang, "dawn.dropped", nick=candidate, count=len(voters), voters=", ".join(voters))
             )
-    else:
-        totals: Mapping[str, int] = lynch.get("totals") or {}
-        for candidate, count in totals.items():
-            lines.append(t(lang, "lynch.totals", nick=candidate, count=count))
-    if not lines:
-        lines.append(t(lang, "lynch.no_votes"))
-    hanged = lynch.get("hanged")
-    lines.append(t(lang, "lynch.hanged", nick=hanged) if hanged else t(lang, "lynch.nobody"))
+        else:
+            lines.append(t(lang, "dawn.dropped_totals", nick=candidate, count=int(voters)))
+    uncounted = lynch.get("uncounted")
+    if full and uncounted:
+        lines.append(t(lang, "dawn.not_electorate", voters=", ".join(uncounted)))
+    elif not full and uncounted:
+        lines.append(t(lang, "dawn.not_electorate_totals", count=int(uncounted)))
     return lines
 
 
-def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
-    """The text of one announcement (role cards are rendered from the live state instead)."""
-    if kind == "turn_open":
-        deadline = datetime.fromisoformat(str(payload["deadline"]))
-        text = t(
+def _verdict_lines(
+    lang: Lang, lynch: Mapping[str, Any], deaths: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    """Who was hanged (once, with the revealed role, R35), or why nobody was; the threshold
+    (R31) and how a tie was broken (R33)."""
+    lines: list[str] = []
+    hanged = lynch.get("hanged")
+    counted = bool(lynch.get("votes") or lynch.get("totals"))
+    if hanged:
+        death = next(
+            (d for d in deaths if d.get("cause") == "lynch" and d.get("nick") == hanged), None
+        )
+        lines.append(render_death(lang, death) if death else t(lang, "lynch.hanged", nick=hanged))
+    else:
+        lines.append(t(lang, "lynch.nobody"))
+        if counted:
+            lines.append(t(lang, "dawn.below", needed=lynch.get("threshold", 0)))
+        elif lynch.get("dropped") or lynch.get("uncounted"):
+            lines.append(t(lang, "dawn.none_counted"))
+        else:
+            lines.append(t(lang, "lynch.no_votes"))
+    if "threshold" in lynch:
+        lines.append(
+            t(
+                lang,
+                "dawn.needed",
+                needed=lynch["threshold"],
+                electorate=lynch.get("electorate", 0),
+            )
+        )
+    tie = lynch.get("tie")
+    if tie and hanged:
+        tied = ", ".join(tie.get("tied") or ())
+        top = len((lynch.get("votes") or {}).get(hanged, ())) or (lynch.get("totals") or {}).get(
+            hanged, 0
+        )
+        if lynch.get("public") == "full":
+            lines.append(t(lang, "dawn.tie", count=top, tied=tied, by=tie.get("by"), hanged=hanged))
+        else:
+            lines.append(t(lang, "dawn.tie_totals", count=top, tied=tied, hanged=hanged))
+    return lines
+
+
+def _name_lines(nicks: Sequence[str], width: int = 80) -> list[str]:
+    """Nicknames joined by commas into lines of about ``width`` characters (a list field cuts
+    between lines, so a nickname is never cut)."""
+    lines: list[str] = []
+    current = ""
+    for nick in nicks:
+        joined = f"{current}, {nick}" if current else nick
+        if current and len(joined) > width:
+            lines.append(current + ",")
+            current = nick
+        else:
+            current = joined
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _role_lines(lang: Lang, roles: Mapping[str, int]) -> list[str]:
+    """``Villager × 5, Doctor × 1``: the game's roles on as few lines as read well."""
+    return _name_lines([f"{role_name(lang, role)} × {count}" for role, count in roles.items()])
+
+
+def results_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
+    """The dawn report: the night's deaths with revealed roles and causes (R35), the lynch
+    (R31-R34, R54), the pistols (R18), the living and the game's roles; one message where
+    Discord's limits allow, continued in more embeds and messages where not (no line lost)."""
+    deaths: Sequence[Mapping[str, Any]] = payload.get("deaths") or []
+    lynch: Mapping[str, Any] | None = payload.get("lynch")
+    head = discord.Embed(title=t(lang, "announce.results", turn=payload["turn"]), colour=NOTICE)
+    embeds = [head]
+
+    def field(name: str, lines: Sequence[str]) -> None:
+        if lines:
+            touched = add_list_field(embeds[-1], name, lines)
+            embeds.extend(touched[1:])
+
+    others = [d for d in deaths if d.get("cause") != "lynch"]
+    if not deaths:
+        head.description = t(lang, "announce.nobody_died")
+    field(t(lang, "dawn.deaths"), [render_death(lang, d) for d in others])
+    if lynch is not None:
+        field(t(lang, "dawn.lynch"), _verdict_lines(lang, lynch, deaths))
+        field(t(lang, "dawn.votes"), _tally_lines(lang, lynch))
+        field(t(lang, "dawn.uncounted"), _uncounted_lines(lang, lynch))
+        # R8, R51: everyone explains his vote (a footer, not a line of every report)
+        head.set_footer(text=t(lang, "announce.explain_votes"))
+    pistols = [
+        t(lang, "announce.pistol_window", nick=nick) for nick in payload.get("pistols") or ()
+    ]
+    field(t(lang, "dawn.pistols"), pistols)
+    if "living" in payload:
+        living: Sequence[str] = payload["living"]
+        field(t(lang, "dawn.living", count=len(living)), _name_lines(living))
+    field(t(lang, "dawn.roles"), _role_lines(lang, payload.get("roles") or {}))
+    return pack(embeds)
+
+
+def turn_open_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
+    """A turn begins: its deadline as a Discord timestamp (each reader's own time zone); turn
+    1 also asks everyone to introduce himself (R2) and publishes the game's roles."""
+    deadline = datetime.fromisoformat(str(payload["deadline"]))
+    lines = [
+        t(
             lang,
             "announce.turn_open",
             turn=payload["turn"],
             deadline=timestamp(deadline, "f"),
             relative=timestamp(deadline, "R"),
         )
-        if payload["turn"] == 1:  # R2: everyone introduces himself on turn 1
-            text += "\n" + t(lang, "announce.introduce")
-        return text
-    if kind == "results":
-        lines = [t(lang, "announce.results", turn=payload["turn"])]
-        deaths = payload.get("deaths") or []
-        lines += [render_death(lang, d) for d in deaths]
-        if not deaths:
-            lines.append(t(lang, "announce.nobody_died"))
-        lines += render_lynch(lang, payload.get("lynch"))
-        if payload.get("lynch") is not None:  # R8, R51: everyone explains his vote
-            lines.append(t(lang, "announce.explain_votes"))
-        for nick in payload.get("pistols") or ():
-            lines.append(t(lang, "announce.pistol_window", nick=nick))
-        return "\n".join(lines)
+    ]
+    if payload["turn"] == 1:  # R2: everyone introduces himself on turn 1
+        lines.append(t(lang, "announce.introduce"))
+    embed = discord.Embed(description="\n".join(lines), colour=TOWN)
+    embeds = [embed]
+    roles: Mapping[str, int] = payload.get("roles") or {}
+    if roles:
+        embeds = add_list_field(embed, t(lang, "dawn.roles"), _role_lines(lang, roles))
+    return pack(embeds)
+
+
+#: The kinds sent as embeds: kind -> builder of its messages. ``render_posts`` consults it
+#: first; a stream adds its kind here (e.g. ``game_over``).
+EMBED_KINDS: dict[str, Callable[[Lang, Mapping[str, Any]], list[Post]]] = {
+    "results": results_posts,
+    "turn_open": turn_open_posts,
+}
+
+
+def render_posts(lang: Lang, kind: str, payload: Mapping[str, Any]) -> list[Post]:
+    """The messages of one announcement: embeds for the kinds of :data:`EMBED_KINDS`, else
+    its text cut into messages."""
+    build = EMBED_KINDS.get(kind)
+    if build is not None:
+        return build(lang, payload)
+    return [Post(content=piece) for piece in split_message(render(lang, kind, payload))]
+
+
+def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
+    """The text of one announcement (role cards are rendered from the live state instead)."""
+    build = EMBED_KINDS.get(kind)
+    if build is not None:  # the text of its embeds
+        return "\n".join(post_text(post) for post in build(lang, payload))
     if kind == "check":
         key = "check.mafia" if payload.get("result") == "mafia" else "check.not_mafia"
         lines = [t(lang, key, target=payload["target"], commissar=payload.get("commissar", ""))]
@@ -291,9 +427,7 @@ def render_help(lang: Lang, commands: Sequence[str]) -> str:
     """``/help``: one line per command, its name and description as the reader's Discord client
     shows them."""
     lines = [t(lang, "help.header")]
-    lines += [
-        f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands
-    ]
+    lines += [f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands]
     return "\n".join(lines)
 
 

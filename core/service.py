@@ -37,6 +37,7 @@ from rules.announce import (
     game_over_announcement,
     night_announcements,
     reminder_announcements,
+    turn_open_announcement,
 )
 from rules.engine import Game, rebuild
 from rules.knowledge import RoleCard, kill_agreement, role_card
@@ -396,9 +397,9 @@ class GameService:
             return
         deadline = live.record.deadline
         cards = [Announcement("role_card", p.nick, {"turn": 1}) for p in live.players]
-        opening = Announcement(
-            "turn_open", PUBLIC, {"turn": 1, "deadline": deadline and deadline.isoformat()}
-        )
+        # turn 1 opens with the game's role list as the setup published it
+        iso = deadline.isoformat() if deadline is not None else None
+        opening = turn_open_announcement(live.engine.state, 1, iso)
         await self.store.add_outbox(live.id, 1, _items([*cards, opening]))
 
     # --- players ----------------------------------------------------------------------
@@ -445,9 +446,7 @@ class GameService:
             assert applied is None, applied
             after = engine.standing_requests(nick)
             slot = verb_slot(req.do)
-            withdrawn = tuple(
-                r.do for r in before if r not in after and verb_slot(r.do) != slot
-            )
+            withdrawn = tuple(r.do for r in before if r not in after and verb_slot(r.do) != slot)
             update = kill_agreement(engine.state) if req.do == "kill" else None
             accepted = Accepted(req, engine.turn, update, withdrawn)
         if req.do == "shoot" and not engine.state.pistols:

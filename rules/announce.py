@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from rules.model import Death, GameState, Phase, TurnResult
-from rules.roles import Step
+from rules.roles import Step, role_classes
 
 PUBLIC = "public"  # the game channel
 MAFIA = "mafia"  # the mafia channel
@@ -37,16 +37,55 @@ def public_death(death: Death) -> dict[str, Any]:
     return out
 
 
+def _by_votes(votes: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
+    """Most votes first; equal counts in the order of their first vote (the tally's order)."""
+    return sorted(votes.items(), key=lambda item: -len(item[1]))
+
+
 def _lynch_view(result: TurnResult) -> dict[str, Any] | None:
+    """The lynch as the public sees it: the tally sorted, the threshold (R31), the votes not
+    counted and why (Decision of section 6; R31, R54), how a tie was broken (R33). Under
+    totals only (R54) no voter is ever named: counts only."""
     lynch = result.lynch
     if lynch is None:
         return None
-    view: dict[str, Any] = {"hanged": lynch.hanged, "public": lynch.public}
+    view: dict[str, Any] = {
+        "hanged": lynch.hanged,
+        "public": lynch.public,
+        "electorate": lynch.electorate,
+        "threshold": lynch.threshold,
+    }
+    dropped = _by_votes(lynch.dropped)
     if lynch.public == "full":  # R34: who voted for whom
-        view["votes"] = {cand: list(voters) for cand, voters in lynch.votes.items()}
+        view["votes"] = {cand: list(voters) for cand, voters in _by_votes(lynch.votes)}
+        view["dropped"] = {cand: list(voters) for cand, voters in dropped}
+        view["uncounted"] = list(lynch.uncounted)
+        view["tie"] = {"tied": list(lynch.tied), "by": lynch.tie_voter} if lynch.tied else None
     else:  # R54: totals only
-        view["totals"] = {cand: len(voters) for cand, voters in lynch.votes.items()}
+        view["totals"] = {cand: len(voters) for cand, voters in _by_votes(lynch.votes)}
+        view["dropped"] = {cand: len(voters) for cand, voters in dropped}
+        view["uncounted"] = len(lynch.uncounted)
+        view["tie"] = {"tied": list(lynch.tied)} if lynch.tied else None
     return view
+
+
+def role_list(state: GameState) -> dict[str, int]:
+    """The game's roles as its setup published them: the original roles, counted (a converted
+    Foundling or promoted Sergeant still counts as what he was dealt)."""
+    counts: dict[str, int] = {}
+    for player in state.players.values():
+        counts[player.original_role] = counts.get(player.original_role, 0) + 1
+    # In the registry's order, never the seats' (the first seat's role would show first).
+    order = {cls.code: index for index, cls in enumerate(role_classes())}
+    return dict(sorted(counts.items(), key=lambda item: (order.get(item[0], len(order)), item[0])))
+
+
+def turn_open_announcement(state: GameState, turn: int, deadline_iso: str | None) -> Announcement:
+    """A turn begins: its deadline; turn 1's opening also publishes the role list."""
+    payload: dict[str, Any] = {"turn": turn, "deadline": deadline_iso}
+    if turn == 1:
+        payload["roles"] = role_list(state)
+    return Announcement("turn_open", PUBLIC, payload)
 
 
 def night_announcements(state: GameState, result: TurnResult) -> list[Announcement]:
@@ -61,6 +100,9 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
                 "deaths": [public_death(d) for d in result.deaths if d.step is not None],
                 "lynch": _lynch_view(result),
                 "pistols": list(result.pistols),
+                # Who is alive after steps 0-5 (the dead are ghosts: not in it), and the roles.
+                "living": [p.nick for p in state.living()],
+                "roles": role_list(state),
             },
         )
     ]

@@ -243,6 +243,14 @@ class LynchResult:
     votes: dict[str, list[str]]
     public: str  # "full" (R34) or "totals" (R54)
     electorate: int
+    # What the dawn report explains (not part of ``to_dict``: the replay format stays as is).
+    threshold: int = 0  # R31: the fewest votes that hang, ceil(electorate / 4)
+    # Decision (section 6): votes for candidates who died earlier in the resolution, per
+    # candidate, in arrival order.
+    dropped: dict[str, list[str]] = attrs.Factory(dict)
+    uncounted: list[str] = attrs.Factory(list)  # R31, R54: voters outside the electorate
+    tied: list[str] = attrs.Factory(list)  # R33: the tied leaders, in tally order
+    tie_voter: str | None = None  # R33: who cast the second vote for the tied ones
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -86,9 +86,7 @@ class Resolution:
         doctor killed by this kill heals nobody, unless he healed himself (R40)."""
         state = self.state
         wanted = list(targets)
-        valid = [
-            p for p in self.protections() if cause in p.against and state.alive(p.by)
-        ]
+        valid = [p for p in self.protections() if cause in p.against and state.alive(p.by)]
 
         def vulnerable(nick: str) -> bool:
             return state.alive(nick) and not state.players[nick].role_cls.immune_to(cause)
@@ -187,25 +185,43 @@ def step_lynch(res: Resolution) -> None:
     if state.turn == 1:
         return  # R3
     electorate = set(res.night.electorate)
-    votes = [r for r in res.standing("vote") if r.by in electorate]  # R32
+    standing = res.standing("vote")
+    votes = [r for r in standing if r.by in electorate]  # R32
+    uncounted = [r.by for r in standing if r.by not in electorate]  # R31, R54
     tally: dict[str, list[str]] = {}
+    dropped: dict[str, list[str]] = {}
     for r in votes:
         assert r.target is not None
         if state.alive(r.target):  # candidates dead by now are dropped (Decision)
             tally.setdefault(r.target, []).append(r.by)
+        else:
+            dropped.setdefault(r.target, []).append(r.by)
+    threshold = -(-len(electorate) // 4)  # R31: 4 * votes >= electorate
     hanged: str | None = None
+    tied: list[str] = []
+    tie_voter: str | None = None
     if tally:
         top = max(len(v) for v in tally.values())
         if 4 * top >= len(electorate):  # R31
             tied = [c for c, v in tally.items() if len(v) == top]
             if len(tied) == 1:
                 hanged = tied[0]
+                tied = []
             else:  # R33: the candidate of the second vote cast for the tied ones
-                tied_votes = [r.target for r in votes if r.target in tied]
-                hanged = tied_votes[1]
+                tied_votes = [r for r in votes if r.target in tied]
+                hanged = tied_votes[1].target
+                tie_voter = tied_votes[1].by
     public = "totals" if state.deprived else "full"  # R34, R54
     res.result.lynch = LynchResult(
-        hanged=hanged, votes=tally, public=public, electorate=len(electorate)
+        hanged=hanged,
+        votes=tally,
+        public=public,
+        electorate=len(electorate),
+        threshold=threshold,
+        dropped=dropped,
+        uncounted=uncounted,
+        tied=tied,
+        tie_voter=tie_voter,
     )
     if hanged is not None:
         res.kill(hanged, Cause.LYNCH, tuple(tally[hanged]))

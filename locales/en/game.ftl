@@ -86,7 +86,7 @@ card-team = The mafia: { $team }
 card-commissar = The commissar is { $commissar }.
 card-dead = You are dead: you may still post as a ghost.
 announce-turn_open = Turn { $turn } begins. Deadline: { $deadline } ({ $relative }).
-announce-results = Results of turn { $turn }:
+announce-results = Results of turn { $turn }
 announce-nobody_died = Nobody died.
 announce-pistol_window = { $nick } may shoot before the turn ends.
 announce-note =
@@ -111,6 +111,46 @@ lynch-totals =
 lynch-no_votes = Nobody voted.
 lynch-hanged = The town lynched { $nick }.
 lynch-nobody = Nobody was lynched.
+dawn-deaths = Deaths
+dawn-lynch = Lynch
+dawn-votes = Votes
+dawn-needed =
+    Needed to lynch: { $needed } of { $electorate } { $electorate ->
+        [one] vote
+       *[other] votes
+    } (a quarter of those who vote this turn).
+dawn-below = Nobody reached the number of votes needed: { $needed }.
+dawn-none_counted = No vote was counted.
+dawn-uncounted = Votes not counted
+dawn-dropped =
+    { $nick }: { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    } not counted, this player died before the lynch ({ $voters }).
+dawn-dropped_totals =
+    { $nick }: { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    } not counted, this player died before the lynch.
+dawn-not_electorate = Not counted, without a vote this turn: { $voters }.
+dawn-not_electorate_totals =
+    { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    } from players without a vote this turn not counted.
+dawn-tie =
+    Tie at { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    }: { $tied }. The second vote cast for one of them decides: it came from { $by } and named { $hanged }.
+dawn-tie_totals =
+    Tie at { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    }: { $tied }. The second vote cast for one of them decides: it named { $hanged }.
+dawn-pistols = Pistols
+dawn-living = Living players ({ $count })
+dawn-roles = Roles in this game
 check-mafia = Check: { $target } is in the mafia.
 check-not_mafia = Check: { $target } is not in the mafia.
 check-killed_by = { $target } was killed tonight by { $killers } ({ $method }).

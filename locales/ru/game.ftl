@@ -86,7 +86,7 @@ card-team = Мафия: { $team }
 card-commissar = Комиссар — { $commissar }.
 card-dead = Вы мертвы: писать можно, но как призрак.
 announce-turn_open = Начался ход { $turn }. Дедлайн: { $deadline } ({ $relative }).
-announce-results = Итоги хода { $turn }:
+announce-results = Итоги хода { $turn }
 announce-nobody_died = Никто не погиб.
 announce-pistol_window = До конца хода может выстрелить игрок { $nick }.
 announce-note =
@@ -113,6 +113,47 @@ lynch-totals =
 lynch-no_votes = Никто не голосовал.
 lynch-hanged = Итог суда Линча: казнён игрок { $nick }.
 lynch-nobody = Итог суда Линча: никто не казнён.
+dawn-deaths = Погибшие
+dawn-lynch = Суд Линча
+dawn-votes = Голоса
+dawn-needed =
+    Для казни нужно: { $needed } из { $electorate } { $electorate ->
+        [one] голоса
+       *[other] голосов
+    } (четверть голосующих в этот ход).
+dawn-below = Никто не набрал нужного числа голосов: { $needed }.
+dawn-none_counted = Ни один голос не учтён.
+dawn-uncounted = Неучтённые голоса
+dawn-dropped =
+    { $nick }: не учтено { $count ->
+        [one] { $count } голос
+        [few] { $count } голоса
+       *[many] { $count } голосов
+    }, этот игрок погиб до суда Линча ({ $voters }).
+dawn-dropped_totals =
+    { $nick }: не учтено { $count ->
+        [one] { $count } голос
+        [few] { $count } голоса
+       *[many] { $count } голосов
+    }, этот игрок погиб до суда Линча.
+dawn-not_electorate = Не учтены голоса игроков без права голоса в этот ход: { $voters }.
+dawn-not_electorate_totals =
+    Не учтено голосов от игроков без права голоса в этот ход: { $count }.
+dawn-tie =
+    Ничья, у каждого { $count ->
+        [one] { $count } голос
+        [few] { $count } голоса
+       *[many] { $count } голосов
+    }: { $tied }. Решает второй голос, поданный за кого-то из них. Его подал игрок { $by }, кандидат — { $hanged }.
+dawn-tie_totals =
+    Ничья, у каждого { $count ->
+        [one] { $count } голос
+        [few] { $count } голоса
+       *[many] { $count } голосов
+    }: { $tied }. Решает второй голос, поданный за кого-то из них: кандидат — { $hanged }.
+dawn-pistols = Пистолеты
+dawn-living = Живые игроки ({ $count })
+dawn-roles = Роли в этой игре
 check-mafia = Проверка: { $target } — мафия.
 check-not_mafia = Проверка: { $target } — не мафия.
 check-killed_by = Этой ночью убит игрок { $target }. Кто убил: { $killers } ({ $method }).

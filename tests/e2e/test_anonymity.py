@@ -38,6 +38,7 @@ from tests.e2e.helpers import (
     mafia_room,
     make_world,
     member_overwrites,
+    message_text,
     refusal,
     reply_text,
     seats_by_role,
@@ -251,9 +252,9 @@ async def play(world: World, lang: Lang) -> Script:
     await s.act("commissar", "note", to=n["sergeant"], text="Trust nobody but yourself.")
     await until_deadline(world)
     results = [
-        m.content
+        message_text(m)
         for m in slot(world, "game").history()
-        if m.content.startswith(s.tr("announce.results", turn=1))
+        if message_text(m).startswith(s.tr("announce.results", turn=1))
     ]
     assert len(results) == 1 and s.tr("announce.nobody_died") in results[0]
     slandered = s.tr("check.mafia", target=n["villager"], commissar=n["commissar"])
@@ -382,9 +383,11 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, l
     for message in history:
         if message.webhook_id is not None:
             continue  # the players' own words (the test writes no role names in them)
-        if message.content.startswith(tuple(t(lang, f"winner.{w}") for w in ("town", "mafia"))):
+        if message_text(message).startswith(
+            tuple(t(lang, f"winner.{w}") for w in ("town", "mafia"))
+        ):
             break  # the end: every role is revealed (R35)
-        for line in message.content.splitlines():
+        for line in message_text(message).splitlines():
             named = {nick for nick in nicks if contains_word(line, nick)}
             found = death_line.search(line)
             if found:
@@ -400,7 +403,7 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, l
     assert announced == {s.nick[r] for r in dead}
 
     # The Foundling's and the Sergeant's new roles are told to them and to the mafia only.
-    public_texts = [m.content for m in history]
+    public_texts = [message_text(m) for m in history]
     for private in (
         t(lang, "announce.mafia_joined", nick=s.nick["foundling"]),
         t(lang, "announce.converted"),

@@ -30,6 +30,7 @@ from tests.e2e.helpers import (
     bot_of,
     mafia_room,
     make_world,
+    message_text,
     reply_text,
     resolve_now,
     slot,
@@ -169,7 +170,7 @@ async def until_delivered(env: Env, *, limit: int = 40) -> int:
 def bot_messages(where: ChannelHandle, env: Env) -> list[str]:
     me = env.bot.user
     assert me is not None
-    return [m.content for m in where.history() if m.author.id == me.id]
+    return [message_text(m) for m in where.history() if m.author.id == me.id]
 
 
 # --- every step of a resolution fails once -----------------------------------------------------

@@ -17,6 +17,7 @@ from tests.e2e.helpers import (
     dm_body,
     mafia_room,
     make_world,
+    message_text,
     refusal,
     reply_text,
     resolve_now,
@@ -101,7 +102,7 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
     with pytest.raises(SetupError):
         mafia_ch.history(viewer=v1_a)
     # Turn 1 opened in #game.
-    assert any("Turn 1 begins" in m.content for m in game_ch.history())
+    assert any("Turn 1 begins" in message_text(m) for m in game_ch.history())
 
     # /role and /status, privately.
     assert maf.nick in reply_text(await maf_a.slash(game_ch, "role"))
@@ -140,10 +141,11 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
     # The clock: the deadline passes, the turn resolves, results go to #game.
     before = len(game_ch.history())
     await env.advance_time(TURN)
-    new = [m.content for m in game_ch.history()[before:]]
+    new = [message_text(m) for m in game_ch.history()[before:]]
     results = next(c for c in new if c.startswith("Results of turn 1"))
     assert t("en", "death.mafia", nick=victim, role="Villager") in results
-    assert maf.nick not in results  # R55: never the killer
+    # R55: never the killer (the living list names every living player, the killer too)
+    assert maf.nick not in results.split("Living players (")[0]
     assert any("Turn 2 begins" in c for c in new)
     checked = t("en", "check.mafia", target=maf.nick, commissar=com.nick)
     assert checked in dm_texts(com_a)
@@ -165,8 +167,10 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
     reply_text(await maf_a.slash(game_ch, "vote", target=villagers[1].nick))
     before = len(game_ch.history())
     await env.advance_time(TURN)
-    new = [m.content for m in game_ch.history()[before:]]
-    assert any(t("en", "lynch.hanged", nick=maf.nick) in c for c in new)
+    new = [message_text(m) for m in game_ch.history()[before:]]
+    # announced once, with the revealed role (R35)
+    lynched = t("en", "death.lynch", nick=maf.nick, role=t("en", "role.mafioso"))
+    assert any(lynched in c for c in new)
     over = next(c for c in new if c.startswith(t("en", "winner.town")))
     assert f"{maf.nick}: Mafioso" in over
     assert bot_of(env).service.game_in(world.guild.id) is None
@@ -220,7 +224,11 @@ async def started_game(world: World) -> list[MemberActor]:
 
 
 def results_posted(world: World) -> list[str]:
-    return [m.content for m in channel(world, "game").history() if "Results of turn" in m.content]
+    return [
+        message_text(m)
+        for m in channel(world, "game").history()
+        if "Results of turn" in message_text(m)
+    ]
 
 
 async def test_pause_resume_extend_and_resolve_move_the_clock(simcord_env: Env) -> None:
@@ -241,7 +249,7 @@ async def test_pause_resume_extend_and_resolve_move_the_clock(simcord_env: Env) 
     await env.advance_time(TURN - 60)
     assert results_posted(world) == []  # 10 minutes left, plus 5: not yet
     await env.advance_time(6 * 60)
-    assert [r.splitlines()[0] for r in results_posted(world)] == ["Results of turn 1:"]
+    assert [r.splitlines()[0] for r in results_posted(world)] == ["Results of turn 1"]
 
     # The host resolves turn 2 at once; the clock follows the new deadline.
     await say_all(actors, game_ch, "Again.")
@@ -387,7 +395,7 @@ async def test_killed_commissar_shoots_the_mafioso(simcord_env: Env) -> None:
     com_a, com_nick, maf_nick, maf_actor = await commissar_killed(world)
     game_ch = channel(world, "game")
     reply_text(await com_a.slash(game_ch, "shoot", target=maf_nick))
-    texts = [m.content for m in game_ch.history()]
+    texts = [message_text(m) for m in game_ch.history()]
     assert t("en", "death.pistol", nick=maf_nick, role="Mafioso", by=com_nick) in texts
     assert texts[-1].startswith(t("en", "winner.town"))
     assert bot_of(simcord_env).service.game_in(world.guild.id) is None
@@ -408,7 +416,7 @@ async def test_pistol_window_closes_without_a_shot(simcord_env: Env) -> None:
     _com_a, com_nick, _maf, _maf_actor = await commissar_killed(world)
     game_ch = channel(world, "game")
     await simcord_env.advance_time(60)
-    texts = [m.content for m in game_ch.history()]
+    texts = [message_text(m) for m in game_ch.history()]
     assert t("en", "announce.no_shot", nick=com_nick) in texts
     assert texts[-1].startswith("Turn 2 begins")
     assert live_game(world).engine.turn == 2
@@ -430,7 +438,7 @@ async def test_a_russian_game_speaks_russian(simcord_env: Env) -> None:
         actor = next(a for a in actors if a.id == seat.user_id)
         [card] = dm_texts(actor)
         assert card.startswith(f"Вы — **{seat.nick}**, {t('ru', f'role.{seat.role}')}.")
-    assert any(m.content.startswith("Начался ход 1") for m in game_ch.history())
+    assert any(message_text(m).startswith("Начался ход 1") for m in game_ch.history())
 
 
 async def test_host_excludes_the_mafioso_and_the_town_wins(simcord_env: Env) -> None:
@@ -469,7 +477,7 @@ async def test_R18_killed_commissar_shoots_from_the_menu_in_his_dm(simcord_env: 
     assert dm_body(prompt.content) == t("en", "announce.pistol")
     picked = await com_a.user.select(prompt, [maf_nick], custom_id=f"mafia:pistol:{game_id}")
     reply_text(picked)
-    texts = [m.content for m in channel(world, "game").history()]
+    texts = [message_text(m) for m in channel(world, "game").history()]
     assert t("en", "death.pistol", nick=maf_nick, role="Mafioso", by=com_nick) in texts
     assert texts[-1].startswith(t("en", "winner.town"))
 
@@ -501,7 +509,7 @@ async def test_results_wait_when_the_bot_lost_its_permission_in_game(simcord_env
     # The permission is back: the next delivery sends what waited, in order.
     await bot_of(env).deliver()
     assert not await store.pending_outbox()
-    texts = [m.content for m in game_ch.history()]
+    texts = [message_text(m) for m in game_ch.history()]
     results = next(i for i, x in enumerate(texts) if x.startswith("Results of turn 1"))
     opening = next(i for i, x in enumerate(texts) if x.startswith("Turn 2 begins"))
     assert results < opening

@@ -31,6 +31,7 @@ from tests.e2e.helpers import (
     live_game,
     mafia_room,
     make_world,
+    message_text,
     refusal,
     reply_text,
     seats_by_role,
@@ -77,9 +78,9 @@ async def test_a_russian_game_answers_an_english_client_in_english(simcord_env: 
     assert room.content == kill_agreement_text("ru", {maf_nick: [com_nick]})
     [card] = dm_texts(maf)
     assert card == card_reply(world, maf, "ru")
-    assert any(m.content.startswith("Начался ход 1") for m in game_ch.history())
+    assert any(message_text(m).startswith("Начался ход 1") for m in game_ch.history())
     await until_deadline(world)
-    assert any(m.content.startswith("Итоги хода 1") for m in game_ch.history())
+    assert any(message_text(m).startswith("Итоги хода 1") for m in game_ch.history())
     # The others' clients are Russian: their replies are Russian.
     villager = seats["villager"][1]
     assert reply_text(await villager.slash(game_ch, "role")) == card_reply(world, villager, "ru")
@@ -113,7 +114,7 @@ async def test_an_english_game_answers_a_russian_client_in_russian(simcord_env: 
 
     [card] = dm_texts(reader)
     assert card == card_reply(world, reader, "en")
-    assert any(m.content.startswith("Turn 1 begins") for m in game_ch.history())
+    assert any(message_text(m).startswith("Turn 1 begins") for m in game_ch.history())
     # Another member's client is SimCord's en-US: English.
     other = players[1]
     assert reply_text(await other.slash(game_ch, "role")) == card_reply(world, other, "en")
@@ -176,15 +177,13 @@ async def test_a_russian_host_runs_an_english_game_in_russian(
         preview = await host.slash(world.lobby, "mafia resolve")
         assert reply_text(preview) == resolve_preview("ru", live_game(world))
         assert preview.response is not None
-        labels = [
-            c.get("label") for row in preview.response.components for c in row["components"]
-        ]
+        labels = [c.get("label") for row in preview.response.components for c in row["components"]]
         assert labels == [t("ru", "confirm.button"), t("ru", "confirm.cancel_button")]
         clicked = await host.click(preview.response, custom_id=confirm_button(preview))
         assert confirmed_text(clicked) == t("ru", "host.resolved_turn", turn=1)
 
     # The results are public: English.
-    assert any(m.content.startswith("Results of turn 1") for m in game_ch.history())
+    assert any(message_text(m).startswith("Results of turn 1") for m in game_ch.history())
 
 
 async def test_R18_the_pistol_menu_in_a_dm_answers_in_the_readers_language(

@@ -26,6 +26,7 @@ from tests.e2e.helpers import (
     live_game,
     mafia_room,
     make_world,
+    message_text,
     reply_text,
     seats_by_role,
     slot,
@@ -64,12 +65,16 @@ async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
 
 def results(world: World, turn: int) -> list[str]:
     header = t("en", "announce.results", turn=turn)
-    return [m.content for m in slot(world, "game").history() if m.content.startswith(header)]
+    return [
+        message_text(m) for m in slot(world, "game").history() if message_text(m).startswith(header)
+    ]
 
 
 def openings(world: World, turn: int) -> list[str]:
     header = t("en", "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
-    return [m.content for m in slot(world, "game").history() if m.content.startswith(header)]
+    return [
+        message_text(m) for m in slot(world, "game").history() if message_text(m).startswith(header)
+    ]
 
 
 async def test_restart_mid_turn_keeps_requests_and_resolves_once_at_the_deadline(
@@ -286,13 +291,13 @@ async def test_a_pistol_window_open_at_the_stop_still_closes(
     if shoots:
         reply_text(await com.slash(game_ch, "shoot", target=maf_nick))
         shot = t("en", "death.pistol", nick=maf_nick, role=t("en", "role.mafioso"), by=com_nick)
-        texts = [m.content for m in game_ch.history()]
+        texts = [message_text(m) for m in game_ch.history()]
         assert texts.count(shot) == 1
         assert texts[-1].startswith(t("en", "winner.town"))
         assert bot_of(env).service.game_in(world.guild.id) is None
     else:
         await until_deadline(world)
-        texts = [m.content for m in game_ch.history()]
+        texts = [message_text(m) for m in game_ch.history()]
         assert texts.count(t("en", "announce.no_shot", nick=com_nick)) == 1
         assert len(openings(world, 2)) == 1
         assert live_game(world).engine.turn == 2

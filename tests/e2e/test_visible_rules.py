@@ -13,6 +13,7 @@ from tests.e2e.helpers import (
     bot_of,
     live_game,
     make_world,
+    message_text,
     refusal,
     reply_text,
     seats_by_role,
@@ -25,7 +26,7 @@ TURN_SECONDS = 600  # fast schedule: 10-minute turns, hunts open after 5 minutes
 
 
 def results_of(world: World, turn: int) -> str:
-    texts = [m.content for m in slot(world, "game").history()]
+    texts = [message_text(m) for m in slot(world, "game").history()]
     header = t("en", "announce.results", turn=turn)
     return next(x for x in reversed(texts) if x.startswith(header))
 
@@ -59,7 +60,7 @@ async def test_R33_tie_hangs_the_candidate_of_the_second_vote(simcord_env: Env) 
         reply_text(await by_user[voter.user_id].slash(game_ch, "vote", target=target.nick))
     await until_deadline(world)
     text = results_of(world, 2)
-    assert t("en", "lynch.hanged", nick=b.nick) in text
+    assert t("en", "death.lynch", nick=b.nick, role=t("en", f"role.{b.role}")) in text
     assert t("en", "lynch.votes", nick=b.nick, count=2, voters=f"{d.nick}, {a.nick}") in text
 
 
@@ -146,7 +147,7 @@ async def test_R36_double_kill_granted_by_the_host(simcord_env: Env) -> None:
 
 
 def texts_end_with_winner(world: World, winner: str) -> bool:
-    texts = [m.content for m in slot(world, "game").history()]
+    texts = [message_text(m) for m in slot(world, "game").history()]
     return texts[-1].startswith(t("en", f"winner.{winner}"))
 
 
@@ -201,7 +202,9 @@ async def test_R27_poison_kills_at_the_next_resolution_and_the_victim_votes(
     await everyone_posts(world, actors)
     reply_text(await maniac.slash(game_ch, "poison", target=victim_nick))
     await until_deadline(world)
-    assert victim_nick not in results_of(world, 1)  # the poison is not public, nobody died
+    # the poison is not public, nobody died: the victim is only among the living
+    deaths, living = results_of(world, 1).split("Living players (")
+    assert victim_nick not in deaths and victim_nick in living
     assert live_game(world).engine.state.alive(victim_nick)
     await everyone_posts(world, actors)
     reply_text(await victim.slash(game_ch, "vote", target=maniac_nick))
