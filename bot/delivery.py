@@ -38,7 +38,7 @@ import discord
 from bot.mafia_room import ROOM_NEEDS, MafiaRooms
 from bot.pistol import pistol_view
 from bot.posts import Post, post_text
-from bot.render import render_posts, render_role_card, with_dm_header
+from bot.render import EMBED_KINDS, render, render_posts, render_role_card, with_dm_header
 from bot.replies import guild_language
 from bot.webhooks import split_message
 from core.i18n import Lang, t
@@ -290,15 +290,9 @@ class Delivery:
             return True
 
         # A private message to the player behind the nickname.
-        posts = self._private_posts(lang, row.game_id, kind, audience, payload)
+        posts = self._private_posts(lang, guild.name, row.game_id, kind, audience, payload)
         if posts is None:
             return True
-        if posts:  # the header goes with the first message
-            first = posts[0]
-            posts[0] = Post(
-                content=with_dm_header(lang, guild.name, row.game_id, first.content),
-                embeds=first.embeds,
-            )
         user_id = await self._user_of(row.game_id, audience)
         if user_id is None:
             log.warning("outbox row %s: no player %r in game %s", row.id, audience, row.game_id)
@@ -387,14 +381,32 @@ class Delivery:
         return done
 
     def _private_posts(
-        self, lang: Lang, game_id: int, kind: str, nick: str, payload: Mapping[str, Any]
+        self,
+        lang: Lang,
+        server: str,
+        game_id: int,
+        kind: str,
+        nick: str,
+        payload: Mapping[str, Any],
     ) -> list[Post] | None:
+        """A private message's posts, the server and game named first (a text is cut into
+        pieces after the header is added, so no piece is too long)."""
         if kind == "role_card":
             live = self.service.live.get(game_id)
             if live is None or nick not in live.engine.state.players:
                 return None  # the game is over: the final reveal says it all
-            return [Post(content=render_role_card(lang, role_card(live.engine.state, nick)))]
-        return render_posts(lang, kind, payload)
+            text = render_role_card(lang, role_card(live.engine.state, nick))
+        elif kind in EMBED_KINDS:
+            posts = render_posts(lang, kind, payload)
+            head = with_dm_header(lang, server, game_id, posts[0].content if posts else "")
+            return [
+                Post(content=head.rstrip(), embeds=posts[0].embeds if posts else ()),
+                *posts[1:],
+            ]
+        else:
+            text = render(lang, kind, payload)
+        text = with_dm_header(lang, server, game_id, text)
+        return [Post(content=piece) for piece in split_message(text)]
 
     async def _user_of(self, game_id: int, nick: str) -> int | None:
         live = self.service.live.get(game_id)

@@ -177,42 +177,33 @@ def _role_lines(lang: Lang, roles: Mapping[str, int]) -> list[str]:
 
 def results_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
     """The dawn report: the night's deaths with revealed roles and causes (R35), the lynch
-    (R31-R34, R54), the pistols (R18), the living and the game's roles; one message where
-    Discord's limits allow, continued in more embeds and messages where not (no line lost)."""
+    (R31-R34, R54), the pistols (R18); one message where Discord's limits allow, continued in
+    more embeds and messages where not (no line lost). The next turn's opening follows it
+    with the deadline, the living and the roles (``turn_open_posts``)."""
     deaths: Sequence[Mapping[str, Any]] = payload.get("deaths") or []
     lynch: Mapping[str, Any] | None = payload.get("lynch")
     head = discord.Embed(title=t(lang, "announce.results", turn=payload["turn"]), colour=NOTICE)
     embeds = [head]
-
-    def field(name: str, lines: Sequence[str]) -> None:
-        if lines:
-            touched = add_list_field(embeds[-1], name, lines)
-            embeds.extend(touched[1:])
-
-    others = [d for d in deaths if d.get("cause") != "lynch"]
+    others = [d for d in deaths if d.get("cause") != "lynch"]  # the lynch: once, below
     if not deaths:
         head.description = t(lang, "announce.nobody_died")
-    field(t(lang, "dawn.deaths"), [render_death(lang, d) for d in others])
+    _field(embeds, t(lang, "dawn.deaths"), [render_death(lang, d) for d in others])
     if lynch is not None:
-        field(t(lang, "dawn.lynch"), _verdict_lines(lang, lynch, deaths))
-        field(t(lang, "dawn.votes"), _tally_lines(lang, lynch))
-        field(t(lang, "dawn.uncounted"), _uncounted_lines(lang, lynch))
+        _field(embeds, t(lang, "dawn.lynch"), _verdict_lines(lang, lynch, deaths))
+        _field(embeds, t(lang, "dawn.votes"), _tally_lines(lang, lynch))
+        _field(embeds, t(lang, "dawn.uncounted"), _uncounted_lines(lang, lynch))
         # R8, R51: everyone explains his vote (a footer, not a line of every report)
         head.set_footer(text=t(lang, "announce.explain_votes"))
-    pistols = [
-        t(lang, "announce.pistol_window", nick=nick) for nick in payload.get("pistols") or ()
-    ]
-    field(t(lang, "dawn.pistols"), pistols)
-    if "living" in payload:
-        living: Sequence[str] = payload["living"]
-        field(t(lang, "dawn.living", count=len(living)), _name_lines(living))
-    field(t(lang, "dawn.roles"), _role_lines(lang, payload.get("roles") or {}))
+    pistols = payload.get("pistols") or ()
+    lines = [t(lang, "announce.pistol_window", nick=nick) for nick in pistols]
+    _field(embeds, t(lang, "dawn.pistols"), lines)
     return pack(embeds)
 
 
 def turn_open_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
-    """A turn begins: its deadline as a Discord timestamp (each reader's own time zone); turn
-    1 also asks everyone to introduce himself (R2) and publishes the game's roles."""
+    """A turn begins: its deadline as a Discord timestamp (each reader's own time zone), the
+    living players and the game's roles; turn 1 also asks everyone to introduce himself (R2).
+    After a resolution it is the second half of the dawn report."""
     deadline = datetime.fromisoformat(str(payload["deadline"]))
     lines = [
         t(
@@ -225,12 +216,18 @@ def turn_open_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
     ]
     if payload["turn"] == 1:  # R2: everyone introduces himself on turn 1
         lines.append(t(lang, "announce.introduce"))
-    embed = discord.Embed(description="\n".join(lines), colour=TOWN)
-    embeds = [embed]
-    roles: Mapping[str, int] = payload.get("roles") or {}
-    if roles:
-        embeds = add_list_field(embed, t(lang, "dawn.roles"), _role_lines(lang, roles))
+    embeds = [discord.Embed(description="\n".join(lines), colour=TOWN)]
+    if "living" in payload:  # the dead are ghosts: not in it (R36)
+        living: Sequence[str] = payload["living"]
+        _field(embeds, t(lang, "dawn.living", count=len(living)), _name_lines(living))
+    _field(embeds, t(lang, "dawn.roles"), _role_lines(lang, payload.get("roles") or {}))
     return pack(embeds)
+
+
+def _field(embeds: list[discord.Embed], name: str, lines: Sequence[str]) -> None:
+    """A list field added to the last embed, continued into new ones (nothing when empty)."""
+    if lines:
+        embeds.extend(add_list_field(embeds[-1], name, lines)[1:])
 
 
 #: The kinds sent as embeds: kind -> builder of its messages. ``render_posts`` consults it
@@ -427,7 +424,9 @@ def render_help(lang: Lang, commands: Sequence[str]) -> str:
     """``/help``: one line per command, its name and description as the reader's Discord client
     shows them."""
     lines = [t(lang, "help.header")]
-    lines += [f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands]
+    lines += [
+        f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands
+    ]
     return "\n".join(lines)
 
 

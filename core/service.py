@@ -26,7 +26,6 @@ from db.errors import NotFound, OpenGameExists, StoreError
 from db.interface import GameStore
 from db.models import KEEP, GameRecord, OutboxItem, OutboxRecord, PlayerRecord, PlayerSpec, refused
 from rules.announce import (
-    PUBLIC,
     Announcement,
     clock_extended_announcement,
     clock_paused_announcement,
@@ -397,7 +396,6 @@ class GameService:
             return
         deadline = live.record.deadline
         cards = [Announcement("role_card", p.nick, {"turn": 1}) for p in live.players]
-        # turn 1 opens with the game's role list as the setup published it
         iso = deadline.isoformat() if deadline is not None else None
         opening = turn_open_announcement(live.engine.state, 1, iso)
         await self.store.add_outbox(live.id, 1, _items([*cards, opening]))
@@ -446,7 +444,9 @@ class GameService:
             assert applied is None, applied
             after = engine.standing_requests(nick)
             slot = verb_slot(req.do)
-            withdrawn = tuple(r.do for r in before if r not in after and verb_slot(r.do) != slot)
+            withdrawn = tuple(
+                r.do for r in before if r not in after and verb_slot(r.do) != slot
+            )
             update = kill_agreement(engine.state) if req.do == "kill" else None
             accepted = Accepted(req, engine.turn, update, withdrawn)
         if req.do == "shoot" and not engine.state.pistols:
@@ -683,11 +683,7 @@ class GameService:
         if result.winner is None:
             previous = game.record.deadline or now
             deadline = next_deadline(game.schedule, previous, now)
-            final.append(
-                Announcement(
-                    "turn_open", PUBLIC, {"turn": engine.turn, "deadline": deadline.isoformat()}
-                )
-            )
+            final.append(turn_open_announcement(engine.state, engine.turn, deadline.isoformat()))
         await self.store.record_resolution(
             game.id,
             turn,

@@ -81,10 +81,15 @@ def role_list(state: GameState) -> dict[str, int]:
 
 
 def turn_open_announcement(state: GameState, turn: int, deadline_iso: str | None) -> Announcement:
-    """A turn begins: its deadline; turn 1's opening also publishes the role list."""
-    payload: dict[str, Any] = {"turn": turn, "deadline": deadline_iso}
-    if turn == 1:
-        payload["roles"] = role_list(state)
+    """A turn begins: its deadline, who is alive (after the night and the pistol shots: the
+    dead are ghosts, not in it) and the game's roles as the setup published them. It follows
+    the results, so together they are the dawn report."""
+    payload: dict[str, Any] = {
+        "turn": turn,
+        "deadline": deadline_iso,
+        "living": [p.nick for p in state.living()],
+        "roles": role_list(state),
+    }
     return Announcement("turn_open", PUBLIC, payload)
 
 
@@ -100,9 +105,6 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
                 "deaths": [public_death(d) for d in result.deaths if d.step is not None],
                 "lynch": _lynch_view(result),
                 "pistols": list(result.pistols),
-                # Who is alive after steps 0-5 (the dead are ghosts: not in it), and the roles.
-                "living": [p.nick for p in state.living()],
-                "roles": role_list(state),
             },
         )
     ]

@@ -1,0 +1,281 @@
+"""The dawn report in #game, as players read it (the real bot in SimCord): one message of
+embeds per resolution, the night's deaths, the lynch once with its role, the tally sorted,
+the threshold (R31), the votes not counted and why (the Decision of section 6; R31, R54),
+a tie explained (R33), totals only naming no voter (R54); then the next turn's opening with
+its deadline, the living players and the game's roles. A big game stays within Discord's
+limits and loses no line."""
+
+from __future__ import annotations
+
+import discord
+from simcord import Env, MemberActor
+
+from bot.posts import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, FIELD_VALUE_LIMIT, post_text
+from bot.render import render_posts
+from core.i18n import Lang, t
+from tests.e2e.helpers import (
+    World,
+    add_players,
+    live_game,
+    make_world,
+    message_text,
+    reply_text,
+    slot,
+    start_game,
+    until_deadline,
+)
+
+
+def report(world: World, turn: int, lang: Lang = "en") -> list[discord.Message]:
+    """The messages of a turn's results (the report and any continuation of it)."""
+    history = slot(world, "game").history()
+    header = t(lang, "announce.results", turn=turn)
+    start = next(i for i, m in enumerate(history) if message_text(m).startswith(header))
+    opening = t(lang, "announce.turn_open", turn=turn + 1, deadline="", relative="")
+    opening = opening.split(".")[0]
+    end = next(
+        (
+            i
+            for i, m in enumerate(history[start + 1 :], start + 1)
+            if message_text(m).startswith(opening) or m.webhook_id is not None
+        ),
+        len(history),
+    )
+    return history[start:end]
+
+
+def opening_of(world: World, turn: int, lang: Lang = "en") -> str:
+    header = t(lang, "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
+    texts = [message_text(m) for m in slot(world, "game").history()]
+    return next(x for x in reversed(texts) if x.startswith(header))
+
+
+def within_limits(message: discord.Message) -> None:
+    assert len(message.embeds) <= EMBEDS_PER_MESSAGE
+    assert sum(len(e) for e in message.embeds) <= EMBED_TOTAL_LIMIT
+    for embed in message.embeds:
+        assert all(len(f.value or "") <= FIELD_VALUE_LIMIT for f in embed.fields)
+
+
+async def everyone_posts(world: World, actors: list[MemberActor]) -> None:
+    state = live_game(world).engine.state
+    for actor in actors:
+        nick = live_game(world).nick_of(actor.id)
+        if nick is not None and state.alive(nick):
+            reply_text(await actor.slash(slot(world, "game"), "say", text="Present."))
+
+
+async def to_turn_2(world: World, actors: list[MemberActor]) -> None:
+    await everyone_posts(world, actors)
+    await until_deadline(world)
+    assert live_game(world).engine.turn == 2
+    await everyone_posts(world, actors)
+
+
+async def test_R31_Decision_votes_for_a_candidate_killed_first_are_shown_not_counted(
+    simcord_env: Env,
+) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"dawn{i}" for i in range(12)])
+    await start_game(world, "mafioso=3 commissar=1 doctor=1 villager=7", actors)
+    # Turn 1's opening publishes the game's roles (counts, never who holds which).
+    first = opening_of(world, 1)
+    assert t("en", "dawn.roles") in first and "Villager × 7" in first and "Mafioso × 3" in first
+    await to_turn_2(world, actors)
+    by_user = {a.id: a for a in actors}
+    seats = live_game(world).players
+    mafia = [p for p in seats if p.role == "mafioso"]
+    town = [p for p in seats if p.role == "villager"]
+    victim, first_voted, lynched = town[0], town[1], town[2]
+    game_ch = slot(world, "game")
+    for m in mafia:  # the night kills the victim at step 2c, before the lynch
+        reply_text(await by_user[m.user_id].slash(game_ch, "kill", target=victim.nick))
+    others = [p for p in seats if p not in (victim, first_voted, lynched)]
+    plan = [(p, victim) for p in others[:4]]  # 4 votes for the victim: dropped
+    plan += [(others[4], first_voted), (others[5], lynched), (others[6], lynched)]
+    plan += [(others[7], first_voted), (others[8], first_voted), (victim, lynched)]
+    plan += [(first_voted, lynched), (lynched, first_voted)]  # 4 and 4: a tie
+    for voter, target in plan:
+        reply_text(await by_user[voter.user_id].slash(game_ch, "vote", target=target.nick))
+    await until_deadline(world)
+
+    [message] = report(world, 2)  # one message
+    within_limits(message)
+    assert message.embeds and not message.content
+    text = message_text(message)
+    villager = t("en", "role.villager")
+    assert t("en", "death.mafia", nick=victim.nick, role=villager) in text
+    # The lynch: once, with the revealed role (R35), not twice.
+    assert text.count(t("en", "death.lynch", nick=lynched.nick, role=villager)) == 1
+    assert t("en", "lynch.hanged", nick=lynched.nick) not in text
+    assert t("en", "dawn.needed", needed=3, electorate=12) in text  # R31: ceil(12 / 4)
+    # The tally: equal counts in the order of their first vote (R34: by nickname).
+    ahead = t(
+        "en",
+        "lynch.votes",
+        nick=first_voted.nick,
+        count=4,
+        voters=", ".join(p.nick for p in (others[4], others[7], others[8], lynched)),
+    )
+    behind = t(
+        "en",
+        "lynch.votes",
+        nick=lynched.nick,
+        count=4,
+        voters=", ".join(p.nick for p in (others[5], others[6], victim, first_voted)),
+    )
+    assert ahead in text and behind in text and text.index(ahead) < text.index(behind)
+    # The votes for the dead candidate: shown, not counted, with the reason (Decision).
+    dropped = t(
+        "en",
+        "dawn.dropped",
+        nick=victim.nick,
+        count=4,
+        voters=", ".join(p.nick for p in others[:4]),
+    )
+    assert dropped in text
+    # R33: the tie broken by the second vote cast for the tied ones, named with its voter.
+    tie = t(
+        "en",
+        "dawn.tie",
+        count=4,
+        tied=f"{first_voted.nick}, {lynched.nick}",
+        by=others[5].nick,
+        hanged=lynched.nick,
+    )
+    assert tie in text
+    # R8, R51: said in the footer, not as a line of its own.
+    assert message.embeds[0].footer.text == t("en", "announce.explain_votes")
+
+    # The next turn's opening: the deadline as a Discord timestamp, the living, the roles.
+    opening = opening_of(world, 3)
+    assert "<t:" in opening
+    living = t("en", "dawn.living", count=10)
+    assert living in opening
+    listed = opening.split(living)[1].split(t("en", "dawn.roles"))[0]
+    assert victim.nick not in listed and lynched.nick not in listed  # the dead: not listed
+    assert all(p.nick in listed for p in seats if p not in (victim, lynched))
+
+
+async def test_R54_totals_only_after_a_deprive_name_no_voter_anywhere_in_the_report(
+    simcord_env: Env,
+) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"tot{i}" for i in range(12)])
+    await start_game(world, "mafioso=3 commissar=1 doctor=1 villager=7", actors)
+    await to_turn_2(world, actors)
+    by_user = {a.id: a for a in actors}
+    seats = live_game(world).players
+    mafia = [p for p in seats if p.role == "mafioso"]
+    deprived, victim, first, second = [p for p in seats if p.role == "villager"][:4]
+    game_ch = slot(world, "game")
+    reply_text(await world.admin.slash(world.lobby, "mafia deprive", player=deprived.nick))
+    for m in mafia:
+        reply_text(await by_user[m.user_id].slash(game_ch, "kill", target=victim.nick))
+    voters = [p for p in seats if p not in (deprived, victim, first, second)]
+    plan = [(voters[0], victim), (voters[1], victim)]  # dropped: the victim dies first
+    plan += [(voters[2], first), (voters[3], second), (voters[4], first)]
+    plan += [(voters[5], second), (voters[6], first), (voters[7], second)]
+    for voter, target in plan:
+        reply_text(await by_user[voter.user_id].slash(game_ch, "vote", target=target.nick))
+    await until_deadline(world)
+
+    messages = report(world, 2)
+    text = "\n".join(message_text(m) for m in messages)
+    assert t("en", "lynch.totals", nick=first.nick, count=3) in text
+    assert t("en", "lynch.totals", nick=second.nick, count=3) in text
+    assert t("en", "dawn.needed", needed=3, electorate=11) in text  # R31, R54: 11 hold a vote
+    assert t("en", "dawn.dropped_totals", nick=victim.nick, count=2) in text
+    # R33: the second vote for the tied ones went to the second candidate; its voter unnamed.
+    assert (
+        t("en", "dawn.tie_totals", count=3, tied=f"{first.nick}, {second.nick}", hanged=second.nick)
+        in text
+    )
+    lynched = t("en", "death.lynch", nick=second.nick, role=t("en", "role.villager"))
+    assert lynched in text
+    # R54: no voter is named anywhere in the report, nor the deprived player.
+    for p in (*voters, deprived):
+        assert p.nick not in text, p.nick
+
+
+async def test_R33_R54_a_russian_report_reads_naturally(simcord_env: Env) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"ru{i}" for i in range(6)])
+    await start_game(world, "mafioso=2 commissar=1 villager=3", actors, lang="ru")
+    await to_turn_2(world, actors)
+    seats = live_game(world).players
+    a, b, c, d = [p for p in seats if p.role != "commissar"][:4]  # no pistol window (R18)
+    by_user = {x.id: x for x in actors}
+    game_ch = slot(world, "game")
+    for voter, target in ((c, a), (d, b), (a, b), (b, a)):
+        reply_text(await by_user[voter.user_id].slash(game_ch, "vote", target=target.nick))
+    await until_deadline(world)
+    [message] = report(world, 2, "ru")
+    text = message_text(message)
+    assert text.startswith("Итоги хода 2")
+    assert t("ru", "dawn.needed", needed=2, electorate=6) in text
+    assert "Для казни нужно: 2 из 6 голосов" in text
+    tie = t("ru", "dawn.tie", count=2, tied=f"{a.nick}, {b.nick}", by=d.nick, hanged=b.nick)
+    assert tie in text and "Ничья, у каждого 2 голоса" in tie
+    assert message.embeds[0].footer.text == t("ru", "announce.explain_votes")
+    opening = opening_of(world, 3, "ru")
+    assert t("ru", "dawn.living", count=5) in opening and "<t:" in opening
+
+
+async def test_a_big_game_report_stays_within_discord_limits_and_loses_no_line(
+    simcord_env: Env,
+) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"big{i}" for i in range(44)])
+    await start_game(world, "mafioso=11 commissar=1 doctor=1 villager=31", actors)
+    await to_turn_2(world, actors)
+    by_user = {a.id: a for a in actors}
+    seats = live_game(world).players
+    game_ch = slot(world, "game")
+    # Everyone votes for his neighbour: 44 candidates with one vote each, nobody lynched.
+    for i, voter in enumerate(seats):
+        target = seats[(i + 1) % len(seats)]
+        reply_text(await by_user[voter.user_id].slash(game_ch, "vote", target=target.nick))
+    await until_deadline(world)
+    messages = report(world, 2)
+    for message in messages:
+        within_limits(message)
+    text = "\n".join(message_text(m) for m in messages)
+    for i, voter in enumerate(seats):
+        target = seats[(i + 1) % len(seats)]
+        assert t("en", "lynch.votes", nick=target.nick, count=1, voters=voter.nick) in text
+    assert t("en", "dawn.below", needed=11) in text  # R31: ceil(44 / 4)
+    opening = opening_of(world, 3)
+    assert t("en", "dawn.living", count=44) in opening
+    assert all(p.nick in opening for p in seats)
+
+
+def test_a_report_too_big_for_one_message_is_split_cleanly() -> None:
+    """99 long nicknames, each voted for by many: several messages, every line kept."""
+    nicks = [f"Player-with-a-long-name-{i:02d}" for i in range(99)]
+    votes = {nick: [n for n in nicks if n != nick][:20] for nick in nicks[:30]}
+    payload = {
+        "turn": 5,
+        "deaths": [{"nick": nicks[98], "role": "villager", "cause": "mafia"}],
+        "lynch": {
+            "hanged": None,
+            "public": "full",
+            "electorate": 99,
+            "threshold": 25,
+            "votes": votes,
+            "dropped": {},
+            "uncounted": [],
+            "tie": None,
+        },
+        "pistols": [],
+    }
+    posts = render_posts("en", "results", payload)
+    assert len(posts) > 1
+    for post in posts:
+        assert len(post.embeds) <= EMBEDS_PER_MESSAGE
+        assert sum(len(e) for e in post.embeds) <= EMBED_TOTAL_LIMIT
+        assert all(len(f.value or "") <= FIELD_VALUE_LIMIT for e in post.embeds for f in e.fields)
+    text = "\n".join(post_text(p) for p in posts)
+    for nick, voters in votes.items():
+        line = t("en", "lynch.votes", nick=nick, count=len(voters), voters=", ".join(voters))
+        assert line in text
