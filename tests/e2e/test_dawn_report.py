@@ -10,7 +10,8 @@ from __future__ import annotations
 import discord
 from simcord import Env, MemberActor
 
-from bot.posts import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, FIELD_VALUE_LIMIT, post_text
+from bot.delivery import signature
+from bot.posts import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, FIELD_VALUE_LIMIT, Post, post_text
 from bot.render import render_posts
 from core.i18n import Lang, t
 from tests.e2e.helpers import (
@@ -279,3 +280,20 @@ def test_a_report_too_big_for_one_message_is_split_cleanly() -> None:
     for nick, voters in votes.items():
         line = t("en", "lynch.votes", nick=nick, count=len(voters), voters=", ".join(voters))
         assert line in text
+
+
+def test_a_sent_report_is_recognised_by_its_embeds_when_a_lost_send_is_retried() -> None:
+    """``_already_sent`` compares signatures: a message as Discord gives it back (embeds
+    rebuilt from their JSON) matches the post it was sent from, and two reports with the
+    same (empty) text but other embeds do not match."""
+    lynch = {"hanged": None, "public": "full", "electorate": 8, "threshold": 2, "votes": {}}
+    two = render_posts("en", "results", {"turn": 2, "deaths": [], "lynch": lynch})
+    three = render_posts("en", "results", {"turn": 3, "deaths": [], "lynch": lynch})
+    [sent] = two
+    echoed = Post(
+        content=sent.content,
+        embeds=tuple(discord.Embed.from_dict(e.to_dict()) for e in sent.embeds),
+    )
+    assert signature(echoed) == signature(sent)
+    assert signature(three[0]) != signature(sent)
+    assert not sent.content and not three[0].content  # the text alone would not tell them apart
