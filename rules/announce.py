@@ -237,7 +237,7 @@ def _request_fate(state: GameState, result: TurnResult, req: Request) -> dict[st
             return {"fate": "saved", "causes": [str(s.cause) for s in saved]}
         return {"fate": "no_attack"}
     if req.do in ("kill", "poison", "inject", "hunt"):
-        return {"fate": "attack", "targets": _attack_fates(state, result, req)}
+        return {"fate": "attack", "hits": _attack_fates(state, result, req)}
     if req.do == "vote":
         return {"fate": _vote_fate(state, result, req)}
     return {"fate": "done"}

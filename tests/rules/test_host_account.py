@@ -53,7 +53,7 @@ def test_heal_saves_block_check_and_failed_kill() -> None:
     fates = _fates(out)
     assert fates[("Doc", "heal")]["fate"] == "saved"
     assert out["saves"] == [{"target": "Owl", "by": "Doc", "cause": "mafia"}]
-    kill = fates[("Boss", "kill")]["targets"]
+    kill = fates[("Boss", "kill")]["hits"]
     assert kill == [{"target": "Owl", "fate": "protected", "protector": "Doc"}]
     assert fates[("Mani", "poison")]["fate"] == "blocked"
     assert out["blocked"] == ["Mani"]
@@ -80,14 +80,14 @@ def test_slander_poison_kill_and_disagreement() -> None:
         "slandered": True,
     }
     assert out["poisoned"] == [{"target": "Kes", "by": "Mani"}]
-    assert fates[("Mani", "poison")]["targets"] == [{"target": "Kes", "fate": "poisoned"}]
-    assert fates[("Boss", "kill")]["targets"] == [{"target": "Lady", "fate": "disagreed"}]
+    assert fates[("Mani", "poison")]["hits"] == [{"target": "Kes", "fate": "poisoned"}]
+    assert fates[("Boss", "kill")]["hits"] == [{"target": "Lady", "fate": "disagreed"}]
 
 
 def test_kill_happens_and_a_dead_commissar_is_answered() -> None:
     out = _night("Boss kill Com", "Com check Boss", "Doc heal Owl")
     fates = _fates(out)
-    assert fates[("Boss", "kill")]["targets"] == [{"target": "Com", "fate": "killed"}]
+    assert fates[("Boss", "kill")]["hits"] == [{"target": "Com", "fate": "killed"}]
     assert fates[("Com", "check")]["fate"] == "mafia"  # R39: answered, killed in 2c
     assert fates[("Doc", "heal")]["fate"] == "no_attack"
     assert out["deaths"] == [
