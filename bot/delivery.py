@@ -38,14 +38,21 @@ import discord
 from bot.mafia_room import ROOM_NEEDS, MafiaRooms
 from bot.pistol import pistol_view
 from bot.posts import Post, post_text
-from bot.render import EMBED_KINDS, render, render_posts, render_role_card, with_dm_header
+from bot.render import (
+    EMBED_KINDS,
+    render,
+    render_console,
+    render_posts,
+    render_role_card,
+    with_dm_header,
+)
 from bot.replies import guild_language
 from bot.webhooks import split_message
 from core.i18n import Lang, t
 from core.service import GameService
 from db.interface import GameStore
 from db.models import GuildSettings, OutboxRecord
-from rules.announce import MAFIA, PUBLIC
+from rules.announce import HOST, MAFIA, PUBLIC
 from rules.knowledge import role_card
 
 log = logging.getLogger(__name__)
@@ -265,6 +272,9 @@ class Delivery:
         audience = str(row.payload.get("audience", PUBLIC))
         kind = str(row.payload.get("kind", row.kind))
         payload: Mapping[str, Any] = row.payload.get("payload") or {}
+
+        if audience == HOST:  # the hosts' console: never a player's eyes (bot/secrecy.py)
+            return await self._deliver_host(guild, settings, lang, row, kind, payload)
 
         if audience in (PUBLIC, MAFIA):
             slot = "game" if audience == PUBLIC else "mafia"
@@ -504,6 +514,25 @@ class Delivery:
             await self.rooms.add(room, member)
         else:
             await self.rooms.remove(room, member)
+
+    async def _deliver_host(
+        self,
+        guild: discord.Guild,
+        settings: GuildSettings | None,
+        lang: Lang,
+        row: OutboxRecord,
+        kind: str,
+        payload: Mapping[str, Any],
+    ) -> bool:
+        """A row for #host (the night's account, an audit line, R47, R56). A server without
+        #host has nobody to tell: the row is done with."""
+        channel = slot_channel(guild, settings, "host")
+        if channel is None:
+            log.warning("outbox row %s: no #host channel in guild %s", row.id, guild.id)
+            return True
+        text = render_console(lang, kind, payload)
+        await self._send(channel, row.id, [Post(content=piece) for piece in split_message(text)])
+        return True
 
 
 def signature(post: Post) -> str:

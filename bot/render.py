@@ -446,3 +446,212 @@ def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str
     if kind == "double_kill":  # R36
         return t(lang, f"announce.double_kill_{payload['night']}")
     return None
+
+
+# --- the hosts' console in #host (R47, R56) -----------------------------------------------
+
+#: The audit log's command names and the ``/mafia`` subcommand each one is.
+AUDIT_SUBCOMMANDS: Mapping[str, str] = {
+    "deprive_vote": "deprive",
+    "double_kill": "doublekill",
+}
+#: The longest part of an announcement's text quoted in its audit line.
+AUDIT_TEXT_LIMIT = 200
+
+
+def _attack_line(lang: Lang, hit: Mapping[str, Any]) -> str:
+    return t(lang, f"console.hit.{hit['fate']}", target=hit["target"], by=hit.get("protector"))
+
+
+def _fate(lang: Lang, entry: Mapping[str, Any]) -> str:
+    """What became of one request, as the hosts read it."""
+    fate = str(entry["fate"])
+    if fate == "attack":
+        return "; ".join(_attack_line(lang, hit) for hit in entry.get("hits") or ())
+    if fate == "saved":
+        causes = ", ".join(
+            t(lang, "method.mafia") if c == "mafia" else t(lang, f"cause.{c}")
+            for c in entry.get("causes") or ()
+        )
+        return t(lang, "console.fate.saved", causes=causes)
+    text = t(lang, f"console.fate.{fate}")
+    if entry.get("slandered"):  # R25
+        text += " " + t(lang, "console.fate.slandered")
+    return text
+
+
+def render_host_account(lang: Lang, payload: Mapping[str, Any]) -> str:
+    """The night for the hosts (``host_account``): every request and its fate, the deaths
+    with causes and killers, the lynch with every vote, who may shoot."""
+    lines = [t(lang, "console.account.title", turn=payload["turn"]), t(lang, "console.requests")]
+    requests = payload.get("requests") or []
+    for entry in requests:
+        if entry["fate"] == "attack":  # each player it named, and what became of him
+            lines.append(
+                t(
+                    lang,
+                    "console.request_attack",
+                    by=entry["by"],
+                    verb=verb_name(lang, str(entry["do"])),
+                    fate=_fate(lang, entry),
+                )
+            )
+            continue
+        lines.append(
+            t(
+                lang,
+                "console.request",
+                by=entry["by"],
+                verb=verb_name(lang, str(entry["do"])),
+                targets=", ".join(entry.get("targets") or ()) or "-",
+                fate=_fate(lang, entry),
+            )
+        )
+    if not requests:
+        lines.append(t(lang, "console.no_requests"))
+    lines.append(t(lang, "console.deaths"))
+    deaths = payload.get("deaths") or []
+    for d in deaths:
+        killers = ", ".join(d.get("by") or ())
+        lines.append(
+            t(
+                lang,
+                "console.death_by" if killers else "console.death",
+                nick=d["nick"],
+                role=role_name(lang, str(d["role"])),
+                cause=t(lang, f"cause.{d['cause']}"),
+                killers=killers,
+            )
+        )
+    if not deaths:
+        lines.append(t(lang, "console.no_deaths"))
+    lynch = payload.get("lynch")
+    if lynch is not None:  # R31-R34, R54: the hosts see every vote
+        lines.append(t(lang, "console.lynch", electorate=lynch["electorate"]))
+        votes: Mapping[str, Sequence[str]] = lynch.get("votes") or {}
+        for cand, voters in sorted(votes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            lines.append(
+                t(lang, "console.tally", nick=cand, count=len(voters), voters=", ".join(voters))
+            )
+        if not votes:
+            lines.append(t(lang, "console.no_votes"))
+        hanged = lynch.get("hanged")
+        lines.append(
+            t(lang, "console.hanged", nick=hanged) if hanged else t(lang, "console.not_hanged")
+        )
+        if lynch.get("deprived"):
+            lines.append(t(lang, "console.deprived", players=", ".join(lynch["deprived"])))
+    if payload.get("pistols"):  # R18
+        lines.append(t(lang, "console.pistols", players=", ".join(payload["pistols"])))
+    return "\n".join(lines)
+
+
+def audit_command_name(lang: Lang, command: str) -> str:
+    """``/mafia extend`` (``/мафия продлить``) for an audit row's command."""
+    sub = command.removeprefix("mafia ").strip()
+    sub = AUDIT_SUBCOMMANDS.get(sub, sub)
+    group = t(lang, "cmd.mafia.name")
+    return f"/{group} {t(lang, f'cmd.mafia.{sub}.name')}"
+
+
+def render_audit_line(lang: Lang, command: str, actor_id: int, args: Mapping[str, Any]) -> str:
+    """One audit row as the hosts read it: who, which command, and its options that matter."""
+    details = ""
+    if args.get("minutes") is not None:
+        details += t(lang, "console.audit.minutes", minutes=int(args["minutes"]))
+    player = args.get("player") or args.get("nick")
+    if player:
+        details += t(lang, "console.audit.player", player=player)
+    if args.get("user_id"):
+        details += t(lang, "console.audit.member", member=f"<@{int(args['user_id'])}>")
+    if args.get("turn") is not None:
+        details += t(lang, "console.audit.turn", turn=int(args["turn"]))
+    if args.get("stage") == "pistol":
+        details += t(lang, "console.audit.pistol")
+    if args.get("signup"):
+        details += t(lang, "console.audit.signup")
+    if args.get("reason"):
+        details += t(lang, "console.audit.reason", reason=str(args["reason"]))
+    if isinstance(args.get("text"), str):
+        text = " ".join(str(args["text"]).split())
+        if len(text) > AUDIT_TEXT_LIMIT:
+            text = text[: AUDIT_TEXT_LIMIT - 1] + "…"
+        details += t(lang, "console.audit.text", text=text)
+    return t(
+        lang,
+        "console.audit",
+        user=f"<@{actor_id}>",
+        command=audit_command_name(lang, command),
+        details=details,
+    )
+
+
+def render_console(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
+    """A row for #host (audience ``host``): the night's account or an audit line."""
+    if kind == "host_account":
+        return render_host_account(lang, payload)
+    if kind == "audit":
+        return render_audit_line(
+            lang, str(payload["command"]), int(payload["actor"]), payload.get("args") or {}
+        )
+    return render(lang, kind, payload)
+
+
+def render_log_page(
+    lang: Lang, lines: Sequence[str], page: int, pages: int
+) -> discord.Embed:
+    """One page of ``/mafia log`` (newest first)."""
+    from bot.posts import NOTICE, field_values
+
+    embed = discord.Embed(
+        title=t(lang, "console.log.title", page=page, pages=pages), colour=NOTICE
+    )
+    text = "\n".join(lines) if lines else t(lang, "console.log.empty")
+    embed.description = field_values([text], 4096)[0]
+    return embed
+
+
+def render_state_embeds(lang: Lang, game: LiveGame) -> list[discord.Embed]:
+    """``/mafia state`` as embeds: the turn and phase, the clock, one line per player
+    (nickname, role, member, alive or dead, posts, requests); a long table continues."""
+    from bot.posts import NOTICE, add_list_field
+
+    engine = game.engine
+    record = game.record
+    if record.paused:
+        clock = t(lang, "status.paused")
+    elif record.deadline is not None:
+        clock = t(
+            lang,
+            "status.deadline",
+            deadline=timestamp(record.deadline, "f"),
+            relative=timestamp(record.deadline, "R"),
+        )
+    else:
+        clock = "-"
+    phase = t(lang, f"phase.{engine.phase.value}")
+    embed = discord.Embed(
+        title=t(lang, "state.header", turn=engine.turn, phase=phase),
+        description=clock,
+        colour=NOTICE,
+    )
+    lines = []
+    for seat in game.players:
+        p = engine.state.players[seat.nick]
+        requests = "; ".join(
+            describe_request(lang, r) for r in engine.standing_requests(seat.nick) if r.do != "post"
+        )
+        lines.append(
+            t(
+                lang,
+                "state.alive" if p.alive else "state.dead",
+                nick=seat.nick,
+                role=t(lang, f"role.{p.role}"),
+                user=f"<@{seat.user_id}>",
+                posts=engine.state.posts.get(seat.nick, 0),
+                requests=requests or "-",
+                cause=t(lang, f"cause.{p.death_cause}"),
+            )
+        )
+    name = t(lang, "console.state.players", count=len(lines))
+    return add_list_field(embed, name, lines)

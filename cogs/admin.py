@@ -1,5 +1,6 @@
 """The host's overrides, subcommands of ``/mafia`` (the group is the lobby's, ``cogs/lobby.py``):
-announce, resolve, extend, pause, resume, end, exclude, deprive, doublekill, replace and state;
+announce, resolve, extend, pause, resume, end, exclude, deprive, doublekill, replace, state and
+log;
 and the audit log of host commands (R56). Every one passes :meth:`AdminCog.interaction_check`
 (Manage Server or the host role, checked at run time).
 
@@ -23,12 +24,18 @@ from bot.confirm import confirm_view, remember, send_preview
 from bot.context import GameContext, game_context
 from bot.errors import UserError
 from bot.hosts import ensure_host
-from bot.render import render_state, resolve_preview, timestamp
+from bot.posts import pack
+from bot.render import (
+    render_audit_line,
+    render_log_page,
+    render_state_embeds,
+    resolve_preview,
+    timestamp,
+)
 from bot.replies import guild_language, reader_language, send_private
 from bot.secrecy import ensure_substitute_may_play
-from bot.webhooks import split_message
 from cogs._common import HOST_GROUP, add_host_commands, audit_args, guild_and_member
-from core.i18n import t
+from core.i18n import Lang, t
 from rules.knowledge import mafia_members
 from rules.model import HostAction
 from rules.names import find_name
@@ -209,10 +216,24 @@ class AdminCog(commands.Cog, name="Admin"):
         guild, _member = guild_and_member(interaction)
         game = self.ctx.service.running(guild.id)
         lang = await reader_language(self.ctx.store, interaction)
-        text = render_state(lang, game)
+        embeds = render_state_embeds(lang, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        for piece in split_message(text):
-            await send_private(interaction, piece)
+        for post in pack(embeds):  # ten embeds and 6,000 characters a message
+            await interaction.followup.send(
+                post.content, embeds=list(post.embeds), ephemeral=True, allowed_mentions=NO_PINGS
+            )
+
+    @app_commands.command(name="log", description=ltext("cmd.mafia.log.description"))
+    async def log_command(self, interaction: discord.Interaction[Any]) -> None:
+        """The audit log of the server's host commands, newest first, a page at a time, with
+        Prev/Next buttons only the invoker can use (R56)."""
+        guild, member = guild_and_member(interaction)
+        lang = await reader_language(self.ctx.store, interaction)
+        view = AuditLogView(self.ctx, lang, member.id, guild.id)
+        embed = await view.render()
+        await interaction.response.send_message(
+            embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
     @exclude_command.autocomplete("player")
     @deprive_command.autocomplete("player")
@@ -266,13 +287,83 @@ class AdminCog(commands.Cog, name="Admin"):
         game = await self.ctx.store.open_game(guild_id) or await self.ctx.store.latest_game(
             guild_id
         )
-        await self.ctx.store.add_audit(
-            guild_id,
-            game.id if game is not None else None,
-            interaction.user.id,
-            f"mafia {command.name}",
-            audit_args(interaction.namespace),
+        name, args = f"mafia {command.name}", audit_args(interaction.namespace)
+        # R56: its line in #host, queued with the game's announcements when there is a game
+        # (durable, in order); before any game, posted at once.
+        queued = await self.ctx.service.audit(
+            guild_id, game.id if game is not None else None, interaction.user.id, name, args
         )
+        if queued:
+            await self.ctx.deliver()
+        else:
+            lang = await guild_language(self.ctx.store, interaction.guild)
+            line = render_audit_line(lang, name, interaction.user.id, args)
+            await self.ctx.delivery.tell_hosts(interaction.guild, line)
+
+
+NO_PINGS = discord.AllowedMentions.none()
+#: ``/mafia log``: lines per page, and how long its buttons work.
+LOG_PAGE_SIZE: Final[int] = 10
+LOG_TIMEOUT_SECONDS: Final[float] = 600.0
+
+
+class AuditLogView(discord.ui.View):
+    """``/mafia log``'s Prev/Next buttons: only the host who opened it turns its pages, and
+    they stop working after :data:`LOG_TIMEOUT_SECONDS` (the view is not persistent)."""
+
+    def __init__(self, ctx: GameContext, lang: Lang, owner_id: int, guild_id: int) -> None:
+        super().__init__(timeout=LOG_TIMEOUT_SECONDS)
+        self.ctx = ctx
+        self.lang = lang
+        self.owner_id = owner_id
+        self.guild_id = guild_id
+        self.page = 0  # 0: the newest lines
+        self.pages = 1
+        self.prev_button.label = t(lang, "console.log.prev")
+        self.next_button.label = t(lang, "console.log.next")
+
+    async def render(self) -> discord.Embed:
+        """The current page (clamped to the log as it is now), and the buttons' state."""
+        rows, total = await self.ctx.store.audit_page(
+            self.guild_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
+        )
+        self.pages = max(1, -(-total // LOG_PAGE_SIZE))
+        if self.page >= self.pages:
+            self.page = self.pages - 1
+            rows, total = await self.ctx.store.audit_page(
+                self.guild_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
+            )
+        lines = [
+            f"{timestamp(r.at, 'f')} " + render_audit_line(self.lang, r.command, r.actor_id, r.args)
+            for r in rows
+        ]
+        self.prev_button.disabled = self.page == 0
+        self.next_button.disabled = self.page >= self.pages - 1
+        return render_log_page(self.lang, lines, self.page + 1, self.pages)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.user.id == self.owner_id:
+            return True
+        lang = await reader_language(self.ctx.store, interaction)
+        await send_private(interaction, t(lang, "console.log.not_yours"))
+        return False
+
+    async def _turn(self, interaction: discord.Interaction[Any], step: int) -> None:
+        self.page = max(0, self.page + step)
+        embed = await self.render()
+        await interaction.response.edit_message(embed=embed, view=self)
+
+    @discord.ui.button(label="<", style=discord.ButtonStyle.secondary)
+    async def prev_button(
+        self, interaction: discord.Interaction[Any], _button: discord.ui.Button[AuditLogView]
+    ) -> None:
+        await self._turn(interaction, -1)
+
+    @discord.ui.button(label=">", style=discord.ButtonStyle.secondary)
+    async def next_button(
+        self, interaction: discord.Interaction[Any], _button: discord.ui.Button[AuditLogView]
+    ) -> None:
+        await self._turn(interaction, 1)
 
 
 async def setup(bot: commands.Bot) -> None:

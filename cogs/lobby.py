@@ -235,6 +235,8 @@ class LobbyCog(
             # with its next mafia announcement), and the host is told plainly.
             log.warning("guild %s: could not open the mafia room", guild.id, exc_info=True)
             warnings.append(t(lang, "start.mafia_access_failed", channel=mafia_channel.mention))
+            notice = t(game_lang, "start.mafia_access_failed", channel=mafia_channel.mention)
+            await self.ctx.delivery.tell_hosts(guild, notice)  # and in #host, for every host
         await close_signup(self.ctx, guild, lobby.signup_message_id if lobby else None)
         self.ctx.clock.rearm()
         await self.ctx.deliver()

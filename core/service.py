@@ -15,7 +15,7 @@ import contextlib
 import copy
 import logging
 import random
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -34,6 +34,8 @@ from rules.announce import (
     exclusion_announcements,
     final_announcements,
     game_over_announcement,
+    host_account,
+    host_audit_announcement,
     night_announcements,
     reminder_announcements,
     turn_open_announcement,
@@ -527,15 +529,17 @@ class GameService:
                 announcements = exclusion_announcements(trial.state, result, action.player, *before)
             elif action.do == "double_kill":  # R36, R56: the mafia's room is told
                 announcements = [double_kill_announcement(engine.state)]
-            args = {"reason": reason} if reason else {}
+            args = {**action.to_dict(), **({"reason": reason} if reason else {})}
+            # The audit line in #host first, then what the command announces (R56).
+            audit = host_audit_announcement(action.do, actor_id, args)
             await self.store.add_host_action(
                 game.id,
                 turn,
                 action.to_dict(),
                 actor_id=actor_id,
                 command=action.do,
-                args={**action.to_dict(), **args},
-                outbox_items=_items(announcements),
+                args=args,
+                outbox_items=_items([audit, *announcements]),
             )
             game.engine = trial
             await self._finish_if_won(game)
@@ -571,12 +575,12 @@ class GameService:
                 raise ServiceError("error.already_playing")
             else:
                 record = await self.store.replace_player(game.id, nick, new_user_id)
-            await self.store.add_audit(
-                guild_id, game.id, actor_id, "replace", {"nick": nick, "user_id": new_user_id}
-            )
+            args = {"nick": nick, "user_id": new_user_id}
+            await self.store.add_audit(guild_id, game.id, actor_id, "replace", args)
             game.players = await self.store.players(game.id)
             card = Announcement("role_card", nick, {"turn": game.engine.turn})
-            await self.store.add_outbox(game.id, game.engine.turn, _items([card]))
+            audit = host_audit_announcement("replace", actor_id, args)
+            await self.store.add_outbox(game.id, game.engine.turn, _items([audit, card]))
             return previous, record
 
     async def end(
@@ -596,13 +600,15 @@ class GameService:
                 if game_id is not None and rec.id != game_id:
                     raise ServiceError("error.no_running_game")
                 await self.store.add_audit(guild_id, rec.id, actor_id, "end", {"signup": True})
-                await self.store.finish_game(rec.id, None)
+                audit = host_audit_announcement("end", actor_id, {"signup": True})
+                await self.store.finish_game(rec.id, None, _items([audit]))
                 return rec
             async with game.lock, self._store_is_the_truth(game):
                 self._still_live(game)
                 over = game_over_announcement(game.engine.state, None)
                 await self.store.add_audit(guild_id, game.id, actor_id, "end", {})
-                await self.store.finish_game(game.id, None, _items([over]))
+                audit = host_audit_announcement("end", actor_id, {})
+                await self.store.finish_game(game.id, None, _items([audit, over]))
                 self.live.pop(game.id, None)
             return None
 
@@ -626,10 +632,12 @@ class GameService:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
             if stage is not None and game.engine.phase.value != stage:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
-            await self.store.add_audit(
-                guild_id, game.id, actor_id, "resolve", {"turn": turn, "stage": stage}
+            args = {"turn": turn, "stage": stage}
+            await self.store.add_audit(guild_id, game.id, actor_id, "resolve", args)
+            # Its line in #host commits with the resolution it asked for (R56).
+            await self._advance_locked(
+                game, first=[host_audit_announcement("resolve", actor_id, args)]
             )
-            await self._advance_locked(game)
 
     # --- the clock --------------------------------------------------------------------
     async def deadline_reached(self, game_id: int, *, if_due: bool = False) -> None:
@@ -652,22 +660,24 @@ class GameService:
                     return
             await self._advance_locked(game)
 
-    async def _advance_locked(self, game: LiveGame) -> None:
+    async def _advance_locked(self, game: LiveGame, first: Sequence[Announcement] = ()) -> None:
         """`_advance` under the game's lock; a failure reloads the game from the store."""
         try:
-            await self._advance(game)
+            await self._advance(game, first)
         except Exception:
             log.exception("resolving game %s failed; reloading it from the store", game.id)
             await self._refresh(game)
             raise
 
-    async def _advance(self, game: LiveGame) -> None:
+    async def _advance(self, game: LiveGame, first: Sequence[Announcement] = ()) -> None:
+        """``first``: announcements queued ahead of the stage's own, in its transaction."""
         engine = game.engine
         turn = engine.turn
         now = self.clock()
         if engine.phase is Phase.OPEN:
             result = engine.resolve()
-            night = night_announcements(engine.state, result)
+            night = [*first, *night_announcements(engine.state, result)]
+            night.append(host_account(engine.state, result))  # R47: the night, for the hosts
             if engine.state.pistols:  # R18: the win check waits for the shots
                 window_end = now + game.schedule.pistol_window
                 await self.store.begin_pistol_window(
@@ -676,7 +686,7 @@ class GameService:
                 game.record = await self.store.require_game(game.id)
                 return
         else:
-            night = []
+            night = list(first)
         result = engine.finish_turn()
         final = final_announcements(engine.state, result)
         deadline: datetime | None = None
@@ -729,7 +739,8 @@ class GameService:
             deadline = base + timedelta(minutes=minutes)
             await self.store.add_audit(guild_id, game.id, actor_id, "extend", {"minutes": minutes})
             notice = clock_extended_announcement(deadline.isoformat())  # R56: everyone is told
-            game.record = await self.store.set_deadline(game.id, deadline, _items([notice]))
+            audit = host_audit_announcement("extend", actor_id, {"minutes": minutes})
+            game.record = await self.store.set_deadline(game.id, deadline, _items([audit, notice]))
             return deadline
 
     async def pause(self, guild_id: int, actor_id: int) -> None:
@@ -742,7 +753,8 @@ class GameService:
             await self.store.add_audit(guild_id, game.id, actor_id, "pause", {})
             remaining = max(0.0, remaining)
             notice = clock_paused_announcement(remaining)  # R56: everyone is told
-            game.record = await self.store.pause_game(game.id, remaining, _items([notice]))
+            audit = host_audit_announcement("pause", actor_id, {})
+            game.record = await self.store.pause_game(game.id, remaining, _items([audit, notice]))
 
     async def resume(self, guild_id: int, actor_id: int) -> datetime:
         game = self.running(guild_id)
@@ -753,8 +765,29 @@ class GameService:
             deadline = self.clock() + timedelta(seconds=game.record.paused_remaining or 0.0)
             await self.store.add_audit(guild_id, game.id, actor_id, "resume", {})
             notice = clock_resumed_announcement(deadline.isoformat())  # R56: everyone is told
-            game.record = await self.store.resume_game(game.id, deadline, _items([notice]))
+            audit = host_audit_announcement("resume", actor_id, {})
+            game.record = await self.store.resume_game(game.id, deadline, _items([audit, notice]))
             return deadline
+
+    async def audit(
+        self,
+        guild_id: int,
+        game_id: int | None,
+        actor_id: int,
+        command: str,
+        args: dict[str, Any],
+    ) -> bool:
+        """Record a host command the service did not record itself (``/mafia announce``,
+        ``state``, ...), and queue its line for #host when it belongs to a game (R56).
+        False: no game, the caller tells #host directly."""
+        await self.store.add_audit(guild_id, game_id, actor_id, command, args)
+        if game_id is None:
+            return False
+        live = self.live.get(game_id)
+        turn = live.engine.turn if live is not None else 0
+        audit = host_audit_announcement(command, actor_id, args)
+        await self.store.add_outbox(game_id, turn, _items([audit]))
+        return True
 
     async def pending_outbox(self) -> list[OutboxRecord]:
         return await self.store.pending_outbox()

@@ -401,6 +401,10 @@ class SettingsRepository(Protocol):
         ...
 
 
+#: The most rows :meth:`AuditLog.audit_page` returns at once.
+AUDIT_PAGE_MAX = 100
+
+
 class AuditLog(Protocol):
     """Every host command, whoever ran it and whether or not it touches the script (R56)."""
 
@@ -419,6 +423,14 @@ class AuditLog(Protocol):
         self, *, game_id: int | None = None, guild_id: int | None = None
     ) -> list[AuditRecord]:
         """Audit rows matching every filter given, in insertion order."""
+        ...
+
+    async def audit_page(
+        self, guild_id: int, *, limit: int, offset: int = 0
+    ) -> tuple[list[AuditRecord], int]:
+        """One page of a guild's audit log, newest first: at most ``limit`` rows (clamped
+        to 1..:data:`AUDIT_PAGE_MAX`) after skipping ``offset`` (at least 0), and the number
+        of rows the guild's log holds."""
         ...
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from rules.model import Death, GameState, Phase, TurnResult
+from rules.model import Death, GameState, Phase, Request, TurnResult
 from rules.roles import Step, role_classes
 
 PUBLIC = "public"  # the game channel
@@ -256,3 +256,149 @@ def double_kill_announcement(state: GameState) -> Announcement:
     night while requests are open, else the next one."""
     night = "this" if state.phase is Phase.OPEN else "next"
     return Announcement("double_kill", MAFIA, {"night": night})
+
+
+# --- the hosts' console in #host (R47, R56) ---------------------------------------------
+
+HOST = "host"  # the hosts' channel: nothing here may ever reach a player (bot/secrecy.py)
+
+
+def _request_fate(state: GameState, result: TurnResult, req: Request) -> dict[str, Any]:
+    """What became of one standing request, for the hosts: ``fate`` and its details."""
+    idle = result.idle.get((req.by, req.do))
+    if idle is not None:  # the sender was dead, blocked (R21) or no longer held the role
+        return {"fate": idle}
+    if req.do == "check":  # R18, R21, R25, R39
+        check = next((c for c in result.checks if c.by == req.by), None)
+        if check is None:
+            return {"fate": "none"}
+        if check.result is not None:
+            return {"fate": check.result, "slandered": req.target in _slandered(state, result)}
+        return {"fate": "blocked" if req.by in result.blocked else "dead_before"}
+    if req.do == "heal":  # R20
+        saved = [s for s in result.saves if s.by == req.by]
+        if saved:
+            return {"fate": "saved", "causes": [str(s.cause) for s in saved]}
+        return {"fate": "no_attack"}
+    if req.do in ("kill", "poison", "inject", "hunt"):
+        return {"fate": "attack", "hits": _attack_fates(state, result, req)}
+    if req.do == "vote":
+        return {"fate": _vote_fate(state, result, req)}
+    return {"fate": "done"}
+
+
+def _slandered(state: GameState, result: TurnResult) -> list[str]:
+    """R25: the players slandered tonight (a troublemaker who acted)."""
+    return [
+        sub.request.target
+        for sub in state.submissions("slander")
+        if sub.request.target is not None and (sub.request.by, "slander") not in result.idle
+    ]
+
+
+def _attack_fates(state: GameState, result: TurnResult, req: Request) -> list[dict[str, Any]]:
+    """Per player an attack named: who died of it, or why he did not."""
+    out: list[dict[str, Any]] = []
+    for target in req.named():
+        died = next(
+            (d for d in result.deaths if d.player == target and req.by in d.by and d.step),
+            None,
+        )
+        if req.do == "hunt":
+            backfire = next(
+                (d for d in result.deaths if d.player == req.by and d.cause == "hunt_backfire"),
+                None,
+            )
+            if died is not None:
+                out.append({"target": target, "fate": "killed"})  # R29
+            elif backfire is not None:
+                out.append({"target": target, "fate": "backfire"})  # R30
+            else:
+                out.append({"target": target, "fate": "not_carried"})  # R28
+            continue
+        if req.do == "poison" and target in result.poisoned:
+            out.append({"target": target, "fate": "poisoned"})  # R27: dies next turn
+            continue
+        if died is not None:
+            out.append({"target": target, "fate": "killed"})
+            continue
+        cause = {"kill": "mafia", "poison": "poison"}.get(req.do)
+        miss = next((m for m in result.misses if m.target == target and m.cause == cause), None)
+        if miss is not None:
+            out.append({"target": target, "fate": miss.reason, "protector": miss.protector})
+        elif req.do == "kill" and state.players[target].is_mafia:
+            out.append({"target": target, "fate": "spared"})  # a converted Foundling (R22)
+        elif req.do == "kill":
+            out.append({"target": target, "fate": "disagreed"})  # R23: the requests differ
+        else:
+            out.append({"target": target, "fate": "dead"})
+    return out
+
+
+def _vote_fate(state: GameState, result: TurnResult, req: Request) -> str:
+    lynch = result.lynch
+    if lynch is None:
+        return "no_lynch_today"  # R3: no lynch on turn 1
+    if req.by in state.deprived:
+        return "deprived"  # R54
+    if req.target is not None and req.by in lynch.votes.get(req.target, []):
+        return "counted"
+    if req.target is not None and not state.alive(req.target):
+        return "candidate_dead"  # he died earlier in the resolution (Decision)
+    return "not_counted"
+
+
+def host_account(state: GameState, result: TurnResult) -> Announcement:
+    """After steps 0-5, the whole night for the hosts, who write the story (R47): every
+    standing request of the turn and its fate, the heals that saved, the checks and their
+    answers, every death with its cause and killers, and the lynch with every vote."""
+    requests: list[dict[str, Any]] = []
+    for sub in sorted(state.requests.values(), key=lambda s: s.seq):
+        req = sub.request
+        if req.do == "post":
+            continue
+        entry: dict[str, Any] = {"by": req.by, "do": req.do, "targets": list(req.named())}
+        entry.update(_request_fate(state, result, req))
+        requests.append(entry)
+    poisoners = dict(state.pending_poison)
+    lynch = result.lynch
+    return Announcement(
+        "host_account",
+        HOST,
+        {
+            "turn": result.turn,
+            "requests": requests,
+            "blocked": list(result.blocked),  # R21
+            "slandered": _slandered(state, result),  # R25
+            "saves": [
+                {"target": s.target, "by": s.by, "cause": str(s.cause)} for s in result.saves
+            ],  # R20
+            "poisoned": [
+                {"target": nick, "by": poisoners.get(nick)} for nick in result.poisoned
+            ],  # R27
+            "deaths": [
+                {
+                    "nick": d.player,
+                    "role": d.role,
+                    "cause": str(d.cause),
+                    "by": list(d.by),
+                    "excluded": d.step is None,
+                }
+                for d in result.deaths
+            ],
+            "lynch": None
+            if lynch is None
+            else {
+                "hanged": lynch.hanged,
+                "votes": {cand: list(voters) for cand, voters in lynch.votes.items()},
+                "electorate": lynch.electorate,
+                "deprived": sorted(state.deprived),  # R54
+            },
+            "pistols": list(result.pistols),  # R18
+        },
+    )
+
+
+def host_audit_announcement(command: str, actor_id: int, args: dict[str, Any]) -> Announcement:
+    """The audit line of a host command, for #host (R56): who ran what, with its options."""
+    return Announcement("audit", HOST, {"command": command, "actor": actor_id, "args": args})

@@ -293,6 +293,27 @@ class Rejected:
         return {"index": self.index, "by": self.by, "do": self.do, "reason": str(self.reason)}
 
 
+@attrs.frozen
+class Miss:
+    """An attack (the mafia's kill, a poison) that missed one player it aimed at, and why: he
+    was already ``dead``, ``immune`` to it (R22), ``protected`` by ``protector`` (R20), or
+    the ``stand_in`` protector took it in his place. Only the hosts' account reads it."""
+
+    target: str
+    cause: Cause
+    reason: str
+    protector: str | None = None
+
+
+@attrs.frozen
+class Save:
+    """A protection that turned an attack away from its target (R20): the heal that saved."""
+
+    target: str
+    by: str
+    cause: Cause
+
+
 @attrs.define
 class TurnResult:
     """Everything one turn produced, in the order it happened."""
@@ -309,6 +330,11 @@ class TurnResult:
     winner: str | None = None
     blocked: list[str] = attrs.Factory(list)  # private: whose ability was blocked
     poisoned: list[str] = attrs.Factory(list)  # private: who will die at the next turn
+    # For the hosts' account only (never in `to_dict`, the replay format):
+    misses: list[Miss] = attrs.Factory(list)  # attacks that missed someone, and why
+    saves: list[Save] = attrs.Factory(list)  # protections that turned an attack away (R20)
+    # (sender, verb) -> why his role request did not count: "dead", "blocked" (R21), "role"
+    idle: dict[tuple[str, str], str] = attrs.Factory(dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -25,9 +25,11 @@ from rules.model import (
     Death,
     GameState,
     LynchResult,
+    Miss,
     NoteDelivery,
     Phase,
     Request,
+    Save,
     TurnResult,
 )
 from rules.roles import STEP_ORDER, Protection, Step, role_classes, step_hooks
@@ -60,7 +62,18 @@ class Resolution:
         """General rule of section 8: a role request counts if its sender is alive, still
         holds a role that sends it, and is not blocked (R21)."""
         p = self.state.players[req.by]
-        return p.alive and req.do in p.role_cls.verbs and req.by not in self.night.blocked
+        why = (
+            "dead"
+            if not p.alive
+            else "role"
+            if req.do not in p.role_cls.verbs
+            else "blocked"
+            if req.by in self.night.blocked
+            else None
+        )
+        if why is not None:  # for the hosts' account: the first reason seen
+            self.result.idle.setdefault((req.by, req.do), why)
+        return why is None
 
     def standing(self, slot: str) -> list[Request]:
         return [s.request for s in self.state.submissions(slot)]
@@ -96,11 +109,18 @@ class Resolution:
         while True:
             hit: set[str] = set()
             direct: set[str] = set()  # hit as themselves, not as stand-ins
+            misses: list[Miss] = []  # for the hosts' account
+            saves: list[Save] = []
             for t in wanted:
                 if not vulnerable(t):
+                    why = "dead" if not state.alive(t) else "immune"
+                    misses.append(Miss(t, cause, why))
                     continue
                 cover = [p for p in valid if p.target == t]
-                if any(not p.stand_in for p in cover):
+                shield = next((p for p in cover if not p.stand_in), None)
+                if shield is not None:
+                    misses.append(Miss(t, cause, "protected", shield.by))
+                    saves.append(Save(t, shield.by, cause))
                     continue
                 stand_in = next((p.by for p in cover if p.stand_in), None)
                 if stand_in is None:
@@ -110,8 +130,11 @@ class Resolution:
                     p.target == stand_in and not p.stand_in for p in valid
                 ):
                     hit.add(stand_in)
+                    misses.append(Miss(t, cause, "stand_in", stand_in))
             void = [p for p in valid if p.by in direct]
             if not void:
+                self.result.misses.extend(misses)
+                self.result.saves.extend(saves)
                 return self.in_seat_order(hit)
             valid = [p for p in valid if p not in void]
 

@@ -10,6 +10,7 @@ from typing import Any
 import aiosqlite
 
 from db.errors import NotFound
+from db.interface import AUDIT_PAGE_MAX
 from db.models import AuditRecord
 from db.sqlite.base import SQLiteBase, fetch_one
 from db.sqlite.convert import dumps, from_db_time, loads_dict, opt_int, to_db_time, utcnow
@@ -90,3 +91,18 @@ class AuditMixin(SQLiteBase):
             params,
         )
         return [_audit(r) for r in rows]
+
+    async def audit_page(
+        self, guild_id: int, *, limit: int, offset: int = 0
+    ) -> tuple[list[AuditRecord], int]:
+        limit = max(1, min(limit, AUDIT_PAGE_MAX))
+        offset = max(0, offset)
+        rows = await self._read(
+            "SELECT id, guild_id, game_id, actor_id, command, args, at FROM audit_log "
+            "WHERE guild_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+            (guild_id, limit, offset),
+        )
+        counted = await self._read(
+            "SELECT COUNT(*) AS n FROM audit_log WHERE guild_id = ?", (guild_id,)
+        )
+        return [_audit(r) for r in rows], int(counted[0]["n"])

@@ -103,3 +103,70 @@ delivery-stuck =
 start-bot_missing_permissions = I cannot start the game: my role lacks these server permissions: { $permissions }. Give them to my role in Server Settings → Roles, then run /mafia start again.
 start-mafia_room_missing_permissions = I cannot start the game: I lack these permissions in { $channel }, where the mafia's room (a private thread) is opened: { $permissions }. Give them to my role (or run /mafia setup to repair the channel), then run /mafia start again.
 start-mafia_access_failed = Warning: I could not open the mafia's room in { $channel } (a permission is missing there). Run /mafia setup to repair the channels; I will open it again with the next news for the mafia.
+### The hosts' console in #host: the night's account, the audit lines, /mafia log and /mafia state.
+console-account-title = **Turn { $turn }: the night, for the hosts**
+console-requests = Requests:
+console-no_requests = No requests.
+console-request = - { $by }: { $verb } → { $targets }: { $fate }
+console-request_attack = - { $by }: { $verb } → { $fate }
+console-fate-dead = not carried out, the sender was dead
+console-fate-blocked = blocked
+console-fate-role = not carried out, the sender no longer had that role
+console-fate-none = no answer
+console-fate-dead_before = no answer: the commissar or the candidate was dead at nightfall
+console-fate-mafia = learned: mafia
+console-fate-not_mafia = learned: not mafia
+console-fate-slandered = (slandered)
+console-fate-saved = saved from: { $causes }
+console-fate-no_attack = nobody was attacked
+console-fate-done = done
+console-fate-counted = counted
+console-fate-deprived = not counted: the voter was deprived of the vote
+console-fate-candidate_dead = not counted: the candidate died first
+console-fate-not_counted = not counted
+console-fate-no_lynch_today = no lynch on turn 1
+console-hit-killed = { $target }: killed
+console-hit-poisoned = { $target }: poisoned, dies at the next resolution
+console-hit-dead = { $target }: already dead
+console-hit-immune = { $target }: immune
+console-hit-protected = { $target }: protected (healer: { $by })
+console-hit-stand_in = { $target }: taken in his place by { $by }
+console-hit-spared = { $target }: spared, now a member of the mafia
+console-hit-disagreed = { $target }: no kill, the mafia's requests differ
+console-hit-backfire = { $target }: not mafia, the hunter died
+console-hit-not_carried = { $target }: not carried out, another hunt came first
+console-deaths = Deaths:
+console-no_deaths = Nobody died.
+console-death = - { $nick } ({ $role }): { $cause }
+console-death_by = - { $nick } ({ $role }): { $cause }; by: { $killers }
+console-lynch = Lynch, { $electorate ->
+        [one] { $electorate } voter
+       *[other] { $electorate } voters
+    }:
+console-tally = - { $nick }: { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    } ({ $voters })
+console-no_votes = - no votes counted
+console-hanged = Lynched: { $nick }
+console-not_hanged = Nobody was lynched.
+console-deprived = Deprived of the vote: { $players }
+console-pistols = May shoot: { $players }
+console-audit = { $user }: { $command }{ $details }
+console-audit-minutes = , { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    }
+console-audit-player = , player { $player }
+console-audit-reason = , reason: { $reason }
+console-audit-turn = , turn { $turn }
+console-audit-pistol = , pistol window
+console-audit-member = , new member: { $member }
+console-audit-signup = , sign-up cancelled
+console-audit-text = : «{ $text }»
+console-log-title = Audit log, page { $page } of { $pages }
+console-log-empty = The audit log is empty.
+console-log-prev = Previous
+console-log-next = Next
+console-log-not_yours = Only the host who opened this log can turn its pages; run /mafia log yourself.
+console-state-players = Players: { $count }

@@ -108,3 +108,73 @@ delivery-stuck =
 start-bot_missing_permissions = Не могу начать игру: моей роли не хватает прав на сервере: { $permissions }. Выдайте их моей роли в Настройках сервера → Роли и снова выполните /мафия старт.
 start-mafia_room_missing_permissions = Не могу начать игру: мне не хватает прав в { $channel }, где открывается комната мафии (закрытая ветка): { $permissions }. Выдайте их моей роли (или выполните /мафия настройка, чтобы починить канал) и снова выполните /мафия старт.
 start-mafia_access_failed = Внимание: не удалось открыть комнату мафии в { $channel } (там не хватает прав). Выполните /мафия настройка, чтобы починить каналы; я открою её снова со следующей новостью для мафии.
+### The hosts' console in #host: the night's account, the audit lines, /mafia log and /mafia state.
+console-account-title = **Ход { $turn }: ночь глазами ведущего**
+console-requests = Заявки:
+console-no_requests = Заявок не было.
+console-request = - { $by }: { $verb } → { $targets }: { $fate }
+console-request_attack = - { $by }: { $verb } → { $fate }
+console-fate-dead = не исполнена, отправитель уже мёртв
+console-fate-blocked = заблокирована
+console-fate-role = не исполнена, у отправителя уже другая роль
+console-fate-none = ответа нет
+console-fate-dead_before = ответа нет: комиссар или проверяемый был мёртв к началу ночи
+console-fate-mafia = ответ: мафия
+console-fate-not_mafia = ответ: не мафия
+console-fate-slandered = (подстава)
+console-fate-saved = спасение от: { $causes }
+console-fate-no_attack = нападения не было
+console-fate-done = исполнена
+console-fate-counted = засчитан
+console-fate-deprived = не засчитан: ведущий отнял голос
+console-fate-candidate_dead = не засчитан: кандидат погиб раньше
+console-fate-not_counted = не засчитан
+console-fate-no_lynch_today = в первый ход суда нет
+console-hit-killed = { $target }: смерть
+console-hit-poisoned = { $target }: яд, смерть при следующих итогах
+console-hit-dead = { $target }: уже не в игре
+console-hit-immune = { $target }: неуязвимость
+console-hit-protected = { $target }: под защитой (лечение: { $by })
+console-hit-stand_in = { $target }: удар принял другой — { $by }
+console-hit-spared = { $target }: пощада, теперь в мафии
+console-hit-disagreed = { $target }: убийства нет, заявки мафии расходятся
+console-hit-backfire = { $target }: не мафия, охотник погиб
+console-hit-not_carried = { $target }: охота не состоялась, раньше была другая
+console-deaths = Смерти:
+console-no_deaths = Никто не погиб.
+console-death = - { $nick } ({ $role }): { $cause }
+console-death_by = - { $nick } ({ $role }): { $cause }; кто: { $killers }
+console-lynch = Суд Линча, { $electorate ->
+        [one] { $electorate } избиратель
+        [few] { $electorate } избирателя
+       *[many] { $electorate } избирателей
+    }:
+console-tally = - { $nick }: { $count ->
+        [one] { $count } голос
+        [few] { $count } голоса
+       *[many] { $count } голосов
+    } ({ $voters })
+console-no_votes = - засчитанных голосов нет
+console-hanged = Казнь: { $nick }
+console-not_hanged = Казни нет.
+console-deprived = Без права голоса: { $players }
+console-pistols = Право выстрела: { $players }
+console-audit = { $user }: { $command }{ $details }
+console-audit-minutes = , на { $minutes ->
+        [one] { $minutes } минуту
+        [few] { $minutes } минуты
+       *[many] { $minutes } минут
+    }
+console-audit-player = , игрок { $player }
+console-audit-reason = , причина: { $reason }
+console-audit-turn = , ход { $turn }
+console-audit-pistol = , окно выстрела
+console-audit-member = , новый участник: { $member }
+console-audit-signup = , набор отменён
+console-audit-text = : «{ $text }»
+console-log-title = Журнал ведущих, страница { $page } из { $pages }
+console-log-empty = Журнал пуст.
+console-log-prev = Назад
+console-log-next = Вперёд
+console-log-not_yours = Листать этот журнал может только открывший его ведущий; выполните /мафия журнал сами.
+console-state-players = Игроки: { $count }

@@ -350,3 +350,23 @@ def seats_by_role(
     """Role code -> (nickname, actor); for a repeated role, one of its holders."""
     by_user = {a.id: a for a in actors}
     return {p.role: (p.nick, by_user[p.user_id]) for p in live_game(world).players}
+
+
+# --- the hosts' console in #host ----------------------------------------------------------------
+def is_console_line(text: str) -> bool:
+    """A message of the hosts' console in #host (a host command's audit line, or the night's
+    account), as opposed to the bot's warnings there (closed DMs, lost permissions, stuck)."""
+    if re.match(r"<@\d+>: /", text):
+        return True
+    return any(
+        text.startswith(t(lang, "console.account.title", turn=0).split("0")[0])
+        and t(lang, "console.account.title", turn=0).split("0")[1] in text
+        for lang in ("en", "ru")
+    )
+
+
+def host_warnings(where: ChannelHandle) -> list[str]:
+    """The bot's warnings in #host, without the console's audit lines and accounts."""
+    return [
+        text for text in (message_text(m) for m in where.history()) if not is_console_line(text)
+    ]

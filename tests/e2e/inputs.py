@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 from simcord import ChannelHandle, Env, InteractionResult, MemberActor, OptionError, SetupError
 
+from bot.posts import embed_text
 from core.i18n import catalogue, t
 from core.refusal import Refusal
 from tests.e2e.helpers import (
@@ -461,7 +462,7 @@ async def run(world: InputWorld, inv: Invocation, meter: StallMeter) -> Outcome:
         return Outcome("ok", stall, cpu, no_gc)
     response = result.response
     assert response is not None and result.ephemeral, f"/{inv.command}: not private: {result!r}"
-    text = response.content
+    text = response.content or "\n".join(embed_text(e) for e in response.embeds)
     assert text and text not in _KEYS, f"/{inv.command} {inv.options!r}: reply {text!r}"
     if raised:  # the reply is the refusal, translated
         original = getattr(raised[-1], "original", raised[-1])

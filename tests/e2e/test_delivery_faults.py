@@ -28,6 +28,7 @@ from core.i18n import t
 from tests.e2e.helpers import (
     World,
     bot_of,
+    host_warnings,
     mafia_room,
     make_world,
     message_text,
@@ -295,12 +296,12 @@ async def test_a_stuck_game_blocks_only_itself_and_its_hosts_are_told_once(
         if len(faults.failed) > attempts:
             tried_at.append(elapsed)
     assert tried_at == [10, 30, 70, 150]
-    assert bot_messages(slot(one, "host"), env) == []  # not yet: a short outage says nothing
+    assert host_warnings(slot(one, "host")) == []  # not yet: a short outage says nothing
     await env.advance_time(2 * STUCK_NOTICE_SECONDS)  # still failing, retried meanwhile
-    assert bot_messages(slot(one, "host"), env) == [notice]
-    assert bot_messages(slot(two, "host"), env) == []
+    assert host_warnings(slot(one, "host")) == [notice]
+    assert host_warnings(slot(two, "host")) == []
     await env.advance_time(2 * STUCK_NOTICE_SECONDS)
-    assert bot_messages(slot(one, "host"), env) == [notice]  # once per stuck episode
+    assert host_warnings(slot(one, "host")) == [notice]  # once per stuck episode
     assert [r.id for r in await store.pending_outbox(game_one.id)] == [r.id for r in stuck]
 
     # Discord is back: the next retry sends everything, in order, once.
@@ -311,7 +312,7 @@ async def test_a_stuck_game_blocks_only_itself_and_its_hosts_are_told_once(
     results = [i for i, text in enumerate(texts) if text.startswith("Results of turn 1")]
     opened = [i for i, text in enumerate(texts) if text.startswith("Turn 2 begins")]
     assert len(results) == 1 and len(opened) == 1 and results[0] < opened[0]
-    assert bot_messages(slot(one, "host"), env) == [notice]
+    assert host_warnings(slot(one, "host")) == [notice]
 
 
 # --- a webhook post (/say) ----------------------------------------------------------------------

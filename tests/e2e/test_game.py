@@ -15,6 +15,7 @@ from tests.e2e.helpers import (
     channel,
     confirm_now,
     dm_body,
+    host_warnings,
     mafia_room,
     make_world,
     message_text,
@@ -174,7 +175,7 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
     assert f"{maf.nick}: Mafioso" in over
     assert bot_of(env).service.game_in(world.guild.id) is None
     assert not await bot_of(env).store.pending_outbox()
-    assert host_ch.history() == []  # every DM went through
+    assert host_warnings(host_ch) == []  # every DM went through
 
 
 async def test_closed_dms_are_reported_to_the_host_channel(simcord_env: Env) -> None:
@@ -201,7 +202,7 @@ async def test_closed_dms_are_reported_to_the_host_channel(simcord_env: Env) -> 
     reply_text(await world.admin.slash(world.lobby, "mafia start"))
     nick = live_game(world).nick_of(closed.id)
     assert nick is not None
-    [notice] = [m.content for m in host_ch.history()]
+    [notice] = host_warnings(host_ch)  # the audit lines of /mafia aside
     assert nick in notice
     seat = next(p for p in live_game(world).players if p.user_id == closed.id)
     assert t("en", f"role.{seat.role}") not in notice  # the role stays secret
@@ -500,7 +501,7 @@ async def test_results_wait_when_the_bot_lost_its_permission_in_game(simcord_env
     store = bot_of(env).store
     pending = [o.kind for o in await store.pending_outbox()]
     assert pending[0] == "results" and "turn_open" in pending  # the order is kept
-    notices = [m.content for m in host_ch.history()]
+    notices = host_warnings(host_ch)  # the audit lines of /mafia aside
     permissions = t("en", "perm.send_messages")
     assert notices == [
         t("en", "delivery.forbidden", channel=f"<#{game_ch.id}>", permissions=permissions)

@@ -39,6 +39,7 @@ def layout_requests(env: Env) -> list[str]:
         for r in env.http_requests
         if r.method in ("POST", "PATCH", "PUT", "DELETE")
         and not r.path.startswith(("/interactions/", "/webhooks/", "/applications/"))
+        and not r.path.endswith("/messages")  # a message (the command's line in #host)
     ]
 
 

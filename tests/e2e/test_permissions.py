@@ -91,6 +91,7 @@ def host_options(world: World, nick: str, substitute: MemberActor) -> dict[str, 
         "doublekill": {},
         "replace": {"player": nick, "member": substitute},
         "state": {},
+        "log": {},
     }
 
 

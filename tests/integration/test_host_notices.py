@@ -33,34 +33,37 @@ async def _queued(store: Store) -> list[tuple[str, str, object]]:
     ]
 
 
-async def test_R56_extend_pause_resume_queue_a_public_notice(
-    store: Store, tmp_path: Path
-) -> None:
+async def test_R56_extend_pause_resume_queue_a_public_notice(store: Store, tmp_path: Path) -> None:
     clock = FakeClock()
     service = GameService(store, clock)
     await started(service, "mafioso=1 doctor=1 villager=2", 4)
     await _drain(store)
     extended = await service.extend(GUILD, HOST, 5)
     assert extended == START + timedelta(minutes=15)
-    assert await _queued(store) == [
-        ("clock_extended", "public", {"deadline": extended.isoformat()})
+    assert await _queued(store) == [  # the audit line for #host in the same transaction
+        ("audit", "host", {"command": "extend", "actor": HOST, "args": {"minutes": 5}}),
+        ("clock_extended", "public", {"deadline": extended.isoformat()}),
     ]
     await _drain(store)
     clock.advance(minutes=3, seconds=30)  # 11.5 minutes left: told as 12
     await service.pause(GUILD, HOST)
-    assert await _queued(store) == [("clock_paused", "public", {"minutes": 12})]
+    assert await _queued(store) == [
+        ("audit", "host", {"command": "pause", "actor": HOST, "args": {}}),
+        ("clock_paused", "public", {"minutes": 12}),
+    ]
     await _drain(store)
     clock.advance(hours=2)
     resumed = await service.resume(GUILD, HOST)
     assert await _queued(store) == [
-        ("clock_resumed", "public", {"deadline": resumed.isoformat()})
+        ("audit", "host", {"command": "resume", "actor": HOST, "args": {}}),
+        ("clock_resumed", "public", {"deadline": resumed.isoformat()}),
     ]
     # Committed with the change: another connection to the file finds both.
     other = await Store.open(tmp_path / "game.db")
     try:
         game = await other.get_game(1)
         assert game is not None and game.deadline == resumed and not game.paused
-        assert [k for k, _a, _p in await _queued(other)] == ["clock_resumed"]
+        assert [k for k, _a, _p in await _queued(other)] == ["audit", "clock_resumed"]
     finally:
         await other.close()
 
@@ -71,7 +74,12 @@ async def test_R36_double_kill_is_told_to_the_mafia_room_only(store: Store) -> N
     await started(service, "mafioso=1 doctor=1 villager=2", 4)
     await _drain(store)
     await service.host_action(GUILD, HOST, HostAction("double_kill"))
-    assert await _queued(store) == [("double_kill", "mafia", {"night": "this"})]
+    audit = (
+        "audit",
+        "host",
+        {"command": "double_kill", "actor": HOST, "args": {"do": "double_kill"}},
+    )
+    assert await _queued(store) == [audit, ("double_kill", "mafia", {"night": "this"})]
 
 
 async def test_R36_double_kill_after_requests_close_is_for_the_next_night(
@@ -89,4 +97,9 @@ async def test_R36_double_kill_after_requests_close_is_for_the_next_night(
     assert live.engine.phase is Phase.PISTOL  # R18: requests are closed
     await _drain(store)
     await service.host_action(GUILD, HOST, HostAction("double_kill"))
-    assert await _queued(store) == [("double_kill", "mafia", {"night": "next"})]
+    audit = (
+        "audit",
+        "host",
+        {"command": "double_kill", "actor": HOST, "args": {"do": "double_kill"}},
+    )
+    assert await _queued(store) == [audit, ("double_kill", "mafia", {"night": "next"})]

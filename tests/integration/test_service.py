@@ -244,12 +244,13 @@ async def test_R56_exclusion_is_announced_at_once_with_its_consequences(
     await service.host_action(GUILD, HOST, HostAction("exclude", boss), reason="rude")
     rows = [(o.kind, o.payload["audience"]) for o in await store.pending_outbox()]
     assert rows == [
+        ("audit", "host"),  # the command's line in #host (R56)
         ("excluded", "public"),
         ("converted", kid),
         ("mafia_joined", "mafia"),
         ("mafia_left", "mafia"),  # R36: the excluded boss only reads #mafia from now on
     ]
-    excluded = (await store.pending_outbox())[0].payload["payload"]
+    excluded = (await store.pending_outbox())[1].payload["payload"]
     assert excluded == {"nick": boss, "role": "boss", "cause": "excluded"}  # R35
     audit = await store.audit_log(game_id=live.id)
     assert audit[-1].args == {"do": "exclude", "player": boss, "reason": "rude"}
