@@ -212,3 +212,22 @@ def double_kill_announcement(state: GameState) -> Announcement:
     night while requests are open, else the next one."""
     night = "this" if state.phase is Phase.OPEN else "next"
     return Announcement("double_kill", MAFIA, {"night": night})
+
+
+# --- the clock's own notices and replacements (R4, R56) --------------------------------
+
+
+def hunts_open_announcement(deadline_iso: str) -> Announcement:
+    """R4: hunt requests are accepted from now until the deadline (from turn 2, R3)."""
+    return Announcement("hunts_open", PUBLIC, {"deadline": deadline_iso})
+
+
+def last_hour_announcement(deadline_iso: str) -> Announcement:
+    """The last hour before the deadline: votes and requests still missing must come now."""
+    return Announcement("last_hour", PUBLIC, {"deadline": deadline_iso})
+
+
+def replaced_announcement(nick: str) -> Announcement:
+    """``/mafia replace`` (R56): the nickname is now played by a substitute. Neither member
+    is named (R6) and nothing about the role is said."""
+    return Announcement("replaced", PUBLIC, {"nick": nick})
