@@ -1,6 +1,7 @@
-"""The game clock's runner: one task per bot that sleeps until the earliest deadline of the
-running games (computed by ``core/clock.py``), resolves what fell due
-(``GameService.deadline_reached``), delivers the outbox and sleeps again.
+"""The game clock's runner: one task per bot that sleeps until the earliest timed event of the
+running games (computed by ``core/clock.py``: a deadline, the reminders, the hunts-open and
+last-hour notices), acts on it (``GameService.deadline_reached``, ``send_reminders``,
+``timed_notice``), delivers the outbox and sleeps again.
 
 Re-armed (:meth:`GameClock.rearm`) at start, after a game starts, and after every command that
 moves a deadline (extend, pause, resume, resolve). A deadline already past is resolved at once.
@@ -16,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Final
 
-from core.clock import next_deadline
+from core.clock import Event, TimedEvent, next_deadline, next_event
 from core.service import GameService
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,12 @@ class GameClock:
         self._sleeping = False
 
     def next_deadline(self) -> tuple[datetime, int, bool] | None:
-        """The next wake-up (see :func:`core.clock.next_deadline`)."""
+        """The next deadline or reminders (see :func:`core.clock.next_deadline`)."""
         return next_deadline(self.service.live.values(), self.service.clock())
+
+    def next_event(self) -> TimedEvent | None:
+        """The next wake-up, of any kind (see :func:`core.clock.next_event`)."""
+        return next_event(self.service.live.values(), self.service.clock())
 
     def rearm(self) -> None:
         """Recompute the next wake-up. A task busy resolving re-reads the deadlines itself."""
@@ -54,11 +59,11 @@ class GameClock:
 
     async def _run(self) -> None:
         while True:
-            upcoming = self.next_deadline()
+            upcoming = self.next_event()
             if upcoming is None:
                 return
-            deadline, game_id, is_reminder = upcoming
-            delay = (deadline - self.service.clock()).total_seconds()
+            game_id, kind = upcoming.game_id, upcoming.kind
+            delay = (upcoming.at - self.service.clock()).total_seconds()
             if delay > 0:
                 self._sleeping = True
                 try:
@@ -67,12 +72,14 @@ class GameClock:
                     self._sleeping = False
                 continue  # a deadline may have moved meanwhile: look again
             try:
-                if is_reminder:
+                if kind is Event.DEADLINE:
+                    await self.service.deadline_reached(game_id, if_due=True)
+                elif kind is Event.REMINDER:
                     await self.service.send_reminders(game_id)
                 else:
-                    await self.service.deadline_reached(game_id, if_due=True)
+                    await self.service.timed_notice(game_id, kind)
             except Exception:
-                log.exception("the deadline of game %s could not be resolved", game_id)
+                log.exception("the %s of game %s could not be acted on", kind, game_id)
                 self._sleeping = True
                 try:
                     await asyncio.sleep(RETRY_SECONDS)

@@ -18,6 +18,7 @@ from core.i18n import Lang, t
 from core.service import LiveGame
 from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request
+from rules.pipeline import inactivity
 
 log = logging.getLogger(__name__)
 
@@ -388,15 +389,33 @@ def resolve_preview(lang: Lang, game: LiveGame) -> str:
     living = [p.nick for p in state.living()]
     requests = sum(1 for (_nick, slot) in state.requests if slot != "post")
     voted = {nick for (nick, slot) in state.requests if slot == "vote"}
-    return t(
-        lang,
-        "host.resolve_preview",
-        turn=turn,
-        requests=requests,
-        alive=len(living),
-        not_voted=sum(1 for nick in living if nick not in voted),
-        not_posted=sum(1 for nick in living if not state.posts.get(nick, 0)),
-    )
+    lines = [
+        t(
+            lang,
+            "host.resolve_preview",
+            turn=turn,
+            requests=requests,
+            alive=len(living),
+            not_voted=sum(1 for nick in living if nick not in voted),
+            not_posted=sum(1 for nick in living if not state.posts.get(nick, 0)),
+        )
+    ]
+    # R52, R53: who step 4 would remove now, by the pipeline's own decision (the hosts see
+    # every name).
+    removed = [
+        t(lang, f"host.removal_{cause}", nick=nick) for nick, cause in inactivity(state).removed
+    ]
+    if removed:
+        lines.append(t(lang, "host.resolve_preview_removed", players=bounded_list(lang, removed)))
+    else:
+        lines.append(t(lang, "host.resolve_preview_nobody_removed"))
+    if turn >= 2:  # R3: no vote on turn 1
+        missing = [n for n in living if n not in voted and n not in state.deprived]
+        if missing:
+            lines.append(
+                t(lang, "host.resolve_preview_not_voted", players=bounded_list(lang, missing))
+            )
+    return "\n".join(lines)
 
 
 def render_roster(lang: Lang, roster: PublicRoster) -> str:
@@ -445,6 +464,43 @@ def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str
         return t(lang, "announce.clock_paused", minutes=int(payload["minutes"]))
     if kind == "double_kill":  # R36
         return t(lang, f"announce.double_kill_{payload['night']}")
+    return render_clock_notice(lang, kind, payload)
+
+
+#: A list of names in a private preview stays under this many characters (99 players' long
+#: nicknames would pass Discord's 2000-character message limit).
+LIST_BUDGET = 700
+
+
+def bounded_list(lang: Lang, items: Sequence[str], budget: int = LIST_BUDGET) -> str:
+    """``A, B, C``; past ``budget`` characters, the rest as "and N more"."""
+    shown: list[str] = []
+    used = 0
+    for item in items:
+        if used + len(item) + 2 > budget:
+            break
+        shown.append(item)
+        used += len(item) + 2
+    text = ", ".join(shown)
+    left = len(items) - len(shown)
+    if left:
+        text = f"{text} {t(lang, 'host.and_more', count=left)}".strip()
+    return text
+
+
+def render_clock_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str | None:
+    """The clock's public notices (hunts open, R4; the last hour) and a replacement (R56);
+    None for any other kind."""
+    if kind in ("hunts_open", "last_hour"):
+        deadline = datetime.fromisoformat(str(payload["deadline"]))
+        return t(
+            lang,
+            f"announce.{kind}",
+            deadline=timestamp(deadline, "f"),
+            relative=timestamp(deadline, "R"),
+        )
+    if kind == "replaced":  # the nickname only: never a member, never the role
+        return t(lang, "announce.replaced", nick=payload["nick"])
     return None
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from core.clock import Event, NoticeMark, notice_done, pending_notice
 from core.refusal import Refusal
 from db.errors import NotFound, OpenGameExists, StoreError
 from db.interface import GameStore
@@ -36,8 +37,11 @@ from rules.announce import (
     game_over_announcement,
     host_account,
     host_audit_announcement,
+    hunts_open_announcement,
+    last_hour_announcement,
     night_announcements,
     reminder_announcements,
+    replaced_announcement,
     turn_open_announcement,
 )
 from rules.engine import Game, rebuild
@@ -88,6 +92,8 @@ class LiveGame:
     schedule: Schedule
     lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
     reminded_turn: int = 0  # the last turn whose reminders were queued
+    #: The public timed notices queued (core/clock.py), by event name: once per turn.
+    notices: dict[str, NoticeMark] = attrs.Factory(dict)
 
     def reminder_due_at(self, now: datetime | None = None) -> datetime | None:
         """When this turn's reminders are due, if they still are (not once the deadline
@@ -573,8 +579,11 @@ class GameService:
                 record = next(p for p in game.players if p.nick == nick)
             elif game.nick_of(new_user_id) is not None:
                 raise ServiceError("error.already_playing")
-            else:
-                record = await self.store.replace_player(game.id, nick, new_user_id)
+            else:  # R56: #game learns the nickname has a new player (never who), at once
+                notice = replaced_announcement(nick)
+                record = await self.store.replace_player(
+                    game.id, nick, new_user_id, outbox_items=_items([notice])
+                )
             args = {"nick": nick, "user_id": new_user_id}
             await self.store.add_audit(guild_id, game.id, actor_id, "replace", args)
             game.players = await self.store.players(game.id)
@@ -728,6 +737,38 @@ class GameService:
                 await self.store.add_outbox(game.id, turn, _items(reminders))
             game.reminded_turn = turn  # only once they are queued: a failure tries again
             return len(reminders)
+
+    async def timed_notice(self, game_id: int, kind: Event) -> bool:
+        """Queue the public notice ``kind`` (hunts open, R4; the last hour) if it is due
+        (``core/clock.py``): once per turn, also across restarts (the outbox tells what was
+        queued before one). True if it was queued now."""
+        game = self.live.get(game_id)
+        if game is None:
+            return False
+        async with game.lock:
+            if self.live.get(game_id) is not game:
+                return False
+            now = self.clock()
+            at = pending_notice(game, kind, now)
+            if at is None or at > now:
+                return False  # not (or no longer) due: the deadline moved, a pause
+            deadline = game.record.deadline
+            assert deadline is not None  # pending_notice checked it
+            turn = game.engine.turn
+            for row in reversed(await self.store.outbox(game_id)):
+                if row.kind == kind.value and row.turn == turn:  # queued before a restart
+                    named = datetime.fromisoformat(str(row.payload["payload"]["deadline"]))
+                    game.notices[kind.value] = NoticeMark(turn, named)
+                    if notice_done(kind, game.notices[kind.value], turn, deadline):
+                        return False
+                    break
+            if kind is Event.HUNTS_OPEN:
+                notice = hunts_open_announcement(deadline.isoformat())
+            else:
+                notice = last_hour_announcement(deadline.isoformat())
+            await self.store.add_outbox(game.id, turn, _items([notice]))
+            game.notices[kind.value] = NoticeMark(turn, deadline)  # only once queued
+            return True
 
     async def extend(self, guild_id: int, actor_id: int, minutes: int) -> datetime:
         if not 1 <= minutes <= MAX_EXTEND_MINUTES:  # never a datetime overflow

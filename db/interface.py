@@ -245,8 +245,16 @@ class GameRepository(Protocol):
         clears it. Raises :class:`~db.errors.NotFound` if the user does not play."""
         ...
 
-    async def replace_player(self, game_id: int, nick: str, new_user_id: int) -> PlayerRecord:
+    async def replace_player(
+        self,
+        game_id: int,
+        nick: str,
+        new_user_id: int,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> PlayerRecord:
         """A substitute takes over ``nick`` (``/mafia replace``); the log keeps who sent what.
+        ``outbox_items`` (its public notice) are queued at the game's turn in the same
+        transaction.
         Raises :class:`~db.errors.NotFound` for an unknown nick and
         :class:`~db.errors.StoreError` if ``new_user_id`` already plays in the game."""
         ...

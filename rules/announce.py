@@ -402,3 +402,22 @@ def host_account(state: GameState, result: TurnResult) -> Announcement:
 def host_audit_announcement(command: str, actor_id: int, args: dict[str, Any]) -> Announcement:
     """The audit line of a host command, for #host (R56): who ran what, with its options."""
     return Announcement("audit", HOST, {"command": command, "actor": actor_id, "args": args})
+
+
+# --- the clock's own notices and replacements (R4, R56) --------------------------------
+
+
+def hunts_open_announcement(deadline_iso: str) -> Announcement:
+    """R4: hunt requests are accepted from now until the deadline (from turn 2, R3)."""
+    return Announcement("hunts_open", PUBLIC, {"deadline": deadline_iso})
+
+
+def last_hour_announcement(deadline_iso: str) -> Announcement:
+    """The last hour before the deadline: votes and requests still missing must come now."""
+    return Announcement("last_hour", PUBLIC, {"deadline": deadline_iso})
+
+
+def replaced_announcement(nick: str) -> Announcement:
+    """``/mafia replace`` (R56): the nickname is now played by a substitute. Neither member
+    is named (R6) and nothing about the role is said."""
+    return Announcement("replaced", PUBLIC, {"nick": nick})

@@ -253,23 +253,45 @@ def step_lynch(res: Resolution) -> None:
 
 
 # --- step 4: inactivity (R52, R53) ------------------------------------------------------
-def step_inactivity(res: Resolution) -> None:
-    """The removals of this step happen together (Deaths of one step), whatever the seats
-    or which of the two causes removes whom."""
-    state = res.state
+@attrs.frozen
+class Inactivity:
+    """What step 4 decides (R52, R53): who misses this turn's vote (it counts towards R53),
+    and who leaves the game, with the cause, in seat order."""
+
+    missed_vote: tuple[str, ...] = ()
+    removed: tuple[tuple[str, Cause], ...] = ()
+
+
+def inactivity(state: GameState) -> Inactivity:
+    """Step 4's decision on the state as it stands, pure: the resolution applies it, and the
+    host's ``/mafia resolve`` preview shows it (who would be removed if the turn were
+    resolved now)."""
     if not state.activity_rules:
-        return
-    voted = {r.by for r in res.standing("vote")}
-    for player in list(state.players.values()):
+        return Inactivity()
+    voted = {s.request.by for s in state.submissions("vote")}
+    missed: list[str] = []
+    removed: list[tuple[str, Cause]] = []
+    for player in state.players.values():
         if not player.alive:
             continue
         if state.posts.get(player.nick, 0) == 0:
-            res.kill(player.nick, Cause.INACTIVE, ())  # R52
+            removed.append((player.nick, Cause.INACTIVE))  # R52
             continue
         if state.turn >= 2 and player.nick not in state.deprived and player.nick not in voted:
-            player.missed_votes += 1
-            if player.missed_votes >= 2:
-                res.kill(player.nick, Cause.MISSED_VOTES, ())  # R53
+            missed.append(player.nick)
+            if player.missed_votes + 1 >= 2:
+                removed.append((player.nick, Cause.MISSED_VOTES))  # R53
+    return Inactivity(tuple(missed), tuple(removed))
+
+
+def step_inactivity(res: Resolution) -> None:
+    """The removals of this step happen together (Deaths of one step), whatever the seats
+    or which of the two causes removes whom."""
+    decided = inactivity(res.state)
+    for nick in decided.missed_vote:
+        res.state.players[nick].missed_votes += 1
+    for nick, cause in decided.removed:
+        res.kill(nick, cause, ())
 
 
 StepHandler = Callable[[Resolution], None]

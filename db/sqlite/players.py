@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 import aiosqlite
 
 from db.errors import NotFound, StoreError
-from db.models import KEEP, Keep, PlayerRecord
+from db.models import KEEP, Keep, OutboxItem, PlayerRecord
 from db.sqlite.base import SQLiteBase
 from db.sqlite.convert import to_db_time, utcnow
+from db.sqlite.outbox import insert_outbox
 
 PLAYER_COLUMNS = "game_id, seat, user_id, nick, role, avatar_url, signature"
 
@@ -120,7 +122,15 @@ class PlayersMixin(SQLiteBase):
 
         return await self._write(body)
 
-    async def replace_player(self, game_id: int, nick: str, new_user_id: int) -> PlayerRecord:
+    async def replace_player(
+        self,
+        game_id: int,
+        nick: str,
+        new_user_id: int,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> PlayerRecord:
+        now = to_db_time(utcnow())
+
         async def body(db: aiosqlite.Connection) -> PlayerRecord:
             try:
                 rows = list(
@@ -134,6 +144,11 @@ class PlayersMixin(SQLiteBase):
                 raise StoreError(f"user {new_user_id} already plays in game {game_id}") from e
             if not rows:
                 raise NotFound(f"no player {nick!r} in game {game_id}")
+            if outbox_items:
+                games = list(
+                    await db.execute_fetchall("SELECT turn FROM games WHERE id = ?", (game_id,))
+                )
+                await insert_outbox(db, game_id, int(games[0]["turn"]), outbox_items, now)
             return player_record(rows[0])
 
         return await self._write(body)

@@ -68,6 +68,12 @@ host-resolve_preview =
        *[other] { $alive } living players
     }; not voted yet: { $not_voted }; no post yet: { $not_posted }.
 host-resolve_preview_pistol = Close the pistol window of turn { $turn } now? Shots still due: { $pistols }.
+host-resolve_preview_removed = Would leave the game if resolved now (unless they die otherwise first): { $players }.
+host-resolve_preview_nobody_removed = Nobody would leave the game for inactivity.
+host-resolve_preview_not_voted = Not voted yet: { $players }.
+host-removal_inactive = { $nick } (no post this turn)
+host-removal_missed_votes = { $nick } (second missed vote)
+host-and_more = and { $count } more
 host-resolved_turn = Turn { $turn } is resolved.
 confirm-button = Confirm
 confirm-cancel_button = Cancel

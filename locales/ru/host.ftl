@@ -70,6 +70,12 @@ host-resolve_preview =
        *[many] { $alive } игроков
     }; ещё не проголосовали: { $not_voted }; ещё не писали: { $not_posted }.
 host-resolve_preview_pistol = Закрыть окно выстрела хода { $turn } сейчас? Выстрелов ещё ждём: { $pistols }.
+host-resolve_preview_removed = Выбудут из игры, если подвести итоги сейчас (если не погибнут раньше): { $players }.
+host-resolve_preview_nobody_removed = За неактивность никто не выбудет.
+host-resolve_preview_not_voted = Ещё не проголосовали: { $players }.
+host-removal_inactive = { $nick } (ни одного сообщения за ход)
+host-removal_missed_votes = { $nick } (второй пропущенный голос)
+host-and_more = и ещё { $count }
 host-resolved_turn = Итоги хода { $turn } подведены.
 confirm-button = Подтвердить
 confirm-cancel_button = Отмена

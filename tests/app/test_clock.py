@@ -11,8 +11,12 @@ from pathlib import Path
 import pytest
 
 from bot.clock import GameClock
+from bot.render import resolve_preview
+from core.clock import Event, last_hour_at
+from core.i18n import Lang, t
 from core.service import GameService
 from db.store import Store
+from rules.schedule import make_schedule
 
 START = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)
 
@@ -72,3 +76,66 @@ async def test_nothing_to_do_without_a_running_game(store: Store) -> None:
     await asyncio.sleep(0)
     assert bot.deliveries == 0
     clock.stop()
+
+
+async def test_R4_the_clock_wakes_for_each_timed_event_in_order(store: Store) -> None:
+    """Forum schedule, turn 2: hunts open at 12:00 (R4), reminders at 18:00 (R31, R52),
+    the last hour at 20:00, the deadline at 21:00; each acted on once, also after a restart."""
+    now = [datetime(2026, 3, 10, 9, 0, tzinfo=UTC)]
+    service = GameService(store, clock=lambda: now[0])
+    await service.new_game(
+        1, 99, "forum", "UTC", roles="mafioso=1 doctor=1 villager=2", activity_rules=False
+    )
+    for uid in range(1, 5):
+        await service.join(1, uid)
+    live = await service.start(1)
+    first = live.record.deadline
+    assert first == datetime(2026, 3, 10, 21, 0, tzinfo=UTC)
+    clock = GameClock(service, Deliveries(service).deliver)
+    # Turn 1 (R3: no hunts): reminders, the last hour, the deadline.
+    event = clock.next_event()
+    assert event is not None and (event.at, event.kind) == (first - timedelta(hours=3), "reminder")
+    now[0] = first
+    await service.deadline_reached(live.id)
+    second = live.record.deadline
+    assert second == first + timedelta(days=1)
+    seen = []
+    for _ in range(4):
+        event = clock.next_event()
+        assert event is not None
+        seen.append((event.at.hour, event.kind))
+        now[0] = event.at
+        if event.kind is Event.DEADLINE:
+            break
+        if event.kind is Event.REMINDER:
+            await service.send_reminders(live.id)
+        else:
+            assert await service.timed_notice(live.id, event.kind)
+            assert not await service.timed_notice(live.id, event.kind)  # once
+            if event.kind is Event.HUNTS_OPEN:  # a restart does not queue it again
+                restarted = GameService(store, clock=lambda: now[0])
+                [again] = await restarted.load()
+                assert not await restarted.timed_notice(again.id, event.kind)
+    assert seen == [(12, "hunts_open"), (18, "reminder"), (20, "last_hour"), (21, "deadline")]
+    kinds = [o.kind for o in await store.outbox(live.id) if o.turn == 2]
+    assert kinds.count("hunts_open") == 1 and kinds.count("last_hour") == 1
+    # Fast turns: the last hour only for turns longer than two hours.
+    assert last_hour_at(make_schedule("fast", turn_minutes=120), second) is None
+    assert last_hour_at(make_schedule("fast", turn_minutes=121), second) == second - timedelta(
+        hours=1
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_R52_the_resolve_preview_of_99_silent_players_fits_one_message(
+    store: Store, lang: Lang
+) -> None:
+    service = GameService(store, clock=lambda: START)
+    await service.new_game(1, 999, "fast", "UTC", roles="mafioso=25 villager=74")
+    for uid in range(1, 100):
+        await service.join(1, uid)
+    live = await service.start(1)
+    preview = resolve_preview(lang, live)
+    assert len(preview) <= 2000  # Discord's limit for a message
+    shown = preview.splitlines()[1]
+    assert live.players[0].nick in shown and t(lang, "host.and_more", count=99)[:3] in shown

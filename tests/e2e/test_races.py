@@ -118,8 +118,16 @@ async def test_R56_resolve_confirms_the_turn_it_names(
     assert seats["villager"][0] in checked, checked
     preview = await world.admin.slash(world.lobby, "mafia resolve")
     shown = reply_text(preview)
-    assert shown == t(
-        "en", "host.resolve_preview", turn=1, requests=1, alive=4, not_voted=4, not_posted=1
+    late_nick = live_game(world).nick_of(players[3].id)
+    assert shown == "\n".join(  # R52: the preview names who would be removed (issue 11)
+        [
+            t("en", "host.resolve_preview", turn=1, requests=1, alive=4, not_voted=4, not_posted=1),
+            t(
+                "en",
+                "host.resolve_preview_removed",
+                players=t("en", "host.removal_inactive", nick=late_nick),
+            ),
+        ]
     )
     assert live_game(world).engine.turn == 1  # nothing resolved yet
     reply_text(await players[3].slash(slot(world, "game"), "say", text="late"))
