@@ -158,25 +158,10 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
         return "\n".join([header, render_death(lang, payload)])
     if kind == "no_shot":
         return t(lang, "announce.no_shot", nick=payload["nick"])
-    if kind == "game_over":
-        winner = payload.get("winner")
-        lines = [t(lang, f"winner.{winner}") if winner else t(lang, "winner.none")]
-        for p in payload.get("roles") or ():
-            role = role_name(lang, str(p["role"]))
-            if p.get("alive"):
-                lines.append(t(lang, "reveal.alive", nick=p["nick"], role=role))
-            else:
-                lines.append(
-                    t(
-                        lang,
-                        "reveal.dead",
-                        nick=p["nick"],
-                        role=role,
-                        cause=t(lang, f"cause.{p.get('cause')}"),
-                        turn=p.get("turn") or "?",
-                    )
-                )
-        return "\n".join(lines)
+    if kind == "game_over":  # R15: the winner and why, every role and fate (bot/endgame.py)
+        from bot.endgame import game_over_text
+
+        return game_over_text(lang, payload)
     host_notice = render_host_notice(lang, kind, payload)
     if host_notice is not None:
         return host_notice
@@ -291,9 +276,7 @@ def render_help(lang: Lang, commands: Sequence[str]) -> str:
     """``/help``: one line per command, its name and description as the reader's Discord client
     shows them."""
     lines = [t(lang, "help.header")]
-    lines += [
-        f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands
-    ]
+    lines += [f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands]
     return "\n".join(lines)
 
 

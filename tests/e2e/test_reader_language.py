@@ -155,7 +155,9 @@ async def test_a_russian_host_runs_an_english_game_in_russian(
         game_ch = slot(world, "game")
         assert game_ch.name == t("en", "channel.game")  # the game's language
         opened = reply_text(await host.slash(world.lobby, "mafia new", schedule="fast"))
-        assert opened == t("ru", "signup.opened", channel=game_ch.mention)
+        assert opened == "\n".join(  # with the reveal choice (/mafia new reveal)
+            [t("ru", "signup.opened", channel=game_ch.mention), t("ru", "gameover.reveal.yes")]
+        )
         for actor in players:
             reply_text(await actor.slash(game_ch, "join"))
         reply_text(await host.slash(world.lobby, "mafia roles", roles=ROLES))
@@ -176,9 +178,7 @@ async def test_a_russian_host_runs_an_english_game_in_russian(
         preview = await host.slash(world.lobby, "mafia resolve")
         assert reply_text(preview) == resolve_preview("ru", live_game(world))
         assert preview.response is not None
-        labels = [
-            c.get("label") for row in preview.response.components for c in row["components"]
-        ]
+        labels = [c.get("label") for row in preview.response.components for c in row["components"]]
         assert labels == [t("ru", "confirm.button"), t("ru", "confirm.cancel_button")]
         clicked = await host.click(preview.response, custom_id=confirm_button(preview))
         assert confirmed_text(clicked) == t("ru", "host.resolved_turn", turn=1)
