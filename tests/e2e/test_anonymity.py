@@ -342,6 +342,10 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(
         assert (f"<@{actor.id}>" in end_text) is reveal, end_text
     assert f"<@{s.outsider.id}>" not in end_text and f"<@{world.admin.id}>" not in end_text
     assert (s.tr("gameover.hidden") in end_text) is not reveal
+    # R22, R19: the converted Foundling and the promoted Sergeant show both roles at the end.
+    for role, final in (("foundling", "converted_foundling"), ("sergeant", "promoted_sergeant")):
+        changed = s.tr("gameover.changed", role=s.tr(f"role.{role}"), final=s.tr(f"role.{final}"))
+        assert f"{s.nick[role]}: {changed}" in end_text, end_text
 
     # Nothing the bot or its webhooks sent pings anybody (R6).
     sent = message_requests(env)
