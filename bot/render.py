@@ -276,7 +276,9 @@ def render_help(lang: Lang, commands: Sequence[str]) -> str:
     """``/help``: one line per command, its name and description as the reader's Discord client
     shows them."""
     lines = [t(lang, "help.header")]
-    lines += [f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands]
+    lines += [
+        f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands
+    ]
     return "\n".join(lines)
 
 

@@ -451,7 +451,9 @@ class GameService:
             assert applied is None, applied
             after = engine.standing_requests(nick)
             slot = verb_slot(req.do)
-            withdrawn = tuple(r.do for r in before if r not in after and verb_slot(r.do) != slot)
+            withdrawn = tuple(
+                r.do for r in before if r not in after and verb_slot(r.do) != slot
+            )
             update = kill_agreement(engine.state) if req.do == "kill" else None
             accepted = Accepted(req, engine.turn, update, withdrawn)
         if req.do == "shoot" and not engine.state.pistols:

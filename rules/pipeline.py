@@ -86,7 +86,9 @@ class Resolution:
         doctor killed by this kill heals nobody, unless he healed himself (R40)."""
         state = self.state
         wanted = list(targets)
-        valid = [p for p in self.protections() if cause in p.against and state.alive(p.by)]
+        valid = [
+            p for p in self.protections() if cause in p.against and state.alive(p.by)
+        ]
 
         def vulnerable(nick: str) -> bool:
             return state.alive(nick) and not state.players[nick].role_cls.immune_to(cause)

@@ -278,7 +278,9 @@ class GamesMixin(SQLiteBase):
         deadline: dt.datetime | None,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
-        return await self._update_game(game_id, {"deadline": opt_db_time(deadline)}, outbox_items)
+        return await self._update_game(
+            game_id, {"deadline": opt_db_time(deadline)}, outbox_items
+        )
 
     async def set_phase(
         self, game_id: int, phase: str, deadline: dt.datetime | Keep | None = KEEP

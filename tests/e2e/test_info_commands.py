@@ -156,9 +156,13 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
         return lines
 
     mafioso = await help_of(actor_of(world, actors, by_role["mafioso"]))
-    assert mafioso == [help_line(lang, c) for c in ("kill", "note", "vote", *tools, *general)]
+    assert mafioso == [
+        help_line(lang, c) for c in ("kill", "note", "vote", *tools, *general)
+    ]
     villager = await help_of(actor_of(world, actors, by_role["villager"]))
-    assert villager == [help_line(lang, c) for c in ("hunt", "note", "vote", *tools, *general)]
+    assert villager == [
+        help_line(lang, c) for c in ("hunt", "note", "vote", *tools, *general)
+    ]
     doctor = await help_of(actor_of(world, actors, by_role["doctor"]))
     assert help_line(lang, "heal") in doctor and help_line(lang, "inject") in doctor
     # A ghost has no requests left (R36); a member who does not play asks what anyone may.
@@ -170,7 +174,9 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
 
 @LANGS
 @pytest.mark.usefixtures("clients_in")
-async def test_help_without_a_running_game_offers_the_sign_up(simcord_env: Env, lang: Lang) -> None:
+async def test_help_without_a_running_game_offers_the_sign_up(
+    simcord_env: Env, lang: Lang
+) -> None:
     world = make_world(simcord_env)
     reply_text(await world.admin.slash(world.lobby, "mafia setup", language=lang))
     text = reply_text(await world.player.slash(slot(world, "game"), "help"))

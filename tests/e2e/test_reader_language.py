@@ -178,7 +178,9 @@ async def test_a_russian_host_runs_an_english_game_in_russian(
         preview = await host.slash(world.lobby, "mafia resolve")
         assert reply_text(preview) == resolve_preview("ru", live_game(world))
         assert preview.response is not None
-        labels = [c.get("label") for row in preview.response.components for c in row["components"]]
+        labels = [
+            c.get("label") for row in preview.response.components for c in row["components"]
+        ]
         assert labels == [t("ru", "confirm.button"), t("ru", "confirm.cancel_button")]
         clicked = await host.click(preview.response, custom_id=confirm_button(preview))
         assert confirmed_text(clicked) == t("ru", "host.resolved_turn", turn=1)

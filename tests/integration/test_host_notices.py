@@ -33,7 +33,9 @@ async def _queued(store: Store) -> list[tuple[str, str, object]]:
     ]
 
 
-async def test_R56_extend_pause_resume_queue_a_public_notice(store: Store, tmp_path: Path) -> None:
+async def test_R56_extend_pause_resume_queue_a_public_notice(
+    store: Store, tmp_path: Path
+) -> None:
     clock = FakeClock()
     service = GameService(store, clock)
     await started(service, "mafioso=1 doctor=1 villager=2", 4)
@@ -50,7 +52,9 @@ async def test_R56_extend_pause_resume_queue_a_public_notice(store: Store, tmp_p
     await _drain(store)
     clock.advance(hours=2)
     resumed = await service.resume(GUILD, HOST)
-    assert await _queued(store) == [("clock_resumed", "public", {"deadline": resumed.isoformat()})]
+    assert await _queued(store) == [
+        ("clock_resumed", "public", {"deadline": resumed.isoformat()})
+    ]
     # Committed with the change: another connection to the file finds both.
     other = await Store.open(tmp_path / "game.db")
     try:

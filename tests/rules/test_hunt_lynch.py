@@ -16,7 +16,6 @@ NINE_MANIAC = "Com:commissar Boss:boss Maf:mafioso Tro:troublemaker Man:maniac V
 
 # --- Hunt ------------------------------------------------------------------------------------
 
-
 def test_R28_only_the_first_hunt_is_carried_out():
     out = play(EIGHT, turn(), turn("V1 hunt Maf", "V2 hunt Boss"))
     assert full_deaths(out, 2) == [
@@ -95,13 +94,10 @@ def test_R30_hunting_a_converted_foundling_kills_him():
 
 # --- Lynch -----------------------------------------------------------------------------------
 
-
 def test_R31_most_votes_is_hanged():
     out = play(EIGHT, turn(), turn("V1 vote V3", "V2 vote V3", "V3 vote V2"))
     assert lynch(out, 2) == {
-        "hanged": "V3",
-        "votes": {"V3": ["V1", "V2"], "V2": ["V3"]},
-        "public": "full",
+        "hanged": "V3", "votes": {"V3": ["V1", "V2"], "V2": ["V3"]}, "public": "full",
     }
     assert full_deaths(out, 2) == [
         {"player": "V3", "role": "villager", "cause": "lynch", "by": ["V1", "V2"]}
@@ -163,9 +159,7 @@ def test_R32_vote_of_hunted_mafia_counts():
 def test_R33_tie_hangs_candidate_of_second_vote():
     out = play(EIGHT, turn(), turn("V1 vote Boss", "V2 vote Maf", "V3 vote Boss", "Com vote Maf"))
     assert lynch(out, 2) == {
-        "hanged": "Maf",
-        "votes": {"Boss": ["V1", "V3"], "Maf": ["V2", "Com"]},
-        "public": "full",
+        "hanged": "Maf", "votes": {"Boss": ["V1", "V3"], "Maf": ["V2", "Com"]}, "public": "full",
     }
 
 
@@ -185,18 +179,14 @@ def test_R33_changed_vote_arrives_when_sent():
         turn("V1 vote Boss", "V2 vote Maf", "V3 vote Boss", "Com vote Maf", "V2 vote Maf"),
     )
     assert lynch(out, 2) == {
-        "hanged": "Boss",
-        "votes": {"Boss": ["V1", "V3"], "Maf": ["Com", "V2"]},
-        "public": "full",
+        "hanged": "Boss", "votes": {"Boss": ["V1", "V3"], "Maf": ["Com", "V2"]}, "public": "full",
     }
 
 
 def test_R33_changed_vote_moves_to_the_new_candidate():
     out = play(EIGHT, turn(), turn("V1 vote Boss", "V2 vote Boss", "V1 vote Maf"))
     assert lynch(out, 2) == {
-        "hanged": None,
-        "votes": {"Boss": ["V2"], "Maf": ["V1"]},
-        "public": "full",
+        "hanged": None, "votes": {"Boss": ["V2"], "Maf": ["V1"]}, "public": "full",
     }
 
 

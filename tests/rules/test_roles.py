@@ -36,11 +36,11 @@ FOU8 = "Com:commissar Fou:foundling Boss:boss Maf:mafioso V1 V2 V3 V4"
 
 
 def check(by, target, result, killed_by=None, method=None):
-    return {"by": by, "target": target, "result": result, "killed_by": killed_by, "method": method}
+    return {"by": by, "target": target, "result": result, "killed_by": killed_by,
+            "method": method}
 
 
 # --- R17: hunt and ability exclude each other ------------------------------------------------
-
 
 def test_R17_hunt_withdraws_the_commissar_check():
     out = play(EIGHT, turn(), turn("Com check Maf", "Com hunt Maf"))
@@ -80,7 +80,6 @@ def test_R17_prostitute_who_hunts_does_not_block():
 
 
 # --- R18: commissar ------------------------------------------------------------------------
-
 
 def test_R18_check_answer_is_binary():
     out = play(MANIAC8, turn("Com check Man"), turn("Com check Tro"))
@@ -230,7 +229,6 @@ def test_R18_pistol_shot_on_boss_converts_foundling_before_win_check():
 
 # --- R19: sergeant ---------------------------------------------------------------------------
 
-
 def test_R19_sergeant_cannot_check_while_commissar_lives():
     out = play(SGT8, turn("Sgt check Maf"))
     assert rejected(out, 1) == [(0, "wrong_role")]
@@ -266,7 +264,6 @@ def test_R19_promotion_listed_with_the_turn_of_the_commissar_death():
 
 
 # --- R20: doctor -----------------------------------------------------------------------------
-
 
 def test_R20_heal_saves_from_mafia_kill():
     out = play(EIGHT, turn("Maf kill V1", "Doc heal V1"))
@@ -311,7 +308,9 @@ def test_R20_same_heal_target_refused_even_after_a_blocked_heal():
 
 
 def test_R20_turn_without_heal_breaks_the_chain():
-    out = play(EIGHT, turn("Doc heal V1"), turn(), turn("Doc heal V1", "Maf kill V1"))
+    out = play(
+        EIGHT, turn("Doc heal V1"), turn(), turn("Doc heal V1", "Maf kill V1")
+    )
     assert rejected(out, 3) == []
     assert deaths(out, 3) == []
 
@@ -384,7 +383,6 @@ def test_R20_doctor_cannot_inject_himself():
 
 # --- R21: prostitute -----------------------------------------------------------------------
 
-
 def test_R21_blocked_commissar_gets_no_answer():
     out = play(EIGHT, turn("Pro block Com", "Com check Maf"))
     assert checks(out, 1) == [check("Com", "Maf", None)]
@@ -430,7 +428,6 @@ def test_R21_block_by_prostitute_dead_at_step_0_does_not_count():
 
 
 # --- R22: foundling --------------------------------------------------------------------------
-
 
 def test_R22_mafia_kill_on_foundling_fails():
     out = play(FOU8, turn("Maf kill Fou"))
@@ -541,7 +538,6 @@ def test_R22_no_conversion_without_foundling_or_while_boss_lives():
 
 # --- R23: the mafia kill ---------------------------------------------------------------------
 
-
 def test_R23_differing_kill_requests_fail():
     out = play(EIGHT, turn("Boss kill V1", "Maf kill V2"))
     assert deaths(out, 1) == []
@@ -632,7 +628,6 @@ def test_R23_kill_fails_if_target_died_earlier_in_resolution():
 
 # --- R25: troublemaker -----------------------------------------------------------------------
 
-
 def test_R25_slandered_player_checks_as_mafia():
     out = play(MANIAC8, turn("Com check V1", "Tro slander V1"))
     assert checks(out, 1) == [check("Com", "V1", "mafia")]
@@ -661,7 +656,6 @@ def test_R25_only_troublemaker_slanders():
 
 # --- R26: loners -----------------------------------------------------------------------------
 
-
 def test_R26_maniac_cannot_hunt():
     out = play(MANIAC8, turn(), turn("Man hunt Maf"))
     assert rejected(out, 2) == [(0, "not_town")]
@@ -681,7 +675,6 @@ def test_R28_mafia_cannot_hunt():
 
 
 # --- R27: poisoner maniac --------------------------------------------------------------------
-
 
 def test_R27_poison_victim_dies_at_step_0_of_next_turn():
     out = play(MANIAC8, turn("Man poison V1"), turn())
