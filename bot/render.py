@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.endgame import game_over_embeds, game_over_text
 from bot.posts import NOTICE, TOWN, Post, add_list_field, pack, post_text
 from bot.webhooks import split_message
 from core.i18n import Lang, t
@@ -236,6 +237,7 @@ def _field(embeds: list[discord.Embed], name: str, lines: Sequence[str]) -> None
 EMBED_KINDS: dict[str, Callable[[Lang, Mapping[str, Any]], list[Post]]] = {
     "results": results_posts,
     "turn_open": turn_open_posts,
+    "game_over": game_over_embeds,  # R15: the winner and why, every role and fate
 }
 
 
@@ -250,6 +252,8 @@ def render_posts(lang: Lang, kind: str, payload: Mapping[str, Any]) -> list[Post
 
 def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
     """The text of one announcement (role cards are rendered from the live state instead)."""
+    if kind == "game_over":  # the same facts as its embeds, as lines (bot/endgame.py)
+        return game_over_text(lang, payload)
     build = EMBED_KINDS.get(kind)
     if build is not None:  # the text of its embeds
         return "\n".join(post_text(post) for post in build(lang, payload))
@@ -292,25 +296,6 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
         return "\n".join([header, render_death(lang, payload)])
     if kind == "no_shot":
         return t(lang, "announce.no_shot", nick=payload["nick"])
-    if kind == "game_over":
-        winner = payload.get("winner")
-        lines = [t(lang, f"winner.{winner}") if winner else t(lang, "winner.none")]
-        for p in payload.get("roles") or ():
-            role = role_name(lang, str(p["role"]))
-            if p.get("alive"):
-                lines.append(t(lang, "reveal.alive", nick=p["nick"], role=role))
-            else:
-                lines.append(
-                    t(
-                        lang,
-                        "reveal.dead",
-                        nick=p["nick"],
-                        role=role,
-                        cause=t(lang, f"cause.{p.get('cause')}"),
-                        turn=p.get("turn") or "?",
-                    )
-                )
-        return "\n".join(lines)
     host_notice = render_host_notice(lang, kind, payload)
     if host_notice is not None:
         return host_notice

@@ -132,6 +132,7 @@ class LobbyCog(
         preset=ltext("cmd.mafia.new.opt.preset.description"),
         turn_minutes=ltext("cmd.mafia.new.opt.turn_minutes.description"),
         activity_rules=ltext("cmd.mafia.new.opt.activity_rules.description"),
+        reveal=ltext("cmd.mafia.new.opt.reveal.description"),
     )
     @app_commands.choices(schedule=SCHEDULE_CHOICES)
     async def new_command(
@@ -142,8 +143,10 @@ class LobbyCog(
         preset: app_commands.Range[int, 4, 99] | None = None,
         turn_minutes: app_commands.Range[int, 1, 1440] = 10,
         activity_rules: bool = True,
+        reveal: bool = True,
     ) -> None:
-        """Open sign-up: a message in #game with Join and Leave buttons."""
+        """Open sign-up: a message in #game with Join and Leave buttons. ``reveal``: name the
+        members behind the nicknames when the game ends (the host says so in the reply)."""
         guild, member = guild_and_member(interaction)
         settings = await self.ctx.store.get_guild_settings(guild.id)
         channel = slot_channel(guild, settings, "game")
@@ -160,6 +163,7 @@ class LobbyCog(
             turn_minutes=turn_minutes,
             roles=roles,
             activity_rules=activity_rules,
+            reveal=reveal,
         )
         game_lang = await guild_language(self.ctx.store, guild)  # the public sign-up post
         message = await channel.send(
@@ -168,7 +172,9 @@ class LobbyCog(
         await self.ctx.store.update_lobby(rec.id, signup_message_id=message.id)
         log.info("guild %s: game %s opened by %s", guild.id, rec.id, member.id)
         lang = await reader_language(self.ctx.store, interaction)
-        await send_private(interaction, t(lang, "signup.opened", channel=channel.mention))
+        opened = t(lang, "signup.opened", channel=channel.mention)
+        told = t(lang, "gameover.reveal.yes" if rec.reveal else "gameover.reveal.no")
+        await send_private(interaction, f"{opened}\n{told}")
 
     @app_commands.command(name="roles", description=ltext("cmd.mafia.roles.description"))
     @app_commands.describe(

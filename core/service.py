@@ -28,6 +28,7 @@ from db.interface import GameStore
 from db.models import KEEP, GameRecord, OutboxItem, OutboxRecord, PlayerRecord, PlayerSpec, refused
 from rules.announce import (
     Announcement,
+    Ending,
     clock_extended_announcement,
     clock_paused_announcement,
     clock_resumed_announcement,
@@ -245,6 +246,7 @@ class GameService:
         turn_minutes: int = 10,
         roles: str | None = None,
         activity_rules: bool = True,
+        reveal: bool = True,
         seed: int | None = None,
     ) -> GameRecord:
         try:
@@ -267,6 +269,7 @@ class GameService:
                     activity_rules=activity_rules,
                     roles=role_list,
                     host_user_id=host_user_id,
+                    reveal=reveal,
                 )
             except OpenGameExists:  # another process opened one meanwhile
                 raise ServiceError("error.game_exists") from None
@@ -383,9 +386,12 @@ class GameService:
             for (uid, role), nick in zip(dealt, nicks, strict=True)
         ]
         schedule = self._schedule(rec)
-        deadline = first_deadline(schedule, self.clock())
+        now = self.clock()
+        deadline = first_deadline(schedule, now)
         try:
-            rec = await self.store.start_game(rec.id, specs, deadline=deadline, phase="open")
+            rec = await self.store.start_game(
+                rec.id, specs, deadline=deadline, phase="open", started_at=now
+            )
         except NotFound:  # started or ended by another process meanwhile
             raise ServiceError("error.no_signup") from None
         return await self._open(rec)
@@ -551,13 +557,21 @@ class GameService:
             await self._finish_if_won(game)
         return action
 
+    def _ending(self, game: LiveGame) -> Ending:
+        """What the end-of-game announcement needs that the rules do not know: the members
+        behind the nicknames if the host chose to reveal them (``/mafia new reveal``), when
+        the game started and now."""
+        members = {p.nick: p.user_id for p in game.players} if game.record.reveal else None
+        started = game.record.started_at.isoformat() if game.record.started_at else None
+        return Ending(members=members, started=started, ended=self.clock().isoformat())
+
     async def _finish_if_won(self, game: LiveGame) -> None:
         """R15: the win check after an exclusion. Also repairs, at start, a game whose
         deciding exclusion was committed just before a crash."""
         engine = game.engine
         if engine.winner is None or engine.phase is not Phase.OVER:
             return
-        over = game_over_announcement(engine.state, engine.winner)
+        over = game_over_announcement(engine.state, engine.winner, self._ending(game))
         await self.store.finish_game(game.id, engine.winner, _items([over]))
         self.live.pop(game.id, None)
 
@@ -614,7 +628,8 @@ class GameService:
                 return rec
             async with game.lock, self._store_is_the_truth(game):
                 self._still_live(game)
-                over = game_over_announcement(game.engine.state, None)
+                ending = self._ending(game)
+                over = game_over_announcement(game.engine.state, None, ending)
                 await self.store.add_audit(guild_id, game.id, actor_id, "end", {})
                 audit = host_audit_announcement("end", actor_id, {})
                 await self.store.finish_game(game.id, None, _items([audit, over]))
@@ -697,7 +712,8 @@ class GameService:
         else:
             night = list(first)
         result = engine.finish_turn()
-        final = final_announcements(engine.state, result)
+        ending = self._ending(game) if result.winner is not None else None
+        final = final_announcements(engine.state, result, ending)
         deadline: datetime | None = None
         if result.winner is None:
             previous = game.record.deadline or now

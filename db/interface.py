@@ -82,8 +82,10 @@ class GameRepository(Protocol):
         activity_rules: bool = False,
         roles: Any = None,
         host_user_id: int | None = None,
+        reveal: bool = True,
     ) -> GameRecord:
         """Open a new game in the lobby (status and phase ``lobby``, turn 0, no deadline).
+        ``reveal``: whether the members behind the nicknames are named at the end.
 
         Raises :class:`~db.errors.OpenGameExists`, writing nothing, if the guild already has a
         game in the lobby or running. Game ids increase with creation.
@@ -144,10 +146,12 @@ class GameRepository(Protocol):
         turn: int = 1,
         phase: str = "day",
         seed: int | None = None,
+        started_at: dt.datetime | None = None,
     ) -> GameRecord:
         """Seat ``players`` (seat ``i`` is ``players[i]``: the script's order) and move the
         game from the lobby to running with this turn, phase and deadline (and ``seed`` if
-        given, else the lobby's), in one transaction.
+        given, else the lobby's), in one transaction. ``started_at`` (default: now) is kept
+        for the end-of-game announcement.
 
         Raises :class:`~db.errors.NotFound` if the game is not in the lobby, and
         :class:`~db.errors.StoreError` if two seats share a user or a nickname (nicknames

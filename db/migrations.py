@@ -170,7 +170,15 @@ CREATE INDEX log_entries_by_verb ON log_entries (game_id, turn, verb, by_nick)
     WHERE outcome = 'accepted';
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+_V3 = """
+-- Whether the members behind the nicknames are named when the game ends (the host's choice at
+-- /mafia new; forum hosts usually do, so existing games keep naming them).
+ALTER TABLE games ADD COLUMN reveal INTEGER NOT NULL DEFAULT 1 CHECK (reveal IN (0, 1));
+-- When the game started (/mafia start, on the service's clock); NULL for games started before.
+ALTER TABLE games ADD COLUMN started_at TEXT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -77,6 +77,8 @@ class GameRecord:
     winner: str | None
     created_at: dt.datetime
     updated_at: dt.datetime
+    reveal: bool = True  # name the members behind the nicknames at the end (/mafia new reveal)
+    started_at: dt.datetime | None = None  # UTC, when the game started; None before that
 
 
 @attrs.frozen

@@ -2,17 +2,20 @@
 
 The one place that decides what is public. The bot renders these payloads in the guild's
 language and sends them; it never looks into a `TurnResult` itself. Payloads are plain JSON
-(they are stored in the outbox), naming players by nickname only.
+(they are stored in the outbox), naming players by nickname only; the end of the game alone
+may name the members behind them, when the host chose so (`game_over_announcement`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
 from rules.model import Death, GameState, Phase, Request, TurnResult
 from rules.roles import Step, role_classes
+from rules.win import win_reason
 
 PUBLIC = "public"  # the game channel
 MAFIA = "mafia"  # the mafia channel
@@ -180,7 +183,20 @@ def exclusion_announcements(
     return [public, *_role_changes(caused, stage=None), *_ghosts_of_the_mafia(state, [death])]
 
 
-def final_announcements(state: GameState, result: TurnResult) -> list[Announcement]:
+@attrs.frozen
+class Ending:
+    """What only the service knows about a game that ends: the members behind the nicknames
+    (``members``: nickname -> user id, given only when the host chose to reveal them at
+    ``/mafia new``) and when the game started and ended (ISO-8601 UTC, if known)."""
+
+    members: Mapping[str, int] | None = None
+    started: str | None = None
+    ended: str | None = None
+
+
+def final_announcements(
+    state: GameState, result: TurnResult, ending: Ending | None = None
+) -> list[Announcement]:
     """When the pistol window closes (step 6, then 7): each shot or its absence, published
     together (R18), what the shots caused, and the winner with every role revealed."""
     out: list[Announcement] = []
@@ -193,24 +209,43 @@ def final_announcements(state: GameState, result: TurnResult) -> list[Announceme
     out += _role_changes(result, stage=Step.PISTOL)
     out += _ghosts_of_the_mafia(state, result.after_deaths)
     if result.winner is not None:
-        out.append(game_over_announcement(state, result.winner))
+        out.append(game_over_announcement(state, result.winner, ending))
     return out
 
 
-def game_over_announcement(state: GameState, winner: str | None) -> Announcement:
-    """The end: winner and every role (a converted Foundling or promoted Sergeant shows his
-    original role), with who died how."""
-    roles = [
-        {
+def game_over_announcement(
+    state: GameState, winner: str | None, ending: Ending | None = None
+) -> Announcement:
+    """The end (R15, R35): the winner (None: the host ended the game) and why, the number of
+    turns played, and every nickname with its original role, its final role if a conversion
+    (R22) or promotion (R19) changed it, and its fate (alive, or the turn and cause of
+    death). The only payload that may name a member (as a user id): at the end, and only
+    when the host chose so (``ending.members``)."""
+    ending = ending or Ending()
+    members = ending.members
+    roles: list[dict[str, Any]] = []
+    for p in state.players.values():
+        entry: dict[str, Any] = {
             "nick": p.nick,
             "role": p.original_role,
+            "final_role": p.role if p.role != p.original_role else None,
             "alive": p.alive,
             "cause": str(p.death_cause) if p.death_cause else None,
             "turn": p.death_turn,
         }
-        for p in state.players.values()
-    ]
-    return Announcement("game_over", PUBLIC, {"winner": winner, "roles": roles})
+        if members is not None and p.nick in members:
+            entry["member"] = members[p.nick]
+        roles.append(entry)
+    payload: dict[str, Any] = {
+        "winner": winner,
+        "reason": win_reason(state, winner),
+        "turns": state.turn,
+        "started": ending.started,
+        "ended": ending.ended,
+        "reveal": members is not None,
+        "roles": roles,
+    }
+    return Announcement("game_over", PUBLIC, payload)
 
 
 def reminder_announcements(state: GameState) -> list[Announcement]:

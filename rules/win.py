@@ -20,3 +20,17 @@ def decide_winner(state: GameState) -> str | None:
     if not maniac_alive and mafia > 0 and mafia >= town:
         return "mafia"
     return None
+
+
+def win_reason(state: GameState, winner: str | None) -> str:
+    """Why the game ended (R15 and its Decision), for the end-of-game announcement: the town
+    when no mafia and no maniac are left, the mafia at parity, the maniac with at most one
+    other alive, a draw when nobody is; no winner when the host ended the game (/mafia end)."""
+    if winner is None:
+        return "host_ended"
+    return {
+        "town": "mafia_dead",
+        "mafia": "parity",
+        "maniac": "maniac_last",
+        "draw": "all_dead",
+    }.get(winner, "unknown")

@@ -870,7 +870,8 @@ class Demo:
         rows = await self.bot.store.outbox(game_id)
         final = next((r for r in reversed(rows) if r.kind == "game_over"), None)
         delivered_now = any(
-            t(self.lang, f"winner.{record.winner or 'none'}") in (m.content or "")
+            t(self.lang, f"winner.{record.winner or 'none'}")
+            in "\n".join([m.content or "", *(_embed_text(e) for e in m.embeds)])
             for m in self.game_channel.history()
         )
         if final is not None and not delivered_now:

@@ -30,7 +30,7 @@ from db.sqlite.players import PLAYER_COLUMNS
 GAME_COLUMNS = (
     "id, guild_id, status, seed, schedule_kind, schedule_params, timezone, activity_rules, "
     "roles, host_user_id, signup_message_id, turn, phase, deadline, paused, paused_remaining, "
-    "winner, created_at, updated_at"
+    "winner, created_at, updated_at, reveal, started_at"
 )
 
 # Sets a game to finished; the parameters are (winner, updated_at, game id).
@@ -63,6 +63,8 @@ def game_record(row: sqlite3.Row) -> GameRecord:
         winner=row["winner"],
         created_at=from_db_time(row["created_at"]),
         updated_at=from_db_time(row["updated_at"]),
+        reveal=bool(row["reveal"]),
+        started_at=opt_time(row["started_at"]),
     )
 
 
@@ -82,6 +84,7 @@ class GamesMixin(SQLiteBase):
         activity_rules: bool = False,
         roles: Any = None,
         host_user_id: int | None = None,
+        reveal: bool = True,
     ) -> GameRecord:
         now = to_db_time(utcnow())
         params = (
@@ -93,6 +96,7 @@ class GamesMixin(SQLiteBase):
             int(activity_rules),
             None if roles is None else dumps(roles),
             host_user_id,
+            int(reveal),
             now,
             now,
         )
@@ -101,8 +105,9 @@ class GamesMixin(SQLiteBase):
             try:
                 rows = await db.execute_fetchall(
                     "INSERT INTO games (guild_id, status, seed, schedule_kind, schedule_params, "
-                    "timezone, activity_rules, roles, host_user_id, turn, phase, created_at, "
-                    "updated_at) VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?, ?, 0, 'lobby', ?, ?) "
+                    "timezone, activity_rules, roles, host_user_id, reveal, turn, phase, "
+                    "created_at, updated_at) "
+                    "VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, 0, 'lobby', ?, ?) "
                     f"RETURNING {GAME_COLUMNS}",
                     params,
                 )
@@ -233,8 +238,10 @@ class GamesMixin(SQLiteBase):
         turn: int = 1,
         phase: str = "day",
         seed: int | None = None,
+        started_at: dt.datetime | None = None,
     ) -> GameRecord:
         now = to_db_time(utcnow())
+        started = to_db_time(started_at) if started_at is not None else now
         seat_rows = [
             (game_id, seat, p.user_id, p.nick, p.role, p.avatar_url, p.signature)
             for seat, p in enumerate(players)
@@ -247,8 +254,9 @@ class GamesMixin(SQLiteBase):
                 await db.execute_fetchall(
                     "UPDATE games SET status = 'running', turn = ?, phase = ?, deadline = ?, "
                     "seed = COALESCE(?, seed), paused = 0, paused_remaining = NULL, "
+                    "started_at = ?, "
                     f"updated_at = ? WHERE id = ? AND status = 'lobby' RETURNING {GAME_COLUMNS}",
-                    (turn, phase, deadline_text, seed_value, now, game_id),
+                    (turn, phase, deadline_text, seed_value, started, now, game_id),
                 )
             )
             if not rows:

@@ -80,6 +80,24 @@ winner-draw = Nobody survived: a draw.
 winner-none = The host ended the game.
 reveal-alive = { $nick }: { $role }, alive
 reveal-dead = { $nick }: { $role }, { $cause } on turn { $turn }
+gameover-reason-mafia_dead = No mafia and no maniac are left alive.
+gameover-reason-parity = The living mafia are as many as the living town, or more.
+gameover-reason-maniac_last = The maniac is alive with at most one other player.
+gameover-reason-all_dead = Nobody is left alive.
+gameover-reason-host_ended = The host ended the game: nobody wins.
+gameover-reason-unknown = The game is over.
+gameover-length =
+    The game lasted { $turns ->
+        [one] { $turns } turn
+       *[other] { $turns } turns
+    }.
+gameover-dates = Started { $started }, ended { $ended }.
+gameover-roles = Roles and fates
+gameover-changed = { $role } → { $final }
+gameover-member = played by { $member }
+gameover-hidden = The host chose to keep the members behind the nicknames secret.
+gameover-reveal-yes = At the end of the game, the members behind the nicknames will be named.
+gameover-reveal-no = The members behind the nicknames stay secret, also after the game.
 card-title = You are **{ $nick }**, { $role }.
 card-verbs = Your commands: { $verbs }
 card-team = The mafia: { $team }

@@ -80,6 +80,25 @@ winner-draw = Никто не выжил: ничья.
 winner-none = Ведущий завершил игру.
 reveal-alive = { $nick }: { $role }, в живых
 reveal-dead = { $nick }: { $role }, { $cause } на { $turn }-м ходу
+gameover-reason-mafia_dead = В живых не осталось ни мафии, ни маньяка.
+gameover-reason-parity = Живых мафиози не меньше, чем живых горожан.
+gameover-reason-maniac_last = Маньяк жив, и кроме него в живых не больше одного игрока.
+gameover-reason-all_dead = В живых не осталось никого.
+gameover-reason-host_ended = Ведущий завершил игру, победителя нет.
+gameover-reason-unknown = Игра окончена.
+gameover-length =
+    Игра длилась { $turns ->
+        [one] { $turns } ход
+        [few] { $turns } хода
+       *[many] { $turns } ходов
+    }.
+gameover-dates = Начало: { $started }, конец: { $ended }.
+gameover-roles = Роли и судьбы
+gameover-changed = { $role } → { $final }
+gameover-member = участник: { $member }
+gameover-hidden = Ведущий решил не раскрывать, кто стоял за никами.
+gameover-reveal-yes = В конце игры будет раскрыто, кто стоял за каждым ником.
+gameover-reveal-no = Кто стоит за никами, останется тайной и после игры.
 card-title = Вы — **{ $nick }**, { $role }.
 card-verbs = Ваши команды: { $verbs }
 card-team = Мафия: { $team }

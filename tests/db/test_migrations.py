@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import sqlite3
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from db import migrations
 from db.errors import DatabaseUnusable, StoreError
 from db.migrations import APPLICATION_ID, LATEST_VERSION, expected_tables, migrate
+from db.models import PlayerSpec
 from db.store import Store
 
 
@@ -136,6 +138,33 @@ async def test_migrating_from_v1_keeps_data_and_backs_up_first(db_path: Path) ->
     conn = sqlite3.connect(backup)
     assert conn.execute("SELECT COUNT(*) FROM log_entries").fetchone()[0] == 4
     conn.close()
+
+
+async def test_v3_keeps_older_games_revealing_and_stores_the_hosts_choice(db_path: Path) -> None:
+    """Migration 3: ``games.reveal`` (/mafia new reveal) defaults to on for the games of older
+    files, ``games.started_at`` is unknown for them; new games keep both."""
+    _make_v1_file(db_path)
+    assert migrate(db_path, target=2).new_version == 2
+    store = await Store.open(db_path)
+    try:
+        old = await store.get_game(1)
+        assert old is not None and old.reveal is True and old.started_at is None
+        await store.finish_game(1, None)
+        hidden = await store.create_game(
+            42, seed=1, schedule_kind="fast", timezone="UTC", reveal=False
+        )
+        assert hidden.reveal is False and hidden.started_at is None
+        at = dt.datetime(2026, 1, 1, 12, 0, tzinfo=dt.UTC)
+        specs = [PlayerSpec(user_id=i, nick=f"N{i}", role="villager") for i in range(4)]
+        started = await store.start_game(hidden.id, specs, deadline=None, started_at=at)
+        assert started.reveal is False and started.started_at == at
+    finally:
+        await store.close()
+    store = await Store.open(db_path)  # as after a restart
+    try:
+        assert await store.get_game(hidden.id) == started
+    finally:
+        await store.close()
 
 
 def test_an_existing_backup_is_never_overwritten(db_path: Path) -> None:

@@ -324,12 +324,22 @@ def identities(actor: MemberActor) -> tuple[str, ...]:
 
 
 async def start_game(
-    world: World, roles: str, players: Sequence[MemberActor], *, lang: str = "en"
+    world: World,
+    roles: str,
+    players: Sequence[MemberActor],
+    *,
+    lang: str = "en",
+    **new_options: object,
 ) -> None:
-    """``/mafia setup`` in ``lang``, a fast game (10-minute turns) in UTC, every player signs up
-    with ``/join``, the role list, ``/mafia start``."""
+    """``/mafia setup`` in ``lang``, a fast game (10-minute turns) in UTC (and
+    ``new_options``, e.g. ``reveal=False``), every player signs up with ``/join``, the role
+    list, ``/mafia start``."""
     reply_text(await world.admin.slash(world.lobby, "mafia setup", language=lang))
-    reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
+    reply_text(
+        await world.admin.slash(
+            world.lobby, "mafia new", schedule="fast", timezone="UTC", **new_options
+        )
+    )
     game_ch = slot(world, "game")
     for actor in players:
         reply_text(await actor.slash(game_ch, "join"))

@@ -200,9 +200,9 @@ class Script:
             assert ids <= allowed, (name, ids - allowed)
 
 
-async def play(world: World, lang: Lang) -> Script:
+async def play(world: World, lang: Lang, *, reveal: bool = False) -> Script:
     players = add_players(world, NAMES)
-    await start_game(world, ROLES, players, lang=lang)
+    await start_game(world, ROLES, players, lang=lang, reveal=reveal)
     s = Script(world, lang, players, world.player, commands=len(players))  # the /join
     for role, (nick, actor) in seats_by_role(world, players).items():
         s.nick[role], s.actor[role] = nick, actor
@@ -305,7 +305,7 @@ async def play(world: World, lang: Lang) -> Script:
         await s.act(role, "vote", target=n["villager"] if role == "foundling" else n["foundling"])
     await until_deadline(world)
     last = slot(world, "game").last_message
-    assert last is not None and last.content.startswith(s.tr("winner.town"))
+    assert last is not None and message_text(last).startswith(s.tr("winner.town"))
     assert bot_of(world.env).service.game_in(world.guild.id) is None
     assert not await bot_of(world.env).store.pending_outbox()
     assert (await s.mafia_readers()) == set()  # the lynched Foundling left it too
@@ -314,14 +314,38 @@ async def play(world: World, lang: Lang) -> Script:
 
 
 @pytest.mark.usefixtures("clients_in")
-@pytest.mark.parametrize("lang", ["en", "ru"])
-async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, lang: Lang) -> None:
+@pytest.mark.parametrize(("lang", "reveal"), [("en", False), ("ru", False), ("en", True)])
+async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(
+    simcord_env: Env, lang: Lang, reveal: bool
+) -> None:
+    """With ``/mafia new reveal:False`` nothing ever names a member, the end of the game
+    included; with reveal on (the default) the end alone names them, as mentions that ping
+    nobody (allowed mentions none, checked for every message)."""
     world = make_world(simcord_env, locale="ru" if lang == "ru" else None)
-    s = await play(world, lang)
+    s = await play(world, lang, reveal=reveal)
     env = s.env
     members = [*s.players, s.outsider, world.admin]
     names_of = {a.id: identities(a) for a in members}
     nicks = {nick: role for role, nick in s.nick.items()}
+    game_name = t(lang, "channel.game")
+
+    def the_end(where: str, text: str) -> bool:
+        """The end-of-game announcement in #game (the town wins this game)."""
+        return where == game_name and s.tr("winner.town") in text
+
+    ends = [
+        message_text(m) for m in slot(world, "game").history() if the_end(game_name, text_of(m))
+    ]
+    assert ends, "no end-of-game announcement"
+    end_text = "\n".join(ends)
+    for actor in s.players:  # each member is named if, and only if, the host chose so
+        assert (f"<@{actor.id}>" in end_text) is reveal, end_text
+    assert f"<@{s.outsider.id}>" not in end_text and f"<@{world.admin.id}>" not in end_text
+    assert (s.tr("gameover.hidden") in end_text) is not reveal
+    # R22, R19: the converted Foundling and the promoted Sergeant show both roles at the end.
+    for role, final in (("foundling", "converted_foundling"), ("sergeant", "promoted_sergeant")):
+        changed = s.tr("gameover.changed", role=s.tr(f"role.{role}"), final=s.tr(f"role.{final}"))
+        assert f"{s.nick[role]}: {changed}" in end_text, end_text
 
     # Nothing the bot or its webhooks sent pings anybody (R6).
     sent = message_requests(env)
@@ -339,6 +363,8 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, l
     assert len(private_replies) == s.commands  # each command a player ran, answered privately
     for item in seen:
         text = text_of(item.message)
+        if reveal and the_end(item.where, text):
+            continue  # names the members, by the host's choice (checked above)
         assert not MENTION.search(text), (item.where, text)
         assert not item.message.mention_everyone and not item.message.role_mentions
         assert "@everyone" not in text and "@here" not in text, text
@@ -360,7 +386,9 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(simcord_env: Env, l
         if r.method in ("POST", "PATCH") and isinstance(r.json, dict):
             parts = r.path.split("/")
             if len(parts) > 3 and parts[1] == "channels" and int(parts[2]) in shared_ids:
-                content = str(r.json.get("content", ""))
+                if reveal and s.tr("winner.town") in str(r.json):
+                    continue  # the end, by the host's choice (checked above)
+                content = str(r.json)  # the text and every embed
                 assert not MENTION.search(content) and not any(n in content for n in everybody)
 
     # #game: only the bot and its webhooks post there; webhooks under nicknames (R6).

@@ -87,17 +87,23 @@ def test_public_transcript_shows_no_account_and_no_role_before_death(
 ) -> None:
     code, lines = public_run(seed, players, lang, schedule)
     assert code == 0 and WINNER_LINE.match(lines[-1])
-    text = "\n".join(lines)
-    # R6: no account of a member shows: names, ids, mentions.
+    block = final_announcement(lines, lang)
+    heads = [i for i, line in enumerate(lines) if line.split(": ", 1)[-1] == block[0]]
+    text = "\n".join(lines[: heads[-1]])
+    # R6: no account of a member shows (names, ids, mentions) until the game is over; then
+    # the members behind the nicknames are named, as the host chose (/mafia new reveal).
     assert "member_" not in text and "club_admin" not in text
     assert "<@" not in text and "@member" not in text
     assert re.search(r"\d{17,}", text) is None, "a Discord id in the public transcript"
+    assert "club_admin" not in "\n".join(block) and "<@" not in "\n".join(block)
     # R35, R55: a role shows only with its player's death, or at the end.
-    block = final_announcement(lines, lang)
     reveal = {}
     for line in block[1:]:
-        nick, rest = line.split(": ", 1)
-        reveal[nick] = rest.split(", ")[0]
+        nick, sep, rest = line.partition(": ")
+        role = rest.split(", ")[0].split(" → ")[0]  # the original role (R19, R22)
+        if sep and role in ROLE_NAMES[lang]:
+            reveal[nick] = role
+            assert "@member_" in rest  # named at the end (reveal is on by default)
     assert len(reveal) == players
     end = max(i for i, line in enumerate(lines) if line.split(": ", 1)[-1] == block[0])
     names = ROLE_NAMES[lang]

@@ -92,7 +92,9 @@ async def test_two_new_games_at_once(simcord_env: Env, caplog: pytest.LogCapture
     assert texts(results) == sorted(
         [
             t("en", "error.game_exists"),
-            t("en", "signup.opened", channel=slot(world, "game").mention),
+            t("en", "signup.opened", channel=slot(world, "game").mention)
+            + "\n"
+            + t("en", "gameover.reveal.yes"),  # the host is told his reveal choice
         ]
     )
     # One sign-up message, not two.

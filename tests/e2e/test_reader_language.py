@@ -156,7 +156,9 @@ async def test_a_russian_host_runs_an_english_game_in_russian(
         game_ch = slot(world, "game")
         assert game_ch.name == t("en", "channel.game")  # the game's language
         opened = reply_text(await host.slash(world.lobby, "mafia new", schedule="fast"))
-        assert opened == t("ru", "signup.opened", channel=game_ch.mention)
+        assert opened == "\n".join(  # with the reveal choice (/mafia new reveal)
+            [t("ru", "signup.opened", channel=game_ch.mention), t("ru", "gameover.reveal.yes")]
+        )
         for actor in players:
             reply_text(await actor.slash(game_ch, "join"))
         reply_text(await host.slash(world.lobby, "mafia roles", roles=ROLES))
