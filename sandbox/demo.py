@@ -56,6 +56,7 @@ import simcord
 from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
 
 from bot.client import MafiaBot, create_bot
+from bot.posts import embed_text
 from bot.render import command_name, render
 from bot.signup import JOIN_ID
 from core.i18n import Lang, Matcher, t
@@ -871,7 +872,7 @@ class Demo:
         final = next((r for r in reversed(rows) if r.kind == "game_over"), None)
         delivered_now = any(
             t(self.lang, f"winner.{record.winner or 'none'}")
-            in "\n".join([m.content or "", *(_embed_text(e) for e in m.embeds)])
+            in "\n".join([m.content or "", *(embed_text(e) for e in m.embeds)])
             for m in self.game_channel.history()
         )
         if final is not None and not delivered_now:
