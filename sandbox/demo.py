@@ -565,7 +565,11 @@ def _relative(delta: timedelta, lang: Lang) -> str:
 def _embed_text(embed: dict[str, Any]) -> str:
     lines = [str(embed[key]) for key in ("title", "description") if embed.get(key)]
     for field in embed.get("fields") or ():
-        lines.append(f"{field.get('name', '')}: {field.get('value', '')}")
+        name, value = str(field.get("name", "")), str(field.get("value", ""))
+        if "\n" in value:  # a list: its name, then one indented line per item
+            lines += [f"{name}:", *(f"  {item}" for item in value.splitlines())]
+        else:
+            lines.append(f"{name}: {value}")
     footer = (embed.get("footer") or {}).get("text")
     if footer:
         lines.append(str(footer))

@@ -270,8 +270,8 @@ async def test_end_reveals_every_role(simcord_env: Env) -> None:
     old_room.history(viewer=old_maf_a)
     assert await confirm_now(world, "mafia end") == t("en", "host.ended")
     last = channel(world, "game").last_message
-    assert last is not None and last.content.startswith(t("en", "winner.none"))
-    assert "Doctor" in last.content and "Mafioso" in last.content
+    assert last is not None and message_text(last).startswith(t("en", "winner.none"))
+    assert "Doctor" in message_text(last) and "Mafioso" in message_text(last)
     assert bot_of(env).service.game_in(world.guild.id) is None
     # Nothing keeps running: time passes without any new message.
     count = len(channel(world, "game").history())
@@ -463,8 +463,8 @@ async def test_host_excludes_the_mafioso_and_the_town_wins(simcord_env: Env) -> 
     excluded = await confirm_now(world, "mafia exclude", player=maf.nick)
     assert excluded == t("en", "host.excluded", nick=maf.nick)
     last = game_ch.last_message
-    assert last is not None and last.content.startswith(t("en", "winner.town"))
-    assert f"{maf.nick}: Mafioso, excluded" in last.content
+    assert last is not None and message_text(last).startswith(t("en", "winner.town"))
+    assert f"{maf.nick}: Mafioso, excluded" in message_text(last)
 
 
 async def test_R18_killed_commissar_shoots_from_the_menu_in_his_dm(simcord_env: Env) -> None:
