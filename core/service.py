@@ -770,8 +770,6 @@ class GameService:
                 return False  # not (or no longer) due: the deadline moved, a pause
             deadline = game.record.deadline
             assert deadline is not None  # pending_notice checked it
-            if deadline <= now:  # woken late (a restart, a stalled loop): the turn is over
-                return False
             turn = game.engine.turn
             for row in reversed(await self.store.outbox(game_id)):
                 if row.kind == kind.value and row.turn == turn:  # queued before a restart

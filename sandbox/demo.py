@@ -59,6 +59,7 @@ from bot.client import MafiaBot, create_bot
 from bot.posts import embed_text
 from bot.render import command_name, render
 from bot.signup import JOIN_ID
+from core.clock import game_events
 from core.i18n import Lang, Matcher, t
 from core.refusal import Refusal
 from rules.model import Phase
@@ -854,6 +855,9 @@ class Demo:
                 await self.pistol_window(turn)
             else:
                 await self.play_turn(hunt_opens_at(game.schedule, deadline))
+            for event in game_events(game, self.env.now()):  # each notice at its moment
+                if event.at < deadline:
+                    await self.advance_to(event.at)
             await self.advance_to(deadline)
             for _ in range(5):  # the clock fires at the deadline; allow for rounding
                 game = self.bot.service.game_in(self.guild.id)
