@@ -51,7 +51,7 @@ from bot.webhooks import split_message
 from core.i18n import Lang, t
 from core.service import GameService
 from db.interface import GameStore
-from db.models import GuildSettings, OutboxRecord
+from db.models import TableSettings, OutboxRecord
 from rules.announce import HOST, MAFIA, PUBLIC
 from rules.knowledge import role_card
 
@@ -244,7 +244,7 @@ class Delivery:
         guild = self.client.get_guild(game.guild_id) if game is not None else None
         if guild is None:
             return False
-        host = slot_channel(guild, await self.store.get_guild_settings(guild.id), "host")
+        host = slot_channel(guild, await self.store.get_table(guild.id), "host")
         if host is None:
             return False
         lang = await guild_language(self.store, guild)
@@ -267,7 +267,7 @@ class Delivery:
         if guild is None:
             log.warning("outbox row %s: guild %s is not available", row.id, game.guild_id)
             return False
-        settings = await self.store.get_guild_settings(guild.id)
+        settings = await self.store.get_table(guild.id)
         lang = await guild_language(self.store, guild)
         audience = str(row.payload.get("audience", PUBLIC))
         kind = str(row.payload.get("kind", row.kind))
@@ -430,7 +430,7 @@ class Delivery:
     async def _tell_host(
         self,
         guild: discord.Guild,
-        settings: GuildSettings | None,
+        settings: TableSettings | None,
         lang: Lang,
         nick: str,
         user_id: int,
@@ -445,7 +445,7 @@ class Delivery:
 
     async def tell_hosts(self, guild: discord.Guild, text: str) -> bool:
         """A notice in the guild's #host, pinging nobody; False if it could not be posted."""
-        channel = slot_channel(guild, await self.store.get_guild_settings(guild.id), "host")
+        channel = slot_channel(guild, await self.store.get_table(guild.id), "host")
         if channel is None:
             return False
         try:
@@ -463,7 +463,7 @@ class Delivery:
         guild = self.client.get_guild(game.guild_id) if game is not None else None
         if guild is None:
             return
-        settings = await self.store.get_guild_settings(guild.id)
+        settings = await self.store.get_table(guild.id)
         audience = str(row.payload.get("audience", PUBLIC))
         slot = "game" if audience == PUBLIC else "mafia"
         target = slot_channel(guild, settings, slot)
@@ -486,14 +486,14 @@ class Delivery:
 
     async def mafia_room(self, guild: discord.Guild, game_id: int) -> discord.Thread | None:
         """The game's mafia room (opened again if it is gone), or None without #mafia."""
-        settings = await self.store.get_guild_settings(guild.id)
+        settings = await self.store.get_table(guild.id)
         parent = slot_channel(guild, settings, "mafia")
         if parent is None:
             return None
         return await self.rooms.ensure(parent, game_id, await guild_language(self.store, guild))
 
     async def _close_room(
-        self, guild: discord.Guild, settings: GuildSettings | None, game_id: int
+        self, guild: discord.Guild, settings: TableSettings | None, game_id: int
     ) -> None:
         parent = slot_channel(guild, settings, "mafia")
         room = await self.rooms.find(parent, game_id) if parent is not None else None
@@ -518,7 +518,7 @@ class Delivery:
     async def _deliver_host(
         self,
         guild: discord.Guild,
-        settings: GuildSettings | None,
+        settings: TableSettings | None,
         lang: Lang,
         row: OutboxRecord,
         kind: str,
@@ -542,7 +542,7 @@ def signature(post: Post) -> str:
 
 
 def slot_channel(
-    guild: discord.Guild, settings: GuildSettings | None, slot: str
+    guild: discord.Guild, settings: TableSettings | None, slot: str
 ) -> discord.TextChannel | None:
     """One of the game's channels (``game``, ``discussion``, ``mafia``, ``host``), or None."""
     if settings is None:

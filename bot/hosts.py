@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.errors import NotHost
 from db.interface import GameStore
-from db.models import GuildSettings
+from db.models import TableSettings
 
 
 def is_host(member: discord.Member, host_role_id: int | None) -> bool:
@@ -24,13 +24,13 @@ def is_host(member: discord.Member, host_role_id: int | None) -> bool:
 
 async def ensure_host(
     store: GameStore, interaction: discord.Interaction[Any]
-) -> GuildSettings | None:
+) -> TableSettings | None:
     """Raise :class:`NotHost` unless the caller is a host; returns the guild's settings."""
     guild = interaction.guild
     member = interaction.user
     if guild is None or not isinstance(member, discord.Member):
         raise app_commands.NoPrivateMessage()
-    settings = await store.get_guild_settings(guild.id)
+    settings = await store.get_table(guild.id)
     host_role_id = settings.host_role_id if settings is not None else None
     if is_host(member, host_role_id):
         return settings

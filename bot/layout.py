@@ -35,7 +35,7 @@ import discord
 
 from bot.errors import UserError
 from core.i18n import LANGUAGES, Lang, t
-from db.models import GuildSettings
+from db.models import TableSettings
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -161,7 +161,7 @@ class LayoutReport:
     created: list[str] = attrs.Factory(list)
     repaired: list[str] = attrs.Factory(list)
 
-    def settings(self, base: GuildSettings) -> GuildSettings:
+    def settings(self, base: TableSettings) -> TableSettings:
         return attrs.evolve(
             base,
             category_id=self.category.id,
@@ -251,7 +251,7 @@ def _same_overwrites(a: Mapping[Target, Overwrite], b: Mapping[Target, Overwrite
 
 
 def _find_category(
-    guild: discord.Guild, previous: GuildSettings | None
+    guild: discord.Guild, previous: TableSettings | None
 ) -> discord.CategoryChannel | None:
     if previous is not None and previous.category_id is not None:
         found = guild.get_channel(previous.category_id)
@@ -265,7 +265,7 @@ def _find_channel(
     guild: discord.Guild,
     category: discord.CategoryChannel,
     slot: Slot,
-    previous: GuildSettings | None,
+    previous: TableSettings | None,
 ) -> discord.TextChannel | None:
     previous_id = getattr(previous, f"{slot}_channel_id", None) if previous else None
     if previous_id is not None:
@@ -282,7 +282,7 @@ async def build_or_repair(
     lang: Lang,
     host_role: discord.Role | None,
     invoker: discord.Member,
-    previous: GuildSettings | None,
+    previous: TableSettings | None,
 ) -> LayoutReport:
     """Create what is missing and fix what drifted; returns what was done."""
     reason = t(lang, "audit.setup", user=str(invoker))

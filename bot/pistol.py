@@ -54,7 +54,7 @@ class PistolSelect(
         target = self.item.values[0] if self.item.values else ""
         rec = await ctx.store.get_game(self.game_id)
         # The menu is in a DM (no guild): the reader's client, else the game's language.
-        settings = await ctx.store.get_guild_settings(rec.guild_id) if rec is not None else None
+        settings = await ctx.store.get_table(rec.guild_id) if rec is not None else None
         game_lang = as_lang(settings.language) if settings is not None else None
         lang = await reader_language(ctx.store, interaction, game=game_lang)
         try:

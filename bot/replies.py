@@ -24,7 +24,7 @@ CLIENT_LANGUAGES: Final[dict[str, Lang]] = {"ru": "ru", "en-US": "en", "en-GB": 
 
 async def guild_language(store: GameStore, guild: discord.Guild) -> Lang:
     """The language ``/mafia setup`` chose, else the guild's own (Community) locale."""
-    settings = await store.get_guild_settings(guild.id)
+    settings = await store.get_table(guild.id)
     chosen = as_lang(settings.language) if settings is not None else None
     return chosen or lang_for_locale(guild.preferred_locale)
 

@@ -35,7 +35,7 @@ from bot.errors import UserError
 from bot.hosts import is_host
 from bot.replies import guild_language
 from core.i18n import Lang, t
-from db.models import GuildSettings
+from db.models import TableSettings
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ def exposures(
 
 
 def member_exposures(
-    guild: discord.Guild, settings: GuildSettings | None, member: discord.Member
+    guild: discord.Guild, settings: TableSettings | None, member: discord.Member
 ) -> tuple[Exposure, ...]:
     """The thin adapter: the member's effective permissions on the guild's channels."""
     mafia = slot_channel(guild, settings, "mafia")
@@ -92,7 +92,7 @@ def member_exposures(
 
 
 def reasons_text(
-    lang: Lang, guild: discord.Guild, settings: GuildSettings | None, found: Sequence[Exposure]
+    lang: Lang, guild: discord.Guild, settings: TableSettings | None, found: Sequence[Exposure]
 ) -> str:
     """The reasons, in ``lang``, naming the channels as mentions."""
     names = {}
@@ -109,7 +109,7 @@ class CannotPlay(UserError):
     reader's language."""
 
     def __init__(
-        self, guild: discord.Guild, settings: GuildSettings | None, found: Sequence[Exposure]
+        self, guild: discord.Guild, settings: TableSettings | None, found: Sequence[Exposure]
     ) -> None:
         super().__init__("secrecy.join_refused")
         self.guild = guild
@@ -122,7 +122,7 @@ class CannotPlay(UserError):
 
 
 def ensure_may_play(
-    guild: discord.Guild, settings: GuildSettings | None, member: discord.Member
+    guild: discord.Guild, settings: TableSettings | None, member: discord.Member
 ) -> None:
     """Refuse a member who could read a secret room (``/join`` and the Join button)."""
     found = member_exposures(guild, settings, member)
@@ -137,7 +137,7 @@ class SubstituteCannotPlay(UserError):
     def __init__(
         self,
         guild: discord.Guild,
-        settings: GuildSettings | None,
+        settings: TableSettings | None,
         member: discord.Member,
         found: Sequence[Exposure],
     ) -> None:
@@ -157,14 +157,14 @@ async def ensure_substitute_may_play(
     ctx: GameContext, guild: discord.Guild, member: discord.Member
 ) -> None:
     """``/mafia replace`` seats a member too: the same rule as at ``/join``."""
-    settings = await ctx.store.get_guild_settings(guild.id)
+    settings = await ctx.store.get_table(guild.id)
     found = member_exposures(guild, settings, member)
     if found:
         raise SubstituteCannotPlay(guild, settings, member, found)
 
 
 def exposed_members(
-    guild: discord.Guild, settings: GuildSettings | None, user_ids: Sequence[int]
+    guild: discord.Guild, settings: TableSettings | None, user_ids: Sequence[int]
 ) -> list[tuple[discord.Member, tuple[Exposure, ...]]]:
     """The signed-up members who could read a secret room now (``/mafia start``)."""
     out = []
@@ -181,7 +181,7 @@ def exposed_members(
 def exposed_report(
     lang: Lang,
     guild: discord.Guild,
-    settings: GuildSettings | None,
+    settings: TableSettings | None,
     exposed: Sequence[tuple[discord.Member, Sequence[Exposure]]],
 ) -> str:
     """For the hosts only: who signed up but could read a secret room, and why. Members are
@@ -207,7 +207,7 @@ class StartBlocked(UserError):
     def __init__(
         self,
         guild: discord.Guild,
-        settings: GuildSettings | None,
+        settings: TableSettings | None,
         exposed: Sequence[tuple[discord.Member, Sequence[Exposure]]],
     ) -> None:
         super().__init__("secrecy.start_refused")
@@ -225,11 +225,11 @@ async def ensure_may_join(ctx: GameContext, guild: discord.Guild, member: discor
     rec = await ctx.store.open_game(guild.id)
     if rec is None or rec.status != "lobby":
         return
-    ensure_may_play(guild, await ctx.store.get_guild_settings(guild.id), member)
+    ensure_may_play(guild, await ctx.store.get_table(guild.id), member)
 
 
 async def ensure_secret_start(
-    ctx: GameContext, guild: discord.Guild, settings: GuildSettings | None
+    ctx: GameContext, guild: discord.Guild, settings: TableSettings | None
 ) -> None:
     """``/mafia start``: refuse while a signed-up member could read a secret room, telling
     the hosts who and why (the reply, and #host)."""

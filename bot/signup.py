@@ -81,7 +81,7 @@ async def refresh_signup(ctx: GameContext, guild: discord.Guild, count: int) -> 
     rec = await ctx.store.open_game(guild.id)
     if rec is None or rec.signup_message_id is None:
         return
-    channel = slot_channel(guild, await ctx.store.get_guild_settings(guild.id), "game")
+    channel = slot_channel(guild, await ctx.store.get_table(guild.id), "game")
     if channel is None:
         return
     lang = await guild_language(ctx.store, guild)
@@ -100,7 +100,7 @@ async def close_signup(
     and loses its buttons."""
     if message_id is None:
         return
-    channel = slot_channel(guild, await ctx.store.get_guild_settings(guild.id), "game")
+    channel = slot_channel(guild, await ctx.store.get_table(guild.id), "game")
     if channel is None:
         return
     lang = await guild_language(ctx.store, guild)

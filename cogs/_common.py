@@ -59,7 +59,7 @@ class PlayerCog(commands.Cog):
         where = interaction.channel
         if guild is None or where is None:
             return True
-        settings = await self.ctx.store.get_guild_settings(guild.id)
+        settings = await self.ctx.store.get_table(guild.id)
         if settings is None or settings.category_id is None:
             return True  # not set up: the command itself says so
         channel = where.parent if isinstance(where, discord.Thread) else where

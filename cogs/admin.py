@@ -68,7 +68,7 @@ class AdminCog(commands.Cog, name="Admin"):
         guild, _member = guild_and_member(interaction)
         if is_blank(text):  # Discord would show nothing
             raise UserError("error.empty_text")
-        settings = await self.ctx.store.get_guild_settings(guild.id)
+        settings = await self.ctx.store.get_table(guild.id)
         channel = (
             guild.get_channel(settings.game_channel_id)
             if settings is not None and settings.game_channel_id is not None

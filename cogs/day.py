@@ -38,7 +38,7 @@ async def post_as_player(
     (R52), a ghost's is marked as a ghost's."""
     guild = guild_of(interaction)
     game, nick = ctx.service.player_nick(guild.id, interaction.user.id)
-    channel = slot_channel(guild, await ctx.store.get_guild_settings(guild.id), "game")
+    channel = slot_channel(guild, await ctx.store.get_table(guild.id), "game")
     if channel is None:
         raise UserError("error.not_set_up")
     game_lang = await guild_language(ctx.store, guild)

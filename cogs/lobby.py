@@ -39,7 +39,7 @@ from bot.signup import (
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
 from core.i18n import Lang, as_lang, t
 from core.service import setup_refusal
-from db.models import GuildSettings
+from db.models import TableSettings
 from rules.knowledge import mafia_members
 from rules.setup import SetupError, format_role_list, preset
 
@@ -84,8 +84,8 @@ class LobbyCog(
     ) -> None:
         guild, member = guild_and_member(interaction)
         lang: Lang = as_lang(language.value) or "en"
-        previous = await self.ctx.store.get_guild_settings(guild.id)
-        base = previous or GuildSettings(guild_id=guild.id)
+        previous = await self.ctx.store.get_table(guild.id)
+        base = previous or TableSettings(guild_id=guild.id)
 
         if host_role is not None:
             if host_role.is_default():
@@ -109,7 +109,7 @@ class LobbyCog(
         settings = report.settings(
             attrs.evolve(base, language=lang, host_role_id=role.id if role else None)
         )
-        await self.ctx.store.save_guild_settings(settings)
+        await self.ctx.store.save_table(settings)
         await name_the_bot(guild, t(lang, "host.display_name"))
         log.info(
             "setup in guild %s by %s: created %s, repaired %s",
@@ -148,7 +148,7 @@ class LobbyCog(
         """Open sign-up: a message in #game with Join and Leave buttons. ``reveal``: name the
         members behind the nicknames when the game ends (the host says so in the reply)."""
         guild, member = guild_and_member(interaction)
-        settings = await self.ctx.store.get_guild_settings(guild.id)
+        settings = await self.ctx.store.get_table(guild.id)
         channel = slot_channel(guild, settings, "game")
         if channel is None:
             raise UserError("error.not_set_up")
@@ -198,7 +198,7 @@ class LobbyCog(
     async def start_command(self, interaction: discord.Interaction[Any]) -> None:
         """Deal roles and nicknames, open turn 1, send the role cards."""
         guild, member = guild_and_member(interaction)
-        settings = await self.ctx.store.get_guild_settings(guild.id)
+        settings = await self.ctx.store.get_table(guild.id)
         mafia_channel = slot_channel(guild, settings, "mafia")
         if slot_channel(guild, settings, "game") is None or mafia_channel is None:
             raise UserError("error.not_set_up")

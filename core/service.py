@@ -152,11 +152,11 @@ class GameService:
         self.live: dict[int, LiveGame] = {}  # running games by game id
         #: One lock per guild for the lobby (new, join, leave, roles, start, end): two such
         #: commands at once end in one success and one clear refusal, never a store error.
-        self._guild_locks: dict[int, asyncio.Lock] = {}
+        self._table_locks: dict[int, asyncio.Lock] = {}
 
-    def guild_lock(self, guild_id: int) -> asyncio.Lock:
+    def table_lock(self, table_id: int) -> asyncio.Lock:
         """The guild's lobby lock. Taken before a game's own lock, never after it."""
-        return self._guild_locks.setdefault(guild_id, asyncio.Lock())
+        return self._table_locks.setdefault(table_id, asyncio.Lock())
 
     def _still_live(self, game: LiveGame) -> None:
         """Under the game's lock: refuse if the game ended while the caller waited for it."""
@@ -195,15 +195,15 @@ class GameService:
         params.setdefault("tz", rec.timezone)
         return Schedule.from_dict(params)
 
-    def game_in(self, guild_id: int) -> LiveGame | None:
+    def game_in(self, table_id: int) -> LiveGame | None:
         for g in self.live.values():
-            if g.record.guild_id == guild_id:
+            if g.record.table_id == table_id:
                 return g
         return None
 
-    def running(self, guild_id: int) -> LiveGame:
+    def running(self, table_id: int) -> LiveGame:
         """The guild's running game, or the refusal that none is."""
-        game = self.game_in(guild_id)
+        game = self.game_in(table_id)
         if game is None:
             raise ServiceError("error.no_running_game")
         return game
@@ -238,7 +238,7 @@ class GameService:
     # --- lobby ------------------------------------------------------------------------
     async def new_game(
         self,
-        guild_id: int,
+        table_id: int,
         host_user_id: int,
         schedule_kind: str = "forum",
         timezone: str = "Europe/Moscow",
@@ -256,12 +256,14 @@ class GameService:
         role_list = self._parse_roles(roles) if roles else None
         if seed is None:
             seed = self.game_seed
-        async with self.guild_lock(guild_id):
-            if await self.store.open_game(guild_id) is not None:
+        async with self.table_lock(table_id):
+            if await self.store.open_game(table_id) is not None:
                 raise ServiceError("error.game_exists")
+            table = await self.store.get_table(table_id)
             try:
                 return await self.store.create_game(
-                    guild_id,
+                    table.guild_id if table is not None else table_id,
+                    table_id=table_id,
                     seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
                     schedule_kind=schedule.kind,
                     timezone=schedule.tz,
@@ -283,31 +285,31 @@ class GameService:
             raise setup_refusal(exc) from None
         return roles
 
-    async def _lobby(self, guild_id: int) -> GameRecord:
-        rec = await self.store.open_game(guild_id)
+    async def _lobby(self, table_id: int) -> GameRecord:
+        rec = await self.store.open_game(table_id)
         if rec is None or rec.status != "lobby":
             raise ServiceError("error.no_signup")
         return rec
 
-    async def join(self, guild_id: int, user_id: int) -> int:
-        async with self.guild_lock(guild_id):
-            rec = await self._lobby(guild_id)
+    async def join(self, table_id: int, user_id: int) -> int:
+        async with self.table_lock(table_id):
+            rec = await self._lobby(table_id)
             if not await self.store.add_signup(rec.id, user_id):
                 raise ServiceError("error.already_joined")
             return len(await self.store.signups(rec.id))
 
-    async def leave(self, guild_id: int, user_id: int) -> int:
-        async with self.guild_lock(guild_id):
-            rec = await self._lobby(guild_id)
+    async def leave(self, table_id: int, user_id: int) -> int:
+        async with self.table_lock(table_id):
+            rec = await self._lobby(table_id)
             if not await self.store.remove_signup(rec.id, user_id):
                 raise ServiceError("error.not_joined")
             return len(await self.store.signups(rec.id))
 
-    async def member_left(self, guild_id: int, user_id: int) -> tuple[str, int | str] | None:
+    async def member_left(self, table_id: int, user_id: int) -> tuple[str, int | str] | None:
         """A member left the server: out of the open sign-up (``("signup", count)``), or, in
         a running game, ``("player", nick)`` for the hosts to replace him; else None."""
-        async with self.guild_lock(guild_id):
-            game = self.game_in(guild_id)
+        async with self.table_lock(table_id):
+            game = self.game_in(table_id)
             if game is not None:
                 nick = game.nick_of(user_id)
                 if nick is None or nick not in game.engine.state.players:
@@ -315,7 +317,7 @@ class GameService:
                 if not game.engine.state.players[nick].alive:
                     return None
                 return ("player", nick)
-            rec = await self.store.open_game(guild_id)
+            rec = await self.store.open_game(table_id)
             if rec is None or rec.status != "lobby":
                 return None
             if not await self.store.remove_signup(rec.id, user_id):
@@ -323,10 +325,10 @@ class GameService:
             return ("signup", len(await self.store.signups(rec.id)))
 
     async def set_roles(
-        self, guild_id: int, roles: str | None, preset_for: int | None
+        self, table_id: int, roles: str | None, preset_for: int | None
     ) -> list[str]:
-        async with self.guild_lock(guild_id):
-            rec = await self._lobby(guild_id)
+        async with self.table_lock(table_id):
+            rec = await self._lobby(table_id)
             if roles:
                 role_list = self._parse_roles(roles)
             else:
@@ -343,7 +345,7 @@ class GameService:
 
     async def start(
         self,
-        guild_id: int,
+        table_id: int,
         theme: str = "en",
         *,
         is_member: Callable[[int], bool] | None = None,
@@ -352,18 +354,18 @@ class GameService:
 
         ``is_member`` (the bot's member cache): sign-ups of members who left the server while
         the bot could not see it are dropped first."""
-        async with self.guild_lock(guild_id):
-            return await self._start(guild_id, theme, is_member)
+        async with self.table_lock(table_id):
+            return await self._start(table_id, theme, is_member)
 
     async def _start(
-        self, guild_id: int, theme: str, is_member: Callable[[int], bool] | None
+        self, table_id: int, theme: str, is_member: Callable[[int], bool] | None
     ) -> LiveGame:
         # A retry after a start whose commit went through but whose reply failed finishes
         # that start (the live game, the role cards) instead of refusing.
-        rec = await self.store.open_game(guild_id)
+        rec = await self.store.open_game(table_id)
         if rec is not None and rec.status == "running" and rec.id not in self.live:
             return await self._open(rec)
-        rec = await self._lobby(guild_id)
+        rec = await self._lobby(table_id)
         members = await self.store.signups(rec.id)
         if is_member is not None:
             for gone in [uid for uid in members if not is_member(uid)]:
@@ -415,23 +417,23 @@ class GameService:
         await self.store.add_outbox(live.id, 1, _items([*cards, opening]))
 
     # --- players ----------------------------------------------------------------------
-    def card(self, guild_id: int, user_id: int) -> RoleCard:
-        game = self.running(guild_id)
+    def card(self, table_id: int, user_id: int) -> RoleCard:
+        game = self.running(table_id)
         nick = game.nick_of(user_id)
         if nick is None:
             raise ServiceError("error.not_a_player")
         return role_card(game.engine.state, nick)
 
-    def player_nick(self, guild_id: int, user_id: int) -> tuple[LiveGame, str]:
-        game = self.running(guild_id)
+    def player_nick(self, table_id: int, user_id: int) -> tuple[LiveGame, str]:
+        game = self.running(table_id)
         nick = game.nick_of(user_id)
         if nick is None:
             raise ServiceError("error.not_a_player")
         return game, nick
 
-    async def submit(self, guild_id: int, user_id: int, raw: dict[str, Any]) -> Accepted:
+    async def submit(self, table_id: int, user_id: int, raw: dict[str, Any]) -> Accepted:
         """A player's request: validated by the rules, committed, then applied."""
-        game, nick = self.player_nick(guild_id, user_id)
+        game, nick = self.player_nick(table_id, user_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             engine = game.engine
@@ -467,17 +469,17 @@ class GameService:
             await self.deadline_reached(game.id)  # the last shot closes the window
         return accepted
 
-    async def post(self, guild_id: int, user_id: int, text: str) -> bool:
+    async def post(self, table_id: int, user_id: int, text: str) -> bool:
         """A post in #game under the player's nickname: refused when it is blank (nothing
         would be published, `rules.text`), else counted for a living player (R52) while
         requests are open. Returns whether it counted; the caller publishes it."""
-        game, nick = self.player_nick(guild_id, user_id)
+        game, nick = self.player_nick(table_id, user_id)
         if is_blank(text):
             raise ServiceError("error.empty_text")
         if not game.engine.state.alive(nick):
             return False  # a ghost's post never counts
         try:
-            await self.submit(guild_id, user_id, {"do": "post"})
+            await self.submit(table_id, user_id, {"do": "post"})
         except ServiceError as refusal:
             if refusal.key != "refusal.request_closed":
                 raise
@@ -486,14 +488,14 @@ class GameService:
 
     async def set_profile(
         self,
-        guild_id: int,
+        table_id: int,
         user_id: int,
         *,
         avatar_url: str | None = None,
         signature: str | None = None,
     ) -> PlayerRecord:
         """R10: a player's anonymous avatar and signature (None leaves a field as it is)."""
-        game, _nick = self.player_nick(guild_id, user_id)
+        game, _nick = self.player_nick(table_id, user_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             record = await self.store.set_profile(
@@ -507,11 +509,11 @@ class GameService:
 
     # --- host -------------------------------------------------------------------------
     async def host_action(
-        self, guild_id: int, actor_id: int, action: HostAction, reason: str | None = None
+        self, table_id: int, actor_id: int, action: HostAction, reason: str | None = None
     ) -> HostAction:
         """R56: exclude, deprive the vote, grant the double kill (all through the rules).
         Returns the action as applied, naming the player as the game spells him (R44)."""
-        game = self.running(guild_id)
+        game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             engine = game.engine
@@ -576,12 +578,12 @@ class GameService:
         self.live.pop(game.id, None)
 
     async def replace(
-        self, guild_id: int, actor_id: int, nick: str, new_user_id: int
+        self, table_id: int, actor_id: int, nick: str, new_user_id: int
     ) -> tuple[int | None, PlayerRecord]:
         """`/mafia replace`: a substitute takes over a nickname and gets its role card.
         Returns the previous user id and the new seat. The same replacement again (a retry
         after a failure once the seat had changed) sends the card it may have missed."""
-        game = self.running(guild_id)
+        game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             found = find_name(game.engine.state.players, nick)  # R44: the exact rule
@@ -599,7 +601,7 @@ class GameService:
                     game.id, nick, new_user_id, outbox_items=_items([notice])
                 )
             args = {"nick": nick, "user_id": new_user_id}
-            await self.store.add_audit(guild_id, game.id, actor_id, "replace", args)
+            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "replace", args)
             game.players = await self.store.players(game.id)
             card = Announcement("role_card", nick, {"turn": game.engine.turn})
             audit = host_audit_announcement("replace", actor_id, args)
@@ -607,22 +609,22 @@ class GameService:
             return previous, record
 
     async def end(
-        self, guild_id: int, actor_id: int, *, game_id: int | None = None
+        self, table_id: int, actor_id: int, *, game_id: int | None = None
     ) -> GameRecord | None:
         """`/mafia end`: the game stops with no winner and every role is revealed; an open
         sign-up is cancelled instead (returned, for its message to be closed). ``game_id``:
         only that game (what the host confirmed), else a refusal."""
-        async with self.guild_lock(guild_id):
-            game = self.game_in(guild_id)
+        async with self.table_lock(table_id):
+            game = self.game_in(table_id)
             if game is not None and game_id is not None and game.id != game_id:
                 raise ServiceError("error.no_running_game")
             if game is None:
-                rec = await self.store.open_game(guild_id)
+                rec = await self.store.open_game(table_id)
                 if rec is None or rec.status != "lobby":
                     raise ServiceError("error.no_running_game")
                 if game_id is not None and rec.id != game_id:
                     raise ServiceError("error.no_running_game")
-                await self.store.add_audit(guild_id, rec.id, actor_id, "end", {"signup": True})
+                await self.store.add_audit(rec.guild_id, rec.id, actor_id, "end", {"signup": True})
                 audit = host_audit_announcement("end", actor_id, {"signup": True})
                 await self.store.finish_game(rec.id, None, _items([audit]))
                 return rec
@@ -630,7 +632,7 @@ class GameService:
                 self._still_live(game)
                 ending = self._ending(game)
                 over = game_over_announcement(game.engine.state, None, ending)
-                await self.store.add_audit(guild_id, game.id, actor_id, "end", {})
+                await self.store.add_audit(game.record.guild_id, game.id, actor_id, "end", {})
                 audit = host_audit_announcement("end", actor_id, {})
                 await self.store.finish_game(game.id, None, _items([audit, over]))
                 self.live.pop(game.id, None)
@@ -638,7 +640,7 @@ class GameService:
 
     async def resolve(
         self,
-        guild_id: int,
+        table_id: int,
         actor_id: int,
         *,
         turn: int,
@@ -648,7 +650,7 @@ class GameService:
         """`/mafia resolve`, confirmed: resolve turn ``turn`` (``stage`` "open"; or close its
         pistol window, "pistol") only if it is still the open one. The host confirms what he
         was shown: a second click, or a confirmation the clock overtook, resolves nothing."""
-        game = self.running(guild_id)
+        game = self.running(table_id)
         if game_id is not None and game.id != game_id:  # that game is over
             raise ServiceError("error.no_running_game")
         async with game.lock:
@@ -657,7 +659,7 @@ class GameService:
             if stage is not None and game.engine.phase.value != stage:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
             args = {"turn": turn, "stage": stage}
-            await self.store.add_audit(guild_id, game.id, actor_id, "resolve", args)
+            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "resolve", args)
             # Its line in #host commits with the resolution it asked for (R56).
             await self._advance_locked(
                 game, first=[host_audit_announcement("resolve", actor_id, args)]
@@ -786,41 +788,41 @@ class GameService:
             game.notices[kind.value] = NoticeMark(turn, deadline)  # only once queued
             return True
 
-    async def extend(self, guild_id: int, actor_id: int, minutes: int) -> datetime:
+    async def extend(self, table_id: int, actor_id: int, minutes: int) -> datetime:
         if not 1 <= minutes <= MAX_EXTEND_MINUTES:  # never a datetime overflow
             raise ServiceError("error.bad_extend", maximum=MAX_EXTEND_MINUTES)
-        game = self.running(guild_id)
+        game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             base = game.record.deadline or self.clock()
             deadline = base + timedelta(minutes=minutes)
-            await self.store.add_audit(guild_id, game.id, actor_id, "extend", {"minutes": minutes})
+            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "extend", {"minutes": minutes})
             notice = clock_extended_announcement(deadline.isoformat())  # R56: everyone is told
             audit = host_audit_announcement("extend", actor_id, {"minutes": minutes})
             game.record = await self.store.set_deadline(game.id, deadline, _items([audit, notice]))
             return deadline
 
-    async def pause(self, guild_id: int, actor_id: int) -> None:
-        game = self.running(guild_id)
+    async def pause(self, table_id: int, actor_id: int) -> None:
+        game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             if game.record.paused or game.record.deadline is None:
                 raise ServiceError("error.already_paused")
             remaining = (game.record.deadline - self.clock()).total_seconds()
-            await self.store.add_audit(guild_id, game.id, actor_id, "pause", {})
+            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "pause", {})
             remaining = max(0.0, remaining)
             notice = clock_paused_announcement(remaining)  # R56: everyone is told
             audit = host_audit_announcement("pause", actor_id, {})
             game.record = await self.store.pause_game(game.id, remaining, _items([audit, notice]))
 
-    async def resume(self, guild_id: int, actor_id: int) -> datetime:
-        game = self.running(guild_id)
+    async def resume(self, table_id: int, actor_id: int) -> datetime:
+        game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             if not game.record.paused:
                 raise ServiceError("error.not_paused")
             deadline = self.clock() + timedelta(seconds=game.record.paused_remaining or 0.0)
-            await self.store.add_audit(guild_id, game.id, actor_id, "resume", {})
+            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "resume", {})
             notice = clock_resumed_announcement(deadline.isoformat())  # R56: everyone is told
             audit = host_audit_announcement("resume", actor_id, {})
             game.record = await self.store.resume_game(game.id, deadline, _items([audit, notice]))
@@ -828,7 +830,7 @@ class GameService:
 
     async def audit(
         self,
-        guild_id: int,
+        table_id: int,
         game_id: int | None,
         actor_id: int,
         command: str,
@@ -837,7 +839,9 @@ class GameService:
         """Record a host command the service did not record itself (``/mafia announce``,
         ``state``, ...), and queue its line for #host when it belongs to a game (R56).
         False: no game, the caller tells #host directly."""
-        await self.store.add_audit(guild_id, game_id, actor_id, command, args)
+        table = await self.store.get_table(table_id)
+        guild_id = table.guild_id if table is not None else table_id
+        await self.store.add_audit(guild_id, game_id, actor_id, command, args, table_id=table_id)
         if game_id is None:
             return False
         live = self.live.get(game_id)

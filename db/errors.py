@@ -29,3 +29,7 @@ class OpenGameExists(StoreError):
 
 class NotFound(StoreError):
     """A game, player or outbox item that the caller named does not exist."""
+
+
+class TableNameTaken(StoreError):
+    """Another table of the server already has this name (names are unique per server)."""

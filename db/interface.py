@@ -40,7 +40,7 @@ from db.models import (
     AuditRecord,
     GameRecord,
     GameStatus,
-    GuildSettings,
+    TableSettings,
     JSONDict,
     Keep,
     LoadedGame,
@@ -67,7 +67,7 @@ __all__ = [
 class GameRepository(Protocol):
     """Games (lobby, start, clock, end), sign-ups, seated players and their profiles.
 
-    A guild has at most one game that is not finished (in the lobby or running), enforced
+    A table has at most one game that is not finished (in the lobby or running), enforced
     atomically by the store, not by a check-then-insert of the caller.
     """
 
@@ -83,11 +83,13 @@ class GameRepository(Protocol):
         roles: Any = None,
         host_user_id: int | None = None,
         reveal: bool = True,
+        table_id: int | None = None,
     ) -> GameRecord:
-        """Open a new game in the lobby (status and phase ``lobby``, turn 0, no deadline).
+        """Open a new game in the lobby (status and phase ``lobby``, turn 0, no deadline) at
+        the table ``table_id`` (default: the server's first table, keyed by ``guild_id``).
         ``reveal``: whether the members behind the nicknames are named at the end.
 
-        Raises :class:`~db.errors.OpenGameExists`, writing nothing, if the guild already has a
+        Raises :class:`~db.errors.OpenGameExists`, writing nothing, if the table already has a
         game in the lobby or running. Game ids increase with creation.
         """
         ...
@@ -100,8 +102,8 @@ class GameRepository(Protocol):
         """The game; raises :class:`~db.errors.NotFound` if there is none with that id."""
         ...
 
-    async def open_game(self, guild_id: int) -> GameRecord | None:
-        """The guild's game in the lobby or running, if any (there is at most one)."""
+    async def open_game(self, table_id: int) -> GameRecord | None:
+        """The table's game in the lobby or running, if any (there is at most one)."""
         ...
 
     async def latest_game(self, guild_id: int | None = None) -> GameRecord | None:
@@ -110,7 +112,11 @@ class GameRepository(Protocol):
         ...
 
     async def list_games(
-        self, *, guild_id: int | None = None, status: GameStatus | None = None
+        self,
+        *,
+        guild_id: int | None = None,
+        status: GameStatus | None = None,
+        table_id: int | None = None,
     ) -> list[GameRecord]:
         """Games matching every filter given, oldest (lowest id) first."""
         ...
@@ -402,14 +408,25 @@ class Outbox(Protocol):
 
 
 class SettingsRepository(Protocol):
-    """Per-guild configuration written by ``/mafia setup``."""
+    """A server's tables (a category each, with its channels and settings), written by
+    ``/mafia setup``."""
 
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
-        """The guild's settings, or None if they were never saved."""
+    async def get_table(self, table_id: int) -> TableSettings | None:
+        """The table with this key (the server's id for its first table), or None."""
         ...
 
-    async def save_guild_settings(self, settings: GuildSettings) -> None:
-        """Insert or replace (every field) the settings of ``settings.guild_id``."""
+    async def tables(self, guild_id: int) -> list[TableSettings]:
+        """The server's tables, by name (the unnamed first table first)."""
+        ...
+
+    async def save_table(self, settings: TableSettings) -> None:
+        """Insert or replace (every field) the table ``settings.table_id``. Raises
+        :class:`~db.errors.TableNameTaken`, writing nothing, if another table of the server
+        has the name."""
+        ...
+
+    async def drop_table(self, table_id: int) -> bool:
+        """Forget a table (its games stay, for history). False if there was none."""
         ...
 
 
@@ -427,8 +444,12 @@ class AuditLog(Protocol):
         actor_id: int,
         command: str,
         args: Mapping[str, Any] | None = None,
+        *,
+        table_id: int | None = None,
     ) -> int:
-        """Record a host command; returns the new row's id (ids increase with insertion)."""
+        """Record a host command; returns the new row's id (ids increase with insertion). A
+        row about a game belongs to the game's server and table, else to ``table_id``
+        (default: the server's first table)."""
         ...
 
     async def audit_log(
@@ -438,11 +459,11 @@ class AuditLog(Protocol):
         ...
 
     async def audit_page(
-        self, guild_id: int, *, limit: int, offset: int = 0
+        self, table_id: int, *, limit: int, offset: int = 0
     ) -> tuple[list[AuditRecord], int]:
-        """One page of a guild's audit log, newest first: at most ``limit`` rows (clamped
+        """One page of a table's audit log, newest first: at most ``limit`` rows (clamped
         to 1..:data:`AUDIT_PAGE_MAX`) after skipping ``offset`` (at least 0), and the number
-        of rows the guild's log holds."""
+        of rows the table's log holds."""
         ...
 
 

@@ -37,11 +37,21 @@ def refused(code: str) -> str:
     return f"refused:{code}"
 
 
+def _first_table(self: Any) -> int:
+    return int(self.guild_id)
+
+
 @attrs.frozen
-class GuildSettings:
-    """Per-guild configuration written by ``/mafia setup``."""
+class TableSettings:
+    """One table of a server (a category with its channels, written by ``/mafia setup``).
+
+    ``table_id`` is the table's key, a Discord id unique everywhere: the server's own id for
+    its first table, the id of the category built for any other. ``name`` is empty for the
+    server's first, unnamed table."""
 
     guild_id: int
+    table_id: int = attrs.field(default=attrs.Factory(_first_table, takes_self=True))
+    name: str = ""
     language: str = "ru"
     host_role_id: int | None = None
     category_id: int | None = None
@@ -78,6 +88,8 @@ class GameRecord:
     created_at: dt.datetime
     updated_at: dt.datetime
     reveal: bool = True  # name the members behind the nicknames at the end (/mafia new reveal)
+    #: The table the game is played at (its key; the server's id for its first table).
+    table_id: int = attrs.field(default=attrs.Factory(_first_table, takes_self=True))
     started_at: dt.datetime | None = None  # UTC, when the game started; None before that
 
 
@@ -163,6 +175,7 @@ class AuditRecord:
     command: str
     args: JSONDict
     at: dt.datetime
+    table_id: int = attrs.field(default=attrs.Factory(_first_table, takes_self=True))
 
 
 @attrs.frozen

@@ -25,6 +25,7 @@ def _audit(row: sqlite3.Row) -> AuditRecord:
         command=str(row["command"]),
         args=loads_dict(row["args"]),
         at=from_db_time(row["at"]),
+        table_id=int(row["table_id"]),
     )
 
 
@@ -36,19 +37,23 @@ async def insert_audit(
     command: str,
     args_text: str,
     at: dt.datetime,
+    table_id: int | None = None,
 ) -> int:
-    """Insert an audit row inside the caller's transaction; ``guild_id`` None takes the game's
-    guild."""
-    if guild_id is None:
-        row = await fetch_one(db, "SELECT guild_id FROM games WHERE id = ?", (game_id,))
+    """Insert an audit row inside the caller's transaction. A row about a game belongs to the
+    game's server and table; otherwise to ``table_id`` (default: the server's first table)."""
+    if game_id is not None:
+        row = await fetch_one(db, "SELECT guild_id, table_id FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise NotFound(f"no game {game_id}")
-        guild_id = int(row["guild_id"])
+        guild_id, table_id = int(row["guild_id"]), int(row["table_id"])
+    if guild_id is None:
+        raise NotFound("an audit row needs a game or a server")
+    table = guild_id if table_id is None else table_id
     rows = list(
         await db.execute_fetchall(
-            "INSERT INTO audit_log (guild_id, game_id, actor_id, command, args, at) "
-            "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-            (guild_id, game_id, actor_id, command, args_text, to_db_time(at)),
+            "INSERT INTO audit_log (guild_id, table_id, game_id, actor_id, command, args, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (guild_id, table, game_id, actor_id, command, args_text, to_db_time(at)),
         )
     )
     return int(rows[0]["id"])
@@ -64,12 +69,16 @@ class AuditMixin(SQLiteBase):
         actor_id: int,
         command: str,
         args: Mapping[str, Any] | None = None,
+        *,
+        table_id: int | None = None,
     ) -> int:
         args_text = dumps(dict(args or {}))
         now = utcnow()
 
         async def body(db: aiosqlite.Connection) -> int:
-            return await insert_audit(db, guild_id, game_id, actor_id, command, args_text, now)
+            return await insert_audit(
+                db, guild_id, game_id, actor_id, command, args_text, now, table_id
+            )
 
         return await self._write(body)
 
@@ -86,23 +95,23 @@ class AuditMixin(SQLiteBase):
             params.append(guild_id)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         rows = await self._read(
-            "SELECT id, guild_id, game_id, actor_id, command, args, at FROM audit_log "
+            "SELECT id, guild_id, table_id, game_id, actor_id, command, args, at FROM audit_log "
             f"{clause} ORDER BY id",
             params,
         )
         return [_audit(r) for r in rows]
 
     async def audit_page(
-        self, guild_id: int, *, limit: int, offset: int = 0
+        self, table_id: int, *, limit: int, offset: int = 0
     ) -> tuple[list[AuditRecord], int]:
         limit = max(1, min(limit, AUDIT_PAGE_MAX))
         offset = max(0, offset)
         rows = await self._read(
-            "SELECT id, guild_id, game_id, actor_id, command, args, at FROM audit_log "
-            "WHERE guild_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
-            (guild_id, limit, offset),
+            "SELECT id, guild_id, table_id, game_id, actor_id, command, args, at FROM audit_log "
+            "WHERE table_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+            (table_id, limit, offset),
         )
         counted = await self._read(
-            "SELECT COUNT(*) AS n FROM audit_log WHERE guild_id = ?", (guild_id,)
+            "SELECT COUNT(*) AS n FROM audit_log WHERE table_id = ?", (table_id,)
         )
         return [_audit(r) for r in rows], int(counted[0]["n"])

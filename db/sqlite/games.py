@@ -30,7 +30,7 @@ from db.sqlite.players import PLAYER_COLUMNS
 GAME_COLUMNS = (
     "id, guild_id, status, seed, schedule_kind, schedule_params, timezone, activity_rules, "
     "roles, host_user_id, signup_message_id, turn, phase, deadline, paused, paused_remaining, "
-    "winner, created_at, updated_at, reveal, started_at"
+    "winner, created_at, updated_at, reveal, started_at, table_id"
 )
 
 # Sets a game to finished; the parameters are (winner, updated_at, game id).
@@ -64,14 +64,15 @@ def game_record(row: sqlite3.Row) -> GameRecord:
         created_at=from_db_time(row["created_at"]),
         updated_at=from_db_time(row["updated_at"]),
         reveal=bool(row["reveal"]),
+        table_id=int(row["table_id"]),
         started_at=opt_time(row["started_at"]),
     )
 
 
 class GamesMixin(SQLiteBase):
     """The game half of :class:`db.interface.GameRepository` on SQLite (players: see
-    :mod:`db.sqlite.players`). At most one non-finished game per guild is a partial unique
-    index on ``games.guild_id``."""
+    :mod:`db.sqlite.players`). At most one non-finished game per table is a partial unique
+    index on ``games.table_id``."""
 
     async def create_game(
         self,
@@ -85,10 +86,13 @@ class GamesMixin(SQLiteBase):
         roles: Any = None,
         host_user_id: int | None = None,
         reveal: bool = True,
+        table_id: int | None = None,
     ) -> GameRecord:
         now = to_db_time(utcnow())
+        table = guild_id if table_id is None else table_id
         params = (
             guild_id,
+            table,
             int64("seed", seed),
             schedule_kind,
             dumps(dict(schedule_params or {})),
@@ -104,17 +108,17 @@ class GamesMixin(SQLiteBase):
         async def body(db: aiosqlite.Connection) -> GameRecord:
             try:
                 rows = await db.execute_fetchall(
-                    "INSERT INTO games (guild_id, status, seed, schedule_kind, schedule_params, "
+                    "INSERT INTO games (guild_id, table_id, status, seed, schedule_kind, schedule_params, "
                     "timezone, activity_rules, roles, host_user_id, reveal, turn, phase, "
                     "created_at, updated_at) "
-                    "VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, 0, 'lobby', ?, ?) "
+                    "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, 0, 'lobby', ?, ?) "
                     f"RETURNING {GAME_COLUMNS}",
                     params,
                 )
             except sqlite3.IntegrityError as e:
-                if "games.guild_id" in str(e):
+                if "games.table_id" in str(e):
                     raise OpenGameExists(
-                        f"guild {guild_id} already has a game in the lobby or running"
+                        f"table {table} already has a game in the lobby or running"
                     ) from e
                 raise
             return game_record(next(iter(rows)))
@@ -131,10 +135,10 @@ class GamesMixin(SQLiteBase):
             raise NotFound(f"no game {game_id}")
         return game
 
-    async def open_game(self, guild_id: int) -> GameRecord | None:
+    async def open_game(self, table_id: int) -> GameRecord | None:
         row = await self._read_one(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status <> 'finished'",
-            (guild_id,),
+            f"SELECT {GAME_COLUMNS} FROM games WHERE table_id = ? AND status <> 'finished'",
+            (table_id,),
         )
         return None if row is None else game_record(row)
 
@@ -149,13 +153,20 @@ class GamesMixin(SQLiteBase):
         return None if row is None else game_record(row)
 
     async def list_games(
-        self, *, guild_id: int | None = None, status: GameStatus | None = None
+        self,
+        *,
+        guild_id: int | None = None,
+        status: GameStatus | None = None,
+        table_id: int | None = None,
     ) -> list[GameRecord]:
         where: list[str] = []
         params: list[Any] = []
         if guild_id is not None:
             where.append("guild_id = ?")
             params.append(guild_id)
+        if table_id is not None:
+            where.append("table_id = ?")
+            params.append(table_id)
         if status is not None:
             where.append("status = ?")
             params.append(status)

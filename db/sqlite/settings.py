@@ -1,4 +1,4 @@
-"""Guild settings (``/mafia setup``): one row per guild."""
+"""Tables (``/mafia setup``): a server's categories, each with its channels and settings."""
 
 from __future__ import annotations
 
@@ -6,14 +6,33 @@ import sqlite3
 
 import aiosqlite
 
-from db.models import GuildSettings
+from db.errors import TableNameTaken
+from db.models import TableSettings
 from db.sqlite.base import SQLiteBase
 from db.sqlite.convert import opt_int, to_db_time, utcnow
 
+_COLUMNS = (
+    "table_id",
+    "guild_id",
+    "name",
+    "language",
+    "host_role_id",
+    "category_id",
+    "game_channel_id",
+    "discussion_channel_id",
+    "mafia_channel_id",
+    "host_channel_id",
+    "webhook_id",
+    "default_schedule",
+    "timezone",
+)
 
-def _settings(row: sqlite3.Row) -> GuildSettings:
-    return GuildSettings(
+
+def _table(row: sqlite3.Row) -> TableSettings:
+    return TableSettings(
+        table_id=int(row["table_id"]),
         guild_id=int(row["guild_id"]),
+        name=str(row["name"]),
         language=str(row["language"]),
         host_role_id=opt_int(row["host_role_id"]),
         category_id=opt_int(row["category_id"]),
@@ -30,42 +49,38 @@ def _settings(row: sqlite3.Row) -> GuildSettings:
 class SettingsMixin(SQLiteBase):
     """:class:`db.interface.SettingsRepository` on SQLite."""
 
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
-        row = await self._read_one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return None if row is None else _settings(row)
+    async def get_table(self, table_id: int) -> TableSettings | None:
+        row = await self._read_one("SELECT * FROM game_tables WHERE table_id = ?", (table_id,))
+        return None if row is None else _table(row)
 
-    async def save_guild_settings(self, settings: GuildSettings) -> None:
-        s = settings
-        params = (
-            s.guild_id,
-            s.language,
-            s.host_role_id,
-            s.category_id,
-            s.game_channel_id,
-            s.discussion_channel_id,
-            s.mafia_channel_id,
-            s.host_channel_id,
-            s.webhook_id,
-            s.default_schedule,
-            s.timezone,
-            to_db_time(utcnow()),
+    async def tables(self, guild_id: int) -> list[TableSettings]:
+        rows = await self._read(
+            "SELECT * FROM game_tables WHERE guild_id = ? ORDER BY name COLLATE NOCASE, table_id",
+            (guild_id,),
         )
+        return [_table(row) for row in rows]
+
+    async def save_table(self, settings: TableSettings) -> None:
+        s = settings
+        params = tuple(getattr(s, column) for column in _COLUMNS) + (to_db_time(utcnow()),)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in (*_COLUMNS[1:], "updated_at"))
 
         async def body(db: aiosqlite.Connection) -> None:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, language, host_role_id, category_id, "
-                "game_channel_id, discussion_channel_id, mafia_channel_id, host_channel_id, "
-                "webhook_id, default_schedule, timezone, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, "
-                "host_role_id = excluded.host_role_id, category_id = excluded.category_id, "
-                "game_channel_id = excluded.game_channel_id, "
-                "discussion_channel_id = excluded.discussion_channel_id, "
-                "mafia_channel_id = excluded.mafia_channel_id, "
-                "host_channel_id = excluded.host_channel_id, webhook_id = excluded.webhook_id, "
-                "default_schedule = excluded.default_schedule, timezone = excluded.timezone, "
-                "updated_at = excluded.updated_at",
-                params,
-            )
+            try:
+                await db.execute(
+                    f"INSERT INTO game_tables ({', '.join(_COLUMNS)}, updated_at) "
+                    f"VALUES ({', '.join('?' * (len(_COLUMNS) + 1))}) "
+                    f"ON CONFLICT (table_id) DO UPDATE SET {updates}",
+                    params,
+                )
+            except sqlite3.IntegrityError as e:  # another table of the server has this name
+                raise TableNameTaken(f"table name {s.name!r} is taken: {e}") from e
 
         await self._write(body)
+
+    async def drop_table(self, table_id: int) -> bool:
+        async def body(db: aiosqlite.Connection) -> bool:
+            cursor = await db.execute("DELETE FROM game_tables WHERE table_id = ?", (table_id,))
+            return cursor.rowcount > 0
+
+        return await self._write(body)

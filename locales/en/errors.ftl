@@ -102,3 +102,5 @@ error-setup-count_mismatch =
        *[other] { $roles } roles
     }: change the list (/mafia roles) or wait for more players.
 error-wrong_channel = Game commands work in the game's channels: use them in { $channel }.
+error-which_table = This server has several tables: use the command in the channels of the table you mean ({ $tables }).
+error-no_table = No table is called “{ $name }” on this server.

@@ -391,7 +391,7 @@ async def test_a_read_only_store_refuses_every_write(game_db: Path, tmp_path: Pa
     import shutil
 
     from db.errors import StoreError
-    from db.models import GuildSettings
+    from db.models import TableSettings
     from db.store import Store
 
     path = tmp_path / "copy.db"
@@ -401,7 +401,7 @@ async def test_a_read_only_store_refuses_every_write(game_db: Path, tmp_path: Pa
     try:
         assert await store.latest_game() is not None
         with pytest.raises(StoreError):
-            await store.save_guild_settings(GuildSettings(guild_id=1))
+            await store.save_table(TableSettings(guild_id=1))
     finally:
         await store.close()
     assert _state(path) == before
@@ -415,20 +415,20 @@ async def test_export_reads_a_database_in_use_and_leaves_its_files(
     import asyncio
     import shutil
 
-    from db.models import GuildSettings
+    from db.models import TableSettings
     from db.store import Store
 
     path = tmp_path / "live.db"
     shutil.copyfile(game_db, path)
     store = await Store.open(path)  # the running bot
     try:
-        await store.save_guild_settings(GuildSettings(guild_id=77, language="ru"))
+        await store.save_table(TableSettings(guild_id=77, language="ru"))
         files = sorted(p.name for p in tmp_path.iterdir())
         assert files == ["live.db", "live.db-shm", "live.db-wal"]
         done = await asyncio.to_thread(_cli, "export", "--db", str(path))
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["players"]
         assert sorted(p.name for p in tmp_path.iterdir()) == files
-        assert (await store.get_guild_settings(77)) is not None  # the bot goes on
+        assert (await store.get_table(77)) is not None  # the bot goes on
     finally:
         await store.close()

@@ -24,7 +24,7 @@ from db.interface import (
     SettingsRepository,
     StoreLifecycle,
 )
-from db.models import GuildSettings, OutboxItem, PlayerSpec
+from db.models import TableSettings, OutboxItem, PlayerSpec
 from db.store import Store, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +68,7 @@ async def test_the_sqlite_store_is_a_game_store(db_path: Path) -> None:
     store: GameStore = await Store.open(db_path)
     async with store:
         settings: SettingsRepository = store
-        await settings.save_guild_settings(GuildSettings(guild_id=5, language="en"))
+        await settings.save_table(TableSettings(guild_id=5, language="en"))
         games: GameRepository = store
         game = await games.create_game(5, seed=1, schedule_kind="fast", timezone="UTC")
         await games.start_game(
@@ -94,7 +94,7 @@ async def test_open_store_returns_the_interface(db_path: Path) -> None:
     store = await open_store(db_path)
     try:
         assert isinstance(store, Store)
-        assert await store.get_guild_settings(1) is None
+        assert await store.get_table(1) is None
     finally:
         await store.close()
 

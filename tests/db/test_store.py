@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from db.errors import NotFound, OpenGameExists, StoreError
-from db.models import GuildSettings, OutboxItem, PlayerSpec, refused
+from db.models import TableSettings, OutboxItem, PlayerSpec, refused
 from db.store import KEEP, Store, default_db_path, from_db_time, to_db_time
 
 from .conftest import T0, game_script, player_specs, running_game
@@ -31,8 +31,8 @@ def test_times_are_stored_as_sortable_utc_text() -> None:
 
 
 async def test_guild_settings_round_trip_and_update(store: Store) -> None:
-    assert await store.get_guild_settings(10) is None
-    settings = GuildSettings(
+    assert await store.get_table(10) is None
+    settings = TableSettings(
         guild_id=10,
         language="en",
         host_role_id=11,
@@ -45,12 +45,12 @@ async def test_guild_settings_round_trip_and_update(store: Store) -> None:
         default_schedule="fast",
         timezone="Asia/Yekaterinburg",
     )
-    await store.save_guild_settings(settings)
-    assert await store.get_guild_settings(10) == settings
-    changed = GuildSettings(guild_id=10, language="ru")
-    await store.save_guild_settings(changed)
-    assert await store.get_guild_settings(10) == changed
-    assert await store.get_guild_settings(11) is None
+    await store.save_table(settings)
+    assert await store.get_table(10) == settings
+    changed = TableSettings(guild_id=10, language="ru")
+    await store.save_table(changed)
+    assert await store.get_table(10) == changed
+    assert await store.get_table(11) is None
 
 
 async def test_game_round_trip(store: Store) -> None:
@@ -118,7 +118,7 @@ async def test_game_clock_round_trip(store: Store) -> None:
 
 async def test_one_open_game_per_guild(store: Store) -> None:
     first = await store.create_game(1, seed=1, schedule_kind="forum", timezone="UTC")
-    with pytest.raises(OpenGameExists, match="guild 1"):
+    with pytest.raises(OpenGameExists, match="table 1"):
         await store.create_game(1, seed=2, schedule_kind="forum", timezone="UTC")
     # Another guild may play at the same time.
     other = await store.create_game(2, seed=3, schedule_kind="forum", timezone="UTC")
@@ -320,13 +320,13 @@ async def test_everything_survives_a_reopen(db_path: Path) -> None:
     game_id = await running_game(store)
     await store.add_request(game_id, 1, "requests", {"by": "Fay", "do": "post"}, 1005)
     await store.add_outbox(game_id, 1, [OutboxItem("narrative", {"text": "Ночь"})])
-    await store.save_guild_settings(GuildSettings(guild_id=1, language="en"))
+    await store.save_table(TableSettings(guild_id=1, language="en"))
     before = (
         await store.require_game(game_id),
         await store.players(game_id),
         await store.log_entries(game_id),
         await store.pending_outbox(),
-        await store.get_guild_settings(1),
+        await store.get_table(1),
     )
     await store.close()
     await store.close()  # idempotent
@@ -338,6 +338,6 @@ async def test_everything_survives_a_reopen(db_path: Path) -> None:
             await again.players(game_id),
             await again.log_entries(game_id),
             await again.pending_outbox(),
-            await again.get_guild_settings(1),
+            await again.get_table(1),
         )
     assert after == before

@@ -67,7 +67,7 @@ async def snapshot(world: World) -> tuple[Any, ...]:
         [(e.turn, e.section, e.payload) for e in await store.log_entries(game.id)],
         [(row.id, row.sent) for row in await store.outbox(game.id)],
         len(await store.audit_log(guild_id=world.guild.id)),
-        await store.get_guild_settings(world.guild.id),
+        await store.get_table(world.guild.id),
         overwrites,
         [(r.method, r.path) for r in env.http_requests if not interaction_request(r.path)],
     )
