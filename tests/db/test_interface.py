@@ -24,7 +24,7 @@ from db.interface import (
     SettingsRepository,
     StoreLifecycle,
 )
-from db.models import TableSettings, OutboxItem, PlayerSpec
+from db.models import OutboxItem, PlayerSpec, TableSettings
 from db.store import Store, open_store
 
 ROOT = Path(__file__).resolve().parents[2]

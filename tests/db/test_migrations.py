@@ -7,12 +7,13 @@ import os
 import sqlite3
 from pathlib import Path
 
+import attrs
 import pytest
 
 from db import migrations
-from db.errors import DatabaseUnusable, StoreError
+from db.errors import DatabaseUnusable, OpenGameExists, StoreError, TableNameTaken
 from db.migrations import APPLICATION_ID, LATEST_VERSION, expected_tables, migrate
-from db.models import PlayerSpec
+from db.models import PlayerSpec, TableSettings
 from db.store import Store
 
 
@@ -163,6 +164,49 @@ async def test_v3_keeps_older_games_revealing_and_stores_the_hosts_choice(db_pat
     store = await Store.open(db_path)  # as after a restart
     try:
         assert await store.get_game(hidden.id) == started
+    finally:
+        await store.close()
+
+
+async def test_v4_makes_each_configured_server_its_first_table(db_path: Path) -> None:
+    """Migration 4 (tables, several games on one server): a server's settings become its first,
+    unnamed table keyed by the server's id; its games and audit rows belong to that table; a
+    second table of the same server may then hold a game of its own."""
+    _make_v1_file(db_path)
+    assert migrate(db_path, target=3).new_version == 3
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    conn.execute(
+        "INSERT INTO guild_settings (guild_id, language, category_id, game_channel_id, "
+        "host_role_id, updated_at) "
+        "VALUES (42, 'en', 500, 501, 77, '2026-01-01T00:00:00.000000+00:00')"
+    )
+    conn.execute(
+        "INSERT INTO audit_log (guild_id, game_id, actor_id, command, args, at) "
+        "VALUES (42, 1, 9, 'extend', '{}', '2026-01-01T00:00:00.000000+00:00')"
+    )
+    conn.close()
+    store = await Store.open(db_path)
+    try:
+        (table,) = await store.tables(42)
+        assert (table.table_id, table.guild_id, table.name) == (42, 42, "")
+        assert (table.language, table.category_id, table.game_channel_id) == ("en", 500, 501)
+        assert table.host_role_id == 77 and await store.get_table(42) == table
+        game = await store.get_game(1)
+        assert game is not None and game.table_id == 42 and await store.open_game(42) == game
+        rows, total = await store.audit_page(42, limit=10)
+        assert total == 1 and rows[0].table_id == 42
+        other = TableSettings(guild_id=42, table_id=600, name="Newcomers", category_id=600)
+        await store.save_table(other)
+        second = await store.create_game(
+            42, seed=1, schedule_kind="fast", timezone="UTC", table_id=600
+        )
+        assert second.table_id == 600 and second.guild_id == 42
+        assert await store.open_game(600) == second and await store.open_game(42) == game
+        with pytest.raises(OpenGameExists):
+            await store.create_game(42, seed=2, schedule_kind="fast", timezone="UTC", table_id=600)
+        with pytest.raises(TableNameTaken):
+            await store.save_table(attrs.evolve(other, table_id=700, name="newcomers"))
+        assert [t.name for t in await store.tables(42)] == ["", "Newcomers"]
     finally:
         await store.close()
 

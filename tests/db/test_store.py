@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from db.errors import NotFound, OpenGameExists, StoreError
-from db.models import TableSettings, OutboxItem, PlayerSpec, refused
+from db.models import OutboxItem, PlayerSpec, TableSettings, refused
 from db.store import KEEP, Store, default_db_path, from_db_time, to_db_time
 
 from .conftest import T0, game_script, player_specs, running_game
