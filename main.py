@@ -201,6 +201,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             host_view=args.host_view,
             schedule=args.schedule,
             lang=args.lang,
+            tables=args.tables,
         )
     except StoreError as error:
         print(f"demo: {error}", file=sys.stderr)
@@ -222,6 +223,10 @@ def _whole_number(text: str, low: int, high: int, what: str) -> int:
 
 def _players(text: str) -> int:
     return _whole_number(text, 4, 30, "a whole number")
+
+
+def _tables(text: str) -> int:
+    return _whole_number(text, 1, 10, "a whole number")
 
 
 def _seed(text: str) -> int:
@@ -282,6 +287,13 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument("--schedule", choices=("fast", "forum"), default="fast")
     p_demo.add_argument(
         "--lang", choices=("en", "ru"), default="en", help="the server's language (default en)"
+    )
+    p_demo.add_argument(
+        "--tables",
+        type=_tables,
+        default=1,
+        metavar="N",
+        help="play N games at once, each at its own table of one server: 1 to 10 (default 1)",
     )
     p_demo.set_defaults(func=_cmd_demo)
     return parser

@@ -254,12 +254,15 @@ class GameService:
         except ValueError as exc:
             raise ServiceError(f"error.{getattr(exc, 'code', 'bad_schedule')}") from None
         role_list = self._parse_roles(roles) if roles else None
-        if seed is None:
-            seed = self.game_seed
         async with self.table_lock(table_id):
             if await self.store.open_game(table_id) is not None:
                 raise ServiceError("error.game_exists")
             table = await self.store.get_table(table_id)
+            if seed is None and self.game_seed is not None:
+                # A fixed seed (demos): the server's first table plays it, any other table a
+                # seed of its own derived from it, so that two tables do not deal alike.
+                first = table is None or table.table_id == table.guild_id
+                seed = self.game_seed if first else (self.game_seed ^ table_id) % 2**62
             try:
                 return await self.store.create_game(
                     table.guild_id if table is not None else table_id,

@@ -62,6 +62,8 @@ from bot.signup import JOIN_ID
 from core.clock import game_events
 from core.i18n import Lang, Matcher, t
 from core.refusal import Refusal
+from core.service import LiveGame
+from db.models import TableSettings
 from rules.model import Phase
 from rules.roles import INTERNAL_ROLES, ROLES
 from rules.schedule import hunt_opens_at
@@ -93,6 +95,37 @@ class DemoOptions:
     schedule: str = "fast"  # fast | forum
     lang: Lang = "en"
     turn_cap: int = TURN_CAP
+    tables: int = 1  # games played at once, each at its own table of the one server
+
+
+#: The names of the demo's tables when it plays several (``--tables``), in the server's language.
+TABLE_NAMES: Final[dict[Lang, tuple[str, ...]]] = {
+    "en": (
+        "Main",
+        "Newcomers",
+        "Classic",
+        "Evening",
+        "Weekend",
+        "Night",
+        "Autumn",
+        "Winter",
+        "Spring",
+        "Summer",
+    ),
+    "ru": (
+        "Основной",
+        "Новички",
+        "Классика",
+        "Вечерний",
+        "Выходные",
+        "Ночной",
+        "Осень",
+        "Зима",
+        "Весна",
+        "Лето",
+    ),
+}
+MAX_TABLES: Final[int] = len(TABLE_NAMES["en"])
 
 
 class DemoError(Exception):
@@ -427,11 +460,15 @@ class Transcript:
     every step would be quadratic.
     """
 
-    def __init__(self, env: Env, out: TextIO, *, host_view: bool, lang: Lang) -> None:
+    def __init__(
+        self, env: Env, out: TextIO, *, host_view: bool, lang: Lang, labelled: bool = False
+    ) -> None:
         self.env = env
         self.lang = lang
         self.out = out
         self.host_view = host_view
+        #: Every line names where it was seen (the host view, or several tables' #game).
+        self.labelled = host_view or labelled
         self.seen: set[int] = set()
         self.channels: dict[int, str] = {}  # watched channel id -> label
         self.parents: dict[int, str] = {}  # channel id -> label, whose threads are watched
@@ -517,7 +554,7 @@ class Transcript:
         if message.is_ephemeral:
             head = lines[0]
             rest = [f"  {line}" for line in lines[1:]]
-        if self.host_view:
+        if self.labelled:
             text = "\n".join(f"[{label}] {line}" for line in (head, *rest))
         else:
             text = "\n".join((head, *rest))
@@ -588,19 +625,52 @@ class Seat:
 
 
 class Demo:
-    def __init__(self, env: Env, bot: MafiaBot, options: DemoOptions, out: TextIO) -> None:
+    """One table's game: its host commands, its players and its channels. With ``--tables N``
+    the first table's Demo builds the server and every member; the others share them
+    (:meth:`adopt`), each with its own members and its own game."""
+
+    def __init__(
+        self,
+        env: Env,
+        bot: MafiaBot,
+        options: DemoOptions,
+        out: TextIO,
+        *,
+        index: int = 0,
+        transcript: Transcript | None = None,
+    ) -> None:
         self.env = env
         self.bot = bot
         self.options = options
+        self.index = index
         self.lang: Lang = options.lang
         self.reader = Reader(options.lang)
-        self.transcript = Transcript(env, out, host_view=options.host_view, lang=options.lang)
+        self.transcript = transcript or Transcript(
+            env, out, host_view=options.host_view, lang=options.lang, labelled=options.tables > 1
+        )
         self.unexpected: list[BaseException] = []
         self.guild: GuildHandle
         self.lobby: ChannelHandle
         self.host: MemberActor
         self.seats: list[Seat] = []
         self._game_channel: ChannelHandle | None = None
+        self.table: TableSettings | None = None
+        self.capped = False  # the turn cap stopped the game
+
+    @property
+    def table_name(self) -> str | None:
+        """The table's name when the demo plays several, else None (the server's only table)."""
+        if self.options.tables <= 1:
+            return None
+        return TABLE_NAMES[self.lang][self.index]
+
+    @property
+    def table_key(self) -> int:
+        return self.table.table_id if self.table is not None else DEMO_GUILD_ID
+
+    def _label(self, slot: str) -> str:
+        channel = "#" + t(self.lang, f"channel.{slot}")
+        return channel if self.table_name is None else f"{self.table_name} {channel}"
 
     # -- the world ---------------------------------------------------------------------------
     def build_world(self) -> None:
@@ -618,12 +688,23 @@ class Demo:
             "Moderators", permissions=discord.Permissions(manage_guild=True)
         )
         self.host = self.guild.add_member(env.create_user("club_admin"), roles=[moderators])
-        self.seats = [
-            Seat(i, self.guild.add_member(env.create_user(f"member_{i:02d}")))
-            for i in range(1, self.options.players + 1)
+        self.members = [
+            self.guild.add_member(env.create_user(f"member_{i:02d}"))
+            for i in range(1, self.options.players * max(1, self.options.tables) + 1)
         ]
+        self.seats = self._seats(self.members)
         self.lobby = self.guild.create_text_channel("general")
         self.transcript.watch(self.lobby, "#general")
+
+    def _seats(self, members: Sequence[MemberActor]) -> list[Seat]:
+        first = self.index * self.options.players
+        return [Seat(i, members[first + i - 1]) for i in range(1, self.options.players + 1)]
+
+    def adopt(self, first: Demo) -> None:
+        """Another table of the first table's server: the same host, its own members."""
+        self.guild, self.host, self.lobby = first.guild, first.host, first.lobby
+        self.members = first.members
+        self.seats = self._seats(first.members)
 
     @property
     def game_channel(self) -> ChannelHandle:
@@ -632,11 +713,19 @@ class Demo:
         return self._game_channel
 
     def _slot(self, slot: str) -> ChannelHandle:
-        name = t(self.lang, f"channel.{slot}")
-        channel = self.guild.channels.get(name)
+        """One of the table's channels (``/mafia setup`` stored their ids)."""
+        channel_id = getattr(self.table, f"{slot}_channel_id", None)
+        channel = self.env.backend.channels.get(channel_id) if channel_id is not None else None
         if channel is None:
-            raise DemoError(f"/mafia setup made no #{name}")
-        return channel
+            raise DemoError(f"/mafia setup made no #{t(self.lang, f'channel.{slot}')}")
+        return ChannelHandle(self.env, self.guild, channel)
+
+    @property
+    def host_place(self) -> ChannelHandle:
+        """Where the host types his commands: #general on a server of one table (any channel
+        will do), the table's own #game when there are several (a command finds its table by
+        its channel)."""
+        return self.lobby if self.table_name is None else self.game_channel
 
     # -- acting as a user --------------------------------------------------------------------
     async def _observe(self, action: Any) -> Any:
@@ -681,20 +770,26 @@ class Demo:
 
     # -- the host ----------------------------------------------------------------------------
     async def setup(self) -> None:
-        await self.slash(self.host, "mafia setup", where=self.lobby, language=self.lang)
+        named: dict[str, Any] = {} if self.table_name is None else {"table": self.table_name}
+        await self.slash(self.host, "mafia setup", where=self.lobby, language=self.lang, **named)
+        tables = await self.bot.store.tables(self.guild.id)
+        wanted = (self.table_name or "").casefold()
+        self.table = next((tb for tb in tables if tb.name.casefold() == wanted), None)
+        if self.table is None:
+            raise DemoError(f"/mafia setup made no table {self.table_name or ''}".rstrip())
         self._game_channel = self._slot("game")
-        self.transcript.watch(self.game_channel, "#" + t(self.lang, "channel.game"))
+        self.transcript.watch(self.game_channel, self._label("game"))
         if self.options.host_view:
             for slot in ("discussion", "host"):
-                self.transcript.watch(self._slot(slot), "#" + t(self.lang, f"channel.{slot}"))
-            self.transcript.watch_threads(self._slot("mafia"), "#" + t(self.lang, "channel.mafia"))
+                self.transcript.watch(self._slot(slot), self._label(slot))
+            self.transcript.watch_threads(self._slot("mafia"), self._label("mafia"))
         self.transcript.flush()
 
     async def open_signup(self) -> None:
         options: dict[str, Any] = {"schedule": self.options.schedule}
         if self.options.schedule == "fast":
             options["timezone"] = "UTC"
-        await self.slash(self.host, "mafia new", where=self.lobby, **options)
+        await self.slash(self.host, "mafia new", where=self.host_place, **options)
 
     async def sign_up(self, *, resumed: bool) -> None:
         """Every member signs up, in order: some with the button, some with /join (after a
@@ -721,14 +816,14 @@ class Demo:
                 await self.slash(seat.actor, "join")
 
     async def start(self) -> None:
-        await self.slash(self.host, "mafia start", where=self.lobby, flush=False)
+        await self.slash(self.host, "mafia start", where=self.host_place, flush=False)
         self._label_players()
         self.transcript.flush()
 
     def _label_players(self) -> None:
         """Host view: DMs and replies are labelled with the nickname too (the host knows it
         from /mafia state; the players' decisions never read this)."""
-        game = self.bot.service.game_in(self.guild.id)
+        game = self.bot.service.game_in(self.table_key)
         if game is not None:
             self.transcript.nick_of.update({p.user_id: p.nick for p in game.players})
 
@@ -808,66 +903,65 @@ class Demo:
                 return  # the last shot closed the window
 
     def _phase(self) -> tuple[int, str] | None:
-        game = self.bot.service.game_in(self.guild.id)
+        game = self.bot.service.game_in(self.table_key)
         return None if game is None else (game.engine.turn, game.record.phase)
 
     # -- the whole game ----------------------------------------------------------------------
-    async def run(self) -> str | None:
-        """Set up or resume, play to the end; the winner, or None at the turn cap."""
-        self.build_world()
+    async def begin(self) -> bool:
+        """Set the table up and open its game, or pick up the stored one. True if the game
+        is already over (its ending is shown again)."""
         self._label_players()
+        await self.setup()
         store = self.bot.store
-        record = await store.latest_game(DEMO_GUILD_ID)
+        games = await store.list_games(table_id=self.table_key)
+        record = games[-1] if games else None
         if record is not None:
             self._check_resumable(
                 record, await store.signups(record.id), await store.players(record.id)
             )
-        await self.setup()
         if record is not None and record.status == "finished":
-            return await self._finished(record.id)
+            await self._finished(record.id)
+            return True
         if record is None:
             await self.open_signup()
             await self.sign_up(resumed=False)
             await self.start()
         else:
+            where = "" if self.table_name is None else f" at table {self.table_name}"
             self.transcript.say(
-                f"-- resuming game {record.id} of {self.options.db} "
+                f"-- resuming game {record.id}{where} of {self.options.db} "
                 f"({'sign-up' if record.status == 'lobby' else f'turn {record.turn}'})"
             )
             if record.status == "lobby":
                 await self.sign_up(resumed=True)
                 await self.start()
-        return await self.play()
+        self._label_players()
+        return False
 
-    async def play(self) -> str | None:
-        while True:
-            game = self.bot.service.game_in(self.guild.id)
-            if game is None:
-                break
-            turn = game.engine.turn
-            if turn > self.options.turn_cap:
-                return None
-            deadline = game.record.deadline
-            if deadline is None:
-                raise DemoError("the game's clock is stopped")
-            before = (turn, game.record.phase, deadline)
-            if game.engine.phase is Phase.PISTOL:
-                await self.pistol_window(turn)
-            else:
-                await self.play_turn(hunt_opens_at(game.schedule, deadline))
-            for event in game_events(game, self.env.now()):  # each notice at its moment
-                if event.at < deadline:
-                    await self.advance_to(event.at)
-            await self.advance_to(deadline)
-            for _ in range(5):  # the clock fires at the deadline; allow for rounding
-                game = self.bot.service.game_in(self.guild.id)
-                if game is None or (turn, game.record.phase, game.record.deadline) != before:
-                    break
-                await self._observe(self.env.advance_time(1.0))
-                self.transcript.flush()
-            else:
-                raise DemoError(f"turn {turn} did not resolve at its deadline")
-        record = await self.bot.store.latest_game(DEMO_GUILD_ID)
+    def game(self) -> LiveGame | None:
+        return self.bot.service.game_in(self.table_key)
+
+    def moment(self) -> tuple[int, str, datetime | None] | None:
+        """Where the table's game stands (turn, phase, deadline); None once it is over."""
+        game = self.game()
+        return None if game is None else (game.engine.turn, game.record.phase, game.record.deadline)
+
+    async def act(self, game: LiveGame) -> None:
+        """The table's players act in the open turn (or the pistol window)."""
+        deadline = game.record.deadline
+        if deadline is None:
+            raise DemoError("the game's clock is stopped")
+        if game.engine.phase is Phase.PISTOL:
+            await self.pistol_window(game.engine.turn)
+        else:
+            await self.play_turn(hunt_opens_at(game.schedule, deadline))
+
+    async def winner(self) -> str | None:
+        """The winner of the table's game; None if the turn cap stopped it."""
+        if self.capped:
+            return None
+        games = await self.bot.store.list_games(table_id=self.table_key)
+        record = games[-1] if games else None
         if record is None or record.status != "finished":
             raise DemoError("the game vanished")
         return record.winner or "none"
@@ -884,10 +978,13 @@ class Demo:
             for m in self.game_channel.history()
         )
         if final is not None and not delivered_now:
-            self.transcript.say(f"-- game {game_id} of {self.options.db} is over; it ended so:")
+            where = "" if self.table_name is None else f" at table {self.table_name}"
+            self.transcript.say(
+                f"-- game {game_id}{where} of {self.options.db} is over; it ended so:"
+            )
             text = render(self.lang, "game_over", final.payload.get("payload") or {})
             lines = text.splitlines()
-            prefix = "[#game] " if self.options.host_view else ""
+            prefix = f"[{self._label('game')}] " if self.transcript.labelled else ""
             self.transcript.say(f"{prefix}{t(self.lang, BOT_NAME_KEY)}: {lines[0]}")
             for line in lines[1:]:
                 self.transcript.say(f"{prefix}  {line}")
@@ -908,6 +1005,46 @@ class Demo:
             )
 
 
+async def play_tables(demos: Sequence[Demo]) -> None:
+    """Every table's game to its end on the one virtual clock: each table whose game runs acts
+    in its turn, then the clock moves through each notice to the earliest deadline, until a
+    game there has moved on (resolved, its pistol window closed, or over)."""
+    first = demos[0]
+    while True:
+        live: list[tuple[Demo, LiveGame]] = []
+        for demo in demos:
+            game = demo.game()
+            if game is None or demo.capped:
+                continue
+            if game.engine.turn > demo.options.turn_cap:
+                demo.capped = True
+                continue
+            live.append((demo, game))
+        if not live:
+            return
+        before = {demo.index: demo.moment() for demo, _game in live}
+        for demo, game in live:
+            await demo.act(game)
+        deadline = min(b[2] for b in before.values() if b is not None and b[2] is not None)
+        moments = sorted(
+            event.at
+            for _demo, game in live
+            for event in game_events(game, first.env.now())
+            if event.at < deadline
+        )
+        for moment in moments:  # each notice at its moment
+            await first.advance_to(moment)
+        await first.advance_to(deadline)
+        for _ in range(5):  # the clock fires at the deadline; allow for rounding
+            if any(demo.moment() != before[demo.index] for demo, _game in live):
+                break
+            await first._observe(first.env.advance_time(1.0))
+            first.transcript.flush()
+        else:
+            turn = min(b[0] for b in before.values() if b is not None)
+            raise DemoError(f"turn {turn} did not resolve at its deadline")
+
+
 def reply_text(result: InteractionResult) -> str:
     parts = []
     if result.response is not None:
@@ -920,11 +1057,16 @@ def reply_text(result: InteractionResult) -> str:
 async def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
     """Play the demo, printing to ``out`` (stdout); returns the exit code."""
     out = out if out is not None else sys.stdout
-    if not MIN_PLAYERS <= options.players <= MAX_PLAYERS or options.schedule not in (
-        "fast",
-        "forum",
+    if (
+        not MIN_PLAYERS <= options.players <= MAX_PLAYERS
+        or options.schedule not in ("fast", "forum")
+        or not 1 <= options.tables <= MAX_TABLES
     ):
-        print(f"demo: {options.players} players, {options.schedule!r} schedule?", file=sys.stderr)
+        print(
+            f"demo: {options.players} players, {options.schedule!r} schedule, "
+            f"{options.tables} tables?",
+            file=sys.stderr,
+        )
         return 2
     if options.db is not None:
         return await _run(options, options.db, out)
@@ -935,35 +1077,55 @@ async def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
 async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
     bot = create_bot(database, game_seed=options.seed)
     assert isinstance(bot, MafiaBot)
-    winner: str | None = None
+    winners: list[tuple[str | None, str | None]] = []  # (table name, winner)
     code = 0
     started = time.monotonic()
     try:
         # Every member's client speaks the demo's language, as in a club of one language.
         with client_locales({EVERYONE: LOCALE_OF[options.lang]}):
             async with simcord.run(bot, check_errors=False) as env:
-                demo = Demo(env, bot, options, out)
+                first = Demo(env, bot, options, out)
+                demos = [first] + [
+                    Demo(env, bot, options, out, index=i, transcript=first.transcript)
+                    for i in range(1, options.tables)
+                ]
                 try:
-                    winner = await asyncio.wait_for(demo.run(), WALL_LIMIT_SECONDS)
+                    winners = await asyncio.wait_for(play_all(demos), WALL_LIMIT_SECONDS)
                 except TimeoutError:
                     print(f"demo: gave up after {WALL_LIMIT_SECONDS:.0f} s", file=sys.stderr)
                 except DemoError as error:
                     print(f"demo: {error}", file=sys.stderr)
                     return 2
-                for failure in demo.unexpected:
-                    print(f"demo: the bot failed: {failure!r}", file=sys.stderr)
-                    code = 1
+                for demo in demos:
+                    for failure in demo.unexpected:
+                        print(f"demo: the bot failed: {failure!r}", file=sys.stderr)
+                        code = 1
                 _ = env.errors  # acknowledged: refusals are part of play, the rest reported above
     finally:
         await bot.close_store()
     log.info("demo finished in %.1f s", time.monotonic() - started)
-    if winner is None or winner == "none":
-        out.write("winner: none\n")
-        out.flush()
-        return 1
-    out.write(f"winner: {winner}\n")
+    if not winners:
+        winners = [(None, None)]
+    for name, winner in winners:
+        label = "winner" if options.tables <= 1 else f"winner[{name}]"
+        out.write(f"{label}: {winner or 'none'}\n")
+        if winner is None or winner == "none":
+            code = 1
     out.flush()
     return code
+
+
+async def play_all(demos: Sequence[Demo]) -> list[tuple[str | None, str | None]]:
+    """Build the server, set every table up and open its game (or pick up the stored ones),
+    play them all to the end; each table's name and winner."""
+    first = demos[0]
+    first.build_world()
+    for demo in demos[1:]:
+        demo.adopt(first)
+    running = [demo for demo in demos if not await demo.begin()]
+    if running:
+        await play_tables(running)
+    return [(demo.table_name, await demo.winner()) for demo in demos]
 
 
 def demo_main(
@@ -974,6 +1136,7 @@ def demo_main(
     host_view: bool = False,
     schedule: str = "fast",
     lang: str = "en",
+    tables: int = 1,
 ) -> int:
     """``main.py demo``: the command line entry (its own event loop)."""
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
@@ -984,6 +1147,7 @@ def demo_main(
         host_view=host_view,
         schedule=schedule,
         lang="ru" if lang == "ru" else "en",
+        tables=tables,
     )
     try:
         return asyncio.run(run_demo(options))
