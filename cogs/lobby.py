@@ -1,11 +1,13 @@
-"""The lobby: the host builds the table (``/mafia setup``), opens sign-up (``/mafia new``), sets
+"""The lobby: the host builds a table (``/mafia setup``; a server may hold several, listed by
+``/mafia tables`` and removed by ``/mafia droptable``), opens sign-up (``/mafia new``), sets
 the role list (``/mafia roles``) and starts the game (``/mafia start``); members sign up with the
-Join/Leave buttons or ``/join`` and ``/leave``.
+Join/Leave buttons or ``/join`` and ``/leave``. Each command acts on the table whose channels
+it is used in (``bot/tables.py``), or on the table its ``table`` option names.
 
 The lobby's cog owns the ``/mafia`` group (``cogs/admin.py`` adds the host's other commands to
 it). Every ``/mafia`` subcommand passes the cog's ``interaction_check``: Manage Server or the
-host role, checked at run time. Channel building lives in ``bot/layout.py``, the sign-up
-message and its buttons in ``bot/signup.py``.
+host role of that table, checked at run time. Channel building lives in ``bot/layout.py``, the
+sign-up message and its buttons in ``bot/signup.py``.
 """
 
 from __future__ import annotations
