@@ -2,9 +2,11 @@
 
 A command whose effect depends on the moment (``/mafia resolve`` resolves *this* turn) answers
 with a preview; the Confirm button's custom id carries what the host saw (the game, and an
-argument such as the turn), so a second click, or a click after the clock moved on, refuses
-instead of acting on something else. The buttons are persistent (dynamic items): they keep
-working after a restart.
+argument such as the turn) and the table it was made at, so a second click, or a click after
+the clock moved on, refuses instead of acting on something else, and a click acts on that
+table's game whatever the channel. The buttons are persistent (dynamic items): they keep
+working after a restart (a button from before tables, without a table, is about the server's
+first table, whose key is the server's id).
 
 The cog that offers an action registers its handler with :func:`add_confirm_items` when it
 loads; the handler returns the reply text or raises a :class:`Refusal`, which is answered
@@ -31,8 +33,10 @@ from core.refusal import Refusal
 
 log = logging.getLogger(__name__)
 
-#: (context, interaction, game id, argument) -> the private reply.
-ConfirmHandler = Callable[[GameContext, discord.Interaction[Any], int, str], Awaitable[str]]
+#: (context, interaction, table key, game id, argument) -> the private reply.
+ConfirmHandler = Callable[
+    [GameContext, discord.Interaction[Any], int, int, str], Awaitable[str]
+]
 
 #: What each Confirm button does, per bot (registered by the cogs as they load).
 _HANDLERS: weakref.WeakKeyDictionary[discord.Client, dict[str, ConfirmHandler]] = (
@@ -70,23 +74,30 @@ def recall(client: discord.Client, token: str) -> dict[str, Any]:
     return values
 
 
-def confirm_id(action: str, game_id: int, arg: str) -> str:
-    return f"{CONFIRM_PREFIX}:{action}:{game_id}:{arg}"
+def confirm_id(action: str, table_id: int, game_id: int, arg: str) -> str:
+    return f"{CONFIRM_PREFIX}:{action}:{table_id}:{game_id}:{arg}"
 
 
 class ConfirmButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mafia:confirm:(?P<action>[a-z_]+):(?P<game>\d+):(?P<arg>[A-Za-z0-9_.-]*)",
+    template=(
+        r"mafia:confirm:(?P<action>[a-z_]+):(?:(?P<table>\d+):)?(?P<game>\d+)"
+        r":(?P<arg>[A-Za-z0-9_.-]*)"
+    ),
 ):
-    def __init__(self, action: str, game_id: int, arg: str, lang: Lang = "en") -> None:
+    def __init__(
+        self, action: str, table_id: int | None, game_id: int, arg: str, lang: Lang = "en"
+    ) -> None:
+        # ``table_id`` None: a button from before tables (only parsed, never shown again).
         super().__init__(
             discord.ui.Button(
                 label=t(lang, "confirm.button"),
                 style=discord.ButtonStyle.danger,
-                custom_id=confirm_id(action, game_id, arg),
+                custom_id=confirm_id(action, table_id or 0, game_id, arg),
             )
         )
         self.action = action
+        self.table_id = table_id
         self.game_id = game_id
         self.arg = arg
 
@@ -98,7 +109,8 @@ class ConfirmButton(
         match: re.Match[str],
         /,
     ) -> ConfirmButton:
-        return cls(match["action"], int(match["game"]), match["arg"])
+        table = match["table"]
+        return cls(match["action"], int(table) if table else None, int(match["game"]), match["arg"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         ctx = game_context(interaction.client)
@@ -106,11 +118,16 @@ class ConfirmButton(
         # The preview loses its buttons at once: what follows is a new private message.
         await _close_preview(interaction, t(lang, "confirm.working"))
         try:
-            await ensure_host(ctx.store, interaction)  # host rights may be gone since
+            table_id = self.table_id or interaction.guild_id or 0
+            # Host rights may be gone since; and they are checked at the table the preview
+            # was made for, whatever channel the click comes from.
+            table = await ensure_host(ctx.store, interaction, table_id=table_id)
+            if table is not None and table.guild_id != interaction.guild_id:
+                raise Refusal("error.outdated_command")
             handler = _HANDLERS.get(interaction.client, {}).get(self.action)
             if handler is None:
                 raise Refusal("error.outdated_command")
-            text = await handler(ctx, interaction, self.game_id, self.arg)
+            text = await handler(ctx, interaction, table_id, self.game_id, self.arg)
         except Refusal as refusal:
             text = refusal.render(lang)
         except Exception:  # the preview is already closed: the host must still hear of it
@@ -157,10 +174,13 @@ async def _close_preview(interaction: discord.Interaction[Any], text: str) -> No
         log.warning("could not close the confirmation %s", interaction.id)
 
 
-def confirm_view(lang: Lang, action: str, game_id: int, arg: str) -> discord.ui.View:
-    """Confirm / Cancel for ``action`` on game ``game_id`` with ``arg`` (what the host saw)."""
+def confirm_view(
+    lang: Lang, action: str, table_id: int, game_id: int, arg: str
+) -> discord.ui.View:
+    """Confirm / Cancel for ``action`` at table ``table_id`` on game ``game_id`` (0: none)
+    with ``arg`` (what the host saw)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ConfirmButton(action, game_id, arg, lang))
+    view.add_item(ConfirmButton(action, table_id, game_id, arg, lang))
     view.add_item(CancelButton(lang))
     return view
 

@@ -26,6 +26,7 @@ member one): repair removes them.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Iterable, Mapping
 from typing import Final, Literal, TypeVar
@@ -34,7 +35,7 @@ import attrs
 import discord
 
 from bot.errors import UserError
-from core.i18n import LANGUAGES, Lang, t
+from core.i18n import LANGUAGES, Lang, as_lang, t
 from db.models import TableSettings
 
 log = logging.getLogger(__name__)
@@ -172,11 +173,18 @@ class LayoutReport:
         )
 
     def summary(
-        self, lang: Lang, host_role: discord.Role | None, *, game: Lang | None = None
+        self,
+        lang: Lang,
+        host_role: discord.Role | None,
+        *,
+        game: Lang | None = None,
+        table: str = "",
     ) -> str:
-        """``/mafia setup``'s reply in ``lang`` (the reader's): the table's channels, the game's
-        language (``game``, default ``lang``), and what was built or repaired."""
-        lines = [
+        """``/mafia setup``'s reply in ``lang`` (the reader's): the table (``table``, its name,
+        when it has one), its channels, the game's language (``game``, default ``lang``), and
+        what was built or repaired."""
+        lines = [t(lang, "setup.table", table=table)] if table else []
+        lines += [
             t(
                 lang,
                 "setup.done",
@@ -251,14 +259,19 @@ def _same_overwrites(a: Mapping[Target, Overwrite], b: Mapping[Target, Overwrite
 
 
 def _find_category(
-    guild: discord.Guild, previous: TableSettings | None
+    guild: discord.Guild, previous: TableSettings | None, name: str, taken: set[int]
 ) -> discord.CategoryChannel | None:
+    """The table's category: by its stored id, else by name: a named table's own name, the
+    first table's default name ("Mafia"/"Мафия") otherwise; never a category of another table
+    (``taken``)."""
     if previous is not None and previous.category_id is not None:
         found = guild.get_channel(previous.category_id)
         if isinstance(found, discord.CategoryChannel):
             return found
-    names = _known_names("channel.category")
-    return next((c for c in guild.categories if c.name.casefold() in names), None)
+    names = {name.casefold()} if name else _known_names("channel.category")
+    return next(
+        (c for c in guild.categories if c.name.casefold() in names and c.id not in taken), None
+    )
 
 
 def _find_channel(
@@ -283,8 +296,13 @@ async def build_or_repair(
     host_role: discord.Role | None,
     invoker: discord.Member,
     previous: TableSettings | None,
+    name: str = "",
+    taken: set[int] | None = None,
 ) -> LayoutReport:
-    """Create what is missing and fix what drifted; returns what was done."""
+    """Create what is missing and fix what drifted; returns what was done. ``name``: a named
+    table's (its category is called so); ``taken``: the ids of the other tables' categories
+    and channels, never adopted."""
+    taken = taken or set()
     reason = t(lang, "audit.setup", user=str(invoker))
     owned_ids = {guild.default_role.id, guild.me.id}
     if host_role is not None:
@@ -294,10 +312,10 @@ async def build_or_repair(
 
     created: list[str] = []
     repaired: list[str] = []
-    category = _find_category(guild, previous)
+    category = _find_category(guild, previous, name, taken)
     if category is None:
-        name = t(lang, "channel.category")
-        category = await _guard(name, guild.create_category(name, reason=reason))
+        title = name or t(lang, "channel.category")
+        category = await _guard(title, guild.create_category(title, reason=reason))
         created.append(category.name)
 
     channels: dict[Slot, discord.TextChannel] = {}
@@ -334,6 +352,28 @@ async def build_or_repair(
                 repaired.append(channel.mention)
         channels[slot] = channel
     return LayoutReport(category=category, channels=channels, created=created, repaired=repaired)
+
+
+async def remove_table_channels(
+    guild: discord.Guild, table: TableSettings, *, invoker: discord.Member
+) -> None:
+    """``/mafia droptable``: delete the table's four channels (the mafia's rooms, threads of
+    #mafia, go with them) and its category (a channel of anyone else's in it is kept: Discord
+    leaves it without a category). Channels already gone are skipped."""
+    reason = t(as_lang(table.language) or "en", "audit.droptable", user=str(invoker))
+    for slot in SLOTS:
+        channel_id = getattr(table, f"{slot}_channel_id")
+        found = guild.get_channel(channel_id) if channel_id is not None else None
+        if found is not None:
+            await _delete(found, reason)
+    category = guild.get_channel(table.category_id) if table.category_id is not None else None
+    if isinstance(category, discord.CategoryChannel):
+        await _delete(category, reason)
+
+
+async def _delete(channel: discord.abc.GuildChannel, reason: str) -> None:
+    with contextlib.suppress(discord.NotFound):  # gone meanwhile
+        await _guard(channel.name, channel.delete(reason=reason))
 
 
 async def _guard(name: str, call: Awaitable[_T]) -> _T:

@@ -117,6 +117,13 @@ async def table_of(
     return found
 
 
+def remember_table(interaction: discord.Interaction[Any], table: TableSettings | None) -> None:
+    """Make ``table`` the interaction's table (what :func:`table_of` returns from now on): a
+    host command naming its table (``/mafia setup table:``, ``/mafia droptable``) acts on, and
+    is answered and audited at, that table wherever it was typed."""
+    interaction.extras[_EXTRA] = table
+
+
 async def table_key(store: GameStore, interaction: discord.Interaction[Any]) -> int:
     """The key the service knows the interaction's table by (the server's id before setup)."""
     table = await table_of(store, interaction)

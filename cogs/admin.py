@@ -32,8 +32,9 @@ from bot.render import (
     resolve_preview,
     timestamp,
 )
-from bot.replies import guild_language, reader_language, send_private
+from bot.replies import reader_language, send_private
 from bot.secrecy import ensure_substitute_may_play
+from bot.tables import table_key, table_language, table_of
 from cogs._common import HOST_GROUP, add_host_commands, audit_args, guild_and_member
 from core.i18n import Lang, t
 from rules.knowledge import mafia_members
@@ -68,7 +69,7 @@ class AdminCog(commands.Cog, name="Admin"):
         guild, _member = guild_and_member(interaction)
         if is_blank(text):  # Discord would show nothing
             raise UserError("error.empty_text")
-        settings = await self.ctx.store.get_table(guild.id)
+        settings = await table_of(self.ctx.store, interaction)
         channel = (
             guild.get_channel(settings.game_channel_id)
             if settings is not None and settings.game_channel_id is not None
@@ -76,7 +77,7 @@ class AdminCog(commands.Cog, name="Admin"):
         )
         if not isinstance(channel, discord.TextChannel):
             raise UserError("error.not_set_up")
-        game_lang = await guild_language(self.ctx.store, guild)
+        game_lang = table_language(settings, guild)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.ctx.webhooks.post(channel, text, username=t(game_lang, "host.display_name"))
         lang = await reader_language(self.ctx.store, interaction)
@@ -85,11 +86,11 @@ class AdminCog(commands.Cog, name="Admin"):
     @app_commands.command(name="resolve", description=ltext("cmd.mafia.resolve.description"))
     async def resolve_command(self, interaction: discord.Interaction[Any]) -> None:
         """A private preview of the turn; its Confirm button resolves that turn only."""
-        guild, _member = guild_and_member(interaction)
-        game = self.ctx.service.running(guild.id)
+        table_id = await table_key(self.ctx.store, interaction)
+        game = self.ctx.service.running(table_id)
         lang = await reader_language(self.ctx.store, interaction)
         stage = game.engine.phase.value
-        view = confirm_view(lang, "resolve", game.id, f"{game.engine.turn}.{stage}")
+        view = confirm_view(lang, "resolve", table_id, game.id, f"{game.engine.turn}.{stage}")
         await send_preview(interaction, resolve_preview(lang, game), view)
 
     @app_commands.command(name="extend", description=ltext("cmd.mafia.extend.description"))
@@ -97,8 +98,9 @@ class AdminCog(commands.Cog, name="Admin"):
     async def extend_command(
         self, interaction: discord.Interaction[Any], minutes: app_commands.Range[int, 1, 10080]
     ) -> None:
-        guild, member = guild_and_member(interaction)
-        deadline = await self.ctx.service.extend(guild.id, member.id, minutes)
+        _guild, member = guild_and_member(interaction)
+        table_id = await table_key(self.ctx.store, interaction)
+        deadline = await self.ctx.service.extend(table_id, member.id, minutes)
         self.ctx.clock.rearm()
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.extended", deadline=timestamp(deadline)))
@@ -107,8 +109,8 @@ class AdminCog(commands.Cog, name="Admin"):
 
     @app_commands.command(name="pause", description=ltext("cmd.mafia.pause.description"))
     async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
-        guild, member = guild_and_member(interaction)
-        await self.ctx.service.pause(guild.id, member.id)
+        _guild, member = guild_and_member(interaction)
+        await self.ctx.service.pause(await table_key(self.ctx.store, interaction), member.id)
         self.ctx.clock.rearm()
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.paused"))
@@ -117,8 +119,9 @@ class AdminCog(commands.Cog, name="Admin"):
 
     @app_commands.command(name="resume", description=ltext("cmd.mafia.resume.description"))
     async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
-        guild, member = guild_and_member(interaction)
-        deadline = await self.ctx.service.resume(guild.id, member.id)
+        _guild, member = guild_and_member(interaction)
+        table_id = await table_key(self.ctx.store, interaction)
+        deadline = await self.ctx.service.resume(table_id, member.id)
         self.ctx.clock.rearm()
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.resumed", deadline=timestamp(deadline)))
@@ -128,20 +131,20 @@ class AdminCog(commands.Cog, name="Admin"):
     @app_commands.command(name="end", description=ltext("cmd.mafia.end.description"))
     async def end_command(self, interaction: discord.Interaction[Any]) -> None:
         """A private preview; its Confirm button ends that game (or cancels that sign-up)."""
-        guild, _member = guild_and_member(interaction)
+        table_id = await table_key(self.ctx.store, interaction)
         lang = await reader_language(self.ctx.store, interaction)
-        game = self.ctx.service.game_in(guild.id)
+        game = self.ctx.service.game_in(table_id)
         if game is not None:
             game_id = game.id
             text = t(lang, "host.end_preview", game=game.id, turn=game.engine.turn)
         else:
-            rec = await self.ctx.store.open_game(guild.id)
+            rec = await self.ctx.store.open_game(table_id)
             if rec is None or rec.status != "lobby":
                 raise UserError("error.no_running_game")
             game_id = rec.id
             count = len(await self.ctx.store.signups(rec.id))
             text = t(lang, "host.cancel_signup_preview", game=rec.id, count=count)
-        await send_preview(interaction, text, confirm_view(lang, "end", game_id, ""))
+        await send_preview(interaction, text, confirm_view(lang, "end", table_id, game_id, ""))
 
     @app_commands.command(name="exclude", description=ltext("cmd.mafia.exclude.description"))
     @app_commands.describe(
@@ -155,8 +158,8 @@ class AdminCog(commands.Cog, name="Admin"):
         reason: app_commands.Range[str, 1, 500] | None = None,
     ) -> None:
         """A private preview; its Confirm button excludes the player (announced at once)."""
-        guild, _member = guild_and_member(interaction)
-        game = self.ctx.service.running(guild.id)
+        table_id = await table_key(self.ctx.store, interaction)
+        game = self.ctx.service.running(table_id)
         nick = find_name(game.engine.state.players, player)  # R44: the exact rule
         if nick is None:
             raise UserError("error.unknown_nick", nick=player)
@@ -166,7 +169,7 @@ class AdminCog(commands.Cog, name="Admin"):
             lines.append(t(lang, "host.exclude_reason", reason=reason))
         token = remember(interaction.client, {"player": nick, "reason": reason})
         await send_preview(
-            interaction, "\n".join(lines), confirm_view(lang, "exclude", game.id, token)
+            interaction, "\n".join(lines), confirm_view(lang, "exclude", table_id, game.id, token)
         )
 
     @app_commands.command(name="deprive", description=ltext("cmd.mafia.deprive.description"))
@@ -197,8 +200,9 @@ class AdminCog(commands.Cog, name="Admin"):
             raise UserError("error.bot_cannot_play")
         await ensure_substitute_may_play(self.ctx, guild, member)  # R14, R55
         await interaction.response.defer(ephemeral=True, thinking=True)
-        previous, seat = await self.ctx.service.replace(guild.id, host.id, player, member.id)
-        game = self.ctx.service.game_in(guild.id)
+        table_id = await table_key(self.ctx.store, interaction)
+        previous, seat = await self.ctx.service.replace(table_id, host.id, player, member.id)
+        game = self.ctx.service.game_in(table_id)
         room = None
         if game is not None and seat.nick in mafia_members(game.engine.state):
             room = await self.ctx.delivery.mafia_room(guild, game.id)
@@ -213,8 +217,7 @@ class AdminCog(commands.Cog, name="Admin"):
     @app_commands.command(name="state", description=ltext("cmd.mafia.state.description"))
     async def state_command(self, interaction: discord.Interaction[Any]) -> None:
         """The full state, privately: who is who, alive or dead, and this turn's requests."""
-        guild, _member = guild_and_member(interaction)
-        game = self.ctx.service.running(guild.id)
+        game = self.ctx.service.running(await table_key(self.ctx.store, interaction))
         lang = await reader_language(self.ctx.store, interaction)
         embeds = render_state_embeds(lang, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -225,11 +228,12 @@ class AdminCog(commands.Cog, name="Admin"):
 
     @app_commands.command(name="log", description=ltext("cmd.mafia.log.description"))
     async def log_command(self, interaction: discord.Interaction[Any]) -> None:
-        """The audit log of the server's host commands, newest first, a page at a time, with
+        """The audit log of the table's host commands, newest first, a page at a time, with
         Prev/Next buttons only the invoker can use (R56)."""
-        guild, member = guild_and_member(interaction)
+        _guild, member = guild_and_member(interaction)
+        table_id = await table_key(self.ctx.store, interaction)
         lang = await reader_language(self.ctx.store, interaction)
-        view = AuditLogView(self.ctx, lang, member.id, guild.id)
+        view = AuditLogView(self.ctx, lang, member.id, table_id)
         embed = await view.render()
         await interaction.response.send_message(
             embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
@@ -246,8 +250,10 @@ class AdminCog(commands.Cog, name="Admin"):
             await ensure_host(self.ctx.store, interaction)
         except Exception:
             return []
-        guild = interaction.guild
-        game = self.ctx.service.game_in(guild.id) if guild is not None else None
+        try:
+            game = self.ctx.service.game_in(await table_key(self.ctx.store, interaction))
+        except Exception:
+            return []
         if game is None:
             return []
         needle = current.casefold()
@@ -264,9 +270,10 @@ class AdminCog(commands.Cog, name="Admin"):
         key: str,
         reason: str | None = None,
     ) -> None:
-        guild, member = guild_and_member(interaction)
+        _guild, member = guild_and_member(interaction)
+        table_id = await table_key(self.ctx.store, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        action = await self.ctx.service.host_action(guild.id, member.id, action, reason)
+        action = await self.ctx.service.host_action(table_id, member.id, action, reason)
         await self.ctx.deliver()
         self.ctx.clock.rearm()
         lang = await reader_language(self.ctx.store, interaction)
@@ -283,20 +290,27 @@ class AdminCog(commands.Cog, name="Admin"):
             return
         if command.name in AUDITED_BY_THE_SERVICE:
             return
-        guild_id = interaction.guild.id
-        game = await self.ctx.store.open_game(guild_id) or await self.ctx.store.latest_game(
-            guild_id
-        )
+        guild = interaction.guild
+        try:
+            table = await table_of(self.ctx.store, interaction)
+        except UserError:  # not reached: every /mafia command knows its table by now
+            table = None
+        table_id = table.table_id if table is not None else guild.id
+        game = await self.ctx.store.open_game(table_id)
+        if game is None:
+            games = await self.ctx.store.list_games(table_id=table_id)
+            game = games[-1] if games else None
         name, args = f"mafia {command.name}", audit_args(interaction.namespace)
         # R56: its line in #host, queued with the game's announcements when there is a game
-        # (durable, in order); before any game, posted at once.
+        # (durable, in order); before any game, posted at once. Either way the row belongs
+        # to the table the command was used at.
         queued = await self.ctx.service.audit(
-            guild_id, game.id if game is not None else None, interaction.user.id, name, args
+            table_id, game.id if game is not None else None, interaction.user.id, name, args
         )
         if queued:
             await self.ctx.deliver()
         else:
-            lang = await guild_language(self.ctx.store, interaction.guild)
+            lang = table_language(table, guild)
             line = render_audit_line(lang, name, interaction.user.id, args)
             await self.ctx.delivery.tell_hosts(interaction.guild, line)
 
@@ -311,12 +325,12 @@ class AuditLogView(discord.ui.View):
     """``/mafia log``'s Prev/Next buttons: only the host who opened it turns its pages, and
     they stop working after :data:`LOG_TIMEOUT_SECONDS` (the view is not persistent)."""
 
-    def __init__(self, ctx: GameContext, lang: Lang, owner_id: int, guild_id: int) -> None:
+    def __init__(self, ctx: GameContext, lang: Lang, owner_id: int, table_id: int) -> None:
         super().__init__(timeout=LOG_TIMEOUT_SECONDS)
         self.ctx = ctx
         self.lang = lang
         self.owner_id = owner_id
-        self.guild_id = guild_id
+        self.table_id = table_id
         self.page = 0  # 0: the newest lines
         self.pages = 1
         self.prev_button.label = t(lang, "console.log.prev")
@@ -325,13 +339,13 @@ class AuditLogView(discord.ui.View):
     async def render(self) -> discord.Embed:
         """The current page (clamped to the log as it is now), and the buttons' state."""
         rows, total = await self.ctx.store.audit_page(
-            self.guild_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
+            self.table_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
         )
         self.pages = max(1, -(-total // LOG_PAGE_SIZE))
         if self.page >= self.pages:
             self.page = self.pages - 1
             rows, total = await self.ctx.store.audit_page(
-                self.guild_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
+                self.table_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
             )
         lines = [
             f"{timestamp(r.at, 'f')} " + render_audit_line(self.lang, r.command, r.actor_id, r.args)

@@ -1,11 +1,13 @@
-"""The lobby: the host builds the table (``/mafia setup``), opens sign-up (``/mafia new``), sets
+"""The lobby: the host builds a table (``/mafia setup``; a server may hold several, listed by
+``/mafia tables`` and removed by ``/mafia droptable``), opens sign-up (``/mafia new``), sets
 the role list (``/mafia roles``) and starts the game (``/mafia start``); members sign up with the
-Join/Leave buttons or ``/join`` and ``/leave``.
+Join/Leave buttons or ``/join`` and ``/leave``. Each command acts on the table whose channels
+it is used in (``bot/tables.py``), or on the table its ``table`` option names.
 
 The lobby's cog owns the ``/mafia`` group (``cogs/admin.py`` adds the host's other commands to
 it). Every ``/mafia`` subcommand passes the cog's ``interaction_check``: Manage Server or the
-host role, checked at run time. Channel building lives in ``bot/layout.py``, the sign-up
-message and its buttons in ``bot/signup.py``.
+host role of that table, checked at run time. Channel building lives in ``bot/layout.py``, the
+sign-up message and its buttons in ``bot/signup.py``.
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.command_i18n import ltext
+from bot.confirm import confirm_view, send_preview
 from bot.context import GameContext, game_context
 from bot.delivery import slot_channel
 from bot.errors import BotMissingPermissions, UserError
-from bot.hosts import ensure_host
+from bot.hosts import command_table, ensure_any_host, ensure_host
 from bot.layout import build_or_repair, missing_bot_permissions, name_the_bot
 from bot.mafia_room import missing_room_permissions
 from bot.render import role_summary, timestamp
-from bot.replies import guild_language, reader_language, send_private
+from bot.replies import reader_language, send_private
 from bot.secrecy import ensure_secret_start
 from bot.signup import (
     SignupView,
@@ -36,10 +39,21 @@ from bot.signup import (
     signup_action,
     signup_text,
 )
+from bot.tables import (
+    TABLE_NAME_MAX,
+    channel_ids,
+    remember_table,
+    table_at,
+    table_key,
+    table_language,
+    table_of,
+    table_title,
+)
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
 from core.i18n import Lang, as_lang, t
-from core.service import setup_refusal
-from db.models import TableSettings
+from core.service import LiveGame, setup_refusal
+from db.errors import TableNameTaken
+from db.models import GameRecord, TableSettings
 from rules.knowledge import mafia_members
 from rules.setup import SetupError, format_role_list, preset
 
@@ -67,13 +81,24 @@ class LobbyCog(
         super().__init__()
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        await ensure_host(self.ctx.store, interaction)
+        command = interaction.command
+        if command is not None and command.name == "tables":  # about every table at once
+            await ensure_any_host(self.ctx.store, interaction)
+            guild, _member = guild_and_member(interaction)
+            tables = await self.ctx.store.tables(guild.id)
+            here = table_at(tables, interaction.channel)
+            remember_table(interaction, here or next(iter(tables), None))
+            return True
+        table = await ensure_host(self.ctx.store, interaction)
+        if table is not None:  # the table a ``table`` option names, wherever it is typed
+            remember_table(interaction, table)
         return True
 
     @app_commands.command(name="setup", description=ltext("cmd.mafia.setup.description"))
     @app_commands.describe(
         language=ltext("cmd.mafia.setup.opt.language.description"),
         host_role=ltext("cmd.mafia.setup.opt.host_role.description"),
+        table=ltext("cmd.mafia.setup.opt.table.description"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def setup_command(
@@ -81,11 +106,22 @@ class LobbyCog(
         interaction: discord.Interaction[Any],
         language: app_commands.Choice[str],
         host_role: discord.Role | None = None,
+        table: app_commands.Range[str, 1, TABLE_NAME_MAX] | None = None,
     ) -> None:
+        """Build or repair a table. Without ``table``: the table of the channel it is used in,
+        else the server's only one (its first is built when there is none). With ``table``:
+        the table of that name (any case), else a new one in a category of that name."""
         guild, member = guild_and_member(interaction)
         lang: Lang = as_lang(language.value) or "en"
-        previous = await self.ctx.store.get_table(guild.id)
-        base = previous or TableSettings(guild_id=guild.id)
+        name = " ".join(table.split()) if table is not None else ""
+        if table is not None and not name:
+            raise UserError("error.empty_text", in_lang=lang)
+        tables = await self.ctx.store.tables(guild.id)
+        previous = await command_table(self.ctx.store, interaction)
+        base = previous or TableSettings(guild_id=guild.id, name=name)
+        # The other tables' categories and channels are never adopted as this one's.
+        others = [tb for tb in tables if previous is None or tb.table_id != previous.table_id]
+        taken = set().union(*(channel_ids(tb) for tb in others))
 
         if host_role is not None:
             if host_role.is_default():
@@ -104,12 +140,24 @@ class LobbyCog(
 
         await interaction.response.defer(ephemeral=True, thinking=True)
         report = await build_or_repair(
-            guild, lang=lang, host_role=role, invoker=member, previous=previous
+            guild,
+            lang=lang,
+            host_role=role,
+            invoker=member,
+            previous=previous,
+            name=base.name,
+            taken=taken,
         )
+        if previous is None and tables:  # another table: keyed by its own category
+            base = attrs.evolve(base, table_id=report.category.id)
         settings = report.settings(
             attrs.evolve(base, language=lang, host_role_id=role.id if role else None)
         )
-        await self.ctx.store.save_table(settings)
+        try:
+            await self.ctx.store.save_table(settings)
+        except TableNameTaken:  # another table took the name meanwhile
+            raise UserError("error.table_name_taken", name=name, in_lang=lang) from None
+        remember_table(interaction, settings)
         await name_the_bot(guild, t(lang, "host.display_name"))
         log.info(
             "setup in guild %s by %s: created %s, repaired %s",
@@ -120,7 +168,8 @@ class LobbyCog(
         )
 
         reply_lang = await reader_language(self.ctx.store, interaction, game=lang)
-        await send_private(interaction, report.summary(reply_lang, role, game=lang))
+        summary = report.summary(reply_lang, role, game=lang, table=settings.name)
+        await send_private(interaction, summary)
         # Announcements left pending for want of a channel (deleted, or never set up since a
         # restart) can go out now instead of waiting for the next turn's delivery.
         await self.ctx.deliver()
@@ -148,15 +197,15 @@ class LobbyCog(
         """Open sign-up: a message in #game with Join and Leave buttons. ``reveal``: name the
         members behind the nicknames when the game ends (the host says so in the reply)."""
         guild, member = guild_and_member(interaction)
-        settings = await self.ctx.store.get_table(guild.id)
+        settings = await table_of(self.ctx.store, interaction)
         channel = slot_channel(guild, settings, "game")
-        if channel is None:
+        if settings is None or channel is None:
             raise UserError("error.not_set_up")
         roles = preset_roles(preset) if preset is not None else None
-        zone = timezone or (settings.timezone if settings is not None else "Europe/Moscow")
+        zone = timezone or settings.timezone
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await self.ctx.service.new_game(
-            guild.id,
+            settings.table_id,
             member.id,
             schedule.value,
             zone,
@@ -165,12 +214,18 @@ class LobbyCog(
             activity_rules=activity_rules,
             reveal=reveal,
         )
-        game_lang = await guild_language(self.ctx.store, guild)  # the public sign-up post
+        game_lang = table_language(settings, guild)  # the public sign-up post
         message = await channel.send(
             signup_text(game_lang, 0, rec.schedule_kind), view=SignupView(self.ctx, game_lang)
         )
         await self.ctx.store.update_lobby(rec.id, signup_message_id=message.id)
-        log.info("guild %s: game %s opened by %s", guild.id, rec.id, member.id)
+        log.info(
+            "guild %s table %s: game %s opened by %s",
+            guild.id,
+            settings.table_id,
+            rec.id,
+            member.id,
+        )
         lang = await reader_language(self.ctx.store, interaction)
         opened = t(lang, "signup.opened", channel=channel.mention)
         told = t(lang, "gameover.reveal.yes" if rec.reveal else "gameover.reveal.no")
@@ -189,8 +244,8 @@ class LobbyCog(
     ) -> None:
         """The role list: written out, or the preset for a number of players (default: the
         number signed up now)."""
-        guild, _member = guild_and_member(interaction)
-        role_list = await self.ctx.service.set_roles(guild.id, roles, preset)
+        table_id = await table_key(self.ctx.store, interaction)
+        role_list = await self.ctx.service.set_roles(table_id, roles, preset)
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "roles.set", roles=role_summary(lang, role_list)))
 
@@ -198,9 +253,10 @@ class LobbyCog(
     async def start_command(self, interaction: discord.Interaction[Any]) -> None:
         """Deal roles and nicknames, open turn 1, send the role cards."""
         guild, member = guild_and_member(interaction)
-        settings = await self.ctx.store.get_table(guild.id)
+        settings = await table_of(self.ctx.store, interaction)
         mafia_channel = slot_channel(guild, settings, "mafia")
-        if slot_channel(guild, settings, "game") is None or mafia_channel is None:
+        game_channel = slot_channel(guild, settings, "game")
+        if settings is None or game_channel is None or mafia_channel is None:
             raise UserError("error.not_set_up")
         # Check before anything is committed: a game half started (cards unsent, no room for
         # the mafia) is worse than a clear refusal.
@@ -216,13 +272,13 @@ class LobbyCog(
             )
         await ensure_secret_start(self.ctx, guild, settings)  # R14, R55: no player reads them
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game_lang = await guild_language(self.ctx.store, guild)
+        game_lang = table_language(settings, guild)
         lang = await reader_language(self.ctx.store, interaction)  # the host's reply
-        lobby = await self.ctx.store.open_game(guild.id)
+        lobby = await self.ctx.store.open_game(settings.table_id)
         # Sign-ups of members who left while the bot was away are dropped.
         gone = await members_gone(guild, await self.ctx.store.signups(lobby.id)) if lobby else set()
         live = await self.ctx.service.start(
-            guild.id, theme=game_lang, is_member=lambda user_id: user_id not in gone
+            settings.table_id, theme=game_lang, is_member=lambda user_id: user_id not in gone
         )
         log.info("guild %s: game %s started by %s", guild.id, live.id, member.id)
         warnings: list[str] = []
@@ -256,25 +312,97 @@ class LobbyCog(
         )
         await send_private(interaction, "\n".join([done, *warnings]))
 
+    @app_commands.command(name="tables", description=ltext("cmd.mafia.tables.description"))
+    async def tables_command(self, interaction: discord.Interaction[Any]) -> None:
+        """The server's tables, privately: each one's #game, language, host role and game."""
+        guild, _member = guild_and_member(interaction)
+        tables = await self.ctx.store.tables(guild.id)
+        if not tables:
+            raise UserError("error.not_set_up")
+        lang = await reader_language(self.ctx.store, interaction)
+        lines = [t(lang, "tables.title", count=len(tables))]
+        for table in tables:
+            game_channel = slot_channel(guild, table, "game")
+            role = guild.get_role(table.host_role_id) if table.host_role_id else None
+            lines.append(
+                t(
+                    lang,
+                    "tables.line",
+                    table=table_title(lang, table, guild),
+                    channel=game_channel.mention if game_channel else "-",
+                    language=t(lang, f"choice.language.{table_language(table, guild)}"),
+                    host_role=role.mention if role else t(lang, "setup.no_host_role"),
+                    game=await self._game_at(lang, table),
+                )
+            )
+        await send_private(interaction, "\n".join(lines))
+
+    async def _game_at(self, lang: Lang, table: TableSettings) -> str:
+        """A table's game in a few words: running (turn, phase, players), sign-up, or none."""
+        live: LiveGame | None = self.ctx.service.game_in(table.table_id)
+        if live is not None:
+            return t(
+                lang,
+                "tables.game.running",
+                game=live.id,
+                turn=live.engine.turn,
+                phase=t(lang, f"phase.{live.engine.phase.value}"),
+                alive=len(live.engine.state.living()),
+                count=len(live.players),
+            )
+        rec: GameRecord | None = await self.ctx.store.open_game(table.table_id)
+        if rec is not None and rec.status == "lobby":
+            count = len(await self.ctx.store.signups(rec.id))
+            return t(lang, "tables.game.signup", game=rec.id, count=count)
+        return t(lang, "tables.game.none")
+
+    @app_commands.command(name="droptable", description=ltext("cmd.mafia.droptable.description"))
+    @app_commands.describe(table=ltext("cmd.mafia.droptable.opt.table.description"))
+    async def droptable_command(
+        self,
+        interaction: discord.Interaction[Any],
+        table: app_commands.Range[str, 1, TABLE_NAME_MAX],
+    ) -> None:
+        """A private preview; its Confirm button removes the table's category and channels
+        (its finished games stay in the store). Refused while the table has a game."""
+        guild, _member = guild_and_member(interaction)
+        found = await command_table(self.ctx.store, interaction)
+        if found is None:
+            raise UserError("error.no_table", name=table)
+        lang = await reader_language(self.ctx.store, interaction)
+        title = table_title(lang, found, guild)
+        if await self.ctx.store.open_game(found.table_id) is not None:
+            raise UserError("error.table_busy", table=title)
+        channels = [
+            c.mention
+            for slot in ("game", "discussion", "mafia", "host")
+            if (c := slot_channel(guild, found, slot)) is not None
+        ]
+        text = t(lang, "host.droptable_preview", table=title, channels=", ".join(channels) or "-")
+        view = confirm_view(lang, "droptable", found.table_id, 0, "")
+        await send_preview(interaction, text, view)
+
 
 class SignupCog(PlayerCog, name="Signup"):
     @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A member left the server: out of the sign-up (the count follows); a living player
-        stays in the game, and the hosts are told to give his nickname to a substitute."""
+        stays in the game, and the hosts are told to give his nickname to a substitute. At
+        every table of the server: he may have signed up or played at several."""
         guild = self.ctx.client.get_guild(payload.guild_id)
         if guild is None:
             return
-        left = await self.ctx.service.member_left(guild.id, payload.user.id)
-        if left is None:
-            return
-        what, value = left
-        if what == "signup":
-            await refresh_signup(self.ctx, guild, int(value))
-            return
-        lang = await guild_language(self.ctx.store, guild)
-        text = t(lang, "host.player_left", nick=value, user=f"<@{payload.user.id}>")
-        await self.ctx.delivery.tell_hosts(guild, text)
+        for table in await self.ctx.store.tables(guild.id):
+            left = await self.ctx.service.member_left(table.table_id, payload.user.id)
+            if left is None:
+                continue
+            what, value = left
+            if what == "signup":
+                await refresh_signup(self.ctx, guild, int(value))
+                continue
+            lang = table_language(table, guild)
+            text = t(lang, "host.player_left", nick=value, user=f"<@{payload.user.id}>")
+            await self.ctx.delivery.tell_hosts(guild, text)
 
     @app_commands.command(name="join", description=ltext("cmd.join.description"))
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:

@@ -104,3 +104,5 @@ error-setup-count_mismatch =
 error-wrong_channel = Game commands work in the game's channels: use them in { $channel }.
 error-which_table = This server has several tables: use the command in the channels of the table you mean ({ $tables }).
 error-no_table = No table is called “{ $name }” on this server.
+error-table_busy = The table { $table } has a game: end it with /mafia end in its channels before removing the table.
+error-table_name_taken = Another table of this server is already called “{ $name }”.

@@ -10,6 +10,24 @@ setup-created = Created: { $items }.
 setup-repaired = Repaired: { $items }.
 setup-unchanged = Everything was already in place.
 setup-no_host_role = none (members with Manage Server host)
+setup-table = Table “{ $table }”.
+tables-title = { $count ->
+    [one] This server has { $count } table:
+   *[other] This server has { $count } tables:
+}
+tables-line = **{ $table }**: { $channel }; language: { $language }; host role: { $host_role }; { $game }
+tables-game-none = no game
+tables-game-signup = game #{ $game }, sign-up open ({ $count ->
+    [one] { $count } player
+   *[other] { $count } players
+})
+tables-game-running = game #{ $game }, turn { $turn }, { $phase }, { $alive } of { $count ->
+    [one] { $count } player
+   *[other] { $count } players
+} alive
+host-droptable_preview = Remove the table { $table } now? Its category and channels ({ $channels }) will be deleted with everything posted in them; its finished games stay in the bot's records.
+host-table_dropped = The table { $table } is removed.
+audit-droptable = Forum mafia: /mafia droptable by { $user }
 audit-setup = Forum mafia: /mafia setup by { $user }
 channel-category = Mafia
 channel-game = game

@@ -10,6 +10,23 @@ setup-created = Создано: { $items }.
 setup-repaired = Исправлено: { $items }.
 setup-unchanged = Всё уже было на месте.
 setup-no_host_role = не задана (ведут участники с правом «Управлять сервером»)
+setup-table = Стол «{ $table }».
+tables-title = { $count ->
+    [one] На этом сервере { $count } стол:
+    [few] На этом сервере { $count } стола:
+   *[many] На этом сервере { $count } столов:
+}
+tables-line = **{ $table }**: { $channel }; язык: { $language }; роль ведущего: { $host_role }; { $game }
+tables-game-none = игры нет
+tables-game-signup = игра №{ $game }, идёт запись ({ $count ->
+    [one] записался { $count } игрок
+    [few] записались { $count } игрока
+   *[many] записалось { $count } игроков
+})
+tables-game-running = игра №{ $game }, ход { $turn }, { $phase }, в живых { $alive } из { $count }
+host-droptable_preview = Убрать стол { $table } сейчас? Его категория и каналы ({ $channels }) будут удалены вместе со всем, что в них написано; завершённые игры останутся в записях бота.
+host-table_dropped = Стол { $table } убран.
+audit-droptable = Форумная мафия: /мафия убрать_стол (участник { $user })
 audit-setup = Форумная мафия: /мафия настройка (участник { $user })
 channel-category = Мафия
 channel-game = игра

@@ -73,10 +73,14 @@ async def snapshot(world: World) -> tuple[Any, ...]:
     )
 
 
-def host_options(world: World, nick: str, substitute: MemberActor) -> dict[str, dict[str, Any]]:
+def host_options(
+    world: World, nick: str, substitute: MemberActor, lang: Lang = "en"
+) -> dict[str, dict[str, Any]]:
     """Valid options for every ``/mafia`` subcommand (what a host could run right now)."""
     return {
         "setup": {"language": "en"},
+        "tables": {},
+        "droptable": {"table": t(lang, "channel.category")},
         "announce": {"text": "The night is dark."},
         "new": {"schedule": "fast"},
         "roles": {"roles": "mafioso=1 villager=3"},
@@ -113,7 +117,7 @@ async def test_R56_only_hosts_run_mafia_subcommands(simcord_env: Env, lang: Lang
     seats = seats_by_role(world, players)
     mafioso_nick, mafioso = seats["mafioso"]
     game_ch = slot(world, "game")
-    options = host_options(world, mafioso_nick, world.player)
+    options = host_options(world, mafioso_nick, world.player, lang)
     assert set(options) == command_names(env, "mafia"), "a /mafia subcommand is not tested"
 
     before = await snapshot(world)

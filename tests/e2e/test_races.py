@@ -135,7 +135,8 @@ async def test_R56_resolve_confirms_the_turn_it_names(
     reply_text(await players[3].slash(slot(world, "game"), "say", text="late"))
     assert preview.response is not None
     button = confirm_button(preview)
-    assert button == f"mafia:confirm:resolve:{live_game(world).id}:1.open"
+    # The table's key (the server's id for its first table), the game, the turn.
+    assert button == f"mafia:confirm:resolve:{world.guild.id}:{live_game(world).id}:1.open"
     clicks = await at_once(
         env,
         lambda: world.admin.click(preview.response, custom_id=button),  # type: ignore[arg-type]
