@@ -1,5 +1,5 @@
-"""Delivering the game's outbox: every announcement the service queued, rendered in the guild's
-language and sent where its audience is.
+"""Delivering the game's outbox: every announcement the service queued, rendered in its table's
+language and sent where its audience is, in the channels of the game's table.
 
 An outbox row's payload is ``{"kind", "audience", "payload"}`` (``rules/announce.py``):
 audience ``public`` is a bot message in #game, ``mafia`` a bot message in the game's mafia room
@@ -11,7 +11,8 @@ player reads his card and his news with ``/role`` and ``/status``.
 
 Discord failing (a 5xx, a 429 past discord.py's own retries, a timeout, a dropped connection)
 blocks only the failing row's game: its later rows wait, so each game keeps its order, while
-the other games' rows go on. A timer tries again with a backoff (:data:`RETRY_FIRST_SECONDS`
+the other games' rows go on (another table's game too: a table's deleted channel or lost
+permission stops only its own game). A timer tries again with a backoff (:data:`RETRY_FIRST_SECONDS`
 doubling to :data:`RETRY_MAX_SECONDS`), and the hosts read a notice in #host once a game's
 announcements have been stuck for :data:`STUCK_NOTICE_SECONDS`, once per stuck episode.
 
@@ -46,12 +47,12 @@ from bot.render import (
     render_role_card,
     with_dm_header,
 )
-from bot.replies import guild_language
+from bot.tables import table_language, table_title
 from bot.webhooks import split_message
 from core.i18n import Lang, t
 from core.service import GameService
 from db.interface import GameStore
-from db.models import TableSettings, OutboxRecord
+from db.models import GameRecord, OutboxRecord, TableSettings
 from rules.announce import HOST, MAFIA, PUBLIC
 from rules.knowledge import role_card
 
@@ -242,12 +243,13 @@ class Delivery:
         """Tell the hosts that the game's announcements wait; True once they were told."""
         game = await self.store.get_game(game_id)
         guild = self.client.get_guild(game.guild_id) if game is not None else None
-        if guild is None:
+        if guild is None or game is None:
             return False
-        host = slot_channel(guild, await self.store.get_table(guild.id), "host")
+        settings = await self.store.get_table(game.table_id)
+        host = slot_channel(guild, settings, "host")
         if host is None:
             return False
-        lang = await guild_language(self.store, guild)
+        lang = table_language(settings, guild)
         try:
             await host.send(
                 t(lang, "delivery.stuck", minutes=int(stuck_for // 60)),
@@ -267,8 +269,8 @@ class Delivery:
         if guild is None:
             log.warning("outbox row %s: guild %s is not available", row.id, game.guild_id)
             return False
-        settings = await self.store.get_table(guild.id)
-        lang = await guild_language(self.store, guild)
+        settings = await self.store.get_table(game.table_id)  # the game's table
+        lang = table_language(settings, guild)
         audience = str(row.payload.get("audience", PUBLIC))
         kind = str(row.payload.get("kind", row.kind))
         payload: Mapping[str, Any] = row.payload.get("payload") or {}
@@ -300,7 +302,8 @@ class Delivery:
             return True
 
         # A private message to the player behind the nickname.
-        posts = self._private_posts(lang, guild.name, row.game_id, kind, audience, payload)
+        table = await self._dm_table(guild, game, settings, lang)
+        posts = self._private_posts(lang, guild.name, row.game_id, kind, audience, payload, table)
         if posts is None:
             return True
         user_id = await self._user_of(row.game_id, audience)
@@ -398,9 +401,10 @@ class Delivery:
         kind: str,
         nick: str,
         payload: Mapping[str, Any],
+        table: str | None = None,
     ) -> list[Post] | None:
-        """A private message's posts, the server and game named first (a text is cut into
-        pieces after the header is added, so no piece is too long)."""
+        """A private message's posts, the server (and ``table``) and game named first (a text
+        is cut into pieces after the header is added, so no piece is too long)."""
         if kind == "role_card":
             live = self.service.live.get(game_id)
             if live is None or nick not in live.engine.state.players:
@@ -408,15 +412,32 @@ class Delivery:
             text = render_role_card(lang, role_card(live.engine.state, nick))
         elif kind in EMBED_KINDS:
             posts = render_posts(lang, kind, payload)
-            head = with_dm_header(lang, server, game_id, posts[0].content if posts else "")
+            first = posts[0].content if posts else ""
+            head = with_dm_header(lang, server, game_id, first, table=table)
             return [
                 Post(content=head.rstrip(), embeds=posts[0].embeds if posts else ()),
                 *posts[1:],
             ]
         else:
             text = render(lang, kind, payload)
-        text = with_dm_header(lang, server, game_id, text)
+        text = with_dm_header(lang, server, game_id, text, table=table)
         return [Post(content=piece) for piece in split_message(text)]
+
+    async def _dm_table(
+        self,
+        guild: discord.Guild,
+        game: GameRecord,
+        settings: TableSettings | None,
+        lang: Lang,
+    ) -> str | None:
+        """The table a private message names: a named table, or any table of a server with
+        several (a member seated at two tables tells their DMs apart); None for a server's
+        only, unnamed table (its DMs are as they always were)."""
+        if settings is None:
+            return None
+        if not settings.name and len(await self.store.tables(game.guild_id)) < 2:
+            return None
+        return table_title(lang, settings, guild)
 
     async def _user_of(self, game_id: int, nick: str) -> int | None:
         live = self.service.live.get(game_id)
@@ -443,9 +464,13 @@ class Delivery:
                 allowed_mentions=NO_MENTIONS,
             )
 
-    async def tell_hosts(self, guild: discord.Guild, text: str) -> bool:
-        """A notice in the guild's #host, pinging nobody; False if it could not be posted."""
-        channel = slot_channel(guild, await self.store.get_table(guild.id), "host")
+    async def tell_hosts(
+        self, guild: discord.Guild, text: str, *, table_id: int | None = None
+    ) -> bool:
+        """A notice in the #host of the table ``table_id`` (default: the server's first
+        table), pinging nobody; False if it could not be posted."""
+        key = table_id if table_id is not None else guild.id
+        channel = slot_channel(guild, await self.store.get_table(key), "host")
         if channel is None:
             return False
         try:
@@ -461,16 +486,16 @@ class Delivery:
         self._reported.add(row.id)
         game = await self.store.get_game(row.game_id)
         guild = self.client.get_guild(game.guild_id) if game is not None else None
-        if guild is None:
+        if guild is None or game is None:
             return
-        settings = await self.store.get_table(guild.id)
+        settings = await self.store.get_table(game.table_id)
         audience = str(row.payload.get("audience", PUBLIC))
         slot = "game" if audience == PUBLIC else "mafia"
         target = slot_channel(guild, settings, slot)
         host = slot_channel(guild, settings, "host")
         if host is None or target is None:
             return
-        lang = await guild_language(self.store, guild)
+        lang = table_language(settings, guild)
         have = target.permissions_for(guild.me)
         needs = CHANNEL_NEEDS if audience == PUBLIC else ROOM_NEEDS
         send = "send_messages" if audience == PUBLIC else "send_messages_in_threads"
@@ -485,12 +510,14 @@ class Delivery:
             log.warning("could not tell the hosts of guild %s either", guild.id)
 
     async def mafia_room(self, guild: discord.Guild, game_id: int) -> discord.Thread | None:
-        """The game's mafia room (opened again if it is gone), or None without #mafia."""
-        settings = await self.store.get_table(guild.id)
+        """The game's mafia room in its table's #mafia (opened again if it is gone), or None
+        without #mafia."""
+        game = await self.store.get_game(game_id)
+        settings = await self.store.get_table(game.table_id if game is not None else guild.id)
         parent = slot_channel(guild, settings, "mafia")
         if parent is None:
             return None
-        return await self.rooms.ensure(parent, game_id, await guild_language(self.store, guild))
+        return await self.rooms.ensure(parent, game_id, table_language(settings, guild))
 
     async def _close_room(
         self, guild: discord.Guild, settings: TableSettings | None, game_id: int

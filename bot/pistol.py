@@ -53,8 +53,9 @@ class PistolSelect(
         ctx = game_context(interaction.client)
         target = self.item.values[0] if self.item.values else ""
         rec = await ctx.store.get_game(self.game_id)
-        # The menu is in a DM (no guild): the reader's client, else the game's language.
-        settings = await ctx.store.get_table(rec.guild_id) if rec is not None else None
+        # The menu is in a DM (no guild): the reader's client, else the game's language (its
+        # table's). It acts on the game it was sent for, whatever table that is.
+        settings = await ctx.store.get_table(rec.table_id) if rec is not None else None
         game_lang = as_lang(settings.language) if settings is not None else None
         lang = await reader_language(ctx.store, interaction, game=game_lang)
         try:
@@ -62,7 +63,7 @@ class PistolSelect(
                 raise Refusal("refusal.no_pistol")
             await interaction.response.defer(ephemeral=True, thinking=True)
             await ctx.service.submit(
-                rec.guild_id, interaction.user.id, {"do": "shoot", "target": target}
+                rec.table_id, interaction.user.id, {"do": "shoot", "target": target}
             )
         except Refusal as refusal:  # a view has no command tree to render it
             await send_private(interaction, refusal.render(lang))

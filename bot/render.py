@@ -42,11 +42,27 @@ def command_name(lang: Lang, verb: str) -> str:
     return "/" + t(lang, f"cmd.{verb}.name")
 
 
-def with_dm_header(lang: Lang, server: str, game_id: int, text: str) -> str:
+def with_dm_header(
+    lang: Lang, server: str, game_id: int, text: str, *, table: str | None = None
+) -> str:
     """Every private message names its server and game: a member playing on two servers
-    tells his role cards apart."""
-    header = t(lang, "dm.header", server=discord.utils.escape_markdown(server), game=game_id)
+    tells his role cards apart. ``table`` (a server with several tables, or a named table)
+    names the table too: "Server · Table · game #N"."""
+    escape = discord.utils.escape_markdown
+    if table:
+        header = t(
+            lang, "dm.header_table", server=escape(server), table=escape(table), game=game_id
+        )
+    else:
+        header = t(lang, "dm.header", server=escape(server), game=game_id)
     return f"**{header}**\n{text}"
+
+
+def reply_header(lang: Lang, table: str, game_id: int) -> str:
+    """The first line of a private reply about a game, for a member seated at several tables
+    of the server: which table and game it is about."""
+    header = t(lang, "reply.header", table=discord.utils.escape_markdown(table), game=game_id)
+    return f"**{header}**"
 
 
 def render_role_card(lang: Lang, card: RoleCard) -> str:

@@ -1,9 +1,10 @@
 """Private replies to an interaction, in the reader's language.
 
-Two languages meet in a game: the game's (the guild's, :func:`guild_language`), in which every
-public message (#game, the mafia's room, #host, the sign-up post) and every direct message is
-written, and the reader's (:func:`reader_language`), in which a private reply to an interaction
-is written: Discord tells the locale of the member's client with each interaction.
+Two languages meet in a game: the game's (its table's, ``bot/tables.table_language``), in
+which every public message (#game, the mafia's room, #host, the sign-up post) and every
+direct message is written, and the reader's (:func:`reader_language`), in which a private
+reply to an interaction is written: Discord tells the locale of the member's client with each
+interaction.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from typing import Any, Final
 
 import discord
 
-from core.i18n import DEFAULT_LANG, Lang, as_lang, lang_for_locale
+from bot.tables import server_language, table_language, table_of
+from core.i18n import DEFAULT_LANG, Lang
+from core.refusal import Refusal
 from db.interface import GameStore
 
 log = logging.getLogger(__name__)
@@ -23,10 +26,22 @@ CLIENT_LANGUAGES: Final[dict[str, Lang]] = {"ru": "ru", "en-US": "en", "en-GB": 
 
 
 async def guild_language(store: GameStore, guild: discord.Guild) -> Lang:
-    """The language ``/mafia setup`` chose, else the guild's own (Community) locale."""
-    settings = await store.get_table(guild.id)
-    chosen = as_lang(settings.language) if settings is not None else None
-    return chosen or lang_for_locale(guild.preferred_locale)
+    """The server's language as a whole (its first table's, else its Community locale); a
+    text about one table uses ``bot/tables.table_language``."""
+    return await server_language(store, guild)
+
+
+async def interaction_language(store: GameStore, interaction: discord.Interaction[Any]) -> Lang:
+    """The language of the table the interaction was used at (outside any table of a server
+    with several, the server's; outside any server, English)."""
+    guild = interaction.guild
+    if guild is None:
+        return DEFAULT_LANG
+    try:
+        table = await table_of(store, interaction)
+    except Refusal:  # several tables and none of theirs: the server's language
+        return await server_language(store, guild)
+    return table_language(table, guild)
 
 
 def client_language(locale: object) -> Lang | None:
@@ -41,11 +56,10 @@ async def reader_language(
 ) -> Lang:
     """The language of a private reply to ``interaction``: the member's client's when we have
     a catalogue for it, else the game's (``game`` when the caller knows it, e.g. in a DM or
-    before ``/mafia setup`` saved it; else the guild's; outside any guild, English)."""
-    return (
-        client_language(interaction.locale)
-        or game
-        or (await guild_language(store, interaction.guild) if interaction.guild else DEFAULT_LANG)
+    before ``/mafia setup`` saved it; else the table's where it was used, see
+    :func:`interaction_language`)."""
+    return client_language(interaction.locale) or game or await interaction_language(
+        store, interaction
     )
 
 

@@ -9,6 +9,9 @@ room and the hosts' channel to some members whatever the bot does:
   (Manage Channels there is refused too: it edits the room's parent at will);
 - anyone who can view #host reads what the hosts are told.
 
+Each table has its own #mafia, #host and host role: the check is against the table the member
+wants to play at (a host of table A may play at table B).
+
 Such a member is refused at ``/join`` (and the Join button), again at ``/mafia start``
 (permissions may change in between), and as a substitute (``/mafia replace``), privately and
 with the reason. A host who wants to play
@@ -33,7 +36,7 @@ from bot.context import GameContext
 from bot.delivery import send_chunks, slot_channel
 from bot.errors import UserError
 from bot.hosts import is_host
-from bot.replies import guild_language
+from bot.tables import table_language
 from core.i18n import Lang, t
 from db.models import TableSettings
 
@@ -154,10 +157,11 @@ class SubstituteCannotPlay(UserError):
 
 
 async def ensure_substitute_may_play(
-    ctx: GameContext, guild: discord.Guild, member: discord.Member
+    ctx: GameContext, guild: discord.Guild, member: discord.Member, *, table_id: int | None = None
 ) -> None:
-    """``/mafia replace`` seats a member too: the same rule as at ``/join``."""
-    settings = await ctx.store.get_table(guild.id)
+    """``/mafia replace`` seats a member too: the same rule as at ``/join``, against the
+    table ``table_id`` (default: the server's first table)."""
+    settings = await ctx.store.get_table(table_id if table_id is not None else guild.id)
     found = member_exposures(guild, settings, member)
     if found:
         raise SubstituteCannotPlay(guild, settings, member, found)
@@ -219,21 +223,25 @@ class StartBlocked(UserError):
         return exposed_report(lang, self.guild, self.settings, self.exposed)
 
 
-async def ensure_may_join(ctx: GameContext, guild: discord.Guild, member: discord.Member) -> None:
-    """``/join`` and the Join button: while sign-up is open, refuse a member who could read a
-    secret room (with no sign-up open, the service's own refusal says so)."""
-    rec = await ctx.store.open_game(guild.id)
+async def ensure_may_join(
+    ctx: GameContext, guild: discord.Guild, member: discord.Member, *, table_id: int | None = None
+) -> None:
+    """``/join`` and the Join button: while sign-up is open at the table ``table_id``
+    (default: the server's first table), refuse a member who could read one of its secret
+    rooms (with no sign-up open, the service's own refusal says so)."""
+    key = table_id if table_id is not None else guild.id
+    rec = await ctx.store.open_game(key)
     if rec is None or rec.status != "lobby":
         return
-    ensure_may_play(guild, await ctx.store.get_table(guild.id), member)
+    ensure_may_play(guild, await ctx.store.get_table(key), member)
 
 
 async def ensure_secret_start(
     ctx: GameContext, guild: discord.Guild, settings: TableSettings | None
 ) -> None:
-    """``/mafia start``: refuse while a signed-up member could read a secret room, telling
-    the hosts who and why (the reply, and #host)."""
-    rec = await ctx.store.open_game(guild.id)
+    """``/mafia start`` at the table ``settings``: refuse while a signed-up member could read
+    one of its secret rooms, telling the hosts who and why (the reply, and its #host)."""
+    rec = await ctx.store.open_game(settings.table_id if settings is not None else guild.id)
     if rec is None or rec.status != "lobby":
         return  # the service refuses
     exposed = exposed_members(guild, settings, await ctx.store.signups(rec.id))
@@ -241,7 +249,7 @@ async def ensure_secret_start(
         return
     host = slot_channel(guild, settings, "host")
     if host is not None:
-        lang = await guild_language(ctx.store, guild)
+        lang = table_language(settings, guild)
         try:
             await send_chunks(host, exposed_report(lang, guild, settings, exposed))
         except discord.HTTPException:

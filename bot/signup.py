@@ -1,5 +1,7 @@
 """The sign-up message in #game: Join and Leave buttons (persistent: fixed custom ids, so they
 keep working after a restart) and a live count of the players who signed up.
+
+The buttons act on the table whose #game holds the message (``bot/tables.table_of``).
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ import discord
 
 from bot.context import GameContext
 from bot.delivery import slot_channel
-from bot.replies import guild_language, reader_language, send_private
+from bot.replies import reader_language, send_private
 from bot.secrecy import ensure_may_join
+from bot.tables import table_language, table_of
 from core.i18n import Lang, t
 from core.refusal import Refusal
 
@@ -56,12 +59,14 @@ async def signup_action(
         return
     lang = await reader_language(ctx.store, interaction)
     try:
+        table = await table_of(ctx.store, interaction)
+        table_id = table.table_id if table is not None else guild.id
         if joining:
             if isinstance(interaction.user, discord.Member):
-                await ensure_may_join(ctx, guild, interaction.user)
-            count = await ctx.service.join(guild.id, interaction.user.id)
+                await ensure_may_join(ctx, guild, interaction.user, table_id=table_id)
+            count = await ctx.service.join(table_id, interaction.user.id)
         else:
-            count = await ctx.service.leave(guild.id, interaction.user.id)
+            count = await ctx.service.leave(table_id, interaction.user.id)
     except Refusal as refusal:
         if interaction.command is not None:
             raise  # a slash command: the tree renders it
@@ -69,22 +74,27 @@ async def signup_action(
         return
     key = "signup.joined" if joining else "signup.left"
     await send_private(interaction, t(lang, key, count=count))
-    await refresh_signup(ctx, guild, count)
+    await refresh_signup(ctx, guild, count, table_id=table_id)
 
 
 def signup_text(lang: Lang, count: int, schedule: str) -> str:
     return t(lang, "signup.message", count=count, schedule=t(lang, f"choice.schedule.{schedule}"))
 
 
-async def refresh_signup(ctx: GameContext, guild: discord.Guild, count: int) -> None:
-    """Show the new count on the sign-up message (best effort)."""
-    rec = await ctx.store.open_game(guild.id)
+async def refresh_signup(
+    ctx: GameContext, guild: discord.Guild, count: int, *, table_id: int | None = None
+) -> None:
+    """Show the new count on the sign-up message of the table ``table_id`` (default: the
+    server's first table) in its #game (best effort)."""
+    key = table_id if table_id is not None else guild.id
+    rec = await ctx.store.open_game(key)
     if rec is None or rec.signup_message_id is None:
         return
-    channel = slot_channel(guild, await ctx.store.get_table(guild.id), "game")
+    table = await ctx.store.get_table(key)
+    channel = slot_channel(guild, table, "game")
     if channel is None:
         return
-    lang = await guild_language(ctx.store, guild)
+    lang = table_language(table, guild)
     try:
         await channel.get_partial_message(rec.signup_message_id).edit(
             content=signup_text(lang, count, rec.schedule_kind)
@@ -94,16 +104,23 @@ async def refresh_signup(ctx: GameContext, guild: discord.Guild, count: int) -> 
 
 
 async def close_signup(
-    ctx: GameContext, guild: discord.Guild, message_id: int | None, *, key: str = "signup.closed"
+    ctx: GameContext,
+    guild: discord.Guild,
+    message_id: int | None,
+    *,
+    key: str = "signup.closed",
+    table_id: int | None = None,
 ) -> None:
-    """The game started (or the sign-up was cancelled, ``key``): the sign-up message says so
-    and loses its buttons."""
+    """The game started (or the sign-up was cancelled, ``key``): the sign-up message in the
+    #game of the table ``table_id`` (default: the server's first table) says so and loses its
+    buttons."""
     if message_id is None:
         return
-    channel = slot_channel(guild, await ctx.store.get_table(guild.id), "game")
+    table = await ctx.store.get_table(table_id if table_id is not None else guild.id)
+    channel = slot_channel(guild, table, "game")
     if channel is None:
         return
-    lang = await guild_language(ctx.store, guild)
+    lang = table_language(table, guild)
     try:
         await channel.get_partial_message(message_id).edit(
             content=t(lang, key), view=None

@@ -1,5 +1,6 @@
-"""What several cogs share: the guild of an interaction, the players' channel check, nickname
-options with their autocomplete, and submitting a player's request.
+"""What several cogs share: the guild of an interaction, the players' channel check (the
+channels of any table of the server), nickname options with their autocomplete (the game of
+the table where the command is typed), and submitting a player's request.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from discord.ext import commands
 from bot.context import GameContext, game_context
 from bot.delivery import send_chunks, slot_channel
 from bot.errors import UserError
-from bot.render import kill_agreement_text, verb_name
-from bot.replies import guild_language, reader_language, send_private
-from core.i18n import t
-from core.service import Accepted
+from bot.render import kill_agreement_text, reply_header, verb_name
+from bot.replies import reader_language, send_private
+from bot.tables import table_at, table_key, table_language, table_of, table_title
+from core.i18n import Lang, t
+from core.refusal import Refusal
+from core.service import Accepted, LiveGame
 from rules.knowledge import valid_targets
 
 log = logging.getLogger(__name__)
@@ -53,17 +56,17 @@ class PlayerCog(commands.Cog):
         self.ctx = ctx
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """Player commands belong in the game's channels (the game category and its threads),
-        not anywhere on the server."""
+        """Player commands belong in a table's channels (its category and their threads), not
+        anywhere on the server. Elsewhere the refusal names the only table's #game, or lists
+        the tables when there are several (``bot/tables.table_of`` raises that one)."""
         guild = interaction.guild
         where = interaction.channel
         if guild is None or where is None:
             return True
-        settings = await self.ctx.store.get_table(guild.id)
+        settings = await table_of(self.ctx.store, interaction)
         if settings is None or settings.category_id is None:
             return True  # not set up: the command itself says so
-        channel = where.parent if isinstance(where, discord.Thread) else where
-        if getattr(channel, "category_id", None) == settings.category_id:
+        if table_at([settings], where) is not None:
             return True
         game = slot_channel(guild, settings, "game")
         raise UserError("error.wrong_channel", channel=game.mention if game else "#game")
@@ -76,10 +79,14 @@ def nick_autocomplete(verb: str) -> Any:
     async def complete(
         interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        guild = interaction.guild
-        if guild is None:
+        if interaction.guild is None:
             return []
-        game = game_context(interaction.client).service.game_in(guild.id)
+        ctx = game_context(interaction.client)
+        try:
+            key = await table_key(ctx.store, interaction)
+        except Refusal:  # several tables, none of them here: nothing to offer
+            return []
+        game = ctx.service.game_in(key)  # the game of the table where the command is typed
         nick = game.nick_of(interaction.user.id) if game is not None else None
         if game is None or nick is None:
             return []  # only a player of this game sees its nicknames
@@ -100,25 +107,49 @@ async def submit_request(
     and show the mafia's kill agreement in their room. The reply names the players as the game
     spells them, not as they were typed (R44)."""
     guild = guild_of(interaction)
-    accepted = await ctx.service.submit(guild.id, interaction.user.id, raw)
+    key = await table_key(ctx.store, interaction)
+    accepted = await ctx.service.submit(key, interaction.user.id, raw)
     lang = await reader_language(ctx.store, interaction)
     verb = str(raw["do"])
     names = ", ".join(accepted.request.named())
-    lines = [t(lang, f"play.accepted.{verb}", target=names, to=names)]
+    game = ctx.service.game_in(key)
+    header = await game_header(ctx, interaction, game, lang) if game is not None else None
+    lines = [header] if header else []
+    lines.append(t(lang, f"play.accepted.{verb}", target=names, to=names))
     if accepted.withdrawn:  # R17
         names = ", ".join(verb_name(lang, v) for v in accepted.withdrawn)
         lines.append(t(lang, "play.withdrawn", verbs=names))
     await send_private(interaction, "\n".join(lines))
-    game = ctx.service.game_in(guild.id)
     if accepted.mafia_update is not None and game is not None:
         room = await ctx.delivery.mafia_room(guild, game.id)  # R14, R23
         if room is not None:
-            game_lang = await guild_language(ctx.store, guild)
+            game_lang = table_language(await table_of(ctx.store, interaction), guild)
             await send_chunks(room, kill_agreement_text(game_lang, accepted.mafia_update))
     if verb == "shoot":  # the last shot may have closed the window
         await ctx.deliver()
         ctx.clock.rearm()
     return accepted
+
+
+async def game_header(
+    ctx: GameContext, interaction: discord.Interaction[Any], game: LiveGame, lang: Lang
+) -> str | None:
+    """The first line of a private reply about ``game`` when the member plays at several
+    tables of this server (which table and game it is about); None when he plays at one."""
+    guild = interaction.guild
+    if guild is None:
+        return None
+    user_id = interaction.user.id
+    seated = [
+        g
+        for g in ctx.service.live.values()
+        if g.record.guild_id == guild.id and g.nick_of(user_id) is not None
+    ]
+    if len(seated) < 2:
+        return None
+    table = await ctx.store.get_table(game.record.table_id)
+    title = table_title(lang, table, guild) if table is not None else guild.name
+    return reply_header(lang, title, game.id)
 
 
 async def add_host_commands(bot: commands.Bot, cog: commands.Cog) -> None:

@@ -22,8 +22,16 @@ from bot.context import GameContext, game_context
 from bot.delivery import slot_channel
 from bot.errors import UserError
 from bot.render import describe_request, render, render_role_card, role_name, timestamp
-from bot.replies import guild_language, reader_language, send_private
-from cogs._common import Nick, PlayerCog, guild_of, nick_autocomplete, submit_request
+from bot.replies import reader_language, send_private
+from bot.tables import table_key, table_language, table_of
+from cogs._common import (
+    Nick,
+    PlayerCog,
+    game_header,
+    guild_of,
+    nick_autocomplete,
+    submit_request,
+)
 from core.i18n import Lang, t
 from core.refusal import Refusal
 from db.models import OutboxRecord
@@ -37,15 +45,17 @@ async def post_as_player(
     """Post ``text`` in #game under the caller's nickname; a living player's post counts
     (R52), a ghost's is marked as a ghost's."""
     guild = guild_of(interaction)
-    game, nick = ctx.service.player_nick(guild.id, interaction.user.id)
-    channel = slot_channel(guild, await ctx.store.get_table(guild.id), "game")
+    table = await table_of(ctx.store, interaction)  # the game of the table it is used at
+    key = await table_key(ctx.store, interaction)
+    game, nick = ctx.service.player_nick(key, interaction.user.id)
+    channel = slot_channel(guild, table, "game")
     if channel is None:
         raise UserError("error.not_set_up")
-    game_lang = await guild_language(ctx.store, guild)
+    game_lang = table_language(table, guild)
     alive = game.engine.state.alive(nick)
     await interaction.response.defer(ephemeral=True, thinking=True)
     # Refuses a blank text (nothing would show); counts a living player's post (R52).
-    await ctx.service.post(guild.id, interaction.user.id, text)
+    await ctx.service.post(key, interaction.user.id, text)
     seat = next((p for p in game.players if p.nick == nick), None)
     # R6: a post never shows a real account, not even as a mention someone typed.
     body = discord.utils.escape_mentions(text)
@@ -110,19 +120,26 @@ class PostModal(discord.ui.Modal):
 class DayCog(PlayerCog, name="Day"):
     @app_commands.command(name="role", description=ltext("cmd.role.description"))
     async def role_command(self, interaction: discord.Interaction[Any]) -> None:
-        guild = guild_of(interaction)
-        card = self.ctx.service.card(guild.id, interaction.user.id)
+        guild_of(interaction)
+        key = await table_key(self.ctx.store, interaction)
+        card = self.ctx.service.card(key, interaction.user.id)
         lang = await reader_language(self.ctx.store, interaction)
-        await send_private(interaction, render_role_card(lang, card))
+        text = render_role_card(lang, card)
+        game = self.ctx.service.game_in(key)
+        header = await game_header(self.ctx, interaction, game, lang) if game else None
+        await send_private(interaction, f"{header}\n{text}" if header else text)
 
     @app_commands.command(name="status", description=ltext("cmd.status.description"))
     async def status_command(self, interaction: discord.Interaction[Any]) -> None:
-        guild = guild_of(interaction)
-        game, nick = self.ctx.service.player_nick(guild.id, interaction.user.id)
-        card = self.ctx.service.card(guild.id, interaction.user.id)
+        guild_of(interaction)
+        key = await table_key(self.ctx.store, interaction)
+        game, nick = self.ctx.service.player_nick(key, interaction.user.id)
+        card = self.ctx.service.card(key, interaction.user.id)
         lang = await reader_language(self.ctx.store, interaction)
         state = game.engine.state
-        lines = [
+        header = await game_header(self.ctx, interaction, game, lang)
+        lines = [header] if header else []
+        lines += [
             t(
                 lang,
                 "status.header",
@@ -172,8 +189,9 @@ class DayCog(PlayerCog, name="Day"):
     @app_commands.command(name="post", description=ltext("cmd.post.description"))
     async def post_command(self, interaction: discord.Interaction[Any]) -> None:
         """A long post, written in a modal."""
-        guild = guild_of(interaction)
-        self.ctx.service.player_nick(guild.id, interaction.user.id)  # refuse non-players now
+        guild_of(interaction)
+        key = await table_key(self.ctx.store, interaction)
+        self.ctx.service.player_nick(key, interaction.user.id)  # refuse non-players now
         lang = await reader_language(self.ctx.store, interaction)
         await interaction.response.send_modal(PostModal(self.ctx, lang))
 
@@ -191,14 +209,14 @@ class DayCog(PlayerCog, name="Day"):
         signature: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         """R10: my anonymous avatar and signature for my posts."""
-        guild = guild_of(interaction)
+        guild_of(interaction)
         url = image.url if image is not None else avatar
         if url is not None and not avatar_url_ok(url):
             raise UserError("error.bad_avatar")
         if url is None and signature is None:
             raise UserError("error.profile_empty")
         await self.ctx.service.set_profile(
-            guild.id,
+            await table_key(self.ctx.store, interaction),
             interaction.user.id,
             avatar_url=url,
             signature=discord.utils.escape_mentions(signature) if signature else None,

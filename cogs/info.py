@@ -18,6 +18,7 @@ from bot.command_i18n import ltext
 from bot.context import game_context
 from bot.render import command_name, render_help, render_roster
 from bot.replies import reader_language, send_private
+from bot.tables import table_key
 from bot.webhooks import MESSAGE_LIMIT, split_message
 from cogs._common import PlayerCog, guild_of
 from core.i18n import Lang, t
@@ -78,8 +79,9 @@ def rules_pages(lang: Lang) -> tuple[str, ...]:
 class InfoCog(PlayerCog, name="Info"):
     @app_commands.command(name="players", description=ltext("cmd.players.description"))
     async def players_command(self, interaction: discord.Interaction[Any]) -> None:
-        """The living and the dead of this server's game, by nickname only (R6, R35, R55)."""
-        game = self.ctx.service.running(guild_of(interaction).id)
+        """The living and the dead of this table's game, by nickname only (R6, R35, R55)."""
+        guild_of(interaction)
+        game = self.ctx.service.running(await table_key(self.ctx.store, interaction))
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, render_roster(lang, public_roster(game.engine.state)))
 
@@ -104,9 +106,9 @@ class InfoCog(PlayerCog, name="Info"):
     async def help_command(self, interaction: discord.Interaction[Any]) -> None:
         """The commands I may use now: a player's own requests (from his role card), his
         tools, and what anyone may ask."""
-        guild = guild_of(interaction)
+        guild_of(interaction)
         lang = await reader_language(self.ctx.store, interaction)
-        game = self.ctx.service.game_in(guild.id)
+        game = self.ctx.service.game_in(await table_key(self.ctx.store, interaction))
         nick = game.nick_of(interaction.user.id) if game is not None else None
         if game is not None and nick is not None:
             mine = request_commands(game.engine.state, nick) + PLAYER_TOOLS
