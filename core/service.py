@@ -799,7 +799,8 @@ class GameService:
             self._still_live(game)
             base = game.record.deadline or self.clock()
             deadline = base + timedelta(minutes=minutes)
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "extend", {"minutes": minutes})
+            args = {"minutes": minutes}
+            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "extend", args)
             notice = clock_extended_announcement(deadline.isoformat())  # R56: everyone is told
             audit = host_audit_announcement("extend", actor_id, {"minutes": minutes})
             game.record = await self.store.set_deadline(game.id, deadline, _items([audit, notice]))

@@ -40,7 +40,6 @@ from db.models import (
     AuditRecord,
     GameRecord,
     GameStatus,
-    TableSettings,
     JSONDict,
     Keep,
     LoadedGame,
@@ -50,6 +49,7 @@ from db.models import (
     PlayerRecord,
     PlayerSpec,
     ResolutionRecord,
+    TableSettings,
 )
 
 __all__ = [

@@ -108,9 +108,9 @@ class GamesMixin(SQLiteBase):
         async def body(db: aiosqlite.Connection) -> GameRecord:
             try:
                 rows = await db.execute_fetchall(
-                    "INSERT INTO games (guild_id, table_id, status, seed, schedule_kind, schedule_params, "
-                    "timezone, activity_rules, roles, host_user_id, reveal, turn, phase, "
-                    "created_at, updated_at) "
+                    "INSERT INTO games (guild_id, table_id, status, seed, schedule_kind, "
+                    "schedule_params, timezone, activity_rules, roles, host_user_id, reveal, "
+                    "turn, phase, created_at, updated_at) "
                     "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, 0, 'lobby', ?, ?) "
                     f"RETURNING {GAME_COLUMNS}",
                     params,

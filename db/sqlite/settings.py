@@ -62,7 +62,7 @@ class SettingsMixin(SQLiteBase):
 
     async def save_table(self, settings: TableSettings) -> None:
         s = settings
-        params = tuple(getattr(s, column) for column in _COLUMNS) + (to_db_time(utcnow()),)
+        params = (*(getattr(s, column) for column in _COLUMNS), to_db_time(utcnow()))
         updates = ", ".join(f"{c} = excluded.{c}" for c in (*_COLUMNS[1:], "updated_at"))
 
         async def body(db: aiosqlite.Connection) -> None:
