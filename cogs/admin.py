@@ -198,9 +198,9 @@ class AdminCog(commands.Cog, name="Admin"):
         guild, host = guild_and_member(interaction)
         if member.bot:
             raise UserError("error.bot_cannot_play")
-        await ensure_substitute_may_play(self.ctx, guild, member)  # R14, R55
-        await interaction.response.defer(ephemeral=True, thinking=True)
         table_id = await table_key(self.ctx.store, interaction)
+        await ensure_substitute_may_play(self.ctx, guild, member, table_id=table_id)  # R14, R55
+        await interaction.response.defer(ephemeral=True, thinking=True)
         previous, seat = await self.ctx.service.replace(table_id, host.id, player, member.id)
         game = self.ctx.service.game_in(table_id)
         room = None
@@ -312,7 +312,7 @@ class AdminCog(commands.Cog, name="Admin"):
         else:
             lang = table_language(table, guild)
             line = render_audit_line(lang, name, interaction.user.id, args)
-            await self.ctx.delivery.tell_hosts(interaction.guild, line)
+            await self.ctx.delivery.tell_hosts(interaction.guild, line, table_id=table_id)
 
 
 NO_PINGS = discord.AllowedMentions.none()

@@ -67,7 +67,9 @@ async def confirm_end(
     cancelled = await ctx.service.end(table_id, member.id, game_id=game_id)
     lang = await reader_language(ctx.store, interaction)
     if cancelled is not None:  # an open sign-up: its message says so and loses its buttons
-        await close_signup(ctx, guild, cancelled.signup_message_id, key="signup.cancelled")
+        await close_signup(
+            ctx, guild, cancelled.signup_message_id, key="signup.cancelled", table_id=table_id
+        )
         return t(lang, "host.signup_cancelled")
     ctx.clock.rearm()
     await ctx.deliver()

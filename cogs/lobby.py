@@ -298,8 +298,14 @@ class LobbyCog(
             log.warning("guild %s: could not open the mafia room", guild.id, exc_info=True)
             warnings.append(t(lang, "start.mafia_access_failed", channel=mafia_channel.mention))
             notice = t(game_lang, "start.mafia_access_failed", channel=mafia_channel.mention)
-            await self.ctx.delivery.tell_hosts(guild, notice)  # and in #host, for every host
-        await close_signup(self.ctx, guild, lobby.signup_message_id if lobby else None)
+            # and in #host, for every host
+            await self.ctx.delivery.tell_hosts(guild, notice, table_id=settings.table_id)
+        await close_signup(
+            self.ctx,
+            guild,
+            lobby.signup_message_id if lobby else None,
+            table_id=settings.table_id,
+        )
         self.ctx.clock.rearm()
         await self.ctx.deliver()
         deadline = live.record.deadline
@@ -398,11 +404,11 @@ class SignupCog(PlayerCog, name="Signup"):
                 continue
             what, value = left
             if what == "signup":
-                await refresh_signup(self.ctx, guild, int(value))
+                await refresh_signup(self.ctx, guild, int(value), table_id=table.table_id)
                 continue
             lang = table_language(table, guild)
             text = t(lang, "host.player_left", nick=value, user=f"<@{payload.user.id}>")
-            await self.ctx.delivery.tell_hosts(guild, text)
+            await self.ctx.delivery.tell_hosts(guild, text, table_id=table.table_id)
 
     @app_commands.command(name="join", description=ltext("cmd.join.description"))
     async def join_command(self, interaction: discord.Interaction[Any]) -> None:

@@ -141,6 +141,13 @@ def _items(announcements: Iterable[Announcement]) -> list[OutboxItem]:
     return [OutboxItem(kind=a.kind, payload=a.to_dict()) for a in announcements]
 
 
+def table_seed(game_seed: int, table_id: int, guild_id: int) -> int:
+    """The seed of a new game when the bot has a fixed one (demos): the server's first table
+    plays it, any other table a seed of its own derived from it, so two tables do not deal
+    alike."""
+    return game_seed if table_id == guild_id else (game_seed ^ table_id) % 2**62
+
+
 class GameService:
     def __init__(
         self, store: GameStore, clock: Clock = utc_now, game_seed: int | None = None
@@ -259,10 +266,8 @@ class GameService:
                 raise ServiceError("error.game_exists")
             table = await self.store.get_table(table_id)
             if seed is None and self.game_seed is not None:
-                # A fixed seed (demos): the server's first table plays it, any other table a
-                # seed of its own derived from it, so that two tables do not deal alike.
-                first = table is None or table.table_id == table.guild_id
-                seed = self.game_seed if first else (self.game_seed ^ table_id) % 2**62
+                guild = table.guild_id if table is not None else table_id
+                seed = table_seed(self.game_seed, table_id, guild)
             try:
                 return await self.store.create_game(
                     table.guild_id if table is not None else table_id,

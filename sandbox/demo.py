@@ -62,7 +62,7 @@ from bot.signup import JOIN_ID
 from core.clock import game_events
 from core.i18n import Lang, Matcher, t
 from core.refusal import Refusal
-from core.service import LiveGame
+from core.service import LiveGame, table_seed
 from db.models import TableSettings
 from rules.model import Phase
 from rules.roles import INTERNAL_ROLES, ROLES
@@ -994,7 +994,7 @@ class Demo:
         members = {seat.actor.id for seat in self.seats}
         users = [p.user_id for p in players] if players else list(signups)
         if (
-            record.seed != self.options.seed
+            record.seed != table_seed(self.options.seed, self.table_key, DEMO_GUILD_ID)
             or not set(users) <= members
             or (players and len(players) != len(members))
         ):
