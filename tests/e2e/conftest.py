@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 from discord.ext import commands
+from simcord import Env
 
 from bot.client import MafiaBot
 from core.i18n import Lang
 from main import create_bot
 from sandbox.clients import LOCALE_OF
-from tests.e2e.helpers import client_locale
+from tests.e2e.helpers import Restart, bot_of, client_locale
 
 
 @pytest_asyncio.fixture
@@ -41,3 +42,26 @@ def clients_in(lang: Lang) -> Iterator[None]:
     run in each language flags itself with ``@pytest.mark.usefixtures("clients_in")``)."""
     with client_locale(None, LOCALE_OF[lang]):
         yield
+
+
+@pytest_asyncio.fixture
+async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
+    """Stop the running bot (``close``: its clock, its gateway, its database) and start a new
+    one from ``create_bot`` on the same database file, as a process restart would."""
+    started: list[MafiaBot] = []
+
+    async def go(while_stopped: Callable[[str], Awaitable[None]] | None = None) -> MafiaBot:
+        """``while_stopped(database)`` runs between the stop and the new start."""
+        old = bot_of(simcord_env)
+        await old.close()
+        if while_stopped is not None:
+            await while_stopped(old.database)
+        new = create_bot(old.database)
+        assert isinstance(new, MafiaBot)
+        started.append(new)
+        await simcord_env.restart_bot(new)  # login, setup_hook, READY: as at a real start
+        return new
+
+    yield go
+    for bot in started:
+        await bot.close_store()

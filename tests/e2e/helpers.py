@@ -25,6 +25,9 @@ from core.refusal import Refusal
 from core.service import LiveGame
 from sandbox.clients import EVERYONE, client_locales
 
+#: The ``restart`` fixture (tests/e2e/conftest.py): stop the bot, start a new one on its file.
+Restart = Callable[..., Awaitable[MafiaBot]]
+
 
 @attrs.define
 class World:

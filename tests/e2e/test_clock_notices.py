@@ -4,21 +4,17 @@ the resolution then removes (R52, R53). A replacement is public, naming no membe
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
 
 import pytest
-import pytest_asyncio
 from simcord import Env, MemberActor
 
-from bot.client import MafiaBot
 from bot.render import timestamp
 from core.i18n import t
-from main import create_bot
 from tests.e2e.helpers import (
+    Restart,
     World,
     add_players,
-    bot_of,
     channel_texts,
     confirm_button,
     confirmed_text,
@@ -32,27 +28,6 @@ from tests.e2e.helpers import (
 )
 
 ROLES = "mafioso=1 doctor=1 villager=2"
-
-Restart = Callable[[], Awaitable[MafiaBot]]
-
-
-@pytest_asyncio.fixture
-async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
-    """Stop the bot and start a new one on the same database file (as tests/e2e/test_restart)."""
-    started: list[MafiaBot] = []
-
-    async def go() -> MafiaBot:
-        old = bot_of(simcord_env)
-        await old.close()
-        new = create_bot(old.database)
-        assert isinstance(new, MafiaBot)
-        started.append(new)
-        await simcord_env.restart_bot(new)
-        return new
-
-    yield go
-    for bot in started:
-        await bot.close_store()
 
 
 async def start_forum_game(world: World, players: list[MemberActor], lang: str = "en") -> None:
@@ -284,9 +259,7 @@ async def test_R52_R53_the_resolve_preview_names_who_the_resolution_removes(
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-async def test_R56_a_replacement_is_public_and_names_no_member(
-    simcord_env: Env, lang: str
-) -> None:
+async def test_R56_a_replacement_is_public_and_names_no_member(simcord_env: Env, lang: str) -> None:
     world = make_world(simcord_env)
     players = add_players(world, ["p1", "p2", "p3", "p4"])
     await start_game(world, ROLES, players, lang=lang)
@@ -315,4 +288,3 @@ async def test_R56_R35_an_exclusion_is_public_with_the_revealed_role(simcord_env
     last = channel_texts(slot(world, "game"))[-1]
     assert t("en", "announce.excluded", nick=villager) in last
     assert t("en", "death.excluded", nick=villager, role=t("en", "role.villager")) in last
-

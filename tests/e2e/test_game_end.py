@@ -5,19 +5,16 @@ restart. Facts are checked, not layout: the announcement may be text or embeds."
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
-import pytest_asyncio
 from simcord import Env, MemberActor
 
 from bot.client import MafiaBot
 from core.i18n import Lang, t
-from main import create_bot
 from tests.e2e.helpers import (
     World,
     add_players,
-    bot_of,
     confirm_now,
     live_game,
     make_world,
@@ -102,25 +99,6 @@ async def test_R15_mafia_wins_at_parity_in_russian(simcord_env: Env) -> None:
     assert "Игра длилась 2 хода." in end
     killed = f"{villagers[1]}: {t('ru', 'role.villager')}, {t('ru', 'cause.mafia')} на 2-м ходу"
     assert killed in end
-
-
-@pytest_asyncio.fixture
-async def restart(simcord_env: Env) -> AsyncIterator[Callable[[], Awaitable[MafiaBot]]]:
-    """Stop the bot and start a new one on the same database file (as test_restart.py)."""
-    started: list[MafiaBot] = []
-
-    async def go() -> MafiaBot:
-        old = bot_of(simcord_env)
-        await old.close()
-        new = create_bot(old.database)
-        assert isinstance(new, MafiaBot)
-        started.append(new)
-        await simcord_env.restart_bot(new)
-        return new
-
-    yield go
-    for bot in started:
-        await bot.close_store()
 
 
 async def test_reveal_off_survives_a_restart_and_the_host_ends_with_no_winner(

@@ -15,6 +15,7 @@ from simcord import Env, InteractionResult, MemberActor
 from core.i18n import t
 from core.refusal import Refusal
 from tests.e2e.helpers import (
+    Restart,
     World,
     add_players,
     at_once,
@@ -29,7 +30,6 @@ from tests.e2e.helpers import (
     slot,
     start_game,
 )
-from tests.e2e.test_restart import Restart, restart  # noqa: F401  (the fixture)
 
 ROLES = "mafioso=1 commissar=1 villager=2"
 
@@ -231,7 +231,7 @@ async def test_a_member_who_leaves_the_server_leaves_the_signup(simcord_env: Env
 
 async def test_start_drops_a_signup_whose_member_left_while_the_bot_was_away(
     simcord_env: Env,
-    restart: Restart,  # noqa: F811  (the fixture imported above)
+    restart: Restart,
 ) -> None:
     env = simcord_env
     world = make_world(env)
@@ -317,7 +317,7 @@ async def test_R56_exclude_confirms_the_player_it_names(
 
 async def test_a_confirmation_from_before_a_restart_of_an_exclusion_expires(
     simcord_env: Env,
-    restart: Restart,  # noqa: F811  (the fixture imported above)
+    restart: Restart,
 ) -> None:
     env = simcord_env
     world = make_world(env)

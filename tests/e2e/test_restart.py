@@ -4,19 +4,15 @@ and what the old bot had queued but not sent delivered by the new one."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
-
 import pytest
-import pytest_asyncio
 from simcord import Env, SetupError
 
-from bot.client import MafiaBot
 from bot.signup import JOIN_ID
 from core.i18n import t
 from db.models import OutboxItem
 from db.store import Store
-from main import create_bot
 from tests.e2e.helpers import (
+    Restart,
     World,
     add_players,
     archive_thread,
@@ -36,31 +32,6 @@ from tests.e2e.helpers import (
 
 ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
 TURN = 600  # seconds: a fast turn
-
-Restart = Callable[..., Awaitable[MafiaBot]]
-
-
-@pytest_asyncio.fixture
-async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
-    """Stop the running bot (``close``: its clock, its gateway, its database) and start a new
-    one from ``create_bot`` on the same database file, as a process restart would."""
-    started: list[MafiaBot] = []
-
-    async def go(while_stopped: Callable[[str], Awaitable[None]] | None = None) -> MafiaBot:
-        """``while_stopped(database)`` runs between the stop and the new start."""
-        old = bot_of(simcord_env)
-        await old.close()
-        if while_stopped is not None:
-            await while_stopped(old.database)
-        new = create_bot(old.database)
-        assert isinstance(new, MafiaBot)
-        started.append(new)
-        await simcord_env.restart_bot(new)  # login, setup_hook, READY: as at a real start
-        return new
-
-    yield go
-    for bot in started:
-        await bot.close_store()
 
 
 def results(world: World, turn: int) -> list[str]:

@@ -6,15 +6,12 @@ restart resumes every table as it was."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
-
-import pytest_asyncio
 from simcord import ChannelHandle, Env, MemberActor
 
-from bot.client import MafiaBot, create_bot
 from core.i18n import t
 from db.models import TableSettings
 from tests.e2e.helpers import (
+    Restart,
     World,
     add_players,
     bot_of,
@@ -26,27 +23,8 @@ from tests.e2e.helpers import (
     reply_text,
 )
 
-Restart = Callable[[], Awaitable[MafiaBot]]
 NAMES = {"B": "ru", "C": "en", "D": "ru", "E": "en"}  # and the first, unnamed table (en)
 ROLES = "mafioso=1 commissar=1 villager=2"
-
-
-@pytest_asyncio.fixture
-async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
-    started: list[MafiaBot] = []
-
-    async def go() -> MafiaBot:
-        old = bot_of(simcord_env)
-        await old.close()
-        new = create_bot(old.database)
-        assert isinstance(new, MafiaBot)
-        started.append(new)
-        await simcord_env.restart_bot(new)
-        return new
-
-    yield go
-    for bot in started:
-        await bot.close_store()
 
 
 def slot(world: World, table: TableSettings, name: str) -> ChannelHandle:

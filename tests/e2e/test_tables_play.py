@@ -15,21 +15,19 @@ file does not depend on the host commands' own table option.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 import attrs
 import discord
-import pytest_asyncio
 from simcord import ChannelHandle, Env, MemberActor
 
-from bot.client import MafiaBot
 from bot.layout import build_or_repair
 from core.i18n import Lang, t
 from core.service import LiveGame
 from db.models import TableSettings
-from main import create_bot
 from rules.knowledge import mafia_members
 from tests.e2e.helpers import (
+    Restart,
     World,
     add_players,
     bot_of,
@@ -46,8 +44,6 @@ A_ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
 B_ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
 B_NAME = "B"
 B_TURN = 15  # minutes (table A: 10)
-
-Restart = Callable[[], Awaitable[MafiaBot]]
 
 
 @attrs.define
@@ -176,9 +172,7 @@ async def two_tables(env: Env) -> Tables:
     admin = world.admin
     reply_text(await admin.slash(lobby, "mafia setup", language="en"))
     reply_text(
-        await admin.slash(
-            lobby, "mafia new", schedule="fast", timezone="UTC", activity_rules=False
-        )
+        await admin.slash(lobby, "mafia new", schedule="fast", timezone="UTC", activity_rules=False)
     )
     a_game = slot(world, "game")
     for actor in a_players:
@@ -194,25 +188,6 @@ async def two_tables(env: Env) -> Tables:
     a_host = ChannelHandle(env, world.guild, env.backend.channels[a.host_channel_id])
     reply_text(await admin.slash(a_host, "mafia start"))
     return Tables(world=world, a=a, b=b, a_players=a_players, b_players=b_players, both=ben)
-
-
-@pytest_asyncio.fixture
-async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
-    """Stop the bot and start a new one on the same database file (as tests/e2e/test_restart)."""
-    started: list[MafiaBot] = []
-
-    async def go() -> MafiaBot:
-        old = bot_of(simcord_env)
-        await old.close()
-        new = create_bot(old.database)
-        assert isinstance(new, MafiaBot)
-        started.append(new)
-        await simcord_env.restart_bot(new)
-        return new
-
-    yield go
-    for bot in started:
-        await bot.close_store()
 
 
 async def until(env: Env, game: LiveGame) -> None:
