@@ -343,23 +343,26 @@ def kill_agreement_text(lang: Lang, update: Mapping[str, Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def render_state(lang: Lang, game: LiveGame) -> str:
-    """``/mafia state``: who is who, alive or dead, and this turn's requests (the hosts only)."""
-    engine = game.engine
+def _state_clock(lang: Lang, game: LiveGame) -> str:
+    """The clock line of ``/mafia state``: paused, the deadline, or "-"."""
     record = game.record
     if record.paused:
-        clock = t(lang, "status.paused")
-    elif record.deadline is not None:
-        clock = t(
+        return t(lang, "status.paused")
+    if record.deadline is not None:
+        return t(
             lang,
             "status.deadline",
             deadline=timestamp(record.deadline, "f"),
             relative=timestamp(record.deadline, "R"),
         )
-    else:
-        clock = "-"
-    phase = t(lang, f"phase.{engine.phase.value}")
-    lines = [t(lang, "state.header", turn=engine.turn, phase=phase), clock]
+    return "-"
+
+
+def _state_lines(lang: Lang, game: LiveGame) -> list[str]:
+    """One line per seat for ``/mafia state``: nickname, role, member, alive or dead, posts,
+    this turn's requests."""
+    engine = game.engine
+    lines = []
     for seat in game.players:
         p = engine.state.players[seat.nick]
         requests = "; ".join(
@@ -377,7 +380,14 @@ def render_state(lang: Lang, game: LiveGame) -> str:
                 cause=t(lang, f"cause.{p.death_cause}"),
             )
         )
-    return "\n".join(lines)
+    return lines
+
+
+def render_state(lang: Lang, game: LiveGame) -> str:
+    """``/mafia state``: who is who, alive or dead, and this turn's requests (the hosts only)."""
+    phase = t(lang, f"phase.{game.engine.phase.value}")
+    header = t(lang, "state.header", turn=game.engine.turn, phase=phase)
+    return "\n".join([header, _state_clock(lang, game), *_state_lines(lang, game)])
 
 
 def resolve_preview(lang: Lang, game: LiveGame) -> str:
@@ -671,44 +681,12 @@ def render_log_page(
 def render_state_embeds(lang: Lang, game: LiveGame) -> list[discord.Embed]:
     """``/mafia state`` as embeds: the turn and phase, the clock, one line per player
     (nickname, role, member, alive or dead, posts, requests); a long table continues."""
-    from bot.posts import NOTICE, add_list_field
-
-    engine = game.engine
-    record = game.record
-    if record.paused:
-        clock = t(lang, "status.paused")
-    elif record.deadline is not None:
-        clock = t(
-            lang,
-            "status.deadline",
-            deadline=timestamp(record.deadline, "f"),
-            relative=timestamp(record.deadline, "R"),
-        )
-    else:
-        clock = "-"
-    phase = t(lang, f"phase.{engine.phase.value}")
+    phase = t(lang, f"phase.{game.engine.phase.value}")
     embed = discord.Embed(
-        title=t(lang, "state.header", turn=engine.turn, phase=phase),
-        description=clock,
+        title=t(lang, "state.header", turn=game.engine.turn, phase=phase),
+        description=_state_clock(lang, game),
         colour=NOTICE,
     )
-    lines = []
-    for seat in game.players:
-        p = engine.state.players[seat.nick]
-        requests = "; ".join(
-            describe_request(lang, r) for r in engine.standing_requests(seat.nick) if r.do != "post"
-        )
-        lines.append(
-            t(
-                lang,
-                "state.alive" if p.alive else "state.dead",
-                nick=seat.nick,
-                role=t(lang, f"role.{p.role}"),
-                user=f"<@{seat.user_id}>",
-                posts=engine.state.posts.get(seat.nick, 0),
-                requests=requests or "-",
-                cause=t(lang, f"cause.{p.death_cause}"),
-            )
-        )
+    lines = _state_lines(lang, game)
     name = t(lang, "console.state.players", count=len(lines))
     return add_list_field(embed, name, lines)
