@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -460,10 +460,16 @@ def render_help(lang: Lang, commands: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+#: Public notices that name a deadline: the host's clock changes (R56), hunts open (R4), the
+#: last hour.
+DEADLINE_NOTICES: Final = ("clock_extended", "clock_resumed", "hunts_open", "last_hour")
+
+
 def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str | None:
-    """The host's clock changes (public) and the double kill (the mafia's room), R56;
-    None for any other kind."""
-    if kind in ("clock_extended", "clock_resumed"):
+    """The notices of the host's commands and of the clock: deadline changes, a pause, hunts
+    open, the last hour, a replacement (public) and the double kill (the mafia's room), R4,
+    R36, R56; None for any other kind."""
+    if kind in DEADLINE_NOTICES:
         deadline = datetime.fromisoformat(str(payload["deadline"]))
         return t(
             lang,
@@ -475,7 +481,9 @@ def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str
         return t(lang, "announce.clock_paused", minutes=int(payload["minutes"]))
     if kind == "double_kill":  # R36
         return t(lang, f"announce.double_kill_{payload['night']}")
-    return render_clock_notice(lang, kind, payload)
+    if kind == "replaced":  # the nickname only: never a member, never the role
+        return t(lang, "announce.replaced", nick=payload["nick"])
+    return None
 
 
 #: A list of names in a private preview stays under this many characters (99 players' long
@@ -497,22 +505,6 @@ def bounded_list(lang: Lang, items: Sequence[str], budget: int = LIST_BUDGET) ->
     if left:
         text = f"{text} {t(lang, 'host.and_more', count=left)}".strip()
     return text
-
-
-def render_clock_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str | None:
-    """The clock's public notices (hunts open, R4; the last hour) and a replacement (R56);
-    None for any other kind."""
-    if kind in ("hunts_open", "last_hour"):
-        deadline = datetime.fromisoformat(str(payload["deadline"]))
-        return t(
-            lang,
-            f"announce.{kind}",
-            deadline=timestamp(deadline, "f"),
-            relative=timestamp(deadline, "R"),
-        )
-    if kind == "replaced":  # the nickname only: never a member, never the role
-        return t(lang, "announce.replaced", nick=payload["nick"])
-    return None
 
 
 # --- the hosts' console in #host (R47, R56) -----------------------------------------------
