@@ -1,0 +1,91 @@
+"""What stays of a finished game: everything the archive, the picture and the stats read.
+
+:func:`load_finished` gathers one finished game from the store: its record and table, the
+seats (members), the stored log exported as a replay script (docs/REPLAY.md), the outcome of
+replaying that script through the rules engine (every turn's deaths, checks, lynch votes,
+refusals, notes), and the end-of-game summary (winner, why, every nickname's role and fate).
+All of it is derived from the stored log, never from counters kept on the side, so it cannot
+drift from what happened.
+
+Members: ``summary["roles"][i]["member"]`` is set only when the host chose to reveal them
+(``/mafia new reveal``); :attr:`FinishedGame.members` always holds them (nickname -> user id),
+for the stats a member reads about himself. Anything shown to others must go through
+:meth:`FinishedGame.member_of`, which respects the host's choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from db.errors import NotFound
+from db.interface import GameStore
+from db.models import GameRecord, PlayerRecord, TableSettings
+from rules.announce import Ending, game_over_announcement
+from rules.engine import rebuild
+from rules.replay import run_script
+
+
+@attrs.frozen
+class FinishedGame:
+    """One finished game as the archive, the picture and the stats read it."""
+
+    record: GameRecord
+    table: TableSettings | None  # None when the table was dropped since
+    players: tuple[PlayerRecord, ...]  # by seat
+    script: Mapping[str, Any]  # the export: a replay script (docs/REPLAY.md)
+    outcome: Mapping[str, Any]  # run_script(script): per-turn results, the winner
+    summary: Mapping[str, Any]  # the game_over payload: winner, reason, turns, roles, dates
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def members(self) -> dict[str, int]:
+        """Nickname -> user id of every seat, whatever the reveal setting (not for display)."""
+        return {p.nick: p.user_id for p in self.players}
+
+    def member_of(self, nick: str) -> int | None:
+        """The member behind ``nick`` if the host chose to reveal the members, else None."""
+        return self.members.get(nick) if self.record.reveal else None
+
+    @property
+    def winner(self) -> str | None:
+        return self.record.winner
+
+
+async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
+    """The finished game ``game_id``; raises :class:`~db.errors.NotFound` if there is no such
+    game or it has not finished."""
+    rec = await store.get_game(game_id)
+    if rec is None or rec.status != "finished":
+        raise NotFound(f"no finished game {game_id}")
+    players = tuple(await store.players(game_id))
+    script = await store.load_script(game_id)
+    entries = await store.log_entries(game_id, accepted_only=True)
+    resolved = {r.turn for r in await store.resolutions(game_id)}
+    engine = rebuild(
+        [(p.nick, p.role) for p in players],
+        rec.seed,
+        rec.activity_rules,
+        [(e.turn, e.section, e.payload) for e in entries],
+        resolved,
+    )
+    members = {p.nick: p.user_id for p in players} if rec.reveal else None
+    ending = Ending(
+        members=members,
+        started=rec.started_at.isoformat() if rec.started_at else None,
+        ended=rec.updated_at.isoformat(),
+    )
+    summary = game_over_announcement(engine.state, rec.winner, ending).payload
+    return FinishedGame(
+        record=rec,
+        table=await store.get_table(rec.table_id),
+        players=players,
+        script=script,
+        outcome=run_script(script),
+        summary=dict(summary),
+    )
