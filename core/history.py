@@ -59,11 +59,13 @@ class FinishedGame:
 
 async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
     """The finished game ``game_id``; raises :class:`~db.errors.NotFound` if there is no such
-    game or it has not finished."""
+    game, it has not finished, or it never started (a sign-up the host cancelled)."""
     rec = await store.get_game(game_id)
     if rec is None or rec.status != "finished":
         raise NotFound(f"no finished game {game_id}")
     players = tuple(await store.players(game_id))
+    if not players:
+        raise NotFound(f"game {game_id} never started")
     script = await store.load_script(game_id)
     entries = await store.log_entries(game_id, accepted_only=True)
     resolved = {r.turn for r in await store.resolutions(game_id)}
