@@ -107,9 +107,10 @@ class _Replayed:
     kills: list[Request] = attrs.Factory(list)
 
 
-def _replay(script: Mapping[str, Any]) -> dict[int, _Replayed]:
+def _replay(script: Mapping[str, Any], unresolved: int | None = None) -> dict[int, _Replayed]:
     """Run the script turn by turn as ``core/service.py`` does, keeping the announcements of
-    each turn (``rules.replay.run_script`` keeps only the results)."""
+    each turn (``rules.replay.run_script`` keeps only the results). ``unresolved``: the turn
+    the host's ``/mafia end`` stopped before its deadline: its requests, no dawn report."""
     game, turns = parse_script(script)
     out: dict[int, _Replayed] = {}
     for number, turn in enumerate(turns, start=1):
@@ -124,6 +125,8 @@ def _replay(script: Mapping[str, Any]) -> dict[int, _Replayed]:
                 seen.refused.append((req, str(refusal.code)))
             elif req.do == "kill":
                 seen.kills.append(req)
+        if number == unresolved:
+            break  # never resolved: nothing was published at its deadline
         if game.phase is Phase.OPEN:
             result = game.resolve()
             announcements = night_announcements(game.state, result)
@@ -208,7 +211,8 @@ def build_archive(
                 fate=fate,
             )
         )
-    replayed = _replay(game.script)
+    # /mafia end (no winner) stops the game's current turn before its deadline.
+    replayed = _replay(game.script, rec.turn if rec.winner is None else None)
     notes_by_turn = {
         int(turn["turn"]): turn.get("notes") or () for turn in game.outcome.get("turns") or ()
     }

@@ -215,6 +215,32 @@ async def test_members_are_absent_unless_the_host_chose_to_reveal_them(store: St
     assert all(f"Member{uid}" in html for uid in shown.members.values())
 
 
+async def test_a_game_the_host_ended_has_no_dawn_report_for_its_last_turn(store: Store) -> None:
+    """/mafia end stops the turn before its deadline: the archive shows its posts and the
+    mafia's request, and no results that were never published."""
+    clock = FakeClock()
+    service = GameService(store, clock)
+    await service.new_game(
+        GUILD, HOST, "fast", "UTC", roles="mafioso=1 commissar=1 villager=2", seed=11,
+        activity_rules=False,
+    )  # fmt: skip
+    for uid in range(4):
+        await service.join(GUILD, MEMBER + uid)
+    live = await service.start(GUILD)
+    by_role = {p.role: p.user_id for p in live.players}
+    com_nick = next(p.nick for p in live.players if p.role == "commissar")
+    await service.post(GUILD, by_role["villager"], "Hello <all>")
+    await service.submit(GUILD, by_role["mafioso"], {"do": "kill", "target": com_nick})
+    await service.end(GUILD, HOST)
+    game = await load_finished(store, live.id)
+    for lang in ("en", "ru"):
+        text = "".join(parse(archive_html(game, lang)).text)
+        assert "Hello <all>" in text and t(lang, "winner.none") in text
+        assert t(lang, "archive.mafia") in text and com_nick in text
+        assert t(lang, "announce.results", turn=1) not in text
+        assert t(lang, "archive.dawn") not in text
+
+
 async def _finished_file(path: Path) -> int:
     async with await Store.open(path) as store:
         return (await play(store, lang="ru")).id
