@@ -176,7 +176,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
         except ConfigError as error:
             print(f"export: configuration error: {error}", file=sys.stderr)
             return 2
-    return export_main(database, args.game_id)
+    renderer = None
+    if args.format != "json":  # the archive of a finished game, in --lang
+        from bot.archive import archive_renderer
+
+        renderer = archive_renderer(args.format, args.lang)
+    return export_main(database, args.game_id, renderer)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -252,8 +257,22 @@ def build_parser() -> argparse.ArgumentParser:
     p_replay.add_argument("file", help="script file, or - for standard input")
     p_replay.set_defaults(func=_cmd_replay)
 
-    p_export = sub.add_parser("export", help="print a stored game as a replay script")
+    p_export = sub.add_parser(
+        "export", help="print a stored game as a replay script, or a finished game's archive"
+    )
     p_export.add_argument("--db", default=None, help="database file (default: MAFIA_DB)")
+    p_export.add_argument(
+        "--format",
+        choices=("json", "html", "md"),
+        default="json",
+        help="json: the replay script (default); html, md: the archive of a finished game",
+    )
+    p_export.add_argument(
+        "--lang",
+        choices=("en", "ru"),
+        default=None,
+        help="the archive's language (default: the game's table language)",
+    )
     p_export.add_argument("game_id", nargs="?", type=_game_id, help="default: the most recent game")
     p_export.set_defaults(func=_cmd_export)
 

@@ -22,7 +22,7 @@ import attrs
 
 from db.errors import NotFound
 from db.interface import GameStore
-from db.models import GameRecord, PlayerRecord, TableSettings
+from db.models import GameRecord, PlayerRecord, PostRecord, TableSettings
 from rules.announce import Ending, game_over_announcement
 from rules.engine import rebuild
 from rules.replay import run_script
@@ -38,6 +38,7 @@ class FinishedGame:
     script: Mapping[str, Any]  # the export: a replay script (docs/REPLAY.md)
     outcome: Mapping[str, Any]  # run_script(script): per-turn results, the winner
     summary: Mapping[str, Any]  # the game_over payload: winner, reason, turns, roles, dates
+    posts: tuple[PostRecord, ...] = ()  # every public post of #game, in publication order
 
     @property
     def id(self) -> int:
@@ -90,4 +91,5 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
         script=script,
         outcome=run_script(script),
         summary=dict(summary),
+        posts=tuple(await store.posts(game_id)),
     )

@@ -480,11 +480,19 @@ class GameService:
     async def post(self, table_id: int, user_id: int, text: str) -> bool:
         """A post in #game under the player's nickname: refused when it is blank (nothing
         would be published, `rules.text`), else counted for a living player (R52) while
-        requests are open. Returns whether it counted; the caller publishes it."""
+        requests are open. Returns whether it counted; the caller publishes it.
+
+        Every post is kept for the archive (a living player's, a ghost's, one between turns),
+        committed before anything else, so a failed write leaves nothing to publish and no
+        count; a retry then counts once."""
         game, nick = self.player_nick(table_id, user_id)
         if is_blank(text):
             raise ServiceError("error.empty_text")
-        if not game.engine.state.alive(nick):
+        alive = game.engine.state.alive(nick)
+        await self.store.add_post(
+            game.id, game.engine.turn, nick, text, ghost=not alive, at=self.clock()
+        )
+        if not alive:
             return False  # a ghost's post never counts
         try:
             await self.submit(table_id, user_id, {"do": "post"})

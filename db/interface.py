@@ -48,6 +48,7 @@ from db.models import (
     OutboxRecord,
     PlayerRecord,
     PlayerSpec,
+    PostRecord,
     ResolutionRecord,
     TableSettings,
 )
@@ -320,6 +321,25 @@ class RequestLog(Protocol):
     async def post_counts(self, game_id: int, turn: int) -> dict[str, int]:
         """Accepted entries whose payload's ``do`` is ``post``, counted per payload ``by``
         (nickname), in one turn (R52 reminders). Nicknames with no post are absent."""
+        ...
+
+    async def add_post(
+        self,
+        game_id: int,
+        turn: int,
+        nick: str,
+        text: str,
+        *,
+        ghost: bool = False,
+        at: dt.datetime | None = None,
+    ) -> PostRecord:
+        """Keep a public post of #game (a living player's or a ghost's) for the archive;
+        committed on return, before the caller publishes it. ``at`` defaults to now. Raises
+        :class:`~db.errors.NotFound` if there is no such game."""
+        ...
+
+    async def posts(self, game_id: int) -> list[PostRecord]:
+        """Every kept post of a game, in the order they were published."""
         ...
 
     async def record_resolution(

@@ -222,7 +222,22 @@ UPDATE audit_log SET table_id = guild_id;
 CREATE INDEX audit_by_table ON audit_log (table_id, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+_V5 = """
+-- Every public post of #game (/say, /post) as published: the archive of a finished game shows
+-- them in order with their nicknames and turns. ``ghost``: posted by a dead player.
+CREATE TABLE posts (
+    id      INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn    INTEGER NOT NULL CHECK (turn >= 0),
+    nick    TEXT NOT NULL,
+    text    TEXT NOT NULL,
+    ghost   INTEGER NOT NULL DEFAULT 0 CHECK (ghost IN (0, 1)),
+    at      TEXT NOT NULL
+) STRICT;
+CREATE INDEX posts_by_game ON posts (game_id, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -118,6 +118,19 @@ class PlayerRecord:
 
 
 @attrs.frozen
+class PostRecord:
+    """One public post of #game as published (``/say``, ``/post``), kept for the archive."""
+
+    id: int  # increases with publication order within the store
+    game_id: int
+    turn: int  # the game's turn when it was posted
+    nick: str
+    text: str  # as typed (escaped only where it is shown)
+    ghost: bool  # posted by a dead player
+    at: dt.datetime
+
+
+@attrs.frozen
 class LogEntry:
     """One host command, request or pistol shot, in arrival order (``seq``) within its game."""
 

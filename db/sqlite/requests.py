@@ -11,7 +11,15 @@ from typing import Any, Literal, cast
 import aiosqlite
 
 from db.errors import NotFound, StoreError
-from db.models import ACCEPTED, JSONDict, LogEntry, OutboxItem, ResolutionRecord, Section
+from db.models import (
+    ACCEPTED,
+    JSONDict,
+    LogEntry,
+    OutboxItem,
+    PostRecord,
+    ResolutionRecord,
+    Section,
+)
 from db.sqlite.audit import insert_audit
 from db.sqlite.base import SQLiteBase, fetch_one, foreign_key_to_not_found, game_exists
 from db.sqlite.convert import (
@@ -196,6 +204,59 @@ class RequestLogMixin(SQLiteBase):
             (game_id, turn),
         )
         return {str(r["by_nick"]): int(r["n"]) for r in rows}
+
+    # --- public posts (the archive) ---------------------------------------------------------
+
+    async def add_post(
+        self,
+        game_id: int,
+        turn: int,
+        nick: str,
+        text: str,
+        *,
+        ghost: bool = False,
+        at: dt.datetime | None = None,
+    ) -> PostRecord:
+        if turn < 0:
+            raise ValueError(f"turn must be at least 0, got {turn}")
+        when = utcnow() if at is None else at
+        stamp = to_db_time(when)  # ValueError for a naive datetime, before any write
+
+        async def body(db: aiosqlite.Connection) -> int:
+            try:
+                rows = list(
+                    await db.execute_fetchall(
+                        "INSERT INTO posts (game_id, turn, nick, text, ghost, at) "
+                        "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                        (game_id, turn, nick, text, int(ghost), stamp),
+                    )
+                )
+            except sqlite3.IntegrityError as e:
+                foreign_key_to_not_found(e, game_id)
+                raise
+            return int(rows[0]["id"])
+
+        post_id = await self._write(body)
+        return PostRecord(post_id, game_id, turn, nick, text, ghost, from_db_time(stamp))
+
+    async def posts(self, game_id: int) -> list[PostRecord]:
+        rows = await self._read(
+            "SELECT id, game_id, turn, nick, text, ghost, at FROM posts "
+            "WHERE game_id = ? ORDER BY id",
+            (game_id,),
+        )
+        return [
+            PostRecord(
+                id=int(r["id"]),
+                game_id=int(r["game_id"]),
+                turn=int(r["turn"]),
+                nick=str(r["nick"]),
+                text=str(r["text"]),
+                ghost=bool(r["ghost"]),
+                at=from_db_time(r["at"]),
+            )
+            for r in rows
+        ]
 
     # --- resolutions and pistol windows ----------------------------------------------------
 

@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from db import migrations
-from db.errors import DatabaseUnusable, OpenGameExists, StoreError, TableNameTaken
+from db.errors import DatabaseUnusable, NotFound, OpenGameExists, StoreError, TableNameTaken
 from db.migrations import APPLICATION_ID, LATEST_VERSION, expected_tables, migrate
 from db.models import PlayerSpec, TableSettings
 from db.store import Store
@@ -209,6 +209,41 @@ async def test_v4_makes_each_configured_server_its_first_table(db_path: Path) ->
         assert [t.name for t in await store.tables(42)] == ["", "Newcomers"]
     finally:
         await store.close()
+
+
+async def test_v5_keeps_the_public_posts_of_a_game_for_its_archive(db_path: Path) -> None:
+    """Migration 5: ``posts`` keeps every public post of #game (a living player's and a
+    ghost's, R36) in publication order; older games simply have none, and deleting a game
+    deletes its posts."""
+    _make_v1_file(db_path)
+    assert migrate(db_path, target=4).new_version == 4
+    store = await Store.open(db_path)
+    try:
+        assert _pragma(db_path, "user_version") == LATEST_VERSION >= 5
+        assert await store.posts(1) == []
+        at = dt.datetime(2026, 1, 1, 12, 0, tzinfo=dt.UTC)
+        first = await store.add_post(1, 1, "Anna", "<b>Hello</b>", at=at)
+        ghost = await store.add_post(1, 2, "Bob", "Boo.", ghost=True, at=at)
+        assert (first.turn, first.nick, first.text, first.ghost, first.at) == (
+            1,
+            "Anna",
+            "<b>Hello</b>",
+            False,
+            at,
+        )
+        assert await store.posts(1) == [first, ghost] and ghost.id > first.id
+        with pytest.raises(NotFound):
+            await store.add_post(99, 1, "Anna", "Hi")
+        with pytest.raises(ValueError):
+            await store.add_post(1, 1, "Anna", "Hi", at=dt.datetime(2026, 1, 1))
+    finally:
+        await store.close()
+    assert db_path.with_name(db_path.name + ".bak-v4").is_file()
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("DELETE FROM games WHERE id = 1")
+    assert conn.execute("SELECT COUNT(*) FROM posts").fetchone()[0] == 0
+    conn.close()
 
 
 def test_an_existing_backup_is_never_overwritten(db_path: Path) -> None:

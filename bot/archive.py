@@ -1,0 +1,384 @@
+"""The archive of a finished game: a self-contained web page (and the same in Markdown).
+
+What the archive holds (issue 13): the setup (table, game number, dates, schedule, role list,
+the winner and why); every public post of #game in order, with its nickname and turn; each
+turn's dawn report as the bot published it; and, now that the game is over, what was hidden:
+every role (dealt and final), every request of every turn with its fate, the commissar's
+checks, the mafia's kill requests and room, the death notes, and the members behind the
+nicknames only if the host chose to reveal them (``/mafia new reveal``).
+
+The texts the players saw are the bot's own: the script is replayed through the rules engine
+and each turn's announcements are rendered by :mod:`bot.render`, so the wording matches what
+was posted. Player text (posts, notes, nicknames) is hostile input: the HTML template
+autoescapes everything and isolates each text's direction (``<bdi>``); the Markdown template
+escapes every value with :func:`md_escape`. Nothing here talks to Discord.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import jinja2
+
+from bot.endgame import summary_lines, winner_line
+from bot.render import render, render_host_account, role_name, role_summary, verb_name
+from bot.tables import table_title
+from core.history import FinishedGame, load_finished
+from core.i18n import Lang, as_lang, has_key, t
+from db.interface import GameStore
+from rules.announce import (
+    MAFIA,
+    PUBLIC,
+    Announcement,
+    final_announcements,
+    host_account,
+    night_announcements,
+    public_death,
+)
+from rules.model import Phase, Request
+from rules.replay import parse_script
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+#: Formats of ``main.py export --format`` this module writes (json is the replay script).
+FORMATS = ("html", "md")
+
+
+# --- what the templates read ---------------------------------------------------------------
+
+
+@attrs.frozen
+class Seat:
+    """One nickname as the archive shows it."""
+
+    nick: str
+    member: str | None  # only when the host chose to reveal the members
+    role: str  # dealt
+    final_role: str | None  # if a conversion (R22) or promotion (R19) changed it
+    fate: str
+
+
+@attrs.frozen
+class Post:
+    nick: str
+    text: str
+    ghost: bool  # posted by a dead player (R36)
+
+
+@attrs.frozen
+class Turn:
+    """One turn: the talk in #game, the dawn report, and the hidden part."""
+
+    number: int
+    posts: tuple[Post, ...]
+    dawn: tuple[str, ...]  # the public announcements, as published
+    account: str  # every standing request and its fate, deaths, votes (the hosts' account, R47)
+    refused: tuple[str, ...]  # requests the rules refused at the deadline, and why
+    checks: tuple[str, ...]  # the commissar's checks and their answers (R18)
+    mafia: tuple[str, ...]  # the mafia's kill requests in arrival order, and its room
+    notes: tuple[str, ...]  # death notes delivered (R37)
+
+
+@attrs.frozen
+class Archive:
+    lang: Lang
+    title: str
+    setup: tuple[tuple[str, str], ...]  # (label, value)
+    winner: str
+    why: tuple[str, ...]
+    reveal: bool
+    seats: tuple[Seat, ...]
+    turns: tuple[Turn, ...]
+
+
+# --- the replay: each turn's announcements, as the service made them ------------------------
+
+
+@attrs.define
+class _Replayed:
+    public: list[Announcement] = attrs.Factory(list)
+    private: list[Announcement] = attrs.Factory(list)
+    account: dict[str, Any] | None = None
+    refused: list[tuple[Request, str]] = attrs.Factory(list)
+    kills: list[Request] = attrs.Factory(list)
+
+
+def _replay(script: Mapping[str, Any], unresolved: int | None = None) -> dict[int, _Replayed]:
+    """Run the script turn by turn as ``core/service.py`` does, keeping the announcements of
+    each turn (``rules.replay.run_script`` keeps only the results). ``unresolved``: the turn
+    the host's ``/mafia end`` stopped before its deadline: its requests, no dawn report."""
+    game, turns = parse_script(script)
+    out: dict[int, _Replayed] = {}
+    for number, turn in enumerate(turns, start=1):
+        if game.winner is not None:
+            break  # the game has ended: later turns are ignored
+        seen = out.setdefault(number, _Replayed())
+        for action in turn.host:
+            game.host_action(action)
+        for req in turn.requests:
+            refusal = game.submit(req)
+            if refusal is not None:
+                seen.refused.append((req, str(refusal.code)))
+            elif req.do == "kill":
+                seen.kills.append(req)
+        if number == unresolved:
+            break  # never resolved: nothing was published at its deadline
+        if game.phase is Phase.OPEN:
+            result = game.resolve()
+            announcements = night_announcements(game.state, result)
+            seen.account = host_account(game.state, result).payload
+            for req in turn.after:
+                refusal = game.submit(req)
+                if refusal is not None:
+                    seen.refused.append((req, str(refusal.code)))
+            result = game.finish_turn()
+            announcements += final_announcements(game.state, result)
+        else:  # the game ended at a host exclusion before the deadline
+            result = game.history[-1]
+            announcements = []
+        # R56: an exclusion was published when it happened, its role revealed (R35).
+        excluded = [
+            Announcement("excluded", PUBLIC, public_death(d))
+            for d in result.deaths
+            if d.step is None
+        ]
+        for a in [*excluded, *announcements]:
+            if a.kind == "game_over":
+                continue  # the archive's header says it
+            (seen.public if a.audience in (PUBLIC, MAFIA) else seen.private).append(a)
+    return out
+
+
+# --- building the archive -----------------------------------------------------------------
+
+
+def _when(iso: Any) -> str | None:
+    if not iso:
+        return None
+    return str(iso)[:16].replace("T", " ") + " UTC"
+
+
+def _targets(req: Request) -> str:
+    return ", ".join(req.named()) or "-"
+
+
+def _member_label(uid: int, names: Mapping[int, str] | None) -> str:
+    name = (names or {}).get(uid)
+    return f"{name} ({uid})" if name else str(uid)
+
+
+def build_archive(
+    game: FinishedGame, lang: Lang, member_names: Mapping[int, str] | None = None
+) -> Archive:
+    """Everything the templates show, as plain strings (escaped by the templates)."""
+    rec, summary = game.record, game.summary
+    table = table_title(lang, game.table) if game.table is not None else t(lang, "archive.no_table")
+    setup: list[tuple[str, str]] = [
+        (t(lang, "archive.table"), table),
+        (t(lang, "archive.game"), str(rec.id)),
+    ]
+    started, ended = _when(summary.get("started")), _when(summary.get("ended"))
+    if started:
+        setup.append((t(lang, "archive.started"), started))
+    if ended:
+        setup.append((t(lang, "archive.ended"), ended))
+    setup.append((t(lang, "archive.schedule"), t(lang, f"choice.schedule.{rec.schedule_kind}")))
+    setup.append((t(lang, "archive.roles"), role_summary(lang, [p.role for p in game.players])))
+    seats = []
+    for entry in summary.get("roles") or ():
+        nick = str(entry["nick"])
+        member = game.member_of(nick)  # None unless the host chose to reveal them
+        if entry.get("alive"):
+            fate = t(lang, "archive.alive")
+        else:
+            fate = t(
+                lang,
+                "archive.died",
+                cause=t(lang, f"cause.{entry.get('cause')}"),
+                turn=entry.get("turn") or 0,
+            )
+        final = entry.get("final_role")
+        seats.append(
+            Seat(
+                nick=nick,
+                member=None if member is None else _member_label(member, member_names),
+                role=role_name(lang, str(entry["role"])),
+                final_role=role_name(lang, str(final)) if final else None,
+                fate=fate,
+            )
+        )
+    # /mafia end (no winner) stops the game's current turn before its deadline.
+    replayed = _replay(game.script, rec.turn if rec.winner is None else None)
+    notes_by_turn = {
+        int(turn["turn"]): turn.get("notes") or () for turn in game.outcome.get("turns") or ()
+    }
+    last = max([*replayed, *(p.turn for p in game.posts), 0])
+    turns = []
+    for number in range(1, last + 1):
+        seen = replayed.get(number, _Replayed())
+        checks: list[str] = []
+        for a in seen.private:
+            if a.kind == "check":
+                text = t(
+                    lang,
+                    "archive.check",
+                    commissar=a.payload.get("commissar") or a.audience,
+                    text=render(lang, "check", a.payload),
+                )
+                if text not in checks:  # R18, R19: one check may reach several readers
+                    checks.append(text)
+        mafia = [
+            t(lang, "archive.kill_request", by=req.by, targets=_targets(req)) for req in seen.kills
+        ]
+        mafia += [render(lang, a.kind, a.payload) for a in seen.public if a.audience == MAFIA]
+        account = ""
+        if seen.account is not None:  # the hosts' account, minus its title (the turn's)
+            account = "\n".join(render_host_account(lang, seen.account).splitlines()[1:])
+        turns.append(
+            Turn(
+                number=number,
+                posts=tuple(
+                    Post(p.nick, p.text, p.ghost) for p in game.posts if p.turn == number
+                ),
+                dawn=tuple(
+                    render(lang, a.kind, a.payload) for a in seen.public if a.audience == PUBLIC
+                ),
+                account=account,
+                refused=tuple(
+                    t(
+                        lang,
+                        "archive.refused_line",
+                        by=req.by,
+                        verb=verb_name(lang, req.do),
+                        targets=_targets(req),
+                        reason=t(lang, f"refusal.{code}") if has_key(f"refusal.{code}") else code,
+                    )
+                    for req, code in seen.refused
+                ),
+                checks=tuple(checks),
+                mafia=tuple(mafia),
+                notes=tuple(
+                    t(lang, "archive.note", author=n["from"], to=n["to"], text=n["text"])
+                    for n in notes_by_turn.get(number, ())
+                ),
+            )
+        )
+    posts_before = [p for p in game.posts if p.turn < 1]
+    if posts_before:  # posted before the first turn opened (none today): kept, not lost
+        first = turns[0] if turns else Turn(1, (), (), "", (), (), (), ())
+        extra = tuple(Post(p.nick, p.text, p.ghost) for p in posts_before)
+        turns[:1] = [attrs.evolve(first, posts=extra + first.posts)]
+    winner_payload = {**summary, "started": None, "ended": None}  # dates: in the setup
+    return Archive(
+        lang=lang,
+        title=t(lang, "archive.title", game=rec.id, table=table),
+        setup=tuple(setup),
+        winner=winner_line(lang, summary),
+        why=tuple(summary_lines(lang, winner_payload)),
+        reveal=rec.reveal,
+        seats=tuple(seats),
+        turns=tuple(turns),
+    )
+
+
+# --- templates ----------------------------------------------------------------------------
+
+_MD_INLINE = re.compile(r"([\\`*_\[\]|~#])")
+_MD_LINE_START = re.compile(r"^(\s*)([-+=>]|\d+\.)", re.MULTILINE)
+#: Unicode isolates around player text, so a right-to-left override inside it (U+202E)
+#: ends with the text instead of reversing what follows.
+FSI, PDI = "\u2068", "\u2069"
+
+
+def md_escape(value: Any) -> str:
+    """A value as literal Markdown text: no emphasis, link, heading, list, table cell, code or
+    HTML tag can come out of it (HTML is passed through by most Markdown renderers, so ``<``
+    and ``&`` become entities)."""
+    text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_INLINE.sub(r"\\\1", text)
+    return _MD_LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}", text)
+
+
+def md_text(value: Any, quote: bool = True) -> str:
+    """Player text in Markdown: escaped, its direction isolated, its line breaks kept (inside
+    a quote, or inside a list item with ``quote=False``)."""
+    lines = [md_escape(line) for line in str(value).splitlines()] or [""]
+    return ("  \n> " if quote else "  \n  ").join(f"{FSI}{line}{PDI}" for line in lines)
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        # Autoescape on for the web page: player text is hostile input.
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default=False),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["md"] = md_escape
+    env.filters["md_text"] = md_text
+    return env
+
+
+_ENV = _environment()
+
+
+def _labels(lang: Lang) -> dict[str, str]:
+    keys = (
+        "players",
+        "nick",
+        "member",
+        "role",
+        "final_role",
+        "fate",
+        "turn",
+        "posts",
+        "no_posts",
+        "ghost",
+        "dawn",
+        "hidden",
+        "requests",
+        "refused",
+        "checks",
+        "mafia",
+        "notes",
+        "members_hidden",
+        "footer",
+    )
+    return {key: t(lang, f"archive.{key}") for key in keys}
+
+
+def archive_html(
+    game: FinishedGame, lang: Lang, member_names: Mapping[int, str] | None = None
+) -> str:
+    """The archive as one self-contained, printable web page (no external asset or script)."""
+    archive = build_archive(game, lang, member_names)
+    return _ENV.get_template("archive.html.j2").render(a=archive, label=_labels(lang))
+
+
+def archive_markdown(
+    game: FinishedGame, lang: Lang, member_names: Mapping[int, str] | None = None
+) -> str:
+    """The archive as Markdown, every value escaped."""
+    archive = build_archive(game, lang, member_names)
+    return _ENV.get_template("archive.md.j2").render(a=archive, label=_labels(lang))
+
+
+def archive_renderer(fmt: str, lang: str | None) -> Callable[[GameStore, int], Awaitable[str]]:
+    """For ``main.py export --format html|md``: the function that renders a stored game.
+    ``lang``: en or ru; default the game's table language (English if the table is gone)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown archive format {fmt!r}")
+
+    async def _render(store: GameStore, game_id: int) -> str:
+        game = await load_finished(store, game_id)
+        chosen = as_lang(lang) or (as_lang(game.table.language) if game.table else None) or "en"
+        build = archive_html if fmt == "html" else archive_markdown
+        return build(game, chosen)
+
+    return _render

@@ -1,0 +1,271 @@
+"""The archive of a finished game (bot/archive.py), on a real SQLite file: a game played
+through the service with hostile posts, then its archive as HTML and Markdown in both
+languages, and ``main.py export --format json|html|md``.
+
+Player text is hostile input: markup, template syntax, right-to-left overrides and a
+2,000-character word must come out as inert text, and the members behind the nicknames
+appear only when the host chose to reveal them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+import main
+from bot.archive import FSI, PDI, archive_html, archive_markdown
+from core.history import FinishedGame, load_finished
+from core.i18n import Lang, t
+from core.service import GameService
+from db.models import TableSettings
+from db.store import Store
+from rules.replay import TOP_KEYS
+
+GUILD = 1
+HOST = 999
+START = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)
+MEMBER = 731_000_000_000_000_001  # the first member's id: long, found only where named
+LONG_WORD = "Ж" * 2000
+HOSTILE = (
+    "<script>alert(1)</script>",
+    "<b><i",
+    "</td></table>",
+    "\u202eevil right-to-left",
+    LONG_WORD,
+    "{{ 7*7 }}",
+    "{% raw %}",
+)
+#: Every element the archive's template writes: nothing else may appear in the page.
+TEMPLATE_TAGS = {
+    "html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "dl", "dt",
+    "dd", "p", "section", "table", "thead", "tbody", "tr", "th", "td", "bdi", "div", "span",
+    "ul", "li", "footer",
+}  # fmt: skip
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class Page(HTMLParser):
+    """The tags of a page, its text, and the elements around each right-to-left override."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.open: list[str] = []
+        self.text: list[str] = []
+        self.rtl_inside: list[list[str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        if tag != "meta":
+            self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.open:
+            while self.open.pop() != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        if "\u202e" in data:
+            self.rtl_inside.append(list(self.open))
+
+
+def parse(html: str) -> Page:
+    page = Page()
+    page.feed(html)
+    page.close()
+    return page
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "game.db")
+    yield s
+    await s.close()
+
+
+async def play(store: Store, *, reveal: bool = True, lang: str = "ru") -> FinishedGame:
+    """A four-player game to its end: hostile posts by the living on turn 1, the mafioso kills
+    the commissar (who checked him and left a note), the dead commissar posts as a ghost and
+    a villager talks in the pistol window, then the commissar shoots the mafioso (R18)."""
+    await store.save_table(TableSettings(guild_id=GUILD, name="<i>Table & co", language=lang))
+    clock = FakeClock()
+    service = GameService(store, clock)
+    await service.new_game(
+        GUILD, HOST, "fast", "UTC", roles="mafioso=1 commissar=1 villager=2", seed=11,
+        activity_rules=False, reveal=reveal,
+    )  # fmt: skip
+    for uid in range(4):
+        await service.join(GUILD, MEMBER + uid)
+    live = await service.start(GUILD)
+    by_role = {p.role: p.user_id for p in live.players}
+    nick = {p.user_id: p.nick for p in live.players}
+    maf, com, vil = by_role["mafioso"], by_role["commissar"], by_role["villager"]
+    for i, text in enumerate(HOSTILE):  # a living player's posts count (R52)
+        assert await service.post(GUILD, (maf, vil, com)[i % 3], text) is True
+    await service.submit(GUILD, maf, {"do": "kill", "target": nick[com]})
+    await service.submit(GUILD, com, {"do": "check", "target": nick[maf]})
+    await service.submit(GUILD, com, {"do": "note", "to": nick[vil], "text": "<u>I knew</u>"})
+    clock.now += timedelta(minutes=10)
+    await service.deadline_reached(live.id)
+    assert (await store.require_game(live.id)).phase == "pistol"
+    assert await service.post(GUILD, com, "A ghost says <hi>") is False  # R36: never counts
+    await service.post(GUILD, vil, "Between turns.")  # in the pistol window
+    await service.submit(GUILD, com, {"do": "shoot", "target": nick[maf]})
+    return await load_finished(store, live.id)
+
+
+async def test_every_published_post_is_kept_in_order_with_turn_and_ghost_mark(
+    store: Store,
+) -> None:
+    """Living players' posts, a ghost's (R36) and one between turns are all kept, in the
+    order published, each with its nickname and turn."""
+    game = await play(store)
+    posts = await store.posts(game.id)
+    assert [p.text for p in posts] == [*HOSTILE, "A ghost says <hi>", "Between turns."]
+    assert [p.turn for p in posts] == [1] * (len(HOSTILE) + 2)
+    assert [p.ghost for p in posts] == [False] * len(HOSTILE) + [True, False]
+    commissar = next(p.nick for p in game.players if p.role == "commissar")
+    assert posts[-2].nick == commissar
+    assert game.posts == tuple(posts)
+    # The replay format is unchanged: the posts are not part of the script.
+    assert set(game.script) == set(TOP_KEYS)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_the_html_archive_shows_everything_and_player_text_only_as_text(
+    store: Store, lang: Lang
+) -> None:
+    game = await play(store)
+    html = archive_html(game, lang)
+    page = parse(html)
+    text = "".join(page.text)
+    # No element came from player text: only the template's own, never a script.
+    assert set(page.tags) <= TEMPLATE_TAGS
+    assert "script" not in page.tags and html.count("<b>") == html.count("<i>") == 0
+    for hostile in HOSTILE:
+        assert hostile in text  # shown as typed, as text
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "{{ 7*7 }}" in text and "{% raw %}" in text
+    # R6 aside, a right-to-left override stays inside its own isolated element.
+    assert page.rtl_inside and all("bdi" in inside for inside in page.rtl_inside)
+    assert "overflow-wrap: anywhere" in html  # the 2,000-character word wraps
+    # Self-contained and printable, light and dark, in the reader's language.
+    assert f'<html lang="{lang}">' in html and '<meta charset="utf-8">' in html
+    assert "@media print" in html and "prefers-color-scheme: dark" in html
+    for external in ("http:", "https:", "<link", "<img", "@import", "url(", "src="):
+        assert external not in html
+    # Everything: every nickname, role (dealt), turn, the dawn report, the hidden part.
+    for seat in game.players:
+        assert seat.nick in text
+        assert t(lang, f"role.{seat.role}") in text
+    assert f"{t(lang, 'archive.turn')} 1" in text
+    assert t(lang, "announce.results", turn=1) in text
+    assert "<u>I knew</u>" in text and "<u>" not in html  # the death note (R37)
+    assert t(lang, "winner.town") in text and "<i>Table & co" in text
+    for heading in ("checks", "mafia", "notes", "requests"):
+        assert t(lang, f"archive.{heading}") in text
+    for uid in game.members.values():  # revealed: the host chose so
+        assert str(uid) in text
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_the_markdown_archive_escapes_player_text(store: Store, lang: Lang) -> None:
+    game = await play(store)
+    md = archive_markdown(game, lang)
+    for raw in ("<script>", "<b>", "<i", "</td>", "<u>", "<hi>"):
+        assert raw not in md
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in md
+    assert "\\{\\{ 7\\*7 \\}\\}" not in md and "{{ 7\\*7 }}" in md
+    assert LONG_WORD in md
+    rtl_line = next(line for line in md.splitlines() if "\u202e" in line)
+    assert f"{FSI}\u202eevil right-to-left{PDI}" in rtl_line
+    for seat in game.players:
+        assert seat.nick in md and t(lang, f"role.{seat.role}") in md
+    assert f"## {t(lang, 'archive.turn')} 1" in md
+
+
+async def test_members_are_absent_unless_the_host_chose_to_reveal_them(store: Store) -> None:
+    """/mafia new reveal: off keeps the members secret in the archive too; on, the caller's
+    display names are shown."""
+    game = await play(store, reveal=False)
+    names = {uid: f"Member{uid}" for uid in game.members.values()}
+    for lang in ("en", "ru"):
+        for page in (archive_html(game, lang, names), archive_markdown(game, lang, names)):
+            for uid in game.members.values():
+                assert str(uid) not in page and names[uid] not in page
+            assert t(lang, "archive.members_hidden") in page
+    # The same game revealed (the host's choice is all that differs).
+    shown = await play(store, reveal=True)
+    names = {uid: f"Member{uid}" for uid in shown.members.values()}
+    html = archive_html(shown, "en", names)
+    assert all(f"Member{uid}" in html for uid in shown.members.values())
+
+
+async def test_a_game_the_host_ended_has_no_dawn_report_for_its_last_turn(store: Store) -> None:
+    """/mafia end stops the turn before its deadline: the archive shows its posts and the
+    mafia's request, and no results that were never published."""
+    clock = FakeClock()
+    service = GameService(store, clock)
+    await service.new_game(
+        GUILD, HOST, "fast", "UTC", roles="mafioso=1 commissar=1 villager=2", seed=11,
+        activity_rules=False,
+    )  # fmt: skip
+    for uid in range(4):
+        await service.join(GUILD, MEMBER + uid)
+    live = await service.start(GUILD)
+    by_role = {p.role: p.user_id for p in live.players}
+    com_nick = next(p.nick for p in live.players if p.role == "commissar")
+    await service.post(GUILD, by_role["villager"], "Hello <all>")
+    await service.submit(GUILD, by_role["mafioso"], {"do": "kill", "target": com_nick})
+    await service.end(GUILD, HOST)
+    game = await load_finished(store, live.id)
+    for lang in ("en", "ru"):
+        text = "".join(parse(archive_html(game, lang)).text)
+        assert "Hello <all>" in text and t(lang, "winner.none") in text
+        assert t(lang, "archive.mafia") in text and com_nick in text
+        assert t(lang, "announce.results", turn=1) not in text
+        assert t(lang, "archive.dawn") not in text
+
+
+async def _finished_file(path: Path) -> int:
+    async with await Store.open(path) as store:
+        return (await play(store, lang="ru")).id
+
+
+def test_export_cli_writes_json_html_and_markdown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``main.py export --format json|html|md [--lang]``: json (the default) stays the replay
+    format; html and md are the archive, in the table's language unless --lang says."""
+    db = str(tmp_path / "game.db")
+    game_id = asyncio.run(_finished_file(Path(db)))
+    assert main.main(["export", "--db", db]) == 0
+    default = capsys.readouterr().out
+    assert main.main(["export", "--db", db, "--format", "json", str(game_id)]) == 0
+    assert capsys.readouterr().out == default  # json stays the replay format
+    assert set(json.loads(default)) == set(TOP_KEYS)
+    assert main.main(["export", "--db", db, "--format", "html"]) == 0
+    html = capsys.readouterr().out
+    assert '<html lang="ru">' in html  # the table's language by default
+    assert main.main(["export", "--db", db, "--format", "html", "--lang", "en"]) == 0
+    assert '<html lang="en">' in capsys.readouterr().out
+    assert main.main(["export", "--db", db, "--format", "md", "--lang", "en"]) == 0
+    md = capsys.readouterr().out
+    assert md.startswith("# ") and "&lt;script&gt;" in md
+    # Only a finished game has an archive.
+    assert main.main(["export", "--db", db, "--format", "html", "99"]) == 2
+    assert "no game 99" in capsys.readouterr().err
