@@ -58,6 +58,17 @@ class FinishedGame:
         return self.record.winner
 
 
+async def _ended(store: GameStore, rec: GameRecord) -> str:
+    """When the game ended on the service's clock (as its final announcement said), else when
+    the store wrote the end."""
+    for row in await store.outbox(rec.id):
+        if row.kind == "game_over":
+            ended = row.payload.get("payload", {}).get("ended")
+            if isinstance(ended, str) and ended:
+                return ended
+    return rec.updated_at.isoformat()
+
+
 async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
     """The finished game ``game_id``; raises :class:`~db.errors.NotFound` if there is no such
     game, it has not finished, or it never started (a sign-up the host cancelled)."""
@@ -81,7 +92,7 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
     ending = Ending(
         members=members,
         started=rec.started_at.isoformat() if rec.started_at else None,
-        ended=rec.updated_at.isoformat(),
+        ended=await _ended(store, rec),
     )
     summary = game_over_announcement(engine.state, rec.winner, ending).payload
     return FinishedGame(
