@@ -46,8 +46,9 @@ class FinishedGame:
 
     @property
     def members(self) -> dict[str, int]:
-        """Nickname -> user id of every seat, whatever the reveal setting (not for display)."""
-        return {p.nick: p.user_id for p in self.players}
+        """Nickname -> user id of every seat, whatever the reveal setting (not for display).
+        A seat whose member was purged (``/mafia purge``: a negative id) names nobody."""
+        return {p.nick: p.user_id for p in self.players if p.user_id > 0}
 
     def member_of(self, nick: str) -> int | None:
         """The member behind ``nick`` if the host chose to reveal the members, else None."""
@@ -88,7 +89,7 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
         [(e.turn, e.section, e.payload) for e in entries],
         resolved,
     )
-    members = {p.nick: p.user_id for p in players} if rec.reveal else None
+    members = {p.nick: p.user_id for p in players if p.user_id > 0} if rec.reveal else None
     ending = Ending(
         members=members,
         started=rec.started_at.isoformat() if rec.started_at else None,

@@ -270,6 +270,21 @@ class GameRepository(Protocol):
         :class:`~db.errors.StoreError` if ``new_user_id`` already plays in the game."""
         ...
 
+    async def purge_member(self, guild_id: int, user_id: int) -> int:
+        """Forget a member's personal data kept for the server ``guild_id`` (``/mafia purge``),
+        in one transaction; returns how many of its finished games held any of it.
+
+        In every *finished* game of every table of the server: his seat no longer names him
+        (its ``user_id`` becomes ``-1 - seat``: negative, so never a Discord id, and unique in
+        the game), his sign-ups are deleted, his log entries keep what was played but not who
+        sent it (``user_id`` None), a game he opened no longer names its host, and the
+        announcements stored for those games drop his id (the end's ``member``, an audit
+        line's ``actor`` becomes 0). In the server's audit log (any game) a row he ran has
+        actor 0 and an option naming him is removed. Games in the lobby or running are not
+        touched: the caller refuses the purge while he takes part in one.
+        """
+        ...
+
 
 class RequestLog(Protocol):
     """The game's event log (host commands, requests, pistol shots) and the once-only stages
@@ -447,6 +462,12 @@ class SettingsRepository(Protocol):
 
     async def drop_table(self, table_id: int) -> bool:
         """Forget a table (its games stay, for history). False if there was none."""
+        ...
+
+    async def purge_guild(self, guild_id: int) -> int:
+        """Delete everything kept for the server ``guild_id`` (the bot left it): its tables,
+        every game of every table with its seats, sign-ups, log, results and announcements,
+        and its audit log, in one transaction. Returns the number of games deleted."""
         ...
 
 

@@ -7,6 +7,7 @@ from db.sqlite.games import GamesMixin
 from db.sqlite.loading import LoadingMixin
 from db.sqlite.outbox import OutboxMixin
 from db.sqlite.players import PlayersMixin
+from db.sqlite.privacy import PrivacyMixin
 from db.sqlite.requests import RequestLogMixin
 from db.sqlite.settings import SettingsMixin
 
@@ -19,6 +20,7 @@ class SQLiteStore(
     SettingsMixin,
     AuditMixin,
     LoadingMixin,
+    PrivacyMixin,
 ):
     """:class:`db.interface.GameStore` on one SQLite file. Create with
     ``await SQLiteStore.open(path)``; see :mod:`db.sqlite.base` for transactions and locking.

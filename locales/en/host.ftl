@@ -27,6 +27,13 @@ tables-game-running = game #{ $game }, turn { $turn }, { $phase }, { $alive } of
 } alive
 host-droptable_preview = Remove the table { $table } now? Its category and channels ({ $channels }) will be deleted with everything posted in them; its finished games stay in the bot's records.
 host-table_dropped = The table { $table } is removed.
+host-purge_preview = Delete the personal data of { $member } kept for this server? In every finished game of every table here his seat will no longer name him (the nickname, the role and what was played stay, anonymous), his sign-ups are deleted, and the hosts' log no longer names him. This cannot be undone.
+host-purged = { $count ->
+    [0] Nothing of { $member } was left in this server's finished games; the hosts' log no longer names him.
+    [one] The personal data of { $member } is deleted: { $count } finished game no longer names him, nor does the hosts' log.
+   *[other] The personal data of { $member } is deleted: { $count } finished games no longer name him, nor does the hosts' log.
+}
+host-purge_busy = { $member } takes part in the game at the table { $table } (in sign-up or running): purge his data once that game has ended.
 audit-droptable = Forum mafia: /mafia droptable by { $user }
 audit-setup = Forum mafia: /mafia setup by { $user }
 channel-category = Mafia

@@ -96,6 +96,7 @@ def host_options(
         "replace": {"player": nick, "member": substitute},
         "state": {},
         "log": {},
+        "purge": {"member": substitute},
     }
 
 
