@@ -1,0 +1,69 @@
+"""The archive of a finished game read in a real browser (headless Chromium, tests/browser.py),
+in both languages: what a reader sees is every nickname, role and turn, and hostile player text
+shown as text (no script runs, no markup from a post, nothing wider than the window).
+
+Screenshots (light and dark) are written to ``MAFIA_ARTIFACTS`` if set, else the test's temporary
+folder, to be looked at (issue 13: the archive is checked by looking at it).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.archive import archive_html
+from core.i18n import Lang, t
+from db.store import Store
+from tests.browser import Browser
+from tests.integration.test_archive import HOSTILE, LONG_WORD, play
+
+
+def _artifacts(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("MAFIA_ARTIFACTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_the_archive_reads_right_in_a_browser(
+    tmp_path: Path, browser: Browser, lang: Lang
+) -> None:
+    store = await Store.open(tmp_path / "game.db")
+    try:
+        game = await play(store, lang=lang)
+    finally:
+        await store.close()
+    page_file = tmp_path / f"archive-{lang}.html"
+    page_file.write_text(archive_html(game, lang), encoding="utf-8")
+    page = await browser.open(page_file.as_uri())
+
+    text = await page.text()
+    for seat in game.players:  # every nickname and role, as the reader sees them
+        assert seat.nick in text
+        assert t(lang, f"role.{seat.role}") in text
+    for turn in range(1, len(game.outcome["turns"]) + 1):
+        assert f"{t(lang, 'archive.turn')} {turn}" in text
+    assert t(lang, "winner.town") in text
+    # Hostile player text is shown as typed (the RTL override aside: it is a control
+    # character, kept inside its own isolate) and none of it became markup or code.
+    for hostile in HOSTILE:
+        assert hostile.replace("\u202e", "") in text.replace("\u202e", "")
+    assert await page.evaluate("document.scripts.length") == 0
+    assert await page.evaluate("document.querySelectorAll('b, i, u, td table').length") == 0
+    # The 2,000-character word wraps: nothing is wider than the window.
+    assert await page.evaluate(
+        "document.documentElement.scrollWidth <= window.innerWidth"
+    ), "the page scrolls sideways"
+    assert LONG_WORD[:50] in text
+
+    folder = _artifacts(tmp_path)
+    for scheme in ("light", "dark"):
+        await page.color_scheme(scheme)
+        shot = await page.screenshot(folder / f"archive-{lang}-{scheme}.png")
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+    # The dark theme really changes the page: its background is dark.
+    background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+    channels = [int(c) for c in background[background.index("(") + 1 : -1].split(",")[:3]]
+    assert sum(channels) < 3 * 80, background
