@@ -41,6 +41,7 @@ from typing import Final
 import attrs
 
 from core.history import FinishedGame, load_finished
+from db.errors import NotFound
 from db.interface import GameStore
 from db.models import GameRecord
 from rules.model import Faction, TurnResult
@@ -226,7 +227,15 @@ async def server_games(store: GameStore, guild_id: int) -> list[GameFacts]:
     """Every finished game of the server (all its tables), newest first. A sign-up cancelled
     before the start is finished too, but no game was played: it is left out."""
     records = await store.list_games(guild_id=guild_id, status="finished")
-    return [await facts_of(store, rec) for rec in reversed(records) if rec.started_at]
+    out: list[GameFacts] = []
+    for rec in reversed(records):
+        if rec.started_at is None:
+            continue
+        try:
+            out.append(await facts_of(store, rec))
+        except NotFound:  # purged meanwhile (/mafia purge): it no longer counts
+            continue
+    return out
 
 
 async def server_game(store: GameStore, guild_id: int, game_id: int) -> FinishedGame | None:

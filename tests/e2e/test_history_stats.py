@@ -11,8 +11,9 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from simcord import Env, MemberActor
+from simcord import Env, InteractionResult, MemberActor, SetupError
 
+from cogs.history import HISTORY_PAGE_SIZE
 from core.i18n import Lang, t
 from rules.replay import run_script
 from tests.e2e.helpers import (
@@ -22,6 +23,7 @@ from tests.e2e.helpers import (
     client_locale,
     confirm_now,
     make_world,
+    message_text,
     refusal,
     reply_text,
     slot,
@@ -275,3 +277,42 @@ async def history_and_stats(simcord_env: Env, lang: Lang) -> None:
     ]
     at = [mine.index(line) for line in expected]
     assert at == sorted(at)
+
+
+def buttons(result: InteractionResult) -> dict[str, tuple[str, bool]]:
+    """label -> (custom id, disabled) of the buttons on a private reply."""
+    assert result.response is not None
+    return {
+        str(c.get("label")): (str(c["custom_id"]), bool(c.get("disabled")))
+        for row in result.response.components
+        for c in row.get("components", [])
+    }
+
+
+async def test_history_pages_newest_first_for_its_invoker_only(simcord_env: Env) -> None:
+    world = make_world(simcord_env)
+    people = add_players(world, ["p1", "p2", "p3", "p4"])
+    for _ in range(HISTORY_PAGE_SIZE + 1):  # eleven games the host ends at once: two pages
+        await start_game(world, ROLES, people, activity_rules=False)
+        assert await confirm_now(world, "mafia end") == t("en", "host.ended")
+    reader = people[0]
+    first = await reader.slash(world.lobby, "history")
+    text = reply_text(first)
+    assert first.response is not None
+    assert t("en", "history.title", page=1, pages=2) in text
+    assert "#11:" in text and "#2:" in text and "#1:" not in text
+    assert text.index("#11:") < text.index("#10:")
+    found = buttons(first)
+    prev, nxt = t("en", "history.prev"), t("en", "history.next")
+    assert found[prev][1] and not found[nxt][1]  # on page 1 only Next works
+
+    # Another member cannot turn the reader's pages (the reply is private to him besides).
+    with pytest.raises(SetupError):
+        await world.player.click(first.response, custom_id=found[nxt][0])
+
+    await reader.click(first.response, custom_id=found[nxt][0])
+    page2 = message_text(first.response.message)
+    assert t("en", "history.title", page=2, pages=2) in page2
+    assert "#1:" in page2 and "#11:" not in page2
+    await reader.click(first.response, custom_id=found[prev][0])
+    assert t("en", "history.title", page=1, pages=2) in message_text(first.response.message)
