@@ -14,6 +14,7 @@ import pytest
 from core import stats
 from core.service import GameService
 from db.store import Store
+from rules.model import HostAction
 
 GUILD = 1
 HOST = 999
@@ -196,3 +197,20 @@ async def test_R55_a_game_of_another_server_is_unknown(store: Store) -> None:
     assert await stats.server_game(store, GUILD + 1, game_id) is None
     assert await stats.server_game(store, GUILD, 10**6) is None
     assert await stats.server_games(store, GUILD + 1) == []
+
+
+async def test_R22_a_check_after_a_conversion_that_night_is_accurate(store: Store) -> None:
+    """The host excludes the Boss before the deadline: the Foundling converts at once (R22,
+    before step 2d), so the commissar's check on him that night says "mafia", which is true."""
+    clock = FakeClock()
+    table = Table(GameService(store, clock), clock)
+    roles = await table.start("boss=1 foundling=1 commissar=1 villager=1", range(1, 5))
+    await table.do(roles["commissar"], "check", roles["foundling"])
+    await table.service.host_action(GUILD, HOST, HostAction("exclude", table.nick(roles["boss"])))
+    await table.deadline()
+    await table.service.end(GUILD, HOST)
+    [game] = await stats.server_games(store, GUILD)
+    seat = next(s for s in game.seats if s.user_id == roles["commissar"])
+    assert (seat.checks, seat.answered, seat.accurate) == (1, 1, 1)
+    foundling = next(s for s in game.seats if s.user_id == roles["foundling"])
+    assert (foundling.faction, foundling.won) == ("mafia", False)  # no winner: host ended
