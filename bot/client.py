@@ -33,6 +33,7 @@ EXTENSIONS: Final[tuple[str, ...]] = (
     "cogs.day",
     "cogs.night",
     "cogs.info",
+    "cogs.history",
 )
 
 

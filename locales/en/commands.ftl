@@ -163,3 +163,70 @@ cmd-rules-opt-page-name = page
 cmd-rules-opt-page-description = Which page (1 is the first)
 cmd-help-name = help
 cmd-help-description = The commands I may use now
+# /history and /stats (cogs/history.py, core/stats.py)
+cmd-history-name = history
+cmd-history-description = The server's finished games, or one game's summary
+cmd-history-opt-game-name = game
+cmd-history-opt-game-description = A game's number, as /history lists it
+cmd-stats-name = stats
+cmd-stats-description = Player statistics on this server, and the leaderboard
+cmd-stats-opt-member-name = member
+cmd-stats-opt-member-description = Whose statistics (your own and the leaderboard if left out)
+history-title = Finished games, page { $page } of { $pages }
+history-empty = No game has finished on this server yet.
+history-line = **{ $table }** #{ $game }: { $started } – { $ended }, { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }, { $winner }
+history-game = Game #{ $game } at { $table }
+history-unknown = There is no finished game #{ $game } on this server.
+history-prev = Previous
+history-next = Next
+history-not_yours = Only the member who opened this list can turn its pages; run /history yourself.
+history-winner-town = the town won
+history-winner-mafia = the mafia won
+history-winner-maniac = the maniac won
+history-winner-draw = a draw
+history-winner-none = ended by the host
+stats-title = Statistics on this server
+stats-member = Member: { $member }
+stats-games =
+    { $games ->
+        [one] { $games } game
+       *[other] { $games } games
+    } played, { $wins ->
+        [one] { $wins } win
+       *[other] { $wins } wins
+    } ({ $rate }%)
+stats-survival = Alive at the end: { $survived } of { $games }. Lynched: { $lynched }.
+stats-deaths = Deaths: { $list }
+stats-checks = Checks: { $checks } made, { $answered } answered, { $accurate } accurate ({ $accuracy })
+stats-no_accuracy = no answer yet
+stats-tally =
+    { $games ->
+        [one] { $games } game
+       *[other] { $games } games
+    }, { $wins ->
+        [one] { $wins } win
+       *[other] { $wins } wins
+    }
+stats-by_faction = By faction (at the end)
+stats-by_role = By role (dealt)
+stats-faction-town = Town
+stats-faction-mafia = Mafia
+stats-faction-maniac = Maniac
+stats-own = Your own games all count, those whose members the host kept secret too (only you see them).
+stats-others = Games whose members the host kept secret are not counted here.
+stats-leaderboard = Leaderboard (wins, then win rate, then games)
+stats-leader-line = { $rank } — { $member }: { $tally } ({ $rate }%)
+stats-leaderboard-empty = Nobody has finished a game whose members were named yet.
+stats-tables = Tables
+stats-table-line = **{ $table }**: { $count ->
+        [one] { $count } game
+       *[other] { $count } games
+    } ({ $winners })
+stats-winners-town = town { $count }
+stats-winners-mafia = mafia { $count }
+stats-winners-maniac = maniac { $count }
+stats-winners-draw = draws { $count }
+stats-winners-none = ended by the host { $count }

@@ -163,3 +163,76 @@ cmd-rules-opt-page-name = страница
 cmd-rules-opt-page-description = Какая страница (1 — первая)
 cmd-help-name = помощь
 cmd-help-description = Команды, которые мне доступны сейчас
+# /history and /stats (cogs/history.py, core/stats.py)
+cmd-history-name = история
+cmd-history-description = Завершённые игры сервера или сводка одной игры
+cmd-history-opt-game-name = игра
+cmd-history-opt-game-description = Номер игры из списка /история
+cmd-stats-name = статистика
+cmd-stats-description = Статистика игроков на этом сервере и таблица лидеров
+cmd-stats-opt-member-name = участник
+cmd-stats-opt-member-description = Чья статистика (если не указать — ваша и таблица лидеров)
+history-title = Завершённые игры, страница { $page } из { $pages }
+history-empty = На этом сервере ещё не завершилась ни одна игра.
+history-line = **{ $table }** №{ $game }: { $started } – { $ended }, { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    }, { $winner }
+history-game = Игра №{ $game }, стол «{ $table }»
+history-unknown = На этом сервере нет завершённой игры №{ $game }.
+history-prev = Назад
+history-next = Вперёд
+history-not_yours = Листать этот список может только тот, кто его открыл; наберите /история сами.
+history-winner-town = победил город
+history-winner-mafia = победила мафия
+history-winner-maniac = победил маньяк
+history-winner-draw = ничья
+history-winner-none = остановлена ведущим
+stats-title = Статистика на этом сервере
+stats-member = Участник: { $member }
+stats-games =
+    Сыграно { $games ->
+        [one] { $games } игра
+        [few] { $games } игры
+       *[many] { $games } игр
+    }, { $wins ->
+        [one] { $wins } победа
+        [few] { $wins } победы
+       *[many] { $wins } побед
+    } ({ $rate }%)
+stats-survival = В живых к концу игры: { $survived } из { $games }. Казни: { $lynched }.
+stats-deaths = Гибели: { $list }
+stats-checks = Проверки: сделано { $checks }, с ответом { $answered }, верных { $accurate } ({ $accuracy })
+stats-no_accuracy = ответов пока нет
+stats-tally =
+    { $games ->
+        [one] { $games } игра
+        [few] { $games } игры
+       *[many] { $games } игр
+    }, { $wins ->
+        [one] { $wins } победа
+        [few] { $wins } победы
+       *[many] { $wins } побед
+    }
+stats-by_faction = По сторонам (в конце игры)
+stats-by_role = По ролям (при раздаче)
+stats-faction-town = Город
+stats-faction-mafia = Мафия
+stats-faction-maniac = Маньяк
+stats-own = Здесь учтены все ваши игры, в том числе те, где ведущий скрыл участников (их видите только вы).
+stats-others = Игры, где ведущий скрыл участников, здесь не учтены.
+stats-leaderboard = Таблица лидеров (победы, затем доля побед, затем число игр)
+stats-leader-line = { $rank } — { $member }: { $tally } ({ $rate }%)
+stats-leaderboard-empty = Пока никто не закончил игру, где участники были названы.
+stats-tables = Столы
+stats-table-line = **{ $table }**: { $count ->
+        [one] { $count } игра
+        [few] { $count } игры
+       *[many] { $count } игр
+    } ({ $winners })
+stats-winners-town = город { $count }
+stats-winners-mafia = мафия { $count }
+stats-winners-maniac = маньяк { $count }
+stats-winners-draw = ничьи { $count }
+stats-winners-none = остановлены ведущим { $count }

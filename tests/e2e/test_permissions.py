@@ -169,8 +169,9 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
     game_ch = slot(world, "game")
     nick = seats_by_role(world, players)["villager"][0]
     options = player_options(nick)
-    # /players, /rules, /help answer anyone (public facts only): checked below to change nothing.
-    info = {"players", "rules", "help"}
+    # /players, /rules, /help, /history, /stats answer anyone (public facts, or the asker's
+    # own numbers): checked below to change nothing.
+    info = {"players", "rules", "help", "history", "stats"}
     assert set(options) | {"join", "leave", "mafia"} | info == command_names(env)
     outsider = world.player
 
