@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -174,6 +175,7 @@ def game_picture(game: FinishedGame, lang: Lang) -> bytes:
 # --- drawing ------------------------------------------------------------------------------
 
 
+@cache
 def _font(path: Path, size: int) -> ImageFont.FreeTypeFont:
     # Basic layout: the same bytes wherever the picture is drawn (with or without libraqm).
     return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
@@ -453,7 +455,7 @@ def draw_picture(data: PictureData, lang: Lang) -> bytes:
         y += 46
 
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG")  # zlib's default level: fast, still small
     return out.getvalue()
 
 

@@ -92,11 +92,14 @@ async def test_a_game_the_host_ended_has_its_picture(simcord_env: Env) -> None:
     await png_of(end[0].attachments[0])
 
 
-async def test_a_lost_answer_sends_the_picture_once(
-    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("kind", ["lost", "500"])
+async def test_a_failed_send_sends_the_picture_once(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
-    """Discord stores the announcement with its file but its answer is lost: the retry reads
-    #game, finds the message and sends neither it nor the file again."""
+    """The announcement with its file fails once: a 500 (nothing stored: the retry sends both)
+    or a lost answer (Discord stored it: the retry reads #game, finds the message and sends
+    neither it nor the file again). Either way #game shows it once, with one file."""
+    from simcord import BackendError
     from simcord.http import router
 
     world = make_world(simcord_env)
@@ -104,6 +107,9 @@ async def test_a_lost_answer_sends_the_picture_once(
     lost: list[str] = []
 
     def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+        if kwargs.get("files") and not lost and kind == "500":
+            lost.append(path)
+            raise BackendError(500, 0, "500 (injected by test)")
         result = original(backend, method, path, **kwargs)
         if kwargs.get("files") and not lost:
             lost.append(path)
@@ -112,7 +118,7 @@ async def test_a_lost_answer_sends_the_picture_once(
 
     monkeypatch.setattr(router, "dispatch", dispatch)
     game_id = await lynch_the_mafioso(world, "en")
-    assert lost  # the announcement with its file was stored, its answer lost
+    assert lost  # the announcement with its file failed once
     store = bot_of(simcord_env).store
     for _ in range(10):
         if not await store.pending_outbox():

@@ -134,8 +134,7 @@ def test_the_picture_never_depends_on_the_members(
             **game.summary,
             "reveal": False,
             "roles": [
-                {k: v for k, v in entry.items() if k != "member"}
-                for entry in game.summary["roles"]
+                {k: v for k, v in entry.items() if k != "member"} for entry in game.summary["roles"]
             ],
         },
     )
@@ -185,3 +184,20 @@ def test_many_players_and_turns_fit(lang: Lang, players: int, turns: int) -> Non
 def test_every_ending_is_drawn(winner: str | None) -> None:
     """The host ending the game (no winner, R15's checks never met) has a picture too."""
     opened(draw_picture(synthetic(7, 4, winner=winner), "ru"))
+
+
+def test_hostile_nicknames_are_drawn_clipped_and_never_crash() -> None:
+    """Player text is hostile input: markup, bidi controls, emoji outside the font, a
+    2,000-character word, an empty name; each is drawn as text, cut with an ellipsis."""
+    nicks = [
+        "<script>alert(1)</script>",
+        "\u202eабв\u202c",
+        "😀🎲",
+        "Ж" * 2000,
+        "",
+        "a\u0301\u0301",
+    ]
+    data = synthetic(len(nicks), 3)
+    rows = tuple(attrs.evolve(row, nick=nick) for row, nick in zip(data.rows, nicks, strict=True))
+    image = opened(draw_picture(attrs.evolve(data, rows=rows, table="\u202e" + "Я" * 500), "ru"))
+    assert image.width == 1200
