@@ -31,11 +31,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any, Final
 
 import aiohttp
 import discord
 
+from bot.attachments import game_files
 from bot.mafia_room import ROOM_NEEDS, MafiaRooms
 from bot.pistol import pistol_view
 from bot.posts import Post, post_text
@@ -133,6 +135,8 @@ class Delivery:
         self._retry: asyncio.Task[None] | None = None
         self._retry_round = 0  # failed passes in a row: the backoff's exponent
         self._retry_sleeping = False
+        #: game_over rows whose files could not be built: sent without them, hosts told once.
+        self._no_files: set[int] = set()
 
     def retry_delay(self) -> float:
         """The wait before the next retry: doubles with each failed pass, up to the maximum."""
@@ -285,7 +289,13 @@ class Delivery:
                 log.warning("outbox row %s: no #%s channel in guild %s", row.id, slot, guild.id)
                 return False
             if audience == PUBLIC:
-                await self._send(channel, row.id, render_posts(lang, kind, payload))
+                # The end-of-game picture goes with the final announcement (R15).
+                files = (
+                    partial(self._game_files, guild, game, lang, row.id)
+                    if kind == "game_over"
+                    else None
+                )
+                await self._send(channel, row.id, render_posts(lang, kind, payload), files=files)
                 if kind == "game_over":  # the mafia's room is kept, read-only, for the record
                     await self._close_room(guild, settings, row.game_id)
                 return True
@@ -332,9 +342,12 @@ class Delivery:
         posts: Sequence[Post],
         *,
         view: discord.ui.View | None = None,
+        files: Callable[[], Awaitable[list[discord.File]]] | None = None,
     ) -> None:
         """Send a row's messages (a view goes with a row of one message), each with its
-        nonce, skipping the messages a failed attempt already posted."""
+        nonce, skipping the messages a failed attempt already posted. ``files`` builds the
+        files of the first message, only when that message is sent (a retry that finds it
+        posted already sends them no more)."""
         if view is not None and len(posts) > 1:  # the view's prompt is one message
             posts = [Post(content="\n".join(post_text(p) for p in posts))]
         key = target_key(target)
@@ -351,6 +364,9 @@ class Delivery:
             extra: dict[str, Any] = {"view": view} if view is not None else {}
             if post.embeds:
                 extra["embeds"] = list(post.embeds)
+            attached = await files() if index == 0 and files is not None else []
+            if attached:
+                extra["files"] = attached
             message = await target.send(
                 post.content or None,
                 nonce=nonce_of(row_id, index),
@@ -438,6 +454,23 @@ class Delivery:
         if not settings.name and len(await self.store.tables(game.guild_id)) < 2:
             return None
         return table_title(lang, settings, guild)
+
+    async def _game_files(
+        self, guild: discord.Guild, game: GameRecord, lang: Lang, row_id: int
+    ) -> list[discord.File]:
+        """The finished game's files (bot/attachments.py), or none if they cannot be built:
+        the announcement never waits for them; the hosts are told once."""
+        if row_id in self._no_files:
+            return []
+        try:
+            return await game_files(self.store, game.id, lang)
+        except Exception:
+            log.exception("game %s: could not build the end-of-game files", game.id)
+            self._no_files.add(row_id)
+            await self.tell_hosts(
+                guild, t(lang, "picture.failed", game=game.id), table_id=game.table_id
+            )
+            return []
 
     async def _user_of(self, game_id: int, nick: str) -> int | None:
         live = self.service.live.get(game_id)

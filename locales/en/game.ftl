@@ -98,6 +98,25 @@ gameover-member = played by { $member }
 gameover-hidden = The host chose to keep the members behind the nicknames secret.
 gameover-reveal-yes = At the end of the game, the members behind the nicknames will be named.
 gameover-reveal-no = The members behind the nicknames stay secret, also after the game.
+picture-game = Game #{ $game }, { $turns ->
+        [one] { $turns } turn
+       *[other] { $turns } turns
+    }
+picture-turn = Turn
+picture-votes = lynch votes received
+picture-more = … and { $count ->
+        [one] { $count } more player
+       *[other] { $count } more players
+    }
+picture-mark-lynch = lynched
+picture-mark-mafia = mafia's kill
+picture-mark-poison = poison or injection
+picture-mark-hunt = hunt
+picture-mark-pistol = pistol shot
+picture-mark-inactive = inactivity
+picture-mark-excluded = excluded by the host
+picture-mark-other = other
+picture-failed = The end-of-game picture of game #{ $game } could not be drawn: the final announcement went out without it.
 card-title = You are **{ $nick }**, { $role }.
 card-verbs = Your commands: { $verbs }
 card-team = The mafia: { $team }

@@ -99,6 +99,27 @@ gameover-member = участник: { $member }
 gameover-hidden = Ведущий решил не раскрывать, кто стоял за никами.
 gameover-reveal-yes = В конце игры будет раскрыто, кто стоял за каждым ником.
 gameover-reveal-no = Кто стоит за никами, останется тайной и после игры.
+picture-game = Игра №{ $game }, { $turns ->
+        [one] { $turns } ход
+        [few] { $turns } хода
+       *[many] { $turns } ходов
+    }
+picture-turn = Ход
+picture-votes = голоса против игрока на суде
+picture-more = … и ещё { $count ->
+        [one] { $count } игрок
+        [few] { $count } игрока
+       *[many] { $count } игроков
+    }
+picture-mark-lynch = казнь по суду Линча
+picture-mark-mafia = убийство мафией
+picture-mark-poison = яд или смертельный укол
+picture-mark-hunt = охота
+picture-mark-pistol = выстрел из пистолета
+picture-mark-inactive = выбывание за неактивность
+picture-mark-excluded = исключение ведущим
+picture-mark-other = другое
+picture-failed = Не удалось нарисовать итоговую картинку игры №{ $game }: финальное объявление ушло без неё.
 card-title = Вы — **{ $nick }**, { $role }.
 card-verbs = Ваши команды: { $verbs }
 card-team = Мафия: { $team }
