@@ -37,6 +37,7 @@ from bot.replies import reader_language, send_private
 from bot.secrecy import ensure_substitute_may_play
 from bot.tables import table_key, table_language, table_of, table_title
 from cogs._common import HOST_GROUP, add_host_commands, audit_args, guild_and_member
+from core import stats
 from core.i18n import Lang, t
 from rules.knowledge import mafia_members
 from rules.model import HostAction
@@ -430,9 +431,7 @@ class AuditLogView(discord.ui.View):
 def forget_cached_stats(game_ids: list[int]) -> None:
     """Cached stats forget these games after a purge (a superset of the games changed is
     harmless: they are recomputed from the store)."""
-    # TODO(coordinator): the stats stream adds core.stats.forget(game_ids); call it here
-    # (the only spot: /mafia purge and leaving a server both come through this function).
-    del game_ids
+    stats.forget(game_ids)
 
 
 async def refuse_purge_while_playing(

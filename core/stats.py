@@ -36,7 +36,7 @@ import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -45,7 +45,7 @@ from db.errors import NotFound
 from db.interface import GameStore
 from db.models import GameRecord
 from rules.model import Faction, TurnResult
-from rules.replay import _run_turn, parse_script
+from rules.replay import replay_game
 from rules.roles.base import STEP_ORDER, Step
 from rules.roles.registry import role_class
 
@@ -100,13 +100,16 @@ class GameFacts:
 def _history(script: Mapping[str, object]) -> tuple[list[TurnResult], dict[str, Faction]]:
     """The game replayed from its export: every turn's result (with the step of each role
     change, which the replay format leaves out) and each nickname's faction at the end."""
-    game, turns = parse_script(script)
-    for number, turn in enumerate(turns, start=1):
-        if game.winner is not None:
-            break  # the same loop as rules.replay.run_script
-        _run_turn(game, number, turn)
+    game, _outcome = replay_game(script)
     factions = {nick: p.faction for nick, p in game.state.players.items()}
     return game.history, factions
+
+
+def _ended(summary: Mapping[str, Any], stored: datetime) -> datetime:
+    """When the game ended on the service's clock (its final announcement), else the store's
+    time of the end."""
+    ended = summary.get("ended")
+    return datetime.fromisoformat(ended) if isinstance(ended, str) and ended else stored
 
 
 def _before_check(step: Step | None) -> bool:
@@ -163,7 +166,7 @@ def game_facts(game: FinishedGame) -> GameFacts:
         table_name=game.table.name if game.table is not None else "",
         reveal=rec.reveal,
         started=rec.started_at,
-        ended=rec.updated_at,
+        ended=_ended(game.summary, rec.updated_at),
         winner=winner,
         turns=int(game.summary.get("turns") or 0),
         seats=tuple(out),

@@ -156,13 +156,20 @@ def _parse_requests(where: str, items: list[Any], nicks: list[str]) -> list[Requ
 
 def run_script(script: Any) -> dict[str, Any]:
     """Run a parsed SCENARIOS.md script; return the SCENARIOS.md outcome document."""
+    _game, outcome = replay_game(script)
+    return outcome
+
+
+def replay_game(script: Any) -> tuple[Game, dict[str, Any]]:
+    """Run a script; the game as it ended (its ``history`` of turn results keeps what the
+    outcome document leaves out, such as the step of each role change) and the outcome."""
     game, turns = parse_script(script)
     out_turns: list[dict[str, Any]] = []
     for number, turn in enumerate(turns, start=1):
         if game.winner is not None:
             break  # the game has ended: later turns are ignored
         out_turns.append(_run_turn(game, number, turn))
-    return {"turns": out_turns, "winner": game.winner}
+    return game, {"turns": out_turns, "winner": game.winner}
 
 
 def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
