@@ -463,7 +463,7 @@ class Delivery:
         if row_id in self._no_files:
             return []
         try:
-            return await game_files(self.store, game.id, lang)
+            return await game_files(self.store, game.id, lang, guild)
         except Exception:
             log.exception("game %s: could not build the end-of-game files", game.id)
             self._no_files.add(row_id)

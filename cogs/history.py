@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.attachments import game_files
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
 from bot.endgame import WINNER_COLOURS, game_over_embeds
@@ -302,7 +303,8 @@ class HistoryCog(commands.Cog, name="History"):
         tables = {s.table_id: s for s in await self.ctx.store.tables(guild.id)}
         stored = finished.table.name if finished.table is not None else ""
         table = _table_name(lang, tables, guild, finished.record.table_id, stored)
-        await self._send(interaction, game_reply(lang, finished, table))
+        files = await game_files(self.ctx.store, finished.id, lang, guild)
+        await self._send(interaction, game_reply(lang, finished, table), files=files)
 
     @app_commands.command(name="stats", description=ltext("cmd.stats.description"))
     @app_commands.describe(member=ltext("cmd.stats.opt.member.description"))
@@ -326,11 +328,20 @@ class HistoryCog(commands.Cog, name="History"):
         await self._send(interaction, pack(embeds))
 
     @staticmethod
-    async def _send(interaction: discord.Interaction[Any], posts: Sequence[Post]) -> None:
-        """Private followups of a deferred reply; mentions name members but ping nobody."""
-        for post in posts:
+    async def _send(
+        interaction: discord.Interaction[Any],
+        posts: Sequence[Post],
+        files: Sequence[discord.File] = (),
+    ) -> None:
+        """Private followups of a deferred reply, ``files`` attached to the first; mentions
+        name members but ping nobody."""
+        for index, post in enumerate(posts):
             await interaction.followup.send(
-                post.content, embeds=list(post.embeds), ephemeral=True, allowed_mentions=NO_PINGS
+                post.content,
+                embeds=list(post.embeds),
+                files=list(files) if index == 0 else [],
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
             )
 
 

@@ -15,7 +15,7 @@ from PIL import Image
 from simcord import Env
 
 import core.picture
-from bot.attachments import picture_name
+from bot.attachments import archive_name, picture_name
 from bot.delivery import RETRY_FIRST_SECONDS
 from core.i18n import Lang, t
 from tests.e2e.helpers import (
@@ -71,10 +71,20 @@ async def test_the_final_announcement_carries_the_picture(simcord_env: Env, lang
     game_id = await lynch_the_mafioso(world, lang)
     end = the_end(world, t(lang, "winner.town"))
     first, rest = end[0], end[1:]
-    assert [a.filename for a in first.attachments] == [picture_name(game_id)]
+    assert [a.filename for a in first.attachments] == [picture_name(game_id), archive_name(game_id)]
     assert all(not m.attachments for m in rest)
     image = await png_of(first.attachments[0])
     assert image.format == "PNG" and image.mode == "RGB"  # opaque: both Discord themes
+    # The archive: a web page of the whole game, the members named by their display names
+    # (the host revealed them), every nickname present.
+    page = (await first.attachments[1].read()).decode("utf-8")
+    assert page.startswith("<!DOCTYPE html>") and t(lang, "winner.town") in page
+    guild = bot_of(simcord_env).get_guild(world.guild.id)
+    assert guild is not None
+    seated = [m for m in guild.members if m.display_name.startswith("Srv p")]
+    assert len(seated) == 4
+    for member in seated:
+        assert f"{member.display_name} ({member.id})" in page
     assert 1000 <= image.width <= 1400 and 400 <= image.height <= 2400
     # Nothing else of the game carried a file.
     others = [m for m in slot(world, "game").history() if m.attachments and m.id != first.id]
@@ -88,7 +98,8 @@ async def test_a_game_the_host_ended_has_its_picture(simcord_env: Env) -> None:
     game_id = live_game(world).id
     assert await confirm_now(world, "mafia end") == t("en", "host.ended")
     end = the_end(world, t("en", "winner.none"))
-    assert [a.filename for a in end[0].attachments] == [picture_name(game_id)]
+    names = [a.filename for a in end[0].attachments]
+    assert names == [picture_name(game_id), archive_name(game_id)]
     await png_of(end[0].attachments[0])
 
 
@@ -129,7 +140,7 @@ async def test_a_failed_send_sends_the_picture_once(
     announced = [m for m in slot(world, "game").history() if message_text(m).startswith(head)]
     assert len(announced) == 1
     files = [a for m in slot(world, "game").history() for a in m.attachments]
-    assert [a.filename for a in files] == [picture_name(game_id)]
+    assert [a.filename for a in files] == [picture_name(game_id), archive_name(game_id)]
 
 
 async def test_a_picture_that_fails_does_not_hold_the_announcement(

@@ -232,8 +232,16 @@ async def history_and_stats(simcord_env: Env, lang: Lang) -> None:
     text = reply_text(await world.player.slash(world.lobby, "history", game=secret["id"]))
     assert t(lang, "winner.mafia") in text and "<@" not in text
     assert all(nick in text for nick in secret["members"])
-    text = reply_text(await world.player.slash(world.lobby, "history", game=shown["id"]))
+    result = await world.player.slash(world.lobby, "history", game=shown["id"])
+    text = reply_text(result)
     assert all(f"<@{uid}>" in text for uid in shown["members"].values())
+    # With the game's picture and archive attached (issue 13), the members named in it.
+    replies = [result.response, *result.followups]
+    files = [a for message in replies if message is not None for a in message.attachments]
+    assert [a.filename for a in files] == [f"game-{shown['id']}.png", f"game-{shown['id']}.html"]
+    page = (await files[1].read()).decode("utf-8")
+    assert all(str(uid) in page for uid in shown["members"].values())
+    assert all(nick in page for nick in shown["members"])
 
     # R55: another server's game and an unknown number get the same refusal.
     other = make_world(simcord_env)
