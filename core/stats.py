@@ -350,6 +350,8 @@ def leaderboard(games: Iterable[GameFacts], *, min_games: int = 1) -> list[Leade
     tallies: dict[int, Tally] = {}
     for game in visible_games(games, own=False):
         for seat in game.seats:
+            if seat.user_id <= 0:  # a seat whose member's data was purged names nobody
+                continue
             tallies[seat.user_id] = tallies.get(seat.user_id, Tally()).add(seat.won)
     rows = [LeaderRow(uid, t.games, t.wins) for uid, t in tallies.items() if t.games >= min_games]
     rows.sort(key=lambda r: (-r.wins, -r.win_rate, -r.games, r.user_id))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from simcord import Env
 
+from core import stats
 from core.history import load_finished
 from core.i18n import Lang, t
 from tests.e2e.helpers import (
@@ -87,6 +88,13 @@ async def test_purge_waits_for_his_games_then_forgets_him_in_finished_games(
     assert not any(purge_line in text and str(leaver.id) in text for text in host_texts)
     # Nothing of his in the finished game's stored announcements either.
     assert all(str(leaver.id) not in str(o.payload) for o in await store.outbox(game.id))
+    # His stats are gone, even to himself, and the leaderboard names nobody for his seat.
+    games = await stats.server_games(store, world.guild.id)
+    assert stats.member_stats(games, leaver.id, own=True).games == 0
+    board = [row.user_id for row in stats.leaderboard(games)]
+    assert leaver.id not in board and all(uid > 0 for uid in board) and len(board) == 3
+    text = reply_text(await world.admin.slash(world.lobby, "stats"))
+    assert str(leaver.id) not in text and "<@-" not in text
 
 
 def _outage(env: Env, guild_id: int) -> None:
