@@ -207,6 +207,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             schedule=args.schedule,
             lang=args.lang,
             tables=args.tables,
+            artifacts=args.artifacts,
         )
     except StoreError as error:
         print(f"demo: {error}", file=sys.stderr)
@@ -313,6 +314,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="N",
         help="play N games at once, each at its own table of one server: 1 to 10 (default 1)",
+    )
+    p_demo.add_argument(
+        "--artifacts",
+        default=None,
+        metavar="DIR",
+        help="afterwards, write each game's archive (HTML, Markdown), its picture (PNG) and "
+        "the server's stats to DIR",
     )
     p_demo.set_defaults(func=_cmd_demo)
     return parser

@@ -67,6 +67,7 @@ from db.models import TableSettings
 from rules.model import Phase
 from rules.roles import INTERNAL_ROLES, ROLES
 from rules.schedule import hunt_opens_at
+from sandbox.artifacts import write_artifacts
 from sandbox.clients import EVERYONE, LOCALE_OF, client_locales
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,7 @@ class DemoOptions:
     lang: Lang = "en"
     turn_cap: int = TURN_CAP
     tables: int = 1  # games played at once, each at its own table of the one server
+    artifacts: str | None = None  # a folder for the archives, pictures and stats afterwards
 
 
 #: The names of the demo's tables when it plays several (``--tables``), in the server's language.
@@ -1096,6 +1098,8 @@ async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
                 except DemoError as error:
                     print(f"demo: {error}", file=sys.stderr)
                     return 2
+                if options.artifacts is not None and winners:
+                    await _write_artifacts(bot, first, Path(options.artifacts), options.lang)
                 for demo in demos:
                     for failure in demo.unexpected:
                         print(f"demo: the bot failed: {failure!r}", file=sys.stderr)
@@ -1113,6 +1117,16 @@ async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
             code = 1
     out.flush()
     return code
+
+
+async def _write_artifacts(bot: MafiaBot, first: Demo, folder: Path, lang: Lang) -> None:
+    """``--artifacts``: the archives, pictures and stats of the demo server (sandbox/artifacts),
+    listed on standard error (the transcript stays as it is)."""
+    guild = bot.get_guild(first.guild.id)
+    if guild is None:
+        raise DemoError("the demo server vanished")
+    for path in await write_artifacts(bot.store, guild, folder, lang):
+        print(f"demo: wrote {path}", file=sys.stderr)
 
 
 async def play_all(demos: Sequence[Demo]) -> list[tuple[str | None, str | None]]:
@@ -1137,6 +1151,7 @@ def demo_main(
     schedule: str = "fast",
     lang: str = "en",
     tables: int = 1,
+    artifacts: str | None = None,
 ) -> int:
     """``main.py demo``: the command line entry (its own event loop)."""
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
@@ -1148,6 +1163,7 @@ def demo_main(
         schedule=schedule,
         lang="ru" if lang == "ru" else "en",
         tables=tables,
+        artifacts=artifacts,
     )
     try:
         return asyncio.run(run_demo(options))
