@@ -31,7 +31,7 @@ RULES_DIR = Path(__file__).resolve().parent.parent / "docs"
 FOOTER_ROOM = 200
 
 #: What anyone may ask; a player's own commands come first.
-GENERAL = ("players", "rules", "help")
+GENERAL = ("players", "history", "stats", "rules", "help")
 #: A player's own tools, alive or a ghost (R36: a ghost still posts).
 PLAYER_TOOLS = ("role", "status", "say", "post", "profile")
 #: A member who does not play the running game (or when none runs): the sign-up.

@@ -146,7 +146,7 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
     actors, ghost = await game_with_a_ghost(world, lang)
     game_ch = slot(world, "game")
     by_role = {p.role: p.nick for p in live_game(world).players if p.nick != ghost}
-    general = ("players", "rules", "help")
+    general = ("players", "history", "stats", "rules", "help")
     tools = ("role", "status", "say", "post", "profile")
 
     async def help_of(actor: MemberActor) -> list[str]:
@@ -181,5 +181,5 @@ async def test_help_without_a_running_game_offers_the_sign_up(
     reply_text(await world.admin.slash(world.lobby, "mafia setup", language=lang))
     text = reply_text(await world.player.slash(slot(world, "game"), "help"))
     assert text.split("\n")[1:] == [
-        help_line(lang, c) for c in ("join", "leave", "players", "rules", "help")
+        help_line(lang, c) for c in ("join", "leave", "players", "history", "stats", "rules", "help")
     ]
