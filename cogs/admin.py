@@ -25,6 +25,7 @@ from bot.confirm import add_confirm_items, confirm_view, remember, send_preview
 from bot.context import GameContext, game_context
 from bot.errors import UserError
 from bot.hosts import ensure_host
+from bot.paging import PagedView
 from bot.posts import pack
 from bot.render import (
     render_audit_line,
@@ -248,7 +249,7 @@ class AdminCog(commands.Cog, name="Admin"):
         table_id = await table_key(self.ctx.store, interaction)
         lang = await reader_language(self.ctx.store, interaction)
         view = AuditLogView(self.ctx, lang, member.id, table_id)
-        embed = await view.render()
+        embed = await view.show()
         await interaction.response.send_message(
             embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
         )
@@ -369,23 +370,16 @@ LOG_PAGE_SIZE: Final[int] = 10
 LOG_TIMEOUT_SECONDS: Final[float] = 600.0
 
 
-class AuditLogView(discord.ui.View):
+class AuditLogView(PagedView):
     """``/mafia log``'s Prev/Next buttons: only the host who opened it turns its pages, and
     they stop working after :data:`LOG_TIMEOUT_SECONDS` (the view is not persistent)."""
 
     def __init__(self, ctx: GameContext, lang: Lang, owner_id: int, table_id: int) -> None:
-        super().__init__(timeout=LOG_TIMEOUT_SECONDS)
-        self.ctx = ctx
-        self.lang = lang
-        self.owner_id = owner_id
+        super().__init__(ctx, lang, owner_id, keys="console.log", timeout=LOG_TIMEOUT_SECONDS)
         self.table_id = table_id
-        self.page = 0  # 0: the newest lines
-        self.pages = 1
-        self.prev_button.label = t(lang, "console.log.prev")
-        self.next_button.label = t(lang, "console.log.next")
 
     async def render(self) -> discord.Embed:
-        """The current page (clamped to the log as it is now), and the buttons' state."""
+        """The current page (clamped to the log as it is now)."""
         rows, total = await self.ctx.store.audit_page(
             self.table_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
         )
@@ -399,33 +393,7 @@ class AuditLogView(discord.ui.View):
             f"{timestamp(r.at, 'f')} " + render_audit_line(self.lang, r.command, r.actor_id, r.args)
             for r in rows
         ]
-        self.prev_button.disabled = self.page == 0
-        self.next_button.disabled = self.page >= self.pages - 1
         return render_log_page(self.lang, lines, self.page + 1, self.pages)
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        if interaction.user.id == self.owner_id:
-            return True
-        lang = await reader_language(self.ctx.store, interaction)
-        await send_private(interaction, t(lang, "console.log.not_yours"))
-        return False
-
-    async def _turn(self, interaction: discord.Interaction[Any], step: int) -> None:
-        self.page = max(0, self.page + step)
-        embed = await self.render()
-        await interaction.response.edit_message(embed=embed, view=self)
-
-    @discord.ui.button(label="<", style=discord.ButtonStyle.secondary)
-    async def prev_button(
-        self, interaction: discord.Interaction[Any], _button: discord.ui.Button[AuditLogView]
-    ) -> None:
-        await self._turn(interaction, -1)
-
-    @discord.ui.button(label=">", style=discord.ButtonStyle.secondary)
-    async def next_button(
-        self, interaction: discord.Interaction[Any], _button: discord.ui.Button[AuditLogView]
-    ) -> None:
-        await self._turn(interaction, 1)
 
 
 def forget_cached_stats(game_ids: list[int]) -> None:

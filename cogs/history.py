@@ -26,9 +26,10 @@ from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
 from bot.endgame import WINNER_COLOURS, game_over_embeds
 from bot.errors import UserError
+from bot.paging import PagedView
 from bot.posts import NEUTRAL, NOTICE, Post, add_list_field, field_values, pack
 from bot.render import timestamp
-from bot.replies import reader_language, send_private
+from bot.replies import reader_language
 from bot.tables import table_title
 from cogs._common import guild_of
 from core.history import FinishedGame
@@ -215,23 +216,16 @@ def leaderboard_embed(
     return embed
 
 
-class HistoryView(discord.ui.View):
+class HistoryView(PagedView):
     """``/history``'s Previous/Next buttons: only the member who opened the list turns its
     pages, and they stop working after :data:`HISTORY_TIMEOUT_SECONDS` (not persistent)."""
 
     def __init__(self, ctx: GameContext, lang: Lang, owner_id: int, guild: discord.Guild) -> None:
-        super().__init__(timeout=HISTORY_TIMEOUT_SECONDS)
-        self.ctx = ctx
-        self.lang = lang
-        self.owner_id = owner_id
+        super().__init__(ctx, lang, owner_id, keys="history", timeout=HISTORY_TIMEOUT_SECONDS)
         self.guild = guild
-        self.page = 0  # 0: the newest games
-        self.pages = 1
-        self.prev_button.label = t(lang, "history.prev")
-        self.next_button.label = t(lang, "history.next")
 
     async def render(self) -> discord.Embed:
-        """The current page (clamped to the games as they are now), and the buttons' state."""
+        """The current page (clamped to the games as they are now)."""
         games = await server_games(self.ctx.store, self.guild.id)
         self.pages = max(1, -(-len(games) // HISTORY_PAGE_SIZE))
         self.page = min(self.page, self.pages - 1)
@@ -243,33 +237,7 @@ class HistoryView(discord.ui.View):
             )
             for g in games[start : start + HISTORY_PAGE_SIZE]
         ]
-        self.prev_button.disabled = self.page == 0
-        self.next_button.disabled = self.page >= self.pages - 1
         return history_page(self.lang, lines, self.page + 1, self.pages)
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        if interaction.user.id == self.owner_id:
-            return True
-        lang = await reader_language(self.ctx.store, interaction)
-        await send_private(interaction, t(lang, "history.not_yours"))
-        return False
-
-    async def _turn(self, interaction: discord.Interaction[Any], step: int) -> None:
-        self.page = max(0, self.page + step)
-        embed = await self.render()
-        await interaction.response.edit_message(embed=embed, view=self)
-
-    @discord.ui.button(label="<", style=discord.ButtonStyle.secondary)
-    async def prev_button(
-        self, interaction: discord.Interaction[Any], _button: discord.ui.Button[HistoryView]
-    ) -> None:
-        await self._turn(interaction, -1)
-
-    @discord.ui.button(label=">", style=discord.ButtonStyle.secondary)
-    async def next_button(
-        self, interaction: discord.Interaction[Any], _button: discord.ui.Button[HistoryView]
-    ) -> None:
-        await self._turn(interaction, 1)
 
 
 class HistoryCog(commands.Cog, name="History"):
@@ -291,7 +259,7 @@ class HistoryCog(commands.Cog, name="History"):
         if game is None:
             await interaction.response.defer(ephemeral=True, thinking=True)
             view = HistoryView(self.ctx, lang, interaction.user.id, guild)
-            embed = await view.render()
+            embed = await view.show()
             await interaction.followup.send(
                 embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
             )
