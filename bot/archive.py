@@ -39,8 +39,9 @@ from rules.announce import (
     night_announcements,
     public_death,
 )
-from rules.model import Phase, Request
+from rules.model import Phase, Request, RequestFormatError
 from rules.replay import parse_script
+from rules.requests import parse_request
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -171,6 +172,17 @@ def _member_label(uid: int, names: Mapping[int, str] | None) -> str:
     return f"{name} ({uid})" if name else str(uid)
 
 
+def _refused_line(lang: Lang, req: Request, code: str) -> str:
+    return t(
+        lang,
+        "archive.refused_line",
+        by=req.by,
+        verb=verb_name(lang, req.do),
+        targets=_targets(req),
+        reason=t(lang, f"refusal.{code}") if has_key(f"refusal.{code}") else code,
+    )
+
+
 def build_archive(
     game: FinishedGame, lang: Lang, member_names: Mapping[int, str] | None = None
 ) -> Archive:
@@ -216,6 +228,14 @@ def build_archive(
     notes_by_turn = {
         int(turn["turn"]): turn.get("notes") or () for turn in game.outcome.get("turns") or ()
     }
+    sent_refused: dict[int, list[tuple[Request, str]]] = {}
+    for entry in game.refused:  # refused when sent: the sender was told why
+        try:
+            req = parse_request(entry.payload)
+        except RequestFormatError:
+            continue  # a payload this version cannot read: left out rather than guessed
+        code = entry.outcome.removeprefix("refused:")
+        sent_refused.setdefault(entry.turn, []).append((req, code))
     last = max([*replayed, *(p.turn for p in game.posts), 0])
     turns = []
     for number in range(1, last + 1):
@@ -249,15 +269,8 @@ def build_archive(
                 ),
                 account=account,
                 refused=tuple(
-                    t(
-                        lang,
-                        "archive.refused_line",
-                        by=req.by,
-                        verb=verb_name(lang, req.do),
-                        targets=_targets(req),
-                        reason=t(lang, f"refusal.{code}") if has_key(f"refusal.{code}") else code,
-                    )
-                    for req, code in seen.refused
+                    _refused_line(lang, req, code)
+                    for req, code in [*sent_refused.get(number, ()), *seen.refused]
                 ),
                 checks=tuple(checks),
                 mafia=tuple(mafia),

@@ -22,7 +22,7 @@ import attrs
 
 from db.errors import NotFound
 from db.interface import GameStore
-from db.models import GameRecord, PlayerRecord, PostRecord, TableSettings
+from db.models import GameRecord, LogEntry, PlayerRecord, PostRecord, TableSettings
 from rules.announce import Ending, game_over_announcement
 from rules.engine import rebuild
 from rules.replay import run_script
@@ -39,6 +39,9 @@ class FinishedGame:
     outcome: Mapping[str, Any]  # run_script(script): per-turn results, the winner
     summary: Mapping[str, Any]  # the game_over payload: winner, reason, turns, roles, dates
     posts: tuple[PostRecord, ...] = ()  # every public post of #game, in publication order
+    #: Requests the rules refused when they were sent (the sender was told why, privately):
+    #: not part of the game's script, shown in the archive once the game is over.
+    refused: tuple[LogEntry, ...] = ()
 
     @property
     def id(self) -> int:
@@ -80,7 +83,8 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
     if not players:
         raise NotFound(f"game {game_id} never started")
     script = await store.load_script(game_id)
-    entries = await store.log_entries(game_id, accepted_only=True)
+    log = await store.log_entries(game_id)
+    entries = [e for e in log if e.accepted]
     resolved = {r.turn for r in await store.resolutions(game_id)}
     engine = rebuild(
         [(p.nick, p.role) for p in players],
@@ -104,4 +108,5 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
         outcome=run_script(script),
         summary=dict(summary),
         posts=tuple(await store.posts(game_id)),
+        refused=tuple(e for e in log if not e.accepted),
     )

@@ -22,7 +22,7 @@ import main
 from bot.archive import FSI, PDI, archive_html, archive_markdown
 from core.history import FinishedGame, load_finished
 from core.i18n import Lang, t
-from core.service import GameService
+from core.service import GameService, ServiceError
 from db.models import TableSettings
 from db.store import Store
 from rules.replay import TOP_KEYS
@@ -114,6 +114,8 @@ async def play(store: Store, *, reveal: bool = True, lang: str = "ru") -> Finish
     by_role = {p.role: p.user_id for p in live.players}
     nick = {p.user_id: p.nick for p in live.players}
     maf, com, vil = by_role["mafioso"], by_role["commissar"], by_role["villager"]
+    with pytest.raises(ServiceError):  # R31: refused when sent; the archive shows it
+        await service.submit(GUILD, vil, {"do": "vote", "target": nick[maf]})
     for i, text in enumerate(HOSTILE):  # a living player's posts count (R52)
         assert await service.post(GUILD, (maf, vil, com)[i % 3], text) is True
     await service.submit(GUILD, maf, {"do": "kill", "target": nick[com]})
@@ -175,6 +177,9 @@ async def test_the_html_archive_shows_everything_and_player_text_only_as_text(
     assert f"{t(lang, 'archive.turn')} 1" in text
     assert t(lang, "announce.results", turn=1) in text
     assert "<u>I knew</u>" in text and "<u>" not in html  # the death note (R37)
+    villager = next(p.nick for p in game.players if p.role == "villager")
+    # A request refused when it was sent (R31: no lynch on turn 1), with its reason.
+    assert t(lang, "refusal.no_lynch_on_turn_1") in text and villager in text
     assert t(lang, "winner.town") in text and "<i>Table & co" in text
     for heading in ("checks", "mafia", "notes", "requests"):
         assert t(lang, f"archive.{heading}") in text
