@@ -217,8 +217,9 @@ def main(path: str) -> int:
     except ScriptError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    json.dump(outcome, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    # One string, one write: `json.dump` writes each of its many small pieces to the stream,
+    # a system call each when standard output is unbuffered (PYTHONUNBUFFERED).
+    sys.stdout.write(json.dumps(outcome, ensure_ascii=False, indent=2) + "\n")
     return 0
 
 
