@@ -83,8 +83,12 @@ class Game:
     # --- commands --------------------------------------------------------------------
     def submit(self, req: Request, *, hunts_open: bool = True) -> Refusal | None:
         """Validate and record a request. None means accepted."""
-        for name in (req.by, *req.named()):
-            self.player(name)
+        players = self.state.players
+        if req.by not in players:
+            raise UnknownPlayer(req.by)
+        for name in req.named():
+            if name not in players:
+                raise UnknownPlayer(name)
         refusal = validate_request(self.state, req, hunts_open=hunts_open)
         if refusal is not None:
             return refusal
@@ -104,15 +108,16 @@ class Game:
             fire_pistol(state, req)
             return
         # A later request of the same kind replaces the earlier one and arrives now.
+        requests = state.requests
         slot = verb_slot(req.do)
-        state.requests.pop((req.by, slot), None)
+        requests.pop((req.by, slot), None)
         abilities = town_ability_verbs()
         if req.do == "hunt":  # R17: a hunt withdraws the ability, and the other way round
             for verb in abilities:
-                state.requests.pop((req.by, verb_slot(verb)), None)
+                requests.pop((req.by, verb_slot(verb)), None)
         elif req.do in abilities:
-            state.requests.pop((req.by, "hunt"), None)
-        state.requests[(req.by, slot)] = Submission(seq=state.next_seq, request=req)
+            requests.pop((req.by, "hunt"), None)
+        requests[(req.by, slot)] = Submission(seq=state.next_seq, request=req)
         state.next_seq += 1
 
     def host_action(self, action: HostAction) -> Refusal | None:

@@ -21,7 +21,7 @@ from rules.names import (
     resolve_request,
 )
 from rules.requests import parse_request
-from rules.roles import ROLES
+from rules.roles import ROLES, Shape, verb_spec
 from rules.setup import SetupError
 
 # SCENARIOS.md: an unknown key anywhere is malformed (no comment keys either).
@@ -102,11 +102,53 @@ def parse_script(script: Any) -> tuple[Game, list[ParsedTurn]]:
     raw_turns = script.get("turns", [])
     if not isinstance(raw_turns, list):
         raise ScriptError("'turns' must be a list")
-    turns = [_parse_turn(i + 1, t, nicks) for i, t in enumerate(raw_turns)]
+    fast = _FastRequests(nicks)
+    turns = [_parse_turn(i + 1, t, nicks, fast) for i, t in enumerate(raw_turns)]
     return game, turns
 
 
-def _parse_turn(number: int, raw: Any, nicks: list[str]) -> ParsedTurn:
+class _FastRequests:
+    """The common request, read in one step: a post, or a one-target verb naming the sender
+    and the target exactly as the game spells them, with no other key. It is the `Request`
+    that `parse_request` and `resolve_request` would make (equal: the same frozen value is
+    handed out again for the same request). Anything else, a malformed request included,
+    takes the full path, which names the problem."""
+
+    def __init__(self, nicks: list[str]) -> None:
+        self.names = frozenset(nicks)
+        self.shapes: dict[str, Shape | None] = {}  # verb -> its shape (None: unknown)
+        self.made: dict[tuple[str, str, str | None], Request] = {}
+
+    def request(self, item: Any) -> Request | None:
+        """The request, or None when the full path must decide."""
+        if type(item) is not dict:
+            return None
+        by = item.get("by")
+        verb = item.get("do")
+        if type(by) is not str or type(verb) is not str or by not in self.names:
+            return None
+        try:
+            shape = self.shapes[verb]
+        except KeyError:
+            spec = verb_spec(verb)
+            shape = self.shapes[verb] = None if spec is None else spec.shape
+        target: str | None
+        if shape is Shape.NOTHING and len(item) == 2:
+            target = None
+        elif (shape is Shape.TARGET or shape is Shape.TARGET_OR_PAIR) and len(item) == 3:
+            target = item.get("target")
+            if type(target) is not str or target not in self.names:
+                return None
+        else:
+            return None
+        key = (by, verb, target)
+        req = self.made.get(key)
+        if req is None:
+            req = self.made[key] = Request(by=by, do=verb, target=target)
+        return req
+
+
+def _parse_turn(number: int, raw: Any, nicks: list[str], fast: _FastRequests) -> ParsedTurn:
     where = f"turn {number}"
     if not isinstance(raw, dict):
         raise ScriptError(f"{where}: must be an object")
@@ -132,15 +174,22 @@ def _parse_turn(number: int, raw: Any, nicks: list[str]) -> ParsedTurn:
             raise ScriptError(f"{at}: unknown nickname {exc.typed!r}") from None
     return ParsedTurn(
         host,
-        _parse_requests(f"{where}, requests", sections["requests"], nicks),
-        _parse_requests(f"{where}, after", sections["after"], nicks),
+        _parse_requests(where, "requests", sections["requests"], nicks, fast),
+        _parse_requests(where, "after", sections["after"], nicks, fast),
     )
 
 
-def _parse_requests(where: str, items: list[Any], nicks: list[str]) -> list[Request]:
+def _parse_requests(
+    turn: str, section: str, items: list[Any], nicks: list[str], fast: _FastRequests
+) -> list[Request]:
     out: list[Request] = []
+    quick = fast.request
     for i, item in enumerate(items):
-        at = f"{where}[{i}]"
+        req = quick(item)
+        if req is not None:
+            out.append(req)
+            continue
+        at = f"{turn}, {section}[{i}]"
         if isinstance(item, dict):
             _no_unknown_keys(at, item, REQUEST_KEYS)
         try:
