@@ -53,26 +53,30 @@ def validate_request(state: GameState, req: Request, *, hunts_open: bool = True)
     # Deaths of one step (Decision): nothing depends on the order in which a request names
     # its targets, its refusal neither: the first rule (in `_check_target` order) any named
     # player breaks decides.
-    found = [(rank, code) for name in req.named() for rank, code in _target_rules(state, req, name)]
-    return _refuse(min(found)[1]) if found else None
+    first: tuple[int, RefusalCode] | None = None
+    for name in req.named():
+        found = _target_rule(state, req, name)
+        if found is not None and (first is None or found < first):
+            first = found
+    return None if first is None else _refuse(first[1])
 
 
-def _target_rules(state: GameState, req: Request, name: str) -> list[tuple[int, RefusalCode]]:
-    """The rules one named player breaks, each with its rank (lower decides first)."""
+def _target_rule(state: GameState, req: Request, name: str) -> tuple[int, RefusalCode] | None:
+    """The first rule one named player breaks, with its rank (lower decides first)."""
     target = state.players[name]
     sender = state.players[req.by]
     spec = verb_spec(req.do)
     assert spec is not None
     if name == req.by and not spec.self_target:
-        return [(0, RefusalCode.SELF_TARGET)]  # section 9 Decision
+        return (0, RefusalCode.SELF_TARGET)  # section 9 Decision
     if not target.alive:
-        return [(1, RefusalCode.DEAD_TARGET)]
+        return (1, RefusalCode.DEAD_TARGET)
     if spec.spares_team and target.faction is sender.faction:
         # R23: the mafia know their members (a converted Foundling included); an unconverted
         # Foundling is not known, so a kill on him is accepted and fails silently (R22, R55).
-        return [(2, RefusalCode.OWN_MAFIA_TARGET)]
+        return (2, RefusalCode.OWN_MAFIA_TARGET)
     code = sender.role_cls.refuse_target(state, req, name)  # e.g. R20's heal chain
-    return [(3, code)] if code is not None else []
+    return None if code is None else (3, code)
 
 
 def validate_shot(state: GameState, req: Request) -> Refusal | None:
