@@ -249,8 +249,9 @@ def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
 def _submit_all(game: Game, requests: list[Request]) -> list[Rejected]:
     """Submit in arrival order; in the pistol window only shots are accepted."""
     rejected: list[Rejected] = []
+    submit = game.submit
     for i, req in enumerate(requests):
-        refusal = game.submit(req)
+        refusal = submit(req)
         if refusal is not None:
             rejected.append(Rejected(i, req.by, req.do, refusal.code))
     return rejected

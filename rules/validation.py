@@ -19,27 +19,29 @@ def _refuse(code: RefusalCode) -> Refusal:
 
 def validate_request(state: GameState, req: Request, *, hunts_open: bool = True) -> Refusal | None:
     """Decide whether a request is accepted now. `req.by` and the named players must exist."""
-    if state.phase is Phase.OVER or state.winner is not None:
+    phase = state.phase
+    if phase is Phase.OVER or state.winner is not None:
         return _refuse(RefusalCode.GAME_OVER)
-    if req.do == "shoot":
+    verb = req.do
+    if verb == "shoot":
         return validate_shot(state, req)
-    if req.do == "post":
+    if verb == "post":
         return None  # a post is no request: the living and ghosts (R36) may always post
-    if state.phase is not Phase.OPEN:
+    if phase is not Phase.OPEN:
         return _refuse(RefusalCode.REQUEST_CLOSED)
     sender = state.players[req.by]
     if not sender.alive:
         return _refuse(RefusalCode.DEAD_SENDER)  # ghosts send no requests (section 9)
     role = sender.role_cls
-    verb = req.do
     if verb == "hunt":
         if not role.may_hunt():
             return _refuse(RefusalCode.NOT_TOWN)  # R26, R28
     elif verb not in COMMON_VERBS and verb not in role.verbs:
         return _refuse(RefusalCode.WRONG_ROLE)
-    if state.turn == 1 and verb == "vote":
+    first_turn = state.turn == 1
+    if first_turn and verb == "vote":
         return _refuse(RefusalCode.NO_LYNCH_ON_TURN_1)  # R3, R49
-    if state.turn == 1 and verb == "hunt":
+    if first_turn and verb == "hunt":
         return _refuse(RefusalCode.NO_HUNT_ON_TURN_1)  # R3, R49
     if verb == "hunt" and not hunts_open:
         return _refuse(RefusalCode.HUNT_NOT_OPEN)  # R4

@@ -88,7 +88,7 @@ def role_classes() -> tuple[type[Role], ...]:
 
 def verb_spec(verb: str) -> Verb | None:
     """The verb's description, None for a verb no registered role (nor everyone) sends."""
-    return _verb_table().get(verb)
+    return (_verbs if _verbs is not None else _verb_table()).get(verb)
 
 
 def town_ability_verbs() -> frozenset[str]:
