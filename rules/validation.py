@@ -10,7 +10,7 @@ here looks at another living player's role except a mafia member's knowledge of 
 from __future__ import annotations
 
 from rules.model import GameState, HostAction, Phase, Refusal, RefusalCode, Request
-from rules.roles import COMMON_VERBS, verb_spec
+from rules.roles import COMMON_VERBS, Verb, verb_spec
 
 
 def _refuse(code: RefusalCode) -> Refusal:
@@ -56,19 +56,21 @@ def validate_request(state: GameState, req: Request, *, hunts_open: bool = True)
     # its targets, its refusal neither: the first rule (in `_check_target` order) any named
     # player breaks decides.
     first: tuple[int, RefusalCode] | None = None
+    spec = verb_spec(verb)
+    assert spec is not None
     for name in req.named():
-        found = _target_rule(state, req, name)
+        found = _target_rule(state, req, name, spec)
         if found is not None and (first is None or found < first):
             first = found
     return None if first is None else _refuse(first[1])
 
 
-def _target_rule(state: GameState, req: Request, name: str) -> tuple[int, RefusalCode] | None:
+def _target_rule(
+    state: GameState, req: Request, name: str, spec: Verb
+) -> tuple[int, RefusalCode] | None:
     """The first rule one named player breaks, with its rank (lower decides first)."""
     target = state.players[name]
     sender = state.players[req.by]
-    spec = verb_spec(req.do)
-    assert spec is not None
     if name == req.by and not spec.self_target:
         return (0, RefusalCode.SELF_TARGET)  # section 9 Decision
     if not target.alive:
