@@ -1,25 +1,24 @@
 """Command line of the forum-mafia bot: run | replay | export | demo.
 
 Heavy imports (discord.py, aiosqlite) happen inside the subcommands that need them, so that
-`replay` starts fast and never imports discord.
+`replay` starts fast and never imports discord. `main.py replay FILE` goes further (issue 14:
+replay at the speed of reading its input): it skips argparse, logging and pathlib too, which
+cost more than the replay of a short script (see `_replay_file`).
 """
 
 from __future__ import annotations
 
-import argparse
 import io
-import logging
 import os
 import sys
-import textwrap
-import traceback
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
-    from discord.ext import commands
+    import argparse
+    import logging
+    from collections.abc import Callable
 
-log = logging.getLogger("main")
+    from discord.ext import commands
 
 PROG = "main.py"
 
@@ -66,7 +65,15 @@ def create_bot(database: str, **settings: Any) -> commands.Bot:
     return create(database, **settings)
 
 
+def _log() -> logging.Logger:
+    import logging
+
+    return logging.getLogger("main")
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from core.config import ConfigError, check_database_path, load_settings
 
     dotenv = Path(args.env_file)
@@ -77,6 +84,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 1
     if settings.discord_token is None:
+        import textwrap
+
         import discord
 
         from bot.layout import INVITE_PERMISSIONS, missing_bot_permissions
@@ -126,19 +135,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"Database {settings.database}: {error}", file=sys.stderr)
         return 1
     except (aiohttp.ClientError, OSError, TimeoutError) as error:
-        log.debug("connecting to Discord failed", exc_info=True)
+        _log().debug("connecting to Discord failed", exc_info=True)
         print(f"Cannot reach Discord: {_one_line(error)}", file=sys.stderr)
         return 1
     except discord.GatewayNotFound as error:
-        log.debug("no gateway", exc_info=True)
+        _log().debug("no gateway", exc_info=True)
         print(f"Cannot reach Discord: {_one_line(error)}", file=sys.stderr)
         return 1
     except discord.ConnectionClosed as error:
-        log.debug("gateway closed", exc_info=True)
+        _log().debug("gateway closed", exc_info=True)
         print(f"Discord closed the connection: {_one_line(error)}", file=sys.stderr)
         return 1
     except discord.HTTPException as error:
-        log.debug("Discord answered with an error", exc_info=True)
+        _log().debug("Discord answered with an error", exc_info=True)
         print(f"Discord answered with an error: {_one_line(error)}", file=sys.stderr)
         return 1
     return 0
@@ -151,12 +160,16 @@ def _one_line(error: BaseException) -> str:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    return _replay(args.file)
+
+
+def _replay(file: str) -> int:
     from rules.replay import main as replay_main
 
-    if args.file == "-" and isinstance(sys.stdin, io.TextIOWrapper):
+    if file == "-" and isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(encoding="utf-8")  # a script is UTF-8, whatever the locale says
     try:
-        return replay_main(args.file)
+        return replay_main(file)
     except UnicodeDecodeError:
         print("replay: standard input is not UTF-8 text", file=sys.stderr)
     except RecursionError:
@@ -218,6 +231,8 @@ def _whole_number(text: str, low: int, high: int, what: str) -> int:
     """``text`` as an int in ``low..high``, or an ArgumentTypeError that says what was
     expected (argparse prefixes it with the option's name). Only ASCII digits: ``int()``
     takes "٣" and refuses "²", and a 5,000-digit string is refused before ``int()`` sees it."""
+    import argparse
+
     digits = text.strip().removeprefix("+")
     shown = text if len(text) <= 24 else text[:21] + "..."
     if digits.isascii() and digits.isdigit() and len(digits) <= len(str(high)):
@@ -243,14 +258,16 @@ def _game_id(text: str) -> int:
     return _whole_number(text, 1, 2**63 - 1, "a game number")
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argparse parser whose usage errors are one line (the usage is in ``--help``)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+    from pathlib import Path
+
+    class _Parser(argparse.ArgumentParser):
+        """An argparse parser whose usage errors are one line (the usage is in ``--help``)."""
+
+        def error(self, message: str) -> NoReturn:
+            self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
     parser = _Parser(prog=PROG, description="Forum mafia Discord bot")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -329,14 +346,27 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every failure is one line on standard error and a non-zero status
     (the traceback too, with ``LOG_LEVEL=DEBUG``)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    func: Any = args.func
+    file = _replay_file(sys.argv[1:] if argv is None else argv)
+    command: str
+    run: Callable[[], Any]
+    if file is not None:  # the fast path: what argparse would do, without argparse
+        command = "replay"
+
+        def run() -> Any:
+            return _replay(file)
+
+    else:
+        args = build_parser().parse_args(argv)
+        command = args.command
+
+        def run() -> Any:
+            return args.func(args)
+
     try:
-        status = int(func(args))
+        status = int(run())
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
     except KeyboardInterrupt:
-        print(f"{PROG} {args.command}: interrupted", file=sys.stderr)
+        print(f"{PROG} {command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # `main.py export | head`: the reader left. As Python's documentation on SIGPIPE
@@ -346,14 +376,25 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except Exception as error:  # the last resort: never a traceback on the command line
         if os.environ.get("LOG_LEVEL", "").strip().upper() == "DEBUG":
+            import traceback
+
             traceback.print_exc()
-        log.debug("%s failed", args.command, exc_info=True)
+        _log().debug("%s failed", command, exc_info=True)
         print(
-            f"{PROG} {args.command}: unexpected error: {type(error).__name__}: {_one_line(error)}",
+            f"{PROG} {command}: unexpected error: {type(error).__name__}: {_one_line(error)}",
             file=sys.stderr,
         )
         return 1
     return status
+
+
+def _replay_file(argv: list[str]) -> str | None:
+    """The FILE of ``replay FILE`` when argparse would read the arguments so and do nothing
+    else: exactly two, the second no option ("-" is standard input). Anything else (``--help``,
+    ``--``, an option, a missing file) goes through the parser, errors and help included."""
+    if len(argv) == 2 and argv[0] == "replay" and (argv[1] == "-" or argv[1][:1] != "-"):
+        return argv[1]
+    return None
 
 
 if __name__ == "__main__":

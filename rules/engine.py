@@ -83,8 +83,12 @@ class Game:
     # --- commands --------------------------------------------------------------------
     def submit(self, req: Request, *, hunts_open: bool = True) -> Refusal | None:
         """Validate and record a request. None means accepted."""
-        for name in (req.by, *req.named()):
-            self.player(name)
+        players = self.state.players
+        if req.by not in players:
+            raise UnknownPlayer(req.by)
+        for name in req.named():
+            if name not in players:
+                raise UnknownPlayer(name)
         refusal = validate_request(self.state, req, hunts_open=hunts_open)
         if refusal is not None:
             return refusal
@@ -93,26 +97,29 @@ class Game:
 
     def _record(self, req: Request) -> None:
         state = self.state
-        if req.do == "post":
-            state.posts[req.by] = state.posts.get(req.by, 0) + 1
+        by, do = req.by, req.do
+        if do == "post":
+            posts = state.posts
+            posts[by] = posts.get(by, 0) + 1
             return
-        if req.do == "note":
+        if do == "note":
             assert req.to is not None
-            state.players[req.by].note = Note(to=req.to, text=req.text or "")
+            state.players[by].note = Note(to=req.to, text=req.text or "")
             return
-        if req.do == "shoot":
+        if do == "shoot":
             fire_pistol(state, req)
             return
         # A later request of the same kind replaces the earlier one and arrives now.
-        slot = verb_slot(req.do)
-        state.requests.pop((req.by, slot), None)
+        requests = state.requests
+        slot = verb_slot(do)
+        requests.pop((by, slot), None)
         abilities = town_ability_verbs()
-        if req.do == "hunt":  # R17: a hunt withdraws the ability, and the other way round
+        if do == "hunt":  # R17: a hunt withdraws the ability, and the other way round
             for verb in abilities:
-                state.requests.pop((req.by, verb_slot(verb)), None)
-        elif req.do in abilities:
-            state.requests.pop((req.by, "hunt"), None)
-        state.requests[(req.by, slot)] = Submission(seq=state.next_seq, request=req)
+                requests.pop((by, verb_slot(verb)), None)
+        elif do in abilities:
+            requests.pop((by, "hunt"), None)
+        requests[(by, slot)] = Submission(seq=state.next_seq, request=req)
         state.next_seq += 1
 
     def host_action(self, action: HostAction) -> Refusal | None:

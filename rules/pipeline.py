@@ -56,6 +56,9 @@ class Resolution:
     night: Night
     step: Step | None = None  # None: a host command outside the resolution
     batch: list[Death] = attrs.Factory(list)  # the deaths of the current step, not settled
+    # The standing requests by slot, in arrival order, read once: no request arrives while
+    # a resolution runs (shots come after it, each with a resolution of its own).
+    by_slot: dict[str, list[Request]] | None = None
 
     # --- questions roles ask each other ---------------------------------------------------
     def acts(self, req: Request) -> bool:
@@ -76,7 +79,13 @@ class Resolution:
         return why is None
 
     def standing(self, slot: str) -> list[Request]:
-        return [s.request for s in self.state.submissions(slot)]
+        """The requests standing in one slot, in arrival order (`GameState.submissions`)."""
+        if self.by_slot is None:
+            self.by_slot = {}
+            ordered = sorted(self.state.requests.items(), key=lambda item: item[1].seq)
+            for (_, name), sub in ordered:
+                self.by_slot.setdefault(name, []).append(sub.request)
+        return list(self.by_slot.get(slot, ()))
 
     def appears_mafia(self, nick: str) -> bool:
         """What the commissar sees (R18): the role's own look, or a slander (R25)."""

@@ -10,7 +10,7 @@ here looks at another living player's role except a mafia member's knowledge of 
 from __future__ import annotations
 
 from rules.model import GameState, HostAction, Phase, Refusal, RefusalCode, Request
-from rules.roles import COMMON_VERBS, verb_spec
+from rules.roles import COMMON_VERBS, Verb, verb_spec
 
 
 def _refuse(code: RefusalCode) -> Refusal:
@@ -19,27 +19,29 @@ def _refuse(code: RefusalCode) -> Refusal:
 
 def validate_request(state: GameState, req: Request, *, hunts_open: bool = True) -> Refusal | None:
     """Decide whether a request is accepted now. `req.by` and the named players must exist."""
-    if state.phase is Phase.OVER or state.winner is not None:
+    phase = state.phase
+    if phase is Phase.OVER or state.winner is not None:
         return _refuse(RefusalCode.GAME_OVER)
-    if req.do == "shoot":
+    verb = req.do
+    if verb == "shoot":
         return validate_shot(state, req)
-    if req.do == "post":
+    if verb == "post":
         return None  # a post is no request: the living and ghosts (R36) may always post
-    if state.phase is not Phase.OPEN:
+    if phase is not Phase.OPEN:
         return _refuse(RefusalCode.REQUEST_CLOSED)
     sender = state.players[req.by]
     if not sender.alive:
         return _refuse(RefusalCode.DEAD_SENDER)  # ghosts send no requests (section 9)
     role = sender.role_cls
-    verb = req.do
     if verb == "hunt":
         if not role.may_hunt():
             return _refuse(RefusalCode.NOT_TOWN)  # R26, R28
     elif verb not in COMMON_VERBS and verb not in role.verbs:
         return _refuse(RefusalCode.WRONG_ROLE)
-    if state.turn == 1 and verb == "vote":
+    first_turn = state.turn == 1
+    if first_turn and verb == "vote":
         return _refuse(RefusalCode.NO_LYNCH_ON_TURN_1)  # R3, R49
-    if state.turn == 1 and verb == "hunt":
+    if first_turn and verb == "hunt":
         return _refuse(RefusalCode.NO_HUNT_ON_TURN_1)  # R3, R49
     if verb == "hunt" and not hunts_open:
         return _refuse(RefusalCode.HUNT_NOT_OPEN)  # R4
@@ -53,26 +55,32 @@ def validate_request(state: GameState, req: Request, *, hunts_open: bool = True)
     # Deaths of one step (Decision): nothing depends on the order in which a request names
     # its targets, its refusal neither: the first rule (in `_check_target` order) any named
     # player breaks decides.
-    found = [(rank, code) for name in req.named() for rank, code in _target_rules(state, req, name)]
-    return _refuse(min(found)[1]) if found else None
+    first: tuple[int, RefusalCode] | None = None
+    spec = verb_spec(verb)
+    assert spec is not None
+    for name in req.named():
+        found = _target_rule(state, req, name, spec)
+        if found is not None and (first is None or found < first):
+            first = found
+    return None if first is None else _refuse(first[1])
 
 
-def _target_rules(state: GameState, req: Request, name: str) -> list[tuple[int, RefusalCode]]:
-    """The rules one named player breaks, each with its rank (lower decides first)."""
+def _target_rule(
+    state: GameState, req: Request, name: str, spec: Verb
+) -> tuple[int, RefusalCode] | None:
+    """The first rule one named player breaks, with its rank (lower decides first)."""
     target = state.players[name]
     sender = state.players[req.by]
-    spec = verb_spec(req.do)
-    assert spec is not None
     if name == req.by and not spec.self_target:
-        return [(0, RefusalCode.SELF_TARGET)]  # section 9 Decision
+        return (0, RefusalCode.SELF_TARGET)  # section 9 Decision
     if not target.alive:
-        return [(1, RefusalCode.DEAD_TARGET)]
+        return (1, RefusalCode.DEAD_TARGET)
     if spec.spares_team and target.faction is sender.faction:
         # R23: the mafia know their members (a converted Foundling included); an unconverted
         # Foundling is not known, so a kill on him is accepted and fails silently (R22, R55).
-        return [(2, RefusalCode.OWN_MAFIA_TARGET)]
+        return (2, RefusalCode.OWN_MAFIA_TARGET)
     code = sender.role_cls.refuse_target(state, req, name)  # e.g. R20's heal chain
-    return [(3, code)] if code is not None else []
+    return None if code is None else (3, code)
 
 
 def validate_shot(state: GameState, req: Request) -> Refusal | None:

@@ -42,6 +42,9 @@ ROLES: dict[str, type[Role]] = {cls.code: cls for cls in BUILTIN_ROLES}
 INTERNAL_ROLES: dict[str, type[Role]] = {cls.code: cls for cls in BUILTIN_INTERNAL_ROLES}
 
 _verbs: dict[str, Verb] | None = None  # derived from the registry, rebuilt after a change
+# Likewise derived and forgotten after a change: asked for every request and every step.
+_town_abilities: frozenset[str] | None = None
+_hooks: dict[Step, tuple[Hook, ...]] = {}
 
 
 def register(cls: type[Role], *, internal: bool = False) -> type[Role]:
@@ -85,23 +88,31 @@ def role_classes() -> tuple[type[Role], ...]:
 
 def verb_spec(verb: str) -> Verb | None:
     """The verb's description, None for a verb no registered role (nor everyone) sends."""
-    return _verb_table().get(verb)
+    return (_verbs if _verbs is not None else _verb_table()).get(verb)
 
 
 def town_ability_verbs() -> frozenset[str]:
     """R17: the abilities of town roles, which exclude a hunt in the same turn."""
-    return frozenset(v for cls in role_classes() if cls.faction is Faction.TOWN for v in cls.verbs)
+    global _town_abilities
+    if _town_abilities is None:
+        _town_abilities = frozenset(
+            v for cls in role_classes() if cls.faction is Faction.TOWN for v in cls.verbs
+        )
+    return _town_abilities
 
 
 def step_hooks(step: Step) -> tuple[Hook, ...]:
     """The hooks of one step: each distinct function once (subclasses share their parent's),
     in registry order."""
-    out: list[Hook] = []
-    for cls in role_classes():
-        hook = cls.hooks.get(step)
-        if hook is not None and hook not in out:
-            out.append(hook)
-    return tuple(out)
+    found = _hooks.get(step)
+    if found is None:
+        out: list[Hook] = []
+        for cls in role_classes():
+            hook = cls.hooks.get(step)
+            if hook is not None and hook not in out:
+                out.append(hook)
+        found = _hooks[step] = tuple(out)
+    return found
 
 
 def _specs_of(cls: type[Role]) -> list[Verb]:
@@ -121,5 +132,7 @@ def _verb_table() -> dict[str, Verb]:
 
 
 def _changed() -> None:
-    global _verbs
+    global _verbs, _town_abilities
     _verbs = None
+    _town_abilities = None
+    _hooks.clear()
