@@ -19,6 +19,7 @@ from rules.model import (
     Player,
     Refusal,
     Request,
+    SnapshotError,
     Submission,
     TurnResult,
 )
@@ -184,19 +185,35 @@ def rebuild(
     log: Sequence[LogItem],
     resolved_turns: Iterable[int],
     pistol_turns: Iterable[int] = (),
+    *,
+    snapshot: dict[str, Any] | None = None,
 ) -> Game:
     """The state of a stored game: its accepted log fed again, in arrival order.
 
     `resolved_turns` were resolved and closed; `pistol_turns` had steps 0-5 resolved and the
-    pistol window opened. Deterministic: the same log gives the same game, every time."""
-    game = Game.new(players, seed=seed, activity_rules=activity_rules)
+    pistol window opened. Deterministic: the same log gives the same game, every time.
+
+    With `snapshot` (`GameState.to_dict` of the game once its previous turn was closed), the
+    replay starts from it at its turn: `log` then holds only the entries from that turn on
+    (the entries before it are already in the snapshot). Raises `SnapshotError` for a
+    snapshot that cannot be used (the caller replays the full log instead)."""
+    if snapshot is not None:
+        game = game_from_snapshot(snapshot)
+        seats = [(p.nick, p.original_role) for p in game.state.players.values()]
+        if seats != list(players) or game.state.seed != seed:
+            raise SnapshotError("the snapshot is of another setup")
+    else:
+        game = Game.new(players, seed=seed, activity_rules=activity_rules)
+    first = game.turn
     resolved = set(resolved_turns)
     windows = set(pistol_turns) | resolved
     by_turn: dict[int, list[tuple[str, dict[str, Any]]]] = {}
     for turn, section, payload in log:
+        if turn < first:
+            raise RebuildError(f"log has turn {turn} before the snapshot's turn {first}")
         by_turn.setdefault(turn, []).append((section, payload))
-    last = max([1, *by_turn, *windows])
-    for turn in range(1, last + 1):
+    last = max([first, *by_turn, *(t for t in windows if t >= first)])
+    for turn in range(first, last + 1):
         if game.winner is not None:
             break
         if game.turn != turn:
@@ -215,6 +232,11 @@ def rebuild(
             if turn in resolved:
                 game.finish_turn()
     return game
+
+
+def game_from_snapshot(snapshot: dict[str, Any]) -> Game:
+    """A game restored from a snapshot of its state between turns (no `history`)."""
+    return Game(GameState.from_dict(snapshot))
 
 
 def _must(refusal: Refusal | None, turn: int, payload: dict[str, Any]) -> None:
