@@ -88,6 +88,15 @@ class SnapshotError(ValueError):
     """A stored state that cannot be used: rebuild from the log (the log is the truth)."""
 
 
+def _role_class(code: str) -> type[Role]:
+    """`rules.roles.role_class` (imported on first use: the roles import this module)."""
+    from rules.roles import role_class
+
+    global _role_class
+    _role_class = role_class
+    return role_class(code)
+
+
 class RequestFormatError(ValueError):
     """A request dict that is not a request at all (a malformed script, not a refusal)."""
 
@@ -181,33 +190,32 @@ class Player:
     missed_votes: int = 0
     note: Note | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "nick": self.nick,
-            "role": self.role,
-            "original_role": self.original_role,
-            "alive": self.alive,
-            "death_turn": self.death_turn,
-            "death_cause": None if self.death_cause is None else str(self.death_cause),
-            "missed_votes": self.missed_votes,
-            "note": None if self.note is None else [self.note.to, self.note.text],
-        }
+    def to_row(self) -> list[Any]:
+        """The player in a snapshot (`GameState.to_dict`): a list, compact to store and read."""
+        note = None if self.note is None else [self.note.to, self.note.text]
+        cause = None if self.death_cause is None else str(self.death_cause)
+        return [
+            self.nick,
+            self.role,
+            self.original_role,
+            self.alive,
+            self.death_turn,
+            cause,
+            self.missed_votes,
+            note,
+        ]
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Player:
-        from rules.roles import role_class  # the roles import this module
-
-        note = data["note"]
-        cause = data["death_cause"]
-        death_turn = data["death_turn"]
+    def from_row(cls, row: list[Any]) -> Player:
+        nick, role, original, alive, death_turn, cause, missed, note = row
         return cls(
-            nick=str(data["nick"]),
-            role_cls=role_class(str(data["role"])),
-            original_role=str(data["original_role"]),
-            alive=bool(data["alive"]),
+            nick=str(nick),
+            role_cls=_role_class(str(role)),
+            original_role=str(original),
+            alive=bool(alive),
             death_turn=None if death_turn is None else int(death_turn),
             death_cause=None if cause is None else Cause(cause),
-            missed_votes=int(data["missed_votes"]),
+            missed_votes=int(missed),
             note=None if note is None else Note(to=str(note[0]), text=str(note[1])),
         )
 
@@ -445,7 +453,7 @@ class GameState:
             "format": SNAPSHOT_FORMAT,
             "seed": self.seed,
             "activity_rules": self.activity_rules,
-            "players": [p.to_dict() for p in self.players.values()],
+            "players": [p.to_row() for p in self.players.values()],
             "turn": self.turn,
             "phase": str(self.phase),
             "winner": self.winner,
@@ -474,7 +482,7 @@ class GameState:
         if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
             raise SnapshotError("not a snapshot of this format")
         try:
-            players = [Player.from_dict(p) for p in data["players"]]
+            players = [Player.from_row(p) for p in data["players"]]
             return cls(
                 seed=int(data["seed"]),
                 activity_rules=bool(data["activity_rules"]),

@@ -127,16 +127,20 @@ class LoadingMixin(SQLiteBase):
     async def load_restart(self) -> list[RestartGame]:
         # A snapshot is usable only if it is of the game's current turn: it was written with
         # the resolution that opened this turn (the same transaction set games.turn).
-        usable = "FROM games g LEFT JOIN snapshots s ON s.game_id = g.id AND s.turn = g.turn "
+        # (games in id order, NOT INDEXED: the log is then grouped as it is read, without
+        # a temporary B-tree.)
+        usable = (
+            "FROM games g NOT INDEXED "
+            "LEFT JOIN snapshots s ON s.game_id = g.id AND s.turn = g.turn "
+        )
         async with self._reading() as db:
             games = await db.execute_fetchall(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'running' "
                 "ORDER BY deadline IS NULL, deadline, id"
             )
             players = await db.execute_fetchall(
-                f"SELECT {', '.join('p.' + c.strip() for c in PLAYER_COLUMNS.split(','))} "
-                "FROM players p JOIN games g ON g.id = p.game_id "
-                "WHERE g.status = 'running' ORDER BY p.game_id, p.seat"
+                f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id IN "
+                "(SELECT id FROM games WHERE status = 'running') ORDER BY game_id, seat"
             )
             snapshots = await db.execute_fetchall(
                 f"SELECT g.id AS game_id, s.state {usable} "
@@ -151,7 +155,7 @@ class LoadingMixin(SQLiteBase):
                 "',\"' || e.section || '\",' || e.payload || ']', ',') || ']' AS log "
                 f"{usable} JOIN log_entries e ON e.game_id = g.id "
                 "AND e.turn >= COALESCE(s.turn, 1) "
-                "WHERE g.status = 'running' AND e.outcome = 'accepted' GROUP BY e.game_id"
+                "WHERE g.status = 'running' AND e.outcome = 'accepted' GROUP BY g.id"
             )
             resolved = await db.execute_fetchall(
                 "SELECT r.game_id, group_concat(r.turn) AS turns FROM games g "

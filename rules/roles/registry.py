@@ -42,6 +42,7 @@ ROLES: dict[str, type[Role]] = {cls.code: cls for cls in BUILTIN_ROLES}
 INTERNAL_ROLES: dict[str, type[Role]] = {cls.code: cls for cls in BUILTIN_INTERNAL_ROLES}
 
 _verbs: dict[str, Verb] | None = None  # derived from the registry, rebuilt after a change
+_town_abilities: frozenset[str] | None = None  # likewise
 
 
 def register(cls: type[Role], *, internal: bool = False) -> type[Role]:
@@ -89,8 +90,15 @@ def verb_spec(verb: str) -> Verb | None:
 
 
 def town_ability_verbs() -> frozenset[str]:
-    """R17: the abilities of town roles, which exclude a hunt in the same turn."""
-    return frozenset(v for cls in role_classes() if cls.faction is Faction.TOWN for v in cls.verbs)
+    """R17: the abilities of town roles, which exclude a hunt in the same turn (derived from
+    the registry once per change of it: every request recorded asks, a restart thousands of
+    times)."""
+    global _town_abilities
+    if _town_abilities is None:
+        _town_abilities = frozenset(
+            v for cls in role_classes() if cls.faction is Faction.TOWN for v in cls.verbs
+        )
+    return _town_abilities
 
 
 def step_hooks(step: Step) -> tuple[Hook, ...]:
@@ -121,5 +129,6 @@ def _verb_table() -> dict[str, Verb]:
 
 
 def _changed() -> None:
-    global _verbs
+    global _verbs, _town_abilities
     _verbs = None
+    _town_abilities = None
