@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import gc
 import json
@@ -68,10 +69,8 @@ async def _play_template(path: Path) -> int:
         live = await service.start(1)
 
         async def send(uid: int, raw: dict[str, Any]) -> None:
-            try:
+            with contextlib.suppress(ServiceError):  # refused: logged, as a player's mistake
                 await service.submit(1, uid, raw)
-            except ServiceError:
-                pass  # refused: logged as refused, like a player's mistake
 
         for turn in range(1, RESOLVED_TURNS + 2):
             state = live.engine.state
