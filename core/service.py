@@ -57,7 +57,7 @@ from rules.announce import (
 )
 from rules.engine import Game, RebuildError, rebuild
 from rules.knowledge import RoleCard, kill_agreement, role_card
-from rules.model import HostAction, Phase, Request, SnapshotError
+from rules.model import HostAction, Phase, Request
 from rules.names import UnknownName, find_name, resolve_host_action, resolve_request
 from rules.requests import parse_request, verb_slot
 from rules.schedule import (
@@ -70,6 +70,7 @@ from rules.schedule import (
 )
 from rules.setup import SetupError, assign_nicknames, assign_roles, parse_role_list, preset
 from rules.setup import validate_setup as validate_role_list
+from rules.snapshot import SnapshotError, state_to_dict
 from rules.text import is_blank
 from rules.validation import validate_host_action, validate_request
 
@@ -803,7 +804,7 @@ class GameService:
             winner=result.winner,
             # The state the next turn starts from, committed with the resolution: a restart
             # replays only the log after it.
-            snapshot=engine.state.to_dict() if result.winner is None else None,
+            snapshot=state_to_dict(engine.state) if result.winner is None else None,
         )
         if result.winner is not None:
             self.live.pop(game.id, None)

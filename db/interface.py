@@ -373,7 +373,7 @@ class RequestLog(Protocol):
     ) -> bool:
         """Store a turn's result, its announcements and the next turn, in ONE transaction.
 
-        ``snapshot``: the game's state once the turn closed (``rules.model.GameState.to_dict``),
+        ``snapshot``: the game's state once the turn closed (``rules.snapshot.state_to_dict``),
         kept with the resolution so that a restart replays only the log from ``next_turn`` on
         (:meth:`GameLoader.load_restart`); without one (or with ``winner``) the game keeps no
         snapshot and is rebuilt from its full log.

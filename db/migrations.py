@@ -238,7 +238,7 @@ CREATE INDEX posts_by_game ON posts (game_id, id);
 """
 
 _V6 = """
--- The state of each running game once its last turn was closed (rules GameState.to_dict),
+-- The state of each running game once its last turn was closed (rules.snapshot.state_to_dict),
 -- written in the transaction of that resolution: a restart loads it and replays only the
 -- current turn's log entries on top. The log stays the truth: a snapshot whose turn is not
 -- the game's turn, or of another format, is ignored and the game rebuilt from its full log.

@@ -209,7 +209,7 @@ class RestartGame:
 
     game: GameRecord
     players: list[PlayerRecord]
-    #: ``rules.model.GameState.to_dict`` at the start of ``game.turn``; None: no snapshot (an
+    #: ``rules.snapshot.state_to_dict`` at the start of ``game.turn``; None: no snapshot (an
     #: old database, a game in its first turn, a store that kept none).
     snapshot: JSONDict | None
     #: Accepted ``(turn, section, payload)`` in arrival order: from ``game.turn`` on with a

@@ -19,7 +19,6 @@ from rules.model import (
     Player,
     Refusal,
     Request,
-    SnapshotError,
     Submission,
     TurnResult,
 )
@@ -27,6 +26,7 @@ from rules.pipeline import close_turn, fire_pistol, kill_outside_resolution, res
 from rules.requests import parse_request, verb_slot
 from rules.roles import role_class, town_ability_verbs
 from rules.setup import validate_nicknames, validate_setup
+from rules.snapshot import SnapshotError, state_from_dict
 from rules.validation import validate_host_action, validate_request
 from rules.win import decide_winner
 
@@ -193,9 +193,9 @@ def rebuild(
     `resolved_turns` were resolved and closed; `pistol_turns` had steps 0-5 resolved and the
     pistol window opened. Deterministic: the same log gives the same game, every time.
 
-    With `snapshot` (`GameState.to_dict` of the game once its previous turn was closed), the
-    replay starts from it at its turn: `log` then holds only the entries from that turn on
-    (the entries before it are already in the snapshot). Raises `SnapshotError` for a
+    With `snapshot` (`rules.snapshot.state_to_dict` of the game once its previous turn was
+    closed), the replay starts from it at its turn: `log` then holds only the entries from
+    that turn on (the entries before it are already in the snapshot). Raises `SnapshotError` for a
     snapshot that cannot be used (the caller replays the full log instead)."""
     if snapshot is not None:
         game = game_from_snapshot(snapshot)
@@ -236,7 +236,7 @@ def rebuild(
 
 def game_from_snapshot(snapshot: dict[str, Any]) -> Game:
     """A game restored from a snapshot of its state between turns (no `history`)."""
-    return Game(GameState.from_dict(snapshot))
+    return Game(state_from_dict(snapshot))
 
 
 def _must(refusal: Refusal | None, turn: int, payload: dict[str, Any]) -> None:

@@ -79,24 +79,6 @@ class Refusal:
     code: RefusalCode
 
 
-#: The shape of :meth:`GameState.to_dict`; a stored snapshot of another format is not used
-#: (the game is rebuilt from its full log instead). Bump it when GameState changes.
-SNAPSHOT_FORMAT = 1
-
-
-class SnapshotError(ValueError):
-    """A stored state that cannot be used: rebuild from the log (the log is the truth)."""
-
-
-def _role_class(code: str) -> type[Role]:
-    """`rules.roles.role_class` (imported on first use: the roles import this module)."""
-    from rules.roles import role_class
-
-    global _role_class
-    _role_class = role_class
-    return role_class(code)
-
-
 class RequestFormatError(ValueError):
     """A request dict that is not a request at all (a malformed script, not a refusal)."""
 
@@ -189,35 +171,6 @@ class Player:
     death_cause: Cause | None = None
     missed_votes: int = 0
     note: Note | None = None
-
-    def to_row(self) -> list[Any]:
-        """The player in a snapshot (`GameState.to_dict`): a list, compact to store and read."""
-        note = None if self.note is None else [self.note.to, self.note.text]
-        cause = None if self.death_cause is None else str(self.death_cause)
-        return [
-            self.nick,
-            self.role,
-            self.original_role,
-            self.alive,
-            self.death_turn,
-            cause,
-            self.missed_votes,
-            note,
-        ]
-
-    @classmethod
-    def from_row(cls, row: list[Any]) -> Player:
-        nick, role, original, alive, death_turn, cause, missed, note = row
-        return cls(
-            nick=str(nick),
-            role_cls=_role_class(str(role)),
-            original_role=str(original),
-            alive=bool(alive),
-            death_turn=None if death_turn is None else int(death_turn),
-            death_cause=None if cause is None else Cause(cause),
-            missed_votes=int(missed),
-            note=None if note is None else Note(to=str(note[0]), text=str(note[1])),
-        )
 
     @property
     def role(self) -> str:
@@ -440,70 +393,3 @@ class GameState:
             if p.role == role_code:
                 return p
         return None
-
-    # --- the snapshot (db/: the state at a turn's resolution, the log replayed on top) ---
-    def to_dict(self) -> dict[str, Any]:
-        """The state as plain JSON data, deterministic (sets sorted, dicts in their order).
-
-        Only between turns: a turn being resolved (``current``, the pistol window) is not
-        serialised; the store takes its snapshot once a turn is closed."""
-        if self.current is not None:
-            raise SnapshotError("a turn being resolved has no snapshot")
-        return {
-            "format": SNAPSHOT_FORMAT,
-            "seed": self.seed,
-            "activity_rules": self.activity_rules,
-            "players": [p.to_row() for p in self.players.values()],
-            "turn": self.turn,
-            "phase": str(self.phase),
-            "winner": self.winner,
-            "double_kill": self.double_kill,
-            "double_kill_next": self.double_kill_next,
-            "deprived": sorted(self.deprived),
-            "deprived_next": sorted(self.deprived_next),
-            "requests": [
-                [nick, slot, sub.seq, sub.request.to_dict()]
-                for (nick, slot), sub in self.requests.items()
-            ],
-            "posts": dict(self.posts),
-            "next_seq": self.next_seq,
-            "pending_poison": [list(pair) for pair in self.pending_poison],
-            "last_heal": self.last_heal,
-            "injection_used": self.injection_used,
-            "pistols": sorted(self.pistols),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Any) -> GameState:
-        """The state :meth:`to_dict` gave. Raises :class:`SnapshotError` for anything else
-        (another format, an unknown role): the caller then replays the full log."""
-        from rules.requests import parse_request  # rules.requests imports this module
-
-        if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
-            raise SnapshotError("not a snapshot of this format")
-        try:
-            players = [Player.from_row(p) for p in data["players"]]
-            return cls(
-                seed=int(data["seed"]),
-                activity_rules=bool(data["activity_rules"]),
-                players={p.nick: p for p in players},
-                turn=int(data["turn"]),
-                phase=Phase(data["phase"]),
-                winner=data["winner"],
-                double_kill=bool(data["double_kill"]),
-                double_kill_next=bool(data["double_kill_next"]),
-                deprived=set(data["deprived"]),
-                deprived_next=set(data["deprived_next"]),
-                requests={
-                    (str(nick), str(slot)): Submission(seq=int(seq), request=parse_request(req))
-                    for nick, slot, seq, req in data["requests"]
-                },
-                posts={str(k): int(v) for k, v in data["posts"].items()},
-                next_seq=int(data["next_seq"]),
-                pending_poison=[(str(a), str(b)) for a, b in data["pending_poison"]],
-                last_heal=data["last_heal"],
-                injection_used=bool(data["injection_used"]),
-                pistols=set(data["pistols"]),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SnapshotError(f"a damaged snapshot ({exc!r})") from exc

@@ -1,5 +1,5 @@
-"""The state snapshot (`GameState.to_dict` / `from_dict`) that a restart loads instead of the
-full log: for random games (the generators of test_properties), the state rebuilt from the
+"""The state snapshot (`rules.snapshot`) that a restart loads instead of the full log:
+for random games (the generators of test_properties), the state rebuilt from the
 whole log equals the state restored from the snapshot of any closed turn with only the later
 log entries replayed on top, and a snapshot that does not fit is refused (the caller then
 replays the full log: the log stays the truth).
@@ -15,8 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.engine import Game, LogItem, RebuildError, rebuild
-from rules.model import GameState, HostAction, Phase, SnapshotError
+from rules.model import HostAction, Phase
 from rules.requests import parse_request
+from rules.snapshot import SnapshotError, state_from_dict, state_to_dict
 from tests.rules.test_properties import PROPERTY_SETTINGS, scripts
 
 
@@ -62,7 +63,7 @@ class Played:
             self.game.finish_turn()
             self.resolved.append(number)
             if self.game.winner is None:
-                stored = json.loads(json.dumps(self.game.state.to_dict()))
+                stored = json.loads(json.dumps(state_to_dict(self.game.state)))
                 self.snapshots[self.game.turn] = stored
 
     def rebuilt(self, snapshot_turn: int | None = None) -> Game:
@@ -99,9 +100,11 @@ def test_a_snapshot_is_deterministic_and_round_trips(script: dict[str, Any]):
     played = Played(script)
     played.play(script, "closed")
     for snapshot in played.snapshots.values():
-        state = GameState.from_dict(snapshot)
-        assert state.to_dict() == snapshot
-        assert json.dumps(state.to_dict()) == json.dumps(GameState.from_dict(snapshot).to_dict())
+        state = state_from_dict(snapshot)
+        assert state_to_dict(state) == snapshot
+        assert json.dumps(state_to_dict(state)) == json.dumps(
+            state_to_dict(state_from_dict(snapshot))
+        )
 
 
 def _two_turns() -> Played:
@@ -127,9 +130,9 @@ def test_a_snapshot_of_another_format_or_setup_is_refused():
     played = _two_turns()
     snapshot = played.snapshots[2]
     with pytest.raises(SnapshotError):
-        GameState.from_dict({**snapshot, "format": snapshot["format"] + 1})
+        state_from_dict({**snapshot, "format": snapshot["format"] + 1})
     with pytest.raises(SnapshotError):
-        GameState.from_dict({**snapshot, "players": [{"nick": "A"}]})
+        state_from_dict({**snapshot, "players": [{"nick": "A"}]})
     with pytest.raises(SnapshotError):  # another seating than the stored players
         rebuild(played.players[::-1], played.seed, False, [], [1], snapshot=snapshot)
 
@@ -144,4 +147,4 @@ def test_a_turn_being_resolved_has_no_snapshot():
     played = _two_turns()
     played.game.resolve()
     with pytest.raises(SnapshotError):
-        played.game.state.to_dict()
+        state_to_dict(played.game.state)
