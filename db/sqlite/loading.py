@@ -173,7 +173,9 @@ class LoadingMixin(SQLiteBase):
             )
         seats: dict[int, list[PlayerRecord]] = {}
         for row in players:
-            player = player_record(row)
+            # The columns in field order, of the STRICT table's types: no per-name lookup
+            # (10,000 games seat 100,000 players).
+            player = PlayerRecord(*row)
             seats.setdefault(player.game_id, []).append(player)
         states = {int(row["game_id"]): loads_dict(row["state"]) for row in snapshots}
         logs: dict[int, list[tuple[int, str, JSONDict]]] = {}

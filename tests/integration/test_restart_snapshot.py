@@ -165,3 +165,12 @@ async def test_the_start_reads_with_the_same_queries_for_one_game_or_many(
     assert len(service.live) == 4
     assert many == one
     assert len(one) <= 10  # BEGIN, seven SELECTs, COMMIT
+
+
+async def test_a_finished_game_keeps_no_snapshot(store: Store, clock: FakeClock) -> None:
+    service = GameService(store, clock)
+    live = await _play(service, clock, GUILD, turns=1)
+    assert await store._read("SELECT 1 FROM snapshots WHERE game_id = ?", (live.id,))
+    await service.end(GUILD, HOST)
+    assert not await store._read("SELECT 1 FROM snapshots")
+
