@@ -240,11 +240,13 @@ CREATE INDEX posts_by_game ON posts (game_id, id);
 _V6 = """
 -- The state of each running game once its last turn was closed (rules.snapshot.state_to_dict),
 -- written in the transaction of that resolution: a restart loads it and replays only the
--- current turn's log entries on top. The log stays the truth: a snapshot whose turn is not
+-- log entries logged after it (``seq`` above the snapshot's: the current turn's, and none
+-- that the state already holds) on top. The log stays the truth: a snapshot whose turn is not
 -- the game's turn, or of another format, is ignored and the game rebuilt from its full log.
 CREATE TABLE snapshots (
     game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
     turn     INTEGER NOT NULL CHECK (turn >= 1),
+    seq      INTEGER NOT NULL CHECK (seq >= 0),
     state    TEXT NOT NULL,
     taken_at TEXT NOT NULL
 ) STRICT;

@@ -212,8 +212,8 @@ class RestartGame:
     #: ``rules.snapshot.state_to_dict`` at the start of ``game.turn``; None: no snapshot (an
     #: old database, a game in its first turn, a store that kept none).
     snapshot: JSONDict | None
-    #: Accepted ``(turn, section, payload)`` in arrival order: from ``game.turn`` on with a
-    #: snapshot, the whole log without one.
+    #: Accepted ``(turn, section, payload)`` in arrival order: those logged after the snapshot
+    #: (the current turn's) with one, the whole log without one.
     log: list[tuple[int, str, JSONDict]]
     resolved_turns: frozenset[int]
     pistol_window_turns: frozenset[int]

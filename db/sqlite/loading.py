@@ -21,15 +21,19 @@ async def write_snapshot(
     db: aiosqlite.Connection, game_id: int, turn: int, state: str | None, now: str
 ) -> None:
     """In a resolution's transaction: the game's state from ``turn`` on (JSON text), or no
-    snapshot at all (``None``: none given, or the game is over)."""
+    snapshot at all (``None``: none given, or the game is over). It holds every entry logged
+    so far (the live game applied them all, under its lock): its ``seq`` is the log's last,
+    and a restart replays the entries after it (host commands given in a pistol window are
+    logged at the next turn but already in the state)."""
     if state is None:
         await db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
         return
     await db.execute(
-        "INSERT INTO snapshots (game_id, turn, state, taken_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, state = excluded.state, "
-        "taken_at = excluded.taken_at",
-        (game_id, turn, state, now),
+        "INSERT INTO snapshots (game_id, turn, seq, state, taken_at) VALUES (?, ?, "
+        "(SELECT COALESCE(MAX(seq), 0) FROM log_entries WHERE game_id = ?), ?, ?) "
+        "ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, seq = excluded.seq, "
+        "state = excluded.state, taken_at = excluded.taken_at",
+        (game_id, turn, game_id, state, now),
     )
 
 
@@ -154,7 +158,7 @@ class LoadingMixin(SQLiteBase):
                 "SELECT e.game_id, '[' || group_concat('[' || e.seq || ',' || e.turn || "
                 "',\"' || e.section || '\",' || e.payload || ']', ',') || ']' AS log "
                 f"{usable} JOIN log_entries e ON e.game_id = g.id "
-                "AND e.turn >= COALESCE(s.turn, 1) "
+                "AND e.seq > COALESCE(s.seq, 0) "
                 "WHERE g.status = 'running' AND e.outcome = 'accepted' GROUP BY g.id"
             )
             resolved = await db.execute_fetchall(

@@ -20,6 +20,7 @@ import pytest
 from core.service import GameService, LiveGame
 from db.store import Store
 from rules.engine import rebuild
+from rules.model import HostAction
 from tests.integration.test_service import GUILD, HOST, FakeClock
 
 ROLES = "mafioso=2 commissar=1 doctor=1 villager=4"
@@ -80,12 +81,14 @@ def _view(live: LiveGame) -> Any:
 async def _full_log_game(store: Store, live: LiveGame) -> Any:
     """The game rebuilt from its whole log, as a store without snapshots would give it."""
     entries = await store.log_entries(live.id, accepted_only=True)
+    rec = await store.require_game(live.id)
     return rebuild(
         [(p.nick, p.role) for p in live.players],
-        live.record.seed,
-        live.record.activity_rules,
+        rec.seed,
+        rec.activity_rules,
         [(e.turn, e.section, e.payload) for e in entries],
         {r.turn for r in await store.resolutions(live.id)},
+        {rec.turn} if rec.phase == "pistol" else set(),
     ).state
 
 
@@ -173,4 +176,40 @@ async def test_a_finished_game_keeps_no_snapshot(store: Store, clock: FakeClock)
     assert await store._read("SELECT 1 FROM snapshots WHERE game_id = ?", (live.id,))
     await service.end(GUILD, HOST)
     assert not await store._read("SELECT 1 FROM snapshots")
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["in the window", "window closed"])
+async def test_R18_R36_R54_host_commands_in_a_pistol_window_survive_a_restart(
+    store: Store, clock: FakeClock, closed: bool
+) -> None:
+    """Host commands given while a killed commissar may shoot take effect from the next turn
+    and are logged there; the live game applied them between the shots. A restart (in the
+    window, or after it closed with a shot at the deprived player) gives the same game, from
+    the snapshot and from the full log."""
+    service = GameService(store, clock)
+    roles = "mafioso=2 commissar=1 villager=5"
+    await service.new_game(GUILD, HOST, "fast", "UTC", roles=roles, seed=3, activity_rules=False)
+    for uid in range(1, PLAYERS + 1):
+        await service.join(GUILD, uid)
+    live = await service.start(GUILD)
+    role = {p.user_id: live.engine.state.players[p.nick].role for p in live.players}
+    commissar = next(p for p in live.players if role[p.user_id] == "commissar")
+    villager = next(p for p in live.players if role[p.user_id] == "villager")
+    for p in live.players:
+        if role[p.user_id] == "mafioso":
+            await service.submit(GUILD, p.user_id, {"do": "kill", "target": commissar.nick})
+    clock.now = live.record.deadline or clock.now
+    await service.deadline_reached(live.id)
+    assert live.engine.phase.value == "pistol"
+    await service.host_action(GUILD, HOST, HostAction(do="deprive_vote", player=villager.nick))
+    await service.host_action(GUILD, HOST, HostAction(do="double_kill"))
+    if closed:  # the only shot closes the window: the deprived villager dies after the command
+        await service.submit(GUILD, commissar.user_id, {"do": "shoot", "target": villager.nick})
+        assert live.engine.turn == 2 and not live.engine.state.players[villager.nick].alive
+        [item] = await store.load_restart()
+        assert item.snapshot is not None and item.log == []  # the commands are in its state
+    fresh = GameService(store, clock)
+    await fresh.load()
+    assert _view(fresh.live[live.id]) == _view(live)
+    assert live.engine.state == await _full_log_game(store, live)
 
