@@ -41,6 +41,7 @@ from typing import Any
 
 from db import migrations
 
+ROOT = Path(__file__).resolve().parents[1]
 T0 = dt.datetime(2025, 3, 1, 10, 0, tzinfo=dt.UTC)
 PLAYERS = 12
 RESOLVED_TURNS = 4
@@ -220,6 +221,7 @@ async def _start(path: Path) -> dict[str, Any]:
 def _child(mode: str, path: Path) -> dict[str, Any]:
     proc = subprocess.run(
         [sys.executable, "-m", "bench.restart_bench", "--child", mode, str(path)],
+        cwd=ROOT,
         capture_output=True,
         check=False,
         text=True,
