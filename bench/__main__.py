@@ -10,6 +10,7 @@ MODULES = [
     "bench.e2e_bench",
     "bench.input_bench",
     "bench.replay_bench",
+    "bench.restart_bench",
 ]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import gc
 import logging
 import random
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -25,7 +26,16 @@ from core.clock import Event, NoticeMark, notice_done, pending_notice
 from core.refusal import Refusal
 from db.errors import NotFound, OpenGameExists, StoreError
 from db.interface import GameStore
-from db.models import KEEP, GameRecord, OutboxItem, OutboxRecord, PlayerRecord, PlayerSpec, refused
+from db.models import (
+    KEEP,
+    GameRecord,
+    OutboxItem,
+    OutboxRecord,
+    PlayerRecord,
+    PlayerSpec,
+    RestartGame,
+    refused,
+)
 from rules.announce import (
     Announcement,
     Ending,
@@ -45,7 +55,7 @@ from rules.announce import (
     replaced_announcement,
     turn_open_announcement,
 )
-from rules.engine import Game, rebuild
+from rules.engine import Game, RebuildError, rebuild
 from rules.knowledge import RoleCard, kill_agreement, role_card
 from rules.model import HostAction, Phase, Request
 from rules.names import UnknownName, find_name, resolve_host_action, resolve_request
@@ -60,6 +70,7 @@ from rules.schedule import (
 )
 from rules.setup import SetupError, assign_nicknames, assign_roles, parse_role_list, preset
 from rules.setup import validate_setup as validate_role_list
+from rules.snapshot import SnapshotError, state_to_dict
 from rules.text import is_blank
 from rules.validation import validate_host_action, validate_request
 
@@ -172,13 +183,53 @@ class GameService:
 
     # --- start-up ---------------------------------------------------------------------
     async def load(self) -> list[LiveGame]:
-        """Every running game, rebuilt from its log: the clock re-arms from these."""
+        """Every running game, restored at start: the clock re-arms from these.
+
+        One batch of reads for all games (``load_restart``); each game from the snapshot of
+        its state kept with its last resolution, replaying only the current turn's log on
+        top, or from its full log when it has no usable snapshot (the log is the truth)."""
         self.live.clear()
-        for rec in await self.store.running_games():
-            live = self.live[rec.id] = await self._rebuild(rec)
-            await self._deal_cards_once(live)
-            await self._finish_if_won(live)
+        # Loading allocates hundreds of thousands of objects that all stay: the collector's
+        # full passes, triggered again and again meanwhile, would walk the growing heap each
+        # time (at 10,000 games a third of the start). Off while loading; the bot then moves
+        # the loaded games out of its reach for good (gc.freeze, bot/client.py).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for item in await self.store.load_restart():
+                rec = item.game
+                live = self.live[rec.id] = await self._restore(item)
+                if not item.cards_queued:
+                    await self._deal_cards_once(live)
+                await self._finish_if_won(live)
+        finally:
+            if collecting:
+                gc.enable()
         return list(self.live.values())
+
+    async def _restore(self, item: RestartGame) -> LiveGame:
+        rec = item.game
+        windows = {rec.turn} if rec.phase == Phase.PISTOL.value else set()
+        args = (
+            [(p.nick, p.role) for p in item.players],
+            rec.seed,
+            rec.activity_rules,
+            item.log,
+            item.resolved_turns,
+            windows,
+        )
+        if item.snapshot is None:
+            engine = rebuild(*args)
+        else:
+            try:
+                engine = rebuild(*args, snapshot=item.snapshot)
+            except (SnapshotError, RebuildError) as exc:
+                # A snapshot of another format (an older build wrote it) or that does not fit:
+                # the full log decides, as it would with no snapshot at all.
+                log.warning("game %s: snapshot not used (%s); replaying its log", rec.id, exc)
+                return await self._rebuild(rec)
+        engine.history.clear()  # see _rebuild
+        return LiveGame(rec, engine, item.players, self._schedule(rec))
 
     async def _rebuild(self, rec: GameRecord) -> LiveGame:
         players = await self.store.players(rec.id)
@@ -193,6 +244,10 @@ class GameService:
             resolved,
             windows,
         )
+        # A live game keeps no turn results (`Game.history`): the store's resolutions hold
+        # them, and a game restored from its snapshot has none, so every live game is alike
+        # however it was loaded (and 10,000 loaded games do not carry every past turn).
+        engine.history.clear()
         return LiveGame(rec, engine, players, self._schedule(rec))
 
     @staticmethod
@@ -730,6 +785,7 @@ class GameService:
         else:
             night = list(first)
         result = engine.finish_turn()
+        engine.history.clear()  # a live game keeps no turn results (see _rebuild)
         ending = self._ending(game) if result.winner is not None else None
         final = final_announcements(engine.state, result, ending)
         deadline: datetime | None = None
@@ -746,6 +802,9 @@ class GameService:
             deadline,
             next_phase=Phase.OPEN.value,
             winner=result.winner,
+            # The state the next turn starts from, committed with the resolution: a restart
+            # replays only the log after it.
+            snapshot=state_to_dict(engine.state) if result.winner is None else None,
         )
         if result.winner is not None:
             self.live.pop(game.id, None)

@@ -50,6 +50,7 @@ from db.models import (
     PlayerSpec,
     PostRecord,
     ResolutionRecord,
+    RestartGame,
     TableSettings,
 )
 
@@ -368,8 +369,14 @@ class RequestLog(Protocol):
         *,
         next_phase: str = "day",
         winner: str | None = None,
+        snapshot: Mapping[str, Any] | None = None,
     ) -> bool:
         """Store a turn's result, its announcements and the next turn, in ONE transaction.
+
+        ``snapshot``: the game's state once the turn closed (``rules.snapshot.state_to_dict``),
+        kept with the resolution so that a restart replays only the log from ``next_turn`` on
+        (:meth:`GameLoader.load_restart`); without one (or with ``winner``) the game keeps no
+        snapshot and is rebuilt from its full log.
 
         Once only: if ``(game_id, turn)`` was already resolved, nothing is written (not the
         announcements either) and False is returned; a turn is never resolved twice, even by
@@ -527,6 +534,14 @@ class GameLoader(Protocol):
         """Every running game (in :meth:`GameRepository.running_games` order) with its
         players by seat, its script, its resolved turns and the turns whose pistol window
         opened. A fixed, small number of queries however many games there are."""
+        ...
+
+    async def load_restart(self) -> list[RestartGame]:
+        """Every running game (in :meth:`GameRepository.running_games` order) as the bot's
+        start needs it: players by seat, the snapshot of its state kept with its last
+        resolution if it is of the game's current turn, and only the accepted log entries
+        not in it (all of them without a usable snapshot). A fixed, small number of queries
+        however many games there are; one JSON document decoded per game, not per entry."""
         ...
 
 

@@ -237,7 +237,24 @@ CREATE TABLE posts (
 CREATE INDEX posts_by_game ON posts (game_id, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+_V6 = """
+-- The state of each running game once its last turn was closed (rules.snapshot.state_to_dict),
+-- written in the transaction of that resolution: a restart loads it and replays only the
+-- log entries logged after it (``seq`` above the snapshot's: the current turn's, and none
+-- that the state already holds) on top. The log stays the truth: a snapshot whose turn is not
+-- the game's turn, or of another format, is ignored and the game rebuilt from its full log.
+CREATE TABLE snapshots (
+    game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    turn     INTEGER NOT NULL CHECK (turn >= 1),
+    seq      INTEGER NOT NULL CHECK (seq >= 0),
+    state    TEXT NOT NULL,
+    taken_at TEXT NOT NULL
+) STRICT;
+-- Whether a game's role cards were queued (the start), for every running game at once.
+CREATE INDEX outbox_by_kind ON outbox (kind, game_id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 LATEST_VERSION = len(MIGRATIONS)
 
 
@@ -248,6 +265,53 @@ class MigrationReport:
     old_version: int
     new_version: int
     backup: Path | None  # the copy taken before migrating, if any
+    #: Whether SQLite's integrity check ran (skipped when the last run closed cleanly).
+    checked: bool = True
+
+
+# --------------------------------------------------------------------------------------------
+# The clean-shutdown marker. ``PRAGMA quick_check`` reads every page (tens of milliseconds
+# per 10 MB): it runs at start only when the last run may not have closed cleanly. The marker
+# is a small file next to the database, ``FILE-clean``, written by the store's ``close`` once
+# the last connection is gone (SQLite then has removed the ``-wal`` file) and holding the
+# database file's size and modification time. Opening removes it before anything is written,
+# so a run killed while open leaves none; a ``-wal`` file, or a database changed since (copied
+# over, restored, damaged on disk), also means "check".
+# --------------------------------------------------------------------------------------------
+
+
+def clean_marker(path: Path) -> Path:
+    return path.with_name(path.name + "-clean")
+
+
+def _wal(path: Path) -> Path:
+    return path.with_name(path.name + "-wal")
+
+
+def _identity(path: Path) -> str:
+    st = path.stat()
+    return f"{st.st_size} {st.st_mtime_ns}"
+
+
+def closed_cleanly(path: Path) -> bool:
+    """Whether the last run on ``path`` closed it cleanly and nothing changed it since."""
+    try:
+        text = clean_marker(path).read_text(encoding="ascii")
+        return not _wal(path).exists() and text == _identity(path)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def mark_closed_cleanly(path: Path) -> bool:
+    """After the store closed ``path``: leave the marker if no connection is left (no
+    ``-wal`` file). False (no marker: the next start checks) otherwise or on any error."""
+    try:
+        if _wal(path).exists():
+            return False
+        clean_marker(path).write_text(_identity(path), encoding="ascii")
+    except OSError:
+        return False
+    return True
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -286,13 +350,14 @@ def _check_header(path: Path) -> None:
         raise DatabaseUnusable(f"{path}: not a SQLite database (corrupt or some other file)")
 
 
-def inspect(conn: sqlite3.Connection, path: Path) -> int:
-    """Check that ``conn`` is a database of this bot; return its schema version."""
+def inspect(conn: sqlite3.Connection, path: Path, *, integrity: bool = True) -> int:
+    """Check that ``conn`` is a database of this bot; return its schema version.
+    ``integrity``: also run SQLite's ``quick_check`` (every page read)."""
     try:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
         tables = _tables(conn)
-        check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        check = conn.execute("PRAGMA quick_check(1)").fetchone()[0] if integrity else "ok"
     except sqlite3.DatabaseError as e:
         raise DatabaseUnusable(f"{path}: damaged or not a SQLite database ({e})") from e
     if check != "ok":
@@ -348,12 +413,17 @@ def migrate(path: str | Path, target: int | None = None) -> MigrationReport:
         raise ValueError(f"no schema version {goal}")
     if path.exists():
         _check_header(path)
+    clean = closed_cleanly(path)
+    try:  # this run is not closed yet: a kill from here on leaves no marker
+        clean_marker(path).unlink(missing_ok=True)
+    except OSError as e:
+        raise DatabaseUnusable(f"{path}: cannot remove {clean_marker(path).name} ({e})") from e
     try:
         conn = _connect(path)
     except sqlite3.Error as e:
         raise DatabaseUnusable(f"{path}: cannot open the database ({e})") from e
     try:
-        version = inspect(conn, path)
+        version = inspect(conn, path, integrity=not clean)
         if version > goal:
             raise ValueError(f"{path}: already at version {version}, above {goal}")
         try:
@@ -363,7 +433,7 @@ def migrate(path: str | Path, target: int | None = None) -> MigrationReport:
         if str(mode).lower() != "wal" and str(path) != ":memory:":
             raise DatabaseUnusable(f"{path}: cannot switch to WAL mode (got {mode})")
         if version == goal:
-            return MigrationReport(version, version, None)
+            return MigrationReport(version, version, None, checked=not clean)
         backup = None
         if version > 0:
             backup = backup_path(path, version)
@@ -380,7 +450,7 @@ def migrate(path: str | Path, target: int | None = None) -> MigrationReport:
                 f"{path}: migration from version {version} to {goal} failed ({e}); "
                 "the file is unchanged"
             ) from e
-        return MigrationReport(version, goal, backup)
+        return MigrationReport(version, goal, backup, checked=not clean)
     finally:
         with contextlib.suppress(sqlite3.Error):
             conn.close()

@@ -200,3 +200,23 @@ class LoadedGame:
     script: JSONDict  # SCENARIOS.md script: accepted log entries grouped by turn
     resolved_turns: frozenset[int]
     pistol_window_turns: frozenset[int]  # turns whose pistol window was opened
+
+
+@attrs.frozen
+class RestartGame:
+    """A running game as the bot's start loads it (:meth:`GameLoader.load_restart`): its
+    state at its last resolution, if a usable one is kept, and the log after it."""
+
+    game: GameRecord
+    players: list[PlayerRecord]
+    #: ``rules.snapshot.state_to_dict`` at the start of ``game.turn``; None: no snapshot (an
+    #: old database, a game in its first turn, a store that kept none).
+    snapshot: JSONDict | None
+    #: Accepted ``(turn, section, payload)`` in arrival order: those logged after the snapshot
+    #: (the current turn's) with one, the whole log without one.
+    log: list[tuple[int, str, JSONDict]]
+    resolved_turns: frozenset[int]
+    pistol_window_turns: frozenset[int]
+    #: Whether the game's role cards were ever queued (the start queues them once).
+    cards_queued: bool
+

@@ -26,6 +26,7 @@ from rules.pipeline import close_turn, fire_pistol, kill_outside_resolution, res
 from rules.requests import parse_request, verb_slot
 from rules.roles import role_class, town_ability_verbs
 from rules.setup import validate_nicknames, validate_setup
+from rules.snapshot import SnapshotError, state_from_dict
 from rules.validation import validate_host_action, validate_request
 from rules.win import decide_winner
 
@@ -191,37 +192,85 @@ def rebuild(
     log: Sequence[LogItem],
     resolved_turns: Iterable[int],
     pistol_turns: Iterable[int] = (),
+    *,
+    snapshot: dict[str, Any] | None = None,
 ) -> Game:
     """The state of a stored game: its accepted log fed again, in arrival order.
 
     `resolved_turns` were resolved and closed; `pistol_turns` had steps 0-5 resolved and the
-    pistol window opened. Deterministic: the same log gives the same game, every time."""
-    game = Game.new(players, seed=seed, activity_rules=activity_rules)
+    pistol window opened. Deterministic: the same log gives the same game, every time.
+
+    With `snapshot` (`rules.snapshot.state_to_dict` of the game once its previous turn was
+    closed), the replay starts from it at its turn: `log` then holds only the entries logged
+    after it (the store keeps the log's last `seq` with the snapshot). Raises `SnapshotError` for a
+    snapshot that cannot be used (the caller replays the full log instead)."""
+    if snapshot is not None:
+        game = game_from_snapshot(snapshot)
+        seats = [(p.nick, p.original_role) for p in game.state.players.values()]
+        if seats != list(players) or game.state.seed != seed:
+            raise SnapshotError("the snapshot is of another setup")
+    else:
+        game = Game.new(players, seed=seed, activity_rules=activity_rules)
+    first = game.turn
     resolved = set(resolved_turns)
     windows = set(pistol_turns) | resolved
-    by_turn: dict[int, list[tuple[str, dict[str, Any]]]] = {}
-    for turn, section, payload in log:
-        by_turn.setdefault(turn, []).append((section, payload))
-    last = max([1, *by_turn, *windows])
-    for turn in range(1, last + 1):
+    by_turn: dict[int, list[tuple[int, str, dict[str, Any]]]] = {}
+    for index, (turn, section, payload) in enumerate(log):
+        if turn < first:
+            raise RebuildError(f"log has turn {turn} before the snapshot's turn {first}")
+        by_turn.setdefault(turn, []).append((index, section, payload))
+    last = max([first, *by_turn, *(t for t in windows if t >= first)])
+    for turn in range(first, last + 1):
         if game.winner is not None:
             break
         if game.turn != turn:
             raise RebuildError(f"log has turn {turn} but the game is at turn {game.turn}")
         entries = by_turn.get(turn, [])
-        for section, payload in entries:
+        for _, section, payload in entries:
             if section == "host":
                 _must(game.host_action(HostAction.from_dict(payload)), turn, payload)
             elif section == "requests":
                 _must(game.submit(parse_request(payload)), turn, payload)
         if turn in windows and game.phase is Phase.OPEN:
             game.resolve()
-            for section, payload in entries:
-                if section == "after":
-                    _must(game.submit(parse_request(payload)), turn, payload)
-            if turn in resolved:
-                game.finish_turn()
+            _pistol_window(game, turn, entries, by_turn, closed=turn in resolved)
+            if turn not in resolved:
+                if by_turn.get(turn + 1):
+                    raise RebuildError(f"log has turn {turn + 1} but turn {turn} is not closed")
+                break  # the game waits in this window
+            game.finish_turn()
     return game
+
+
+def _pistol_window(
+    game: Game,
+    turn: int,
+    entries: list[tuple[int, str, dict[str, Any]]],
+    by_turn: dict[int, list[tuple[int, str, dict[str, Any]]]],
+    *,
+    closed: bool,
+) -> None:
+    """The window's shots (R18) in arrival order, with the host commands given meanwhile:
+    those take effect from the next turn (R36, R54), so they are logged at the next turn, but
+    the live game applied them here, between the shots. (Those given after the last shot of a
+    closed window are applied at the next turn: the same, with no shot left to come.)"""
+    shots = [e for e in entries if e[1] == "after"]
+    upcoming = by_turn.get(turn + 1, [])
+    last_shot = shots[-1][0] if shots else -1
+    meanwhile = [e for e in upcoming if e[1] == "host" and (not closed or e[0] < last_shot)]
+    if meanwhile:
+        taken = {e[0] for e in meanwhile}
+        by_turn[turn + 1] = [e for e in upcoming if e[0] not in taken]
+    for _, section, payload in sorted(shots + meanwhile, key=lambda e: e[0]):
+        if section == "after":
+            _must(game.submit(parse_request(payload)), turn, payload)
+        else:
+            _must(game.host_action(HostAction.from_dict(payload)), turn + 1, payload)
+
+
+def game_from_snapshot(snapshot: dict[str, Any]) -> Game:
+    """A game restored from a snapshot of its state between turns (no `history`)."""
+    return Game(state_from_dict(snapshot))
 
 
 def _must(refusal: Refusal | None, turn: int, payload: dict[str, Any]) -> None:

@@ -13,6 +13,15 @@ from rules.model import Request, RequestFormatError
 from rules.roles.base import Shape
 from rules.roles.registry import verb_spec
 
+#: The fields a request of each shape may have (parsing runs for every request replayed at a
+#: restart: no set is built per request).
+_FIELDS: dict[Shape, frozenset[str]] = {
+    Shape.TARGET: frozenset({"by", "do", "target"}),
+    Shape.TARGET_OR_PAIR: frozenset({"by", "do", "target", "targets"}),
+    Shape.NOTE: frozenset({"by", "do", "to", "text"}),
+    Shape.NOTHING: frozenset({"by", "do"}),
+}
+
 
 def verb_slot(verb: str) -> str:
     """Requests of one slot replace each other (SCENARIOS.md 'kinds for replacement')."""
@@ -32,16 +41,15 @@ def parse_request(data: Any) -> Request:
     spec = verb_spec(verb) if isinstance(verb, str) else None
     if not isinstance(verb, str) or spec is None:
         raise RequestFormatError(f"unknown verb {verb!r}")
-    allowed = {"by", "do"}
+    shape = spec.shape
+    allowed = _FIELDS[shape]
     target: str | None = None
     targets: tuple[str, ...] | None = None
     to: str | None = None
     text: str | None = None
-    if spec.shape is Shape.TARGET:
-        allowed.add("target")
+    if shape is Shape.TARGET:
         target = _nick_field(data, "target", verb)
-    elif spec.shape is Shape.TARGET_OR_PAIR:
-        allowed |= {"target", "targets"}
+    elif shape is Shape.TARGET_OR_PAIR:
         if ("target" in data) == ("targets" in data):
             raise RequestFormatError(f"'{verb}' takes 'target' or 'targets'")
         if "target" in data:
@@ -55,15 +63,14 @@ def parse_request(data: Any) -> Request:
             ):
                 raise RequestFormatError("'targets' must be a list of two nicknames")
             targets = (raw[0], raw[1])
-    elif spec.shape is Shape.NOTE:
-        allowed |= {"to", "text"}
+    elif shape is Shape.NOTE:
         to = _nick_field(data, "to", verb)
         raw_text = data.get("text")
         if not isinstance(raw_text, str):
             raise RequestFormatError(f"'{verb}' needs 'text' (a string)")
         text = raw_text
-    extra = set(data) - allowed
-    if extra:
+    if not allowed.issuperset(data):
+        extra = set(data) - allowed
         raise RequestFormatError(f"'{verb}' does not take {sorted(extra)}")
     return Request(by=by, do=verb, target=target, targets=targets, to=to, text=text)
 

@@ -39,6 +39,10 @@ class SQLiteBase:
         self._lock = asyncio.Lock()
         self._closed = False
         self._inflight: set[asyncio.Task[Any]] = set()
+        #: Whether opening ran SQLite's integrity check: only after a run that did not close
+        #: cleanly (``db.migrations.closed_cleanly``); never for a read-only store.
+        self.integrity_checked = False
+        self._writable = False
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -77,10 +81,15 @@ class SQLiteBase:
             f"PRAGMA synchronous = {synchronous.upper()}",
             "PRAGMA journal_mode = WAL",
         )
-        return cls(await _connect(db_path, str(db_path), pragmas), db_path)
+        store = cls(await _connect(db_path, str(db_path), pragmas), db_path)
+        store.integrity_checked = report.checked
+        store._writable = True
+        return store
 
     async def close(self) -> None:
-        """Wait for writes in flight, then close the connection. Idempotent."""
+        """Wait for writes in flight, then close the connection. Idempotent. A clean close
+        (the last connection to the file) leaves the marker that spares the next start its
+        integrity check (:func:`db.migrations.mark_closed_cleanly`)."""
         if self._closed:
             return
         if self._inflight:
@@ -88,6 +97,8 @@ class SQLiteBase:
         self._closed = True
         async with self._lock:
             await self._db.close()
+        if self._writable:
+            await asyncio.to_thread(migrations.mark_closed_cleanly, self.path)
 
     async def __aenter__(self) -> Self:
         return self

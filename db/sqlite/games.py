@@ -345,6 +345,8 @@ class GamesMixin(SQLiteBase):
                     return False
                 raise NotFound(f"no game {game_id}")
             await insert_outbox(db, game_id, int(rows[0]["turn"]), outbox_items, now)
+            # A finished game is never restored: its state snapshot goes (the log stays).
+            await db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
             return True
 
         return await self._write(body)

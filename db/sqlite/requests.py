@@ -34,6 +34,7 @@ from db.sqlite.convert import (
     utcnow,
 )
 from db.sqlite.games import FINISH_GAME
+from db.sqlite.loading import write_snapshot
 from db.sqlite.outbox import insert_outbox
 
 _ENTRY_COLUMNS = "id, game_id, turn, seq, section, payload, outcome, user_id, at"
@@ -271,10 +272,12 @@ class RequestLogMixin(SQLiteBase):
         *,
         next_phase: str = "day",
         winner: str | None = None,
+        snapshot: Mapping[str, Any] | None = None,
     ) -> bool:
         now = to_db_time(utcnow())
         result_text = dumps(dict(result))
         deadline_text = opt_db_time(next_deadline)
+        snapshot_text = None if snapshot is None or winner is not None else dumps(dict(snapshot))
 
         async def body(db: aiosqlite.Connection) -> bool:
             if not await _claim_stage(
@@ -290,6 +293,7 @@ class RequestLogMixin(SQLiteBase):
                 )
             else:
                 await db.execute(FINISH_GAME, (winner, now, game_id))
+            await write_snapshot(db, game_id, next_turn, snapshot_text, now)
             return True
 
         return await self._write(body)

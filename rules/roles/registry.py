@@ -92,7 +92,9 @@ def verb_spec(verb: str) -> Verb | None:
 
 
 def town_ability_verbs() -> frozenset[str]:
-    """R17: the abilities of town roles, which exclude a hunt in the same turn."""
+    """R17: the abilities of town roles, which exclude a hunt in the same turn (derived from
+    the registry once per change of it: every request recorded asks, a restart thousands of
+    times)."""
     global _town_abilities
     if _town_abilities is None:
         _town_abilities = frozenset(

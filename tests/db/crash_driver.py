@@ -265,6 +265,8 @@ async def play_game(store: Store, guild: int, script: dict[str, Any], sent: Path
 
 async def run(args: argparse.Namespace, script: dict[str, Any]) -> None:
     real = await Store.open(args.db)
+    with (args.sent.parent / "opens.log").open("a", encoding="utf-8") as f:
+        f.write("checked\n" if real.integrity_checked else "unchecked\n")  # issue 14
     try:
         store = KillingStore(
             real, args.sent.parent / "resolved.log", args.kill_at, args.kill_when, args.kill_delay

@@ -144,6 +144,13 @@ def test_sigkill_at_random_points_changes_nothing(tmp_path: Path) -> None:
     assert resolved and max(resolved.values()) == 1
     assert len(resolved) <= sum(len(g["resolutions"]) for g in actual.values())
 
+    # The integrity check runs at every start after a kill (the run did not close cleanly),
+    # and not at a start after a clean close.
+    opens = (crashy / "opens.log").read_text().split()
+    assert opens and set(opens) == {"checked"}
+    _run_to_end(calm)  # every game is over: it opens, loads nothing, closes
+    assert (calm / "opens.log").read_text().split() == ["checked", "unchecked"]
+
     assert not finished_early, "the games ended before all kills: make the workload longer"
     assert kills == KILLS
     assert time.monotonic() - started < 60

@@ -1,0 +1,325 @@
+"""Restart: re-arming every running game through the bot's real start path (issue 14).
+
+    python -m bench.restart_bench [--games 1000] [--big 10000] [--runs 5]
+
+Builds a database of ``--games`` running games (12 players, four resolved turns and a fifth in
+progress: about 150 accepted log entries each, with their resolutions, snapshots, posts and
+delivered outbox) by playing one game through the real ``GameService`` and copying its rows.
+Then, each in a fresh child process (so that memory and the garbage collector see only that
+work), times the median of ``--runs`` runs of:
+
+- the plain read: ``SELECT`` of the running games' rows (games, players, log entries,
+  resolutions) with ``sqlite3``, every row fetched;
+- the start path, as ``bot/client.py`` does it: ``open_store`` + ``GameService.load`` +
+  ``GameClock.rearm`` (until the clock sleeps until its first event): the figure against
+  the goals; then ``gc.collect`` + ``gc.freeze`` as ``main.py run`` does (freeze_heap),
+  printed apart;
+- a full ``gc.collect()`` with the games loaded, before and after the freeze; the peak RSS.
+
+Goals (issue 14): the start within 2x the plain read and under 0.5 s for 1,000 games; 10,000
+games (``--big``, 0 to skip) under 3 s and 600 MB. Also printed, not a goal: the start after
+an unclean shutdown (integrity check) and without snapshots (an old database: full replay).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as dt
+import gc
+import json
+import resource
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from db import migrations
+
+ROOT = Path(__file__).resolve().parents[1]
+T0 = dt.datetime(2025, 3, 1, 10, 0, tzinfo=dt.UTC)
+PLAYERS = 12
+RESOLVED_TURNS = 4
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
+async def _play_template(path: Path) -> int:
+    """One running game played through the real service; returns its accepted entries."""
+    from core.service import GameService, ServiceError
+    from db.store import Store
+
+    store = await Store.open(path, synchronous="NORMAL")
+    clock = _Clock()
+    service = GameService(store, clock=clock)
+    try:
+        await service.new_game(1, 1, "forum", "Europe/Moscow", seed=7)
+        users = [1000 + i for i in range(PLAYERS)]
+        for uid in users:
+            await service.join(1, uid)
+        live = await service.start(1)
+
+        async def send(uid: int, raw: dict[str, Any]) -> None:
+            with contextlib.suppress(ServiceError):  # refused: logged, as a player's mistake
+                await service.submit(1, uid, raw)
+
+        for turn in range(1, RESOLVED_TURNS + 2):
+            state = live.engine.state
+            alive = [p for p in live.players if state.players[p.nick].alive]
+            last = turn == RESOLVED_TURNS + 1
+            for p in alive[: len(alive) // 2] if last else alive:
+                for n in range(2):
+                    await service.post(1, p.user_id, f"post {n} of turn {turn}")
+            if turn > 1:  # one vote each, for the next in seat order: nobody is hanged
+                for i, p in enumerate(alive):
+                    target = alive[(i + 1) % len(alive)].nick
+                    await send(p.user_id, {"do": "vote", "target": target})
+            if last:
+                break
+            town = [p for p in alive if not state.players[p.nick].is_mafia]
+            victim = town[-1].nick
+            for p in alive:
+                role = state.players[p.nick].role
+                if role in ("boss", "mafioso") and p.nick in state.players:
+                    await send(p.user_id, {"do": "kill", "target": victim})
+                elif role == "doctor":
+                    await send(p.user_id, {"do": "heal", "target": victim})
+                elif role == "commissar":
+                    await send(p.user_id, {"do": "check", "target": alive[0].nick})
+            deadline = live.record.deadline
+            assert deadline is not None
+            clock.now = deadline
+            await service.deadline_reached(live.id)
+            if live.engine.phase.value == "pistol":
+                await service.deadline_reached(live.id)
+            assert service.live.get(live.id) is live, "the template game ended"
+        rows = await store.log_entries(live.id, accepted_only=True)
+        return len(rows)
+    finally:
+        await store.close()
+
+
+def build(path: Path, games: int) -> int:
+    """``games`` copies of the template game in a fresh database; returns accepted entries."""
+    template = path.with_name("template.db")
+    if not template.exists():
+        asyncio.run(_play_template(template))
+    migrations.migrate(path)
+    conn = sqlite3.connect(path, isolation_level=None)
+    cols = {
+        table: [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+        for table in ("games", "players", "log_entries", "resolutions", "snapshots",
+                      "pistol_windows", "outbox", "posts")
+    }
+    # Generated columns (log_entries.verb, by_nick) are not listed by table_info.
+    conn.execute("ATTACH ? AS t", (str(template),))
+    conn.execute("BEGIN")
+    conn.execute("CREATE TEMP TABLE k (n INTEGER PRIMARY KEY)")
+    conn.executemany("INSERT INTO k VALUES (?)", [(n,) for n in range(1, games + 1)])
+    future = dt.datetime.now(dt.UTC) + dt.timedelta(days=2)
+    game_cols = [c for c in cols["games"] if c not in ("id", "guild_id", "table_id", "deadline")]
+    conn.execute(
+        f"INSERT INTO games (id, guild_id, table_id, deadline, {', '.join(game_cols)}) "
+        f"SELECT k.n, 10000 + k.n, 10000 + k.n, "
+        f"strftime('%Y-%m-%dT%H:%M:%S.000000+00:00', ?, '+' || (k.n % 3600) || ' seconds'), "
+        f"{', '.join('g.' + c for c in game_cols)} FROM k, t.games g",
+        (future.strftime("%Y-%m-%d %H:%M:%S"),),
+    )
+    for table in ("players", "log_entries", "resolutions", "snapshots", "pistol_windows",
+                  "outbox", "posts"):
+        rest = [c for c in cols[table] if c not in ("id", "game_id")]
+        conn.execute(
+            f"INSERT INTO {table} (game_id, {', '.join(rest)}) "
+            f"SELECT k.n, {', '.join('x.' + c for c in rest)} FROM k, t.{table} x"
+        )
+    conn.execute("UPDATE outbox SET sent = 1, sent_at = created_at")
+    conn.execute("COMMIT")
+    conn.execute("DETACH t")
+    accepted = conn.execute(
+        "SELECT count(*) FROM log_entries WHERE outcome = 'accepted'"
+    ).fetchone()[0]
+    conn.close()
+    migrations.mark_closed_cleanly(path)  # as the bot leaves it after a clean shutdown
+    return int(accepted)
+
+
+# --- the children -----------------------------------------------------------------------------
+
+
+def _plain_read(path: Path) -> dict[str, Any]:
+    start = time.perf_counter()
+    conn = sqlite3.connect(path)
+    rows = 0
+    for sql in (
+        "SELECT * FROM games WHERE status = 'running'",
+        "SELECT p.* FROM players p JOIN games g ON g.id = p.game_id WHERE g.status = 'running'",
+        "SELECT e.* FROM log_entries e JOIN games g ON g.id = e.game_id "
+        "WHERE g.status = 'running'",
+        "SELECT r.* FROM resolutions r JOIN games g ON g.id = r.game_id "
+        "WHERE g.status = 'running'",
+    ):
+        rows += len(conn.execute(sql).fetchall())
+    conn.close()
+    return {"seconds": time.perf_counter() - start, "rows": rows}
+
+
+async def _start(path: Path) -> dict[str, Any]:
+    """What ``MafiaBot.setup_hook`` does with the store, the service and the clock."""
+    from bot.clock import GameClock
+    from core.service import GameService
+    from db.store import open_store
+
+    async def deliver() -> None:
+        return None
+
+    gc.collect()
+    start = time.perf_counter()
+    store = await open_store(path)
+    service = GameService(store, clock=lambda: dt.datetime.now(dt.UTC))
+    await service.load()
+    clock = GameClock(service, deliver)
+    clock.rearm()
+    await asyncio.sleep(0)  # the clock computes its first wake-up over every game, then sleeps
+    assert clock._sleeping, "the clock did not go to sleep"
+    loaded = time.perf_counter()
+    gc.collect()  # as main.py run (freeze_heap)
+    gc.freeze()
+    seconds = time.perf_counter() - start
+    t = time.perf_counter()
+    gc.collect()
+    frozen_gc = time.perf_counter() - t
+    gc.unfreeze()
+    t = time.perf_counter()
+    gc.collect()
+    full_gc = time.perf_counter() - t
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    out = {
+        "seconds": seconds,
+        "load_seconds": loaded - start,
+        "games": len(service.live),
+        "checked": getattr(store, "integrity_checked", None),
+        "full_gc": full_gc,
+        "frozen_gc": frozen_gc,
+        "rss": rss,
+    }
+    clock.stop()
+    await store.close()
+    return out
+
+
+def _child(mode: str, path: Path) -> dict[str, Any]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.restart_bench", "--child", mode, str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+        text=True,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr)
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _median(path: Path, mode: str, runs: int) -> dict[str, Any]:
+    results = [_child(mode, path) for _ in range(runs)]
+    out = dict(results[-1])
+    for key in ("seconds", "load_seconds", "full_gc", "frozen_gc", "rss"):
+        if key in out:
+            out[key] = statistics.median(r[key] for r in results)
+    return out
+
+
+def _ratio(label: str, measured: float, goal: float, unit: str = "s") -> None:
+    scale, fmt = (1 / 2**20, "{:.0f} MB") if unit == "MB" else (1.0, "{:.3f} s")
+    m, g = fmt.format(measured * scale), fmt.format(goal * scale)
+    verdict = "ok" if measured <= goal else "MISSED"
+    print(f"restart: {label}: {m} / {g} = {measured / goal:.2f} {verdict}")
+
+
+def bench(tmp: Path, games: int, runs: int, *, big: bool) -> None:
+    path = tmp / f"restart-{games}.db"
+    t = time.perf_counter()
+    entries = build(path, games)
+    size = path.stat().st_size
+    print(
+        f"restart: {games:,} running games, {entries:,} accepted log entries "
+        f"({entries / games:.0f} a game), {size / 2**20:.0f} MiB file "
+        f"(built in {time.perf_counter() - t:.1f} s); median of {runs} runs"
+    )
+    plain = _median(path, "plain", runs)
+    start = _median(path, "start", runs)
+    assert start["games"] == games and start["checked"] is False, start
+    print(
+        f"restart: start path (open_store + GameService.load + clock armed) "
+        f"{start['load_seconds']:.3f} s, then gc.collect + gc.freeze (main.py run) "
+        f"{start['seconds'] - start['load_seconds']:.3f} s; plain read of {plain['rows']:,} "
+        f"rows {plain['seconds']:.3f} s"
+    )
+    label = f"{games:,} games"
+    if big:
+        _ratio(f"{label}, start", start["load_seconds"], 3.0)
+        _ratio(f"{label}, peak RSS", start["rss"], 600 * 2**20, "MB")
+    else:
+        _ratio(f"{label}, start vs 2x plain read", start["load_seconds"], 2 * plain["seconds"])
+        _ratio(f"{label}, start", start["load_seconds"], 0.5)
+        print(f"restart: {label}, peak RSS {start['rss'] / 2**20:.0f} MB")
+    print(
+        f"restart: a full gc.collect() with {label} loaded: {start['full_gc'] * 1e3:.1f} ms; "
+        f"after gc.freeze(): {start['frozen_gc'] * 1e3:.2f} ms"
+    )
+    if big:
+        return
+    unclean = _child("unclean", path)
+    assert unclean["checked"] is True, unclean
+    print(
+        "restart: after an unclean shutdown (integrity check): "
+        f"{unclean['load_seconds']:.3f} s"
+    )
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DELETE FROM snapshots")  # an old database: every game from its full log
+    conn.close()
+    migrations.mark_closed_cleanly(path)
+    full = _child("start", path)
+    print(
+        "restart: with no snapshots (an old database: every game from its full log): "
+        f"{full['load_seconds']:.3f} s"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="bench.restart_bench")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--big", type=int, default=10000, help="the large run (0: skip it)")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--child", nargs=2, metavar=("MODE", "PATH"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        mode, db = args.child[0], Path(args.child[1])
+        if mode == "plain":
+            result = _plain_read(db)
+        else:
+            if mode == "unclean":
+                migrations.clean_marker(db).unlink(missing_ok=True)
+            result = asyncio.run(_start(db))
+        print(json.dumps(result))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        bench(Path(tmp), args.games, args.runs, big=False)
+        if args.big:
+            bench(Path(tmp), args.big, max(1, args.runs // 2), big=True)
+
+
+if __name__ == "__main__":
+    main()
