@@ -181,5 +181,6 @@ async def test_help_without_a_running_game_offers_the_sign_up(
     reply_text(await world.admin.slash(world.lobby, "mafia setup", language=lang))
     text = reply_text(await world.player.slash(slot(world, "game"), "help"))
     assert text.split("\n")[1:] == [
-        help_line(lang, c) for c in ("join", "leave", "players", "history", "stats", "rules", "help")
+        help_line(lang, c)
+        for c in ("join", "leave", "players", "history", "stats", "rules", "help")
     ]
