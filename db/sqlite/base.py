@@ -157,20 +157,31 @@ class SQLiteBase:
     async def _write_at_once(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``body`` (a plain function of the ``sqlite3`` connection) in one ``BEGIN
         IMMEDIATE`` transaction, committed on return, all of it in ONE call on the connection's
-        thread (see the module's docstring). Same guarantees as :meth:`_write`: shielded from
-        the caller's cancellation, committed or rolled back as a whole, committed when this
-        returns. ``body`` must fetch every row it asks for (a statement left in progress makes
-        the COMMIT fail)."""
+        thread (see the module's docstring). Same guarantees as :meth:`_write`: committed or
+        rolled back as a whole, committed when this returns, run to its end even if the caller
+        is cancelled, in the order the writes were asked for. ``body`` must fetch every row it
+        asks for (a statement left in progress makes the COMMIT fail).
+
+        When nobody holds or waits for the lock (the usual case) no task is made (each costs
+        the event loop several callbacks): the lock is taken and the transaction queued on the
+        connection's thread before the first suspension, so nothing can cancel it any more;
+        the thread runs what is queued in order, so a cancelled caller releasing the lock
+        early lets nothing run before the transaction ends (nor :meth:`close` close before
+        it). Otherwise the write waits its turn in a shielded task of its own, as
+        :meth:`_write` does."""
         self._check_open()
-        task = asyncio.ensure_future(self._transaction_at_once(body))
+        transaction = functools.partial(_transaction_of, body)
+        if not self._lock.locked() and not self._lock._waiters:
+            return await self._transaction_at_once(transaction)
+        task = asyncio.ensure_future(self._transaction_at_once(transaction))
         self._inflight.add(task)
         task.add_done_callback(self._write_done)
         return await asyncio.shield(task)
 
-    async def _transaction_at_once(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        async with self._lock:
+    async def _transaction_at_once(self, transaction: Callable[[sqlite3.Connection], T]) -> T:
+        async with self._lock:  # taken at once when free: no suspension before the queueing
             try:
-                return await _on_thread(self._db, functools.partial(_transaction_of, body))
+                return await _on_thread(self._db, transaction)
             except sqlite3.DatabaseError as e:
                 raise store_error(e) from e
 
