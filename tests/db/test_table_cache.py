@@ -19,6 +19,7 @@ import aiosqlite
 import pytest
 
 from db.models import TableSettings
+from db.sqlite.tablecache import TableCache
 from db.store import Store
 from tests.db.conftest import running_game
 
@@ -178,3 +179,25 @@ async def test_a_write_whose_caller_is_cancelled_commits_whole(
     await store.add_request(game_id, 1, "requests", {"by": "b", "do": "post"}, 2)
     await store.close()  # nothing left half done
     assert committed_rows(db_path, "log_entries", game_id) == entries + 2
+
+
+def test_the_cache_keeps_the_most_recently_used_servers_only() -> None:
+    cache = TableCache(max_guilds=2)
+    for guild in (1, 2, 3):
+        cache.fill(guild, [TableSettings(guild_id=guild)], cache.generation)
+    assert len(cache) == 2
+    assert cache.tables(1) is None and not cache.knows(1)
+    assert cache.tables(2) == (TableSettings(guild_id=2),)  # now the most recent
+    cache.fill(4, [], cache.generation)
+    assert cache.tables(3) is None and cache.tables(2) is not None
+    assert cache.tables(4) == ()
+
+
+def test_a_read_that_raced_a_write_is_not_kept() -> None:
+    cache = TableCache()
+    began = cache.generation
+    cache.forget(GUILD, SECOND)  # a write committed while the read was under way
+    cache.fill(GUILD, [TableSettings(guild_id=GUILD)], began)
+    assert cache.tables(GUILD) is None
+    cache.fill(None, [], began, asked=SECOND)
+    assert not cache.knows(SECOND)
