@@ -8,6 +8,7 @@ MODULES = [
     "bench.rules_bench",
     "bench.db_bench",
     "bench.e2e_bench",
+    "bench.vote_bench",
     "bench.input_bench",
     "bench.replay_bench",
     "bench.restart_bench",

@@ -1,29 +1,38 @@
 """The SQLite connection every concern's queries run on: opening (migrations, PRAGMAs),
-closing, and the two ways in: :meth:`SQLiteBase._read` and :meth:`SQLiteBase._write`.
+closing, and the ways in: :meth:`SQLiteBase._read`, :meth:`SQLiteBase._write` and
+:meth:`SQLiteBase._write_at_once`.
 
 Concurrency: one aiosqlite connection per store; an ``asyncio.Lock`` serialises every
 statement, and every write runs as ``BEGIN IMMEDIATE ... COMMIT`` in its own task shielded from
 cancellation, so a cancelled caller can never leave half a transaction behind. A write has
 committed when its coroutine returns. Every ``sqlite3`` error leaves this package as a
 :class:`~db.errors.StoreError`.
+
+Each ``await`` on the aiosqlite connection is a hop to its thread and back (a queue, a thread
+switch, a future resolved on the event loop). :meth:`SQLiteBase._write` makes at least three
+(BEGIN, the statements, COMMIT); :meth:`SQLiteBase._write_at_once` runs the whole transaction
+as one plain function on the connection's thread: one hop, for the hot paths (a player's
+request, a post).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 import aiosqlite
 
 from db import migrations
 from db.errors import DatabaseUnusable, NotFound, StoreError
+from db.sqlite.tablecache import TableCache
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +52,9 @@ class SQLiteBase:
         #: cleanly (``db.migrations.closed_cleanly``); never for a read-only store.
         self.integrity_checked = False
         self._writable = False
+        #: The servers' tables, read once (db/sqlite/tablecache.py): every write to
+        #: ``game_tables`` must forget what it changed.
+        self._table_cache = TableCache()
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -153,6 +165,37 @@ class SQLiteBase:
         task.add_done_callback(self._write_done)
         return await asyncio.shield(task)
 
+    async def _write_at_once(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``body`` (a plain function of the ``sqlite3`` connection) in one ``BEGIN
+        IMMEDIATE`` transaction, committed on return, all of it in ONE call on the connection's
+        thread (see the module's docstring). Same guarantees as :meth:`_write`: committed or
+        rolled back as a whole, committed when this returns, run to its end even if the caller
+        is cancelled, in the order the writes were asked for. ``body`` must fetch every row it
+        asks for (a statement left in progress makes the COMMIT fail).
+
+        When nobody holds or waits for the lock (the usual case) no task is made (each costs
+        the event loop several callbacks): the lock is taken and the transaction queued on the
+        connection's thread before the first suspension, so nothing can cancel it any more;
+        the thread runs what is queued in order, so a cancelled caller releasing the lock
+        early lets nothing run before the transaction ends (nor :meth:`close` close before
+        it). Otherwise the write waits its turn in a shielded task of its own, as
+        :meth:`_write` does."""
+        self._check_open()
+        transaction = functools.partial(_transaction_of, body)
+        if not self._lock.locked() and not self._lock._waiters:
+            return await self._transaction_at_once(transaction)
+        task = asyncio.ensure_future(self._transaction_at_once(transaction))
+        self._inflight.add(task)
+        task.add_done_callback(self._write_done)
+        return await asyncio.shield(task)
+
+    async def _transaction_at_once(self, transaction: Callable[[sqlite3.Connection], T]) -> T:
+        async with self._lock:  # taken at once when free: no suspension before the queueing
+            try:
+                return await _on_thread(self._db, transaction)
+            except sqlite3.DatabaseError as e:
+                raise store_error(e) from e
+
     def _write_done(self, task: asyncio.Task[Any]) -> None:
         self._inflight.discard(task)
         if not task.cancelled() and task.exception() is not None:
@@ -180,6 +223,31 @@ class SQLiteBase:
                     raise store_error(e) from e
                 raise
             return result
+
+
+def _transaction_of(body: Callable[[sqlite3.Connection], T], conn: sqlite3.Connection) -> T:
+    """``BEGIN IMMEDIATE``, ``body``, ``COMMIT`` (``ROLLBACK`` on any error): runs on the
+    connection's thread."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:  # pragma: no cover - rollback after a failed commit
+                log.exception("rollback failed")
+        raise
+    return result
+
+
+async def _on_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
+    """``fn(conn)`` on the connection's own thread, where every statement of ``db`` runs, in
+    its turn: one hop. aiosqlite has no public call for it; ``Connection._execute`` is what
+    each of its own methods uses (aiosqlite 0.22, pinned in requirements.txt)."""
+    run = cast(Callable[..., Awaitable[T]], db._execute)
+    return await run(fn, db._conn)
 
 
 # --- read-only opening -------------------------------------------------------------------------

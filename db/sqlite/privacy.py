@@ -126,4 +126,7 @@ class PrivacyMixin(SQLiteBase):
             await db.execute("DELETE FROM game_tables WHERE guild_id = ?", (guild_id,))
             return games
 
-        return await self._write(body)
+        try:
+            return await self._write(body)
+        finally:
+            self._table_cache.forget(guild_id)  # its tables are gone (db/sqlite/tablecache.py)

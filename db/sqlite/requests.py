@@ -39,6 +39,14 @@ from db.sqlite.outbox import insert_outbox
 
 _ENTRY_COLUMNS = "id, game_id, turn, seq, section, payload, outcome, user_id, at"
 
+#: One log entry; ``seq`` is the game's next number, taken inside the INSERT so that
+#: concurrent writers keep their arrival order.
+_INSERT_ENTRY = (
+    "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, "
+    "user_id, at) SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? "
+    "FROM log_entries WHERE game_id = ? RETURNING id, seq"
+)
+
 
 def _entry(row: sqlite3.Row) -> LogEntry:
     return LogEntry(
@@ -70,16 +78,50 @@ async def _insert_entry(
     try:
         rows = list(
             await db.execute_fetchall(
-                "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, "
-                "user_id, at) SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? "
-                "FROM log_entries WHERE game_id = ? RETURNING id, seq",
+                _INSERT_ENTRY,
                 (game_id, turn, section, payload_text, outcome, user_id, to_db_time(at), game_id),
             )
         )
     except sqlite3.IntegrityError as e:
         foreign_key_to_not_found(e, game_id)
         raise
-    row = rows[0]
+    return _inserted(rows[0], game_id, turn, section, payload, outcome, user_id, at)
+
+
+def _insert_entry_now(
+    conn: sqlite3.Connection,
+    game_id: int,
+    turn: int,
+    section: Section,
+    payload: JSONDict,
+    payload_text: str,
+    outcome: str,
+    user_id: int | None,
+    at: dt.datetime,
+) -> LogEntry:
+    """:func:`_insert_entry` on the connection's own thread (inside
+    :meth:`SQLiteBase._write_at_once`)."""
+    try:
+        rows = conn.execute(
+            _INSERT_ENTRY,
+            (game_id, turn, section, payload_text, outcome, user_id, to_db_time(at), game_id),
+        ).fetchall()
+    except sqlite3.IntegrityError as e:
+        foreign_key_to_not_found(e, game_id)
+        raise
+    return _inserted(rows[0], game_id, turn, section, payload, outcome, user_id, at)
+
+
+def _inserted(
+    row: sqlite3.Row,
+    game_id: int,
+    turn: int,
+    section: Section,
+    payload: JSONDict,
+    outcome: str,
+    user_id: int | None,
+    at: dt.datetime,
+) -> LogEntry:
     return LogEntry(
         id=int(row["id"]),
         game_id=game_id,
@@ -149,10 +191,10 @@ class RequestLogMixin(SQLiteBase):
         text = dumps(data)
         now = utcnow()
 
-        async def body(db: aiosqlite.Connection) -> LogEntry:
-            return await _insert_entry(db, game_id, turn, sec, data, text, outcome, user_id, now)
+        def body(conn: sqlite3.Connection) -> LogEntry:  # a hot path: one hop
+            return _insert_entry_now(conn, game_id, turn, sec, data, text, outcome, user_id, now)
 
-        return await self._write(body)
+        return await self._write_at_once(body)
 
     async def add_host_action(
         self,
@@ -223,21 +265,19 @@ class RequestLogMixin(SQLiteBase):
         when = utcnow() if at is None else at
         stamp = to_db_time(when)  # ValueError for a naive datetime, before any write
 
-        async def body(db: aiosqlite.Connection) -> int:
+        def body(conn: sqlite3.Connection) -> int:  # a hot path: one hop
             try:
-                rows = list(
-                    await db.execute_fetchall(
-                        "INSERT INTO posts (game_id, turn, nick, text, ghost, at) "
-                        "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                        (game_id, turn, nick, text, int(ghost), stamp),
-                    )
-                )
+                rows = conn.execute(
+                    "INSERT INTO posts (game_id, turn, nick, text, ghost, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                    (game_id, turn, nick, text, int(ghost), stamp),
+                ).fetchall()
             except sqlite3.IntegrityError as e:
                 foreign_key_to_not_found(e, game_id)
                 raise
             return int(rows[0]["id"])
 
-        post_id = await self._write(body)
+        post_id = await self._write_at_once(body)
         return PostRecord(post_id, game_id, turn, nick, text, ghost, from_db_time(stamp))
 
     async def posts(self, game_id: int) -> list[PostRecord]:

@@ -1,4 +1,9 @@
-"""Tables (``/mafia setup``): a server's categories, each with its channels and settings."""
+"""Tables (``/mafia setup``): a server's categories, each with its channels and settings.
+
+Every player command reads its table, so reads are served from memory
+(:mod:`db.sqlite.tablecache`): a server's tables are read once, in one query, and forgotten
+by each write that changes them.
+"""
 
 from __future__ import annotations
 
@@ -27,6 +32,8 @@ _COLUMNS = (
     "timezone",
 )
 
+_ORDER = "ORDER BY name COLLATE NOCASE, table_id"
+
 
 def _table(row: sqlite3.Row) -> TableSettings:
     return TableSettings(
@@ -50,15 +57,32 @@ class SettingsMixin(SQLiteBase):
     """:class:`db.interface.SettingsRepository` on SQLite."""
 
     async def get_table(self, table_id: int) -> TableSettings | None:
-        row = await self._read_one("SELECT * FROM game_tables WHERE table_id = ?", (table_id,))
-        return None if row is None else _table(row)
+        cache = self._table_cache
+        if cache.knows(table_id):
+            return cache.table(table_id)
+        generation = cache.generation
+        # The whole server at once: its other tables are what the next command asks for.
+        rows = await self._read(
+            "SELECT * FROM game_tables WHERE guild_id = "
+            "(SELECT guild_id FROM game_tables WHERE table_id = ?) " + _ORDER,
+            (table_id,),
+        )
+        tables = [_table(row) for row in rows]
+        cache.fill(tables[0].guild_id if tables else None, tables, generation, asked=table_id)
+        return next((tb for tb in tables if tb.table_id == table_id), None)
 
     async def tables(self, guild_id: int) -> list[TableSettings]:
+        cache = self._table_cache
+        cached = cache.tables(guild_id)
+        if cached is not None:
+            return list(cached)
+        generation = cache.generation
         rows = await self._read(
-            "SELECT * FROM game_tables WHERE guild_id = ? ORDER BY name COLLATE NOCASE, table_id",
-            (guild_id,),
+            "SELECT * FROM game_tables WHERE guild_id = ? " + _ORDER, (guild_id,)
         )
-        return [_table(row) for row in rows]
+        tables = [_table(row) for row in rows]
+        cache.fill(guild_id, tables, generation)
+        return tables
 
     async def save_table(self, settings: TableSettings) -> None:
         s = settings
@@ -76,11 +100,23 @@ class SettingsMixin(SQLiteBase):
             except sqlite3.IntegrityError as e:  # another table of the server has this name
                 raise TableNameTaken(f"table name {s.name!r} is taken: {e}") from e
 
-        await self._write(body)
+        try:
+            await self._write(body)
+        finally:  # even on an error: it may have committed (the connection died on the reply)
+            self._table_cache.forget(s.guild_id, s.table_id)
 
     async def drop_table(self, table_id: int) -> bool:
-        async def body(db: aiosqlite.Connection) -> bool:
-            cursor = await db.execute("DELETE FROM game_tables WHERE table_id = ?", (table_id,))
-            return cursor.rowcount > 0
+        async def body(db: aiosqlite.Connection) -> list[int]:
+            rows = await db.execute_fetchall(
+                "DELETE FROM game_tables WHERE table_id = ? RETURNING guild_id", (table_id,)
+            )
+            return [int(row["guild_id"]) for row in rows]
 
-        return await self._write(body)
+        try:
+            guilds = await self._write(body)
+        except BaseException:
+            self._table_cache.clear()  # it may have committed, and we do not know the server
+            raise
+        for guild_id in guilds:
+            self._table_cache.forget(guild_id, table_id)
+        return bool(guilds)
