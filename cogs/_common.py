@@ -140,11 +140,11 @@ async def game_header(
     if guild is None:
         return None
     user_id = interaction.user.id
-    seated = [
-        g
-        for g in ctx.service.live.values()
-        if g.record.guild_id == guild.id and g.nick_of(user_id) is not None
-    ]
+    tables = await ctx.store.tables(guild.id)  # from memory: the store keeps them
+    if len(tables) < 2:
+        return None  # one table, one game: nothing to tell apart
+    running = (ctx.service.game_in(s.table_id) for s in tables)
+    seated = [g for g in running if g is not None and g.nick_of(user_id) is not None]
     if len(seated) < 2:
         return None
     table = await ctx.store.get_table(game.record.table_id)

@@ -168,6 +168,7 @@ class GameService:
         #: The seed of every new game when set (reproducible demos), else a random one each.
         self.game_seed = game_seed
         self.live: dict[int, LiveGame] = {}  # running games by game id
+        self._game_of_table: dict[int, int] = {}  # table id -> game id, checked (game_in)
         #: One lock per guild for the lobby (new, join, leave, roles, start, end): two such
         #: commands at once end in one success and one clear refusal, never a store error.
         self._table_locks: dict[int, asyncio.Lock] = {}
@@ -258,9 +259,19 @@ class GameService:
         return Schedule.from_dict(params)
 
     def game_in(self, table_id: int) -> LiveGame | None:
+        """The table's running game. Asked several times by every command, with thousands of
+        games loaded: the last answer per table is remembered and checked against ``live``
+        (which stays the truth: games come and go in it), so a lookup is a dict hit."""
+        known = self._game_of_table.get(table_id)
+        if known is not None:
+            game = self.live.get(known)
+            if game is not None and game.record.table_id == table_id:
+                return game
         for g in self.live.values():
             if g.record.table_id == table_id:
+                self._game_of_table[table_id] = g.id
                 return g
+        self._game_of_table.pop(table_id, None)
         return None
 
     def running(self, table_id: int) -> LiveGame:
