@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.clock import GameClock
 from bot.command_i18n import CatalogueTranslator
 from bot.context import GameContext
-from bot.delivery import Delivery
+from bot.delivery import Delivery, global_rate_trace
 from bot.tree import MafiaTree
 from bot.webhooks import GameWebhooks
 from core.service import GameService
@@ -74,6 +74,7 @@ class MafiaBot(commands.Bot):
             tree_cls=MafiaTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=global_rate_trace(),  # Discord's global limit, for every request
         )
         self.settings = settings
         self.database = settings.database
