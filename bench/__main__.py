@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import importlib
 
-MODULES = ["bench.rules_bench", "bench.db_bench", "bench.e2e_bench", "bench.input_bench"]
+MODULES = [
+    "bench.rules_bench",
+    "bench.db_bench",
+    "bench.e2e_bench",
+    "bench.input_bench",
+    "bench.delivery_bench",
+]
 
 
 def main() -> None:

@@ -193,6 +193,7 @@ class Delivery:
         self._retry: asyncio.Task[None] | None = None
         self._retry_round = 0  # failed passes in a row: the backoff's exponent
         self._retry_sleeping = False
+        self._dm_channels: dict[int, int] = {}  # user -> his DM channel
         #: game_over rows whose files could not be built: sent without them, hosts told once.
         self._no_files: set[int] = set()
 
@@ -463,12 +464,12 @@ class Delivery:
             log.warning("outbox row %s: no player %r in game %s", row.id, audience, row.game_id)
             return True
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            dm = await self._dm_channel(user_id)
             view = (
                 pistol_view(self.service, row.game_id, audience, lang) if kind == "pistol" else None
             )
             # R18: the pistol's prompt carries a menu of the living nicknames
-            await self._send(user, row.id, posts, view=view)
+            await self._send(dm, row.id, posts, view=view)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 raise
@@ -613,6 +614,20 @@ class Delivery:
                 guild, t(lang, "picture.failed", game=game.id), table_id=game.table_id
             )
             return []
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The user's DM channel: opened once (a request), then known by its id, which Discord
+        keeps for good. discord.py keeps only the last 128 DM channels, so a deadline's
+        thousands of private messages would otherwise open each again (twice the requests)."""
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is not None:
+            return self.client.get_partial_messageable(
+                channel_id, type=discord.ChannelType.private
+            )
+        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        channel = await user.create_dm()
+        self._dm_channels[user_id] = channel.id
+        return channel
 
     async def _user_of(self, game_id: int, nick: str) -> int | None:
         live = self.service.live.get(game_id)
