@@ -16,6 +16,13 @@ permission stops only its own game). A timer tries again with a backoff (:data:`
 doubling to :data:`RETRY_MAX_SECONDS`), and the hosts read a notice in #host once a game's
 announcements have been stuck for :data:`STUCK_NOTICE_SECONDS`, once per stuck episode.
 
+The tables deliver concurrently (issue 14: a thousand games share the forum's 21:00 deadline):
+each table's rows go out in order through one worker, since a table's channels (#game, its
+mafia room, #host) are its own, at most :data:`WORKERS` tables at a time. Every request waits
+on discord.py's bucket for its route (5 messages per 5 s in a channel, read from Discord's
+``X-RateLimit-*`` headers), then on one limiter for Discord's global 50 requests per second
+(:func:`global_rate_trace`), so none of them is answered 429 on the way.
+
 A send whose answer was lost may have gone through. Every message carries a nonce derived from
 its outbox row and piece (:func:`nonce_of`), which Discord enforces (discord.py sends
 ``enforce_nonce`` with it) for a few minutes; and before sending a row again after a failed
