@@ -113,7 +113,7 @@ class MafiaBot(commands.Bot):
             service=service,
             webhooks=GameWebhooks(),
             delivery=delivery,
-            clock=GameClock(service, self.deliver),
+            clock=GameClock(service, self.deliver, deliver_game=delivery.deliver_game),
         )
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:

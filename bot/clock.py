@@ -34,9 +34,18 @@ class GameClock:
     call hands the new rows to the table workers of ``bot/delivery.py``, which send them
     concurrently under Discord's rate limits)."""
 
-    def __init__(self, service: GameService, deliver: Callable[[], Awaitable[object]]) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        deliver: Callable[[], Awaitable[object]],
+        *,
+        deliver_game: Callable[[int], Awaitable[object]] | None = None,
+    ) -> None:
         self.service = service
         self.deliver = deliver
+        #: Sends one game's rows (``Delivery.deliver_game``): what the runner uses, if given,
+        #: after acting on a game, instead of reading the whole outbox each time.
+        self.deliver_game = deliver_game
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
         self._deliveries: set[asyncio.Task[object]] = set()  # under way (kept referenced)
@@ -65,16 +74,22 @@ class GameClock:
         for delivery in list(self._deliveries):
             delivery.cancel()
 
-    def _deliver_soon(self) -> None:
+    def _deliver_soon(self, game_id: int) -> None:
         """Start delivering what the last event queued, without waiting for it."""
         delivery: asyncio.Task[object] = asyncio.get_running_loop().create_task(
-            self._deliver(), name="clock-delivery"
+            self._deliver(game_id), name="clock-delivery"
         )
         self._deliveries.add(delivery)
         delivery.add_done_callback(self._deliveries.discard)
 
-    async def _deliver(self) -> object:
-        return await self.deliver()
+    async def _deliver(self, game_id: int) -> object:
+        if self.deliver_game is None:
+            return await self.deliver()
+        try:
+            return await self.deliver_game(game_id)
+        except Exception:  # what fails stays pending: the delivery's timer tries again
+            log.exception("delivering the outbox of game %s failed", game_id)
+            return None
 
     async def _run(self) -> None:
         while True:
@@ -104,4 +119,4 @@ class GameClock:
                     await asyncio.sleep(RETRY_SECONDS)
                 finally:
                     self._sleeping = False
-            self._deliver_soon()
+            self._deliver_soon(game_id)

@@ -222,15 +222,28 @@ class Delivery:
         row already queued in a worker is not queued twice, each call waits for the workers
         holding the rows it found, and calls that arrive while the outbox is being read wait
         for the next read together (one read at a time, however many calls)."""
-        workers = await self._dispatch()
+        return await self._finish(await self._dispatch())
+
+    async def deliver_game(self, game_id: int) -> int:
+        """Send the pending rows of one game (the clock, after acting on it): reads only its
+        rows, so a thousand games resolved one after another do not each read the whole
+        outbox. Returns how many of them were marked sent."""
+        workers = await self._hand_out(await self.store.pending_outbox(game_id))
+        return await self._finish(workers, covered={game_id})
+
+    async def _finish(
+        self, workers: list[asyncio.Task[_Pass]], covered: set[int] | None = None
+    ) -> int:
+        """Wait for ``workers``, then track the failures of the games ``covered`` (None:
+        every game) and arm the retry timer if a row waits."""
         if workers:  # not gather: a caller cancelled never cancels the workers it shares
             await asyncio.wait(workers)
         outcome = _Pass()
         for worker in workers:
             if not worker.cancelled():  # the bot is closing
                 outcome.merge(worker.result())
-        await self._track_failures(outcome.failing, outcome.progressed)
-        self._schedule_retry(outcome.stuck, outcome.progressed)
+        await self._track_failures(outcome.failing, outcome.progressed, covered)
+        self._schedule_retry(outcome.stuck, outcome.progressed, every_game=covered is None)
         return outcome.done
 
     async def _dispatch(self) -> list[asyncio.Task[_Pass]]:
@@ -335,10 +348,14 @@ class Delivery:
             else:
                 log.exception("could not deliver outbox row %s (game %s)", row.id, row.game_id)
 
-    async def _track_failures(self, failing: set[int], progressed: set[int]) -> None:
-        """Open, close and report the games' stuck episodes."""
+    async def _track_failures(
+        self, failing: set[int], progressed: set[int], covered: set[int] | None = None
+    ) -> None:
+        """Open, close and report the stuck episodes of the games ``covered`` (None: all)."""
         now = self.clock()
         for game_id in list(self._failing_since):
+            if covered is not None and game_id not in covered:
+                continue
             if game_id not in failing or game_id in progressed:  # the episode is over
                 del self._failing_since[game_id]
                 self._told.discard(game_id)
@@ -352,9 +369,14 @@ class Delivery:
             ):
                 self._told.add(game_id)
 
-    def _schedule_retry(self, stuck: set[int], progressed: set[int]) -> None:
-        """Arm the retry timer while a row waits; disarm it when none does."""
+    def _schedule_retry(
+        self, stuck: set[int], progressed: set[int], *, every_game: bool = True
+    ) -> None:
+        """Arm the retry timer while a row waits; disarm it when none does (known only
+        after a pass over ``every_game``)."""
         current = asyncio.current_task()
+        if not stuck and not every_game:
+            return
         if not stuck:
             self._retry_round = 0
             if self._retry is not None and self._retry is not current and self._retry_sleeping:
