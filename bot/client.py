@@ -113,7 +113,7 @@ class MafiaBot(commands.Bot):
             service=service,
             webhooks=GameWebhooks(),
             delivery=delivery,
-            clock=GameClock(service, self.deliver, deliver_game=delivery.deliver_game),
+            clock=GameClock(service, self.deliver, deliver_game=self.deliver_game),
         )
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
@@ -128,6 +128,10 @@ class MafiaBot(commands.Bot):
     async def deliver(self) -> None:
         """Send the pending outbox (never raises: what fails stays pending for the next try)."""
         await self.context.deliver()
+
+    async def deliver_game(self, game_id: int) -> None:
+        """Send one game's pending rows (the clock, after acting on the game)."""
+        await self.context.delivery.deliver_game(game_id)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d guilds", self.user, len(self.guilds))
