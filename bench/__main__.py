@@ -12,6 +12,7 @@ MODULES = [
     "bench.input_bench",
     "bench.replay_bench",
     "bench.restart_bench",
+    "bench.delivery_bench",
 ]
 
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.clock import GameClock
 from bot.command_i18n import CatalogueTranslator
 from bot.context import GameContext
-from bot.delivery import Delivery
+from bot.delivery import Delivery, global_rate_trace
 from bot.tree import MafiaTree
 from bot.webhooks import GameWebhooks
 from core.service import GameService
@@ -74,6 +74,7 @@ class MafiaBot(commands.Bot):
             tree_cls=MafiaTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=global_rate_trace(),  # Discord's global limit, for every request
         )
         self.settings = settings
         self.database = settings.database
@@ -112,7 +113,7 @@ class MafiaBot(commands.Bot):
             service=service,
             webhooks=GameWebhooks(),
             delivery=delivery,
-            clock=GameClock(service, self.deliver),
+            clock=GameClock(service, self.deliver, deliver_game=self.deliver_game),
         )
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
@@ -127,6 +128,10 @@ class MafiaBot(commands.Bot):
     async def deliver(self) -> None:
         """Send the pending outbox (never raises: what fails stays pending for the next try)."""
         await self.context.deliver()
+
+    async def deliver_game(self, game_id: int) -> None:
+        """Send one game's pending rows (the clock, after acting on the game)."""
+        await self.context.delivery.deliver_game(game_id)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d guilds", self.user, len(self.guilds))

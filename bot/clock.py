@@ -27,13 +27,28 @@ RETRY_SECONDS: Final[float] = 60.0
 
 
 class GameClock:
-    """``deliver`` sends the outbox after each resolution and must not raise."""
+    """``deliver`` sends the outbox after each resolution and must not raise.
 
-    def __init__(self, service: GameService, deliver: Callable[[], Awaitable[object]]) -> None:
+    The runner does not wait for the delivery: at one deadline shared by a thousand games it
+    resolves one game after another while the delivery of the first ones is under way (each
+    call hands the new rows to the table workers of ``bot/delivery.py``, which send them
+    concurrently under Discord's rate limits)."""
+
+    def __init__(
+        self,
+        service: GameService,
+        deliver: Callable[[], Awaitable[object]],
+        *,
+        deliver_game: Callable[[int], Awaitable[object]] | None = None,
+    ) -> None:
         self.service = service
         self.deliver = deliver
+        #: Sends one game's rows (``Delivery.deliver_game``): what the runner uses, if given,
+        #: after acting on a game, instead of reading the whole outbox each time.
+        self.deliver_game = deliver_game
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
+        self._deliveries: set[asyncio.Task[object]] = set()  # under way (kept referenced)
 
     def next_deadline(self) -> tuple[datetime, int, bool] | None:
         """The next deadline or reminders (see :func:`core.clock.next_deadline`)."""
@@ -56,6 +71,25 @@ class GameClock:
         if self._task is not None:
             self._task.cancel()
             self._task = None
+        for delivery in list(self._deliveries):
+            delivery.cancel()
+
+    def _deliver_soon(self, game_id: int) -> None:
+        """Start delivering what the last event queued, without waiting for it."""
+        delivery: asyncio.Task[object] = asyncio.get_running_loop().create_task(
+            self._deliver(game_id), name="clock-delivery"
+        )
+        self._deliveries.add(delivery)
+        delivery.add_done_callback(self._deliveries.discard)
+
+    async def _deliver(self, game_id: int) -> object:
+        if self.deliver_game is None:
+            return await self.deliver()
+        try:
+            return await self.deliver_game(game_id)
+        except Exception:  # what fails stays pending: the delivery's timer tries again
+            log.exception("delivering the outbox of game %s failed", game_id)
+            return None
 
     async def _run(self) -> None:
         while True:
@@ -85,4 +119,4 @@ class GameClock:
                     await asyncio.sleep(RETRY_SECONDS)
                 finally:
                     self._sleeping = False
-            await self.deliver()
+            self._deliver_soon(game_id)

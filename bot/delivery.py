@@ -16,6 +16,13 @@ permission stops only its own game). A timer tries again with a backoff (:data:`
 doubling to :data:`RETRY_MAX_SECONDS`), and the hosts read a notice in #host once a game's
 announcements have been stuck for :data:`STUCK_NOTICE_SECONDS`, once per stuck episode.
 
+The tables deliver concurrently (issue 14: a thousand games share the forum's 21:00 deadline):
+each table's rows go out in order through one worker, since a table's channels (#game, its
+mafia room, #host) are its own, at most :data:`WORKERS` tables at a time. Every request waits
+on discord.py's bucket for its route (5 messages per 5 s in a channel, read from Discord's
+``X-RateLimit-*`` headers), then on one limiter for Discord's global 50 requests per second
+(:func:`global_rate_trace`), so none of them is answered 429 on the way.
+
 A send whose answer was lost may have gone through. Every message carries a nonce derived from
 its outbox row and piece (:func:`nonce_of`), which Discord enforces (discord.py sends
 ``enforce_nonce`` with it) for a few minutes; and before sending a row again after a failed
@@ -29,13 +36,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from functools import partial
+from types import SimpleNamespace
 from typing import Any, Final
 
 import aiohttp
+import attrs
 import discord
+from aiolimiter import AsyncLimiter
 
 from bot.attachments import game_files
 from bot.mafia_room import ROOM_NEEDS, MafiaRooms
@@ -69,6 +80,13 @@ NO_MENTIONS = discord.AllowedMentions.none()
 #: What the bot needs in #game to post the game's announcements (in #mafia: ``ROOM_NEEDS``).
 CHANNEL_NEEDS: Final[tuple[str, ...]] = ("view_channel", "send_messages", "read_message_history")
 
+#: Discord's global limit: 50 requests per second per bot, over all routes but the
+#: interactions' (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit).
+GLOBAL_RATE: Final[float] = 49.0  # 50, less a margin for clocks
+#: How many tables deliver at once. Each sends in order, one request at a time, and may wait
+#: on its channel's bucket (5 messages per 5 s): enough of them keep the global limit busy.
+WORKERS: Final[int] = 200
+
 #: The first retry after a failed delivery, doubling after each failed pass up to the maximum.
 #: Longer than SimCord's 5-second settle timeout, so tests drive it with ``advance_time``.
 RETRY_FIRST_SECONDS: Final[float] = 10.0
@@ -97,10 +115,50 @@ def nonce_of(row_id: int, piece: int) -> str:
     return f"mafia-{row_id}-{piece}"
 
 
+def global_rate_trace(rate: float = GLOBAL_RATE) -> aiohttp.TraceConfig:
+    """Keeps the bot's requests under Discord's global limit: give it to the client
+    (``http_trace``) and every request made with the bot's token waits its turn in one
+    :class:`aiolimiter.AsyncLimiter` (a leaky bucket, ``rate`` per second, no burst: Discord
+    counts them over a second) just before it leaves, after discord.py's own wait on the
+    route's bucket (it reads the ``X-RateLimit-*`` headers and waits on a 429). discord.py
+    only learns the global limit from a 429 and then stops every request for a while; it
+    never paces them. Interactions' answers and webhooks (no token) are not bound by it."""
+    limiter = AsyncLimiter(1, 1 / rate)
+
+    async def pace(
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestStartParams,
+    ) -> None:
+        if params.headers.get("Authorization", "").startswith("Bot "):
+            await limiter.acquire()
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_start.append(pace)
+    return trace
+
+
 # --- sending ----------------------------------------------------------------------------------
+@attrs.define
+class _Pass:
+    """What a worker's run (or a whole delivery) did: rows marked sent, games whose row
+    waits (``stuck``), of those the ones Discord failed (``failing``), games that moved on."""
+
+    done: int = 0
+    stuck: set[int] = attrs.Factory(set)
+    failing: set[int] = attrs.Factory(set)
+    progressed: set[int] = attrs.Factory(set)
+
+    def merge(self, other: _Pass) -> None:
+        self.done += other.done
+        self.stuck |= other.stuck
+        self.failing |= other.failing
+        self.progressed |= other.progressed
+
+
 class Delivery:
-    """Sends the pending outbox, one row at a time, in order (one delivery at a time), and
-    tries again on a timer while some game's rows fail.
+    """Sends the pending outbox: each table's rows in order, the tables concurrently (at most
+    ``workers`` at a time), and tries again on a timer while some game's rows fail.
 
     ``clock`` (the service's by default: virtual time under SimCord) dates the failures and
     ``sleep`` waits between retries; both are injectable.
@@ -114,13 +172,20 @@ class Delivery:
         *,
         clock: Callable[[], datetime] | None = None,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        workers: int = WORKERS,
     ) -> None:
         self.client = client
         self.store = store
         self.service = service
         self.clock = clock or service.clock
         self._sleep = sleep
-        self._lock = asyncio.Lock()
+        self._pool = asyncio.Semaphore(workers)
+        self._workers: dict[int, asyncio.Task[_Pass]] = {}  # table -> its running worker
+        self._queues: dict[int, deque[OutboxRecord]] = {}  # table -> its worker's rows
+        self._queued: set[int] = set()  # rows in a worker's queue
+        self._reading = asyncio.Lock()  # one read of the outbox at a time
+        self._next_read: asyncio.Future[list[asyncio.Task[_Pass]]] | None = None
+        self._tables: dict[int, int] = {}  # game -> table
         self._reported: set[int] = set()  # rows whose failure the hosts were told of
         self.rooms = MafiaRooms(service)
         #: Rows whose last attempt failed, with the time of their first failed attempt: they
@@ -135,6 +200,7 @@ class Delivery:
         self._retry: asyncio.Task[None] | None = None
         self._retry_round = 0  # failed passes in a row: the backoff's exponent
         self._retry_sleeping = False
+        self._dm_channels: dict[int, int] = {}  # user -> his DM channel
         #: game_over rows whose files could not be built: sent without them, hosts told once.
         self._no_files: set[int] = set()
 
@@ -143,54 +209,153 @@ class Delivery:
         return min(RETRY_FIRST_SECONDS * 2.0**self._retry_round, RETRY_MAX_SECONDS)
 
     async def deliver(self) -> int:
-        """Send every pending row; returns how many were marked sent. A game whose row fails
-        is skipped for the rest of the pass (its order is kept); the timer tries again."""
-        async with self._lock:
-            done = 0
-            stuck: set[int] = set()  # games with a row that failed: keep their order
-            failing: set[int] = set()  # ... of those, the ones Discord failed (transient)
-            progressed: set[int] = set()
-            for row in await self.store.pending_outbox():
-                if row.game_id in stuck:
-                    continue
-                try:
-                    if await self._deliver_row(row):
-                        await self.store.mark_sent(row.id)
-                        self._attempted.pop(row.id, None)
-                        self._marks.pop(row.id, None)
-                        progressed.add(row.game_id)
-                        done += 1
-                    else:
-                        stuck.add(row.game_id)
-                except discord.Forbidden as exc:
-                    stuck.add(row.game_id)
-                    # The bot lost a permission in a game channel: the row stays pending (it
-                    # is sent once the permission is back) and the hosts are told, once.
-                    log.warning("outbox row %s (game %s): %s", row.id, row.game_id, exc.text)
-                    await self._report_forbidden(row)
-                except Exception as exc:  # one row never stops the other games'
-                    stuck.add(row.game_id)
-                    failing.add(row.game_id)
-                    self._attempted.setdefault(row.id, self.clock())
-                    if isinstance(exc, TRANSIENT):
-                        log.warning(
-                            "could not deliver outbox row %s (game %s), will retry: %r",
-                            row.id,
-                            row.game_id,
-                            exc,
-                        )
-                    else:
-                        log.exception(
-                            "could not deliver outbox row %s (game %s)", row.id, row.game_id
-                        )
-            await self._track_failures(failing, progressed)
-            self._schedule_retry(stuck, progressed)
-            return done
+        """Send every pending row; returns how many of the rows it found were marked sent.
 
-    async def _track_failures(self, failing: set[int], progressed: set[int]) -> None:
-        """Open, close and report the games' stuck episodes."""
+        The rows are split by table, and each table's rows go out in order through one worker
+        (its channels are the table's: #game, its mafia room, #host), at most ``workers``
+        tables at a time, so one deadline's thousand games go out together under the global
+        rate limit (:func:`global_rate_trace`) instead of one row after another. A game whose
+        row fails is skipped for the rest of its worker's run (its order is kept); the timer
+        tries again.
+
+        Calls may overlap (the clock calls after each resolution, commands after theirs): a
+        row already queued in a worker is not queued twice, each call waits for the workers
+        holding the rows it found, and calls that arrive while the outbox is being read wait
+        for the next read together (one read at a time, however many calls)."""
+        return await self._finish(await self._dispatch())
+
+    async def deliver_game(self, game_id: int) -> int:
+        """Send the pending rows of one game (the clock, after acting on it): reads only its
+        rows, so a thousand games resolved one after another do not each read the whole
+        outbox. Returns how many of them were marked sent."""
+        workers = await self._hand_out(await self.store.pending_outbox(game_id))
+        return await self._finish(workers, covered={game_id})
+
+    async def _finish(
+        self, workers: list[asyncio.Task[_Pass]], covered: set[int] | None = None
+    ) -> int:
+        """Wait for ``workers``, then track the failures of the games ``covered`` (None:
+        every game) and arm the retry timer if a row waits."""
+        if workers:  # not gather: a caller cancelled never cancels the workers it shares
+            await asyncio.wait(workers)
+        outcome = _Pass()
+        for worker in workers:
+            if not worker.cancelled():  # the bot is closing
+                outcome.merge(worker.result())
+        await self._track_failures(outcome.failing, outcome.progressed, covered)
+        self._schedule_retry(outcome.stuck, outcome.progressed, every_game=covered is None)
+        return outcome.done
+
+    async def _dispatch(self) -> list[asyncio.Task[_Pass]]:
+        """Read the pending rows (or join the read about to start) and hand the new ones to
+        their table's worker; the workers holding them."""
+        if self._next_read is not None:  # a read not started yet: it will see our rows
+            return await asyncio.shield(self._next_read)
+        read = self._next_read = asyncio.get_running_loop().create_future()
+        try:
+            async with self._reading:
+                self._next_read = None  # from here on, a new call needs a new read
+                workers = await self._hand_out(await self.store.pending_outbox())
+        except BaseException as exc:
+            if self._next_read is read:
+                self._next_read = None
+            read.set_exception(exc)
+            read.exception()  # retrieved: the callers sharing the read raise it themselves
+            raise
+        read.set_result(workers)
+        return workers
+
+    async def _hand_out(self, rows: list[OutboxRecord]) -> list[asyncio.Task[_Pass]]:
+        workers: dict[int, asyncio.Task[_Pass]] = {}
+        for row in rows:
+            table_id = await self._table_of(row.game_id)
+            worker = self._workers.get(table_id)
+            if row.id in self._queued:  # a worker has it already
+                if worker is not None:
+                    workers[table_id] = worker
+                continue
+            # No await from here to the append: a running worker cannot end in between.
+            if worker is None:
+                queue: deque[OutboxRecord] = deque()
+                worker = asyncio.get_running_loop().create_task(
+                    self._work(table_id, queue), name=f"outbox-table-{table_id}"
+                )
+                self._workers[table_id] = worker
+                self._queues[table_id] = queue
+            self._queues[table_id].append(row)
+            self._queued.add(row.id)
+            workers[table_id] = worker
+        return list(workers.values())
+
+    async def _table_of(self, game_id: int) -> int:
+        """The table of a game (a game never moves); a game gone from the store is its own."""
+        table_id = self._tables.get(game_id)
+        if table_id is None:
+            game = await self.store.get_game(game_id)
+            table_id = game.table_id if game is not None else -game_id
+            self._tables[game_id] = table_id
+        return table_id
+
+    async def _work(self, table_id: int, queue: deque[OutboxRecord]) -> _Pass:
+        """One table's rows, in order, including those handed to it while it runs."""
+        outcome = _Pass()
+        try:
+            async with self._pool:
+                while queue:
+                    row = queue[0]
+                    try:
+                        if row.game_id not in outcome.stuck:
+                            await self._deliver_one(row, outcome)
+                    finally:
+                        queue.popleft()
+                        self._queued.discard(row.id)
+        finally:
+            # No await since the queue was found empty: nothing was handed to it meanwhile.
+            for row in queue:
+                self._queued.discard(row.id)
+            del self._workers[table_id]
+            del self._queues[table_id]
+        return outcome
+
+    async def _deliver_one(self, row: OutboxRecord, outcome: _Pass) -> None:
+        """Send one row and mark it sent, or note its game as stuck (and why)."""
+        try:
+            if await self._deliver_row(row):
+                await self.store.mark_sent(row.id)
+                self._attempted.pop(row.id, None)
+                self._marks.pop(row.id, None)
+                outcome.progressed.add(row.game_id)
+                outcome.done += 1
+            else:
+                outcome.stuck.add(row.game_id)
+        except discord.Forbidden as exc:
+            outcome.stuck.add(row.game_id)
+            # The bot lost a permission in a game channel: the row stays pending (it is
+            # sent once the permission is back) and the hosts are told, once.
+            log.warning("outbox row %s (game %s): %s", row.id, row.game_id, exc.text)
+            await self._report_forbidden(row)
+        except Exception as exc:  # one row never stops the other games'
+            outcome.stuck.add(row.game_id)
+            outcome.failing.add(row.game_id)
+            self._attempted.setdefault(row.id, self.clock())
+            if isinstance(exc, TRANSIENT):
+                log.warning(
+                    "could not deliver outbox row %s (game %s), will retry: %r",
+                    row.id,
+                    row.game_id,
+                    exc,
+                )
+            else:
+                log.exception("could not deliver outbox row %s (game %s)", row.id, row.game_id)
+
+    async def _track_failures(
+        self, failing: set[int], progressed: set[int], covered: set[int] | None = None
+    ) -> None:
+        """Open, close and report the stuck episodes of the games ``covered`` (None: all)."""
         now = self.clock()
         for game_id in list(self._failing_since):
+            if covered is not None and game_id not in covered:
+                continue
             if game_id not in failing or game_id in progressed:  # the episode is over
                 del self._failing_since[game_id]
                 self._told.discard(game_id)
@@ -204,9 +369,14 @@ class Delivery:
             ):
                 self._told.add(game_id)
 
-    def _schedule_retry(self, stuck: set[int], progressed: set[int]) -> None:
-        """Arm the retry timer while a row waits; disarm it when none does."""
+    def _schedule_retry(
+        self, stuck: set[int], progressed: set[int], *, every_game: bool = True
+    ) -> None:
+        """Arm the retry timer while a row waits; disarm it when none does (known only
+        after a pass over ``every_game``)."""
         current = asyncio.current_task()
+        if not stuck and not every_game:
+            return
         if not stuck:
             self._retry_round = 0
             if self._retry is not None and self._retry is not current and self._retry_sleeping:
@@ -238,10 +408,12 @@ class Delivery:
             )
 
     def stop(self) -> None:
-        """Cancel the retry timer (the bot is closing)."""
+        """Cancel the retry timer and the workers (the bot is closing)."""
         if self._retry is not None:
             self._retry.cancel()
             self._retry = None
+        for worker in list(self._workers.values()):
+            worker.cancel()
 
     async def _tell_stuck(self, game_id: int, stuck_for: float) -> bool:
         """Tell the hosts that the game's announcements wait; True once they were told."""
@@ -321,12 +493,12 @@ class Delivery:
             log.warning("outbox row %s: no player %r in game %s", row.id, audience, row.game_id)
             return True
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            dm = await self._dm_channel(user_id)
             view = (
                 pistol_view(self.service, row.game_id, audience, lang) if kind == "pistol" else None
             )
             # R18: the pistol's prompt carries a menu of the living nicknames
-            await self._send(user, row.id, posts, view=view)
+            await self._send(dm, row.id, posts, view=view)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 raise
@@ -471,6 +643,20 @@ class Delivery:
                 guild, t(lang, "picture.failed", game=game.id), table_id=game.table_id
             )
             return []
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The user's DM channel: opened once (a request), then known by its id, which Discord
+        keeps for good. discord.py keeps only the last 128 DM channels, so a deadline's
+        thousands of private messages would otherwise open each again (twice the requests)."""
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is not None:
+            return self.client.get_partial_messageable(
+                channel_id, type=discord.ChannelType.private
+            )
+        user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+        channel = await user.create_dm()
+        self._dm_channels[user_id] = channel.id
+        return channel
 
     async def _user_of(self, game_id: int, nick: str) -> int | None:
         live = self.service.live.get(game_id)

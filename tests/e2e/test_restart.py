@@ -161,10 +161,11 @@ async def test_announcements_queued_before_the_stop_are_sent_after_the_restart(
     old = bot_of(env)
     game_id = live_game(world).id
 
-    async def crashed() -> None:  # the process dies between the commit and the first send
-        return None
+    async def crashed(game_id: int | None = None) -> None:
+        return None  # the process dies between the commit and the first send
 
     monkeypatch.setattr(old.context.delivery, "deliver", crashed)
+    monkeypatch.setattr(old.context.delivery, "deliver_game", crashed)  # the clock's way
     await until_deadline(world)
     assert [r.turn for r in await old.store.resolutions(game_id)] == [1]
     pending = await old.store.pending_outbox(game_id)

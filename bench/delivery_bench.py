@@ -1,0 +1,510 @@
+"""Delivery at one deadline (issue 14): a thousand games due together, against Discord's limits.
+
+    python -m bench.delivery_bench [--games 150] [--latency 0.08]
+
+A local web server plays Discord's REST API for the few routes delivery uses (log in, create a
+message, open a DM channel, read a channel's latest messages, a thread's members and lock) with
+``--latency`` seconds per round trip and Discord's limits as Discord answers them: the global
+limit of 50 requests per second per bot, and 5 messages per 5 s per channel (a DM channel is a
+channel). Over a limit it answers 429 with ``retry_after`` and the ``X-RateLimit-*``, ``Retry-
+After``, ``X-RateLimit-Scope`` and ``Via`` headers; every answer carries the bucket's headers,
+which discord.py reads to wait before a bucket runs dry. (Webhook executions, 5 per 2 s per
+webhook, are not used by delivery: /say and /post go through webhooks, one command at a time.)
+
+The real bot parts run against it: discord.py's client (its own bucket handling, pointed at the
+server through ``discord.http.Route.BASE``) with the bot's global limiter
+(``bot.delivery.global_rate_trace``), ``bot.delivery.Delivery`` and the clock runner
+``bot.clock.GameClock``, on games set up through ``core.service.GameService`` in a SQLite file:
+``--games`` forum games (11 players, one server each, all with the 21:00 Moscow deadline).
+
+Two figures, each the time from the clock's wake-up to the last message, against the time the
+limits allow for the requests Discord needs (messages, plus the DM channels opened the first
+time: requests / 50 per s, or the busiest channel's 5-per-5-s bound if larger):
+the reminders 3 h before the deadline (one DM per player who has not posted), then the
+deadline (every game resolved and its dawn report delivered). Each also checks that every
+game's messages arrived in its outbox's order and none twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import logging
+import sqlite3
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import attrs
+import discord
+from aiohttp import web
+
+from bot.clock import GameClock
+from bot.delivery import WORKERS, Delivery, global_rate_trace
+from bot.mafia_room import room_name
+from core.service import GameService
+from db.models import TableSettings
+from db.store import open_store
+
+GOAL = 1.2
+GLOBAL_LIMIT = 50  # requests per second
+CHANNEL_LIMIT, CHANNEL_PERIOD = 5, 5.0  # messages per channel
+PLAYERS = 11
+ROLES = "mafioso=3 commissar=1 doctor=1 villager=6"
+BOT_ID = 10**17
+API = "/api/v10"
+
+
+@attrs.define
+class Window:
+    """A fixed window, as Discord counts: ``limit`` requests from its first one for ``per`` s."""
+
+    limit: int
+    per: float
+    used: int = 0
+    resets: float = 0.0
+
+    def take(self, now: float) -> float:
+        """0 when a request may pass now (it is counted), else the wait until the reset."""
+        if now >= self.resets:
+            self.used, self.resets = 0, now + self.per
+        if self.used >= self.limit:
+            return self.resets - now
+        self.used += 1
+        return 0.0
+
+
+class FakeDiscord:
+    """The REST routes delivery uses, with latency and Discord's limits; records messages."""
+
+    def __init__(self, latency: float) -> None:
+        self.latency = latency
+        self.global_window = Window(GLOBAL_LIMIT, 1.0)
+        self.channels: dict[int, Window] = defaultdict(
+            lambda: Window(CHANNEL_LIMIT, CHANNEL_PERIOD)
+        )
+        self.ids = itertools.count(2 * 10**17)
+        self.dms: dict[int, int] = {}  # user -> DM channel
+        #: (time, channel, nonce) of every message created, in order.
+        self.messages: list[tuple[float, int, str]] = []
+        self.requests = 0
+        self.routes: dict[str, int] = defaultdict(int)
+        self.rejected = 0  # 429 answers
+        self.global_rejected = 0
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self.limits])
+        app.router.add_get(f"{API}/users/@me", self.me)
+        app.router.add_get(f"{API}/oauth2/applications/@me", self.application)
+        app.router.add_post(f"{API}/channels/{{cid}}/messages", self.create_message)
+        app.router.add_get(f"{API}/channels/{{cid}}/messages", self.history)
+        app.router.add_post(f"{API}/users/@me/channels", self.open_dm)
+        app.router.add_route("*", f"{API}/channels/{{cid}}/thread-members/{{uid}}", self.empty)
+        app.router.add_patch(f"{API}/channels/{{cid}}", self.edit_channel)
+        return app
+
+    @web.middleware
+    async def limits(self, request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
+        await asyncio.sleep(self.latency / 2)  # on the way there
+        self.requests += 1
+        resource = request.match_info.route.resource
+        self.routes[f"{request.method} {resource.canonical if resource else request.path}"] += 1
+        now = time.monotonic()
+        wait = self.global_window.take(now)
+        if wait:
+            self.rejected += 1
+            self.global_rejected += 1
+            response = self.too_many(wait, scope="global", is_global=True)
+        else:
+            channel = request.match_info.get("cid")
+            bucket = self.channels[int(channel)] if channel and request.method == "POST" else None
+            wait = bucket.take(now) if bucket is not None and "messages" in request.path else 0.0
+            if wait:
+                self.rejected += 1
+                response = self.too_many(wait, scope="user", is_global=False)
+            else:
+                response = await handler(request)
+            if bucket is not None and "messages" in request.path:
+                remaining = max(0, bucket.limit - bucket.used)
+                reset_after = max(0.0, bucket.resets - now)
+                name = "create-message"
+            else:  # a route without a limit of its own here (Discord documents none)
+                remaining, reset_after, name = 1000, 1.0, f"{request.method}-other"
+            response.headers.update(
+                {
+                    "X-RateLimit-Limit": str(bucket.limit if bucket is not None else 1000),
+                    "X-RateLimit-Remaining": str(remaining),
+                    "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+                    "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+                    "X-RateLimit-Bucket": name,
+                }
+            )
+        await asyncio.sleep(self.latency / 2)  # and back
+        return response
+
+    @staticmethod
+    def too_many(wait: float, *, scope: str, is_global: bool) -> web.Response:
+        body = {"message": "You are being rate limited.", "retry_after": round(wait, 3)}
+        body["global"] = is_global
+        headers = {
+            "Retry-After": str(max(1, round(wait))),
+            "X-RateLimit-Scope": scope,
+            "Via": "1.1 google",
+        }
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        return json_response(body, status=429, headers=headers)
+
+    async def me(self, request: web.Request) -> web.Response:
+        return json_response(user(BOT_ID, "bench-bot", bot=True))
+
+    async def application(self, request: web.Request) -> web.Response:
+        return json_response(
+            {
+                "id": str(BOT_ID),
+                "name": "bench",
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "owner": user(1, "owner"),
+            }
+        )
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        cid = int(request.match_info["cid"])
+        body = await request.json() if request.content_type == "application/json" else {}
+        nonce = str(body.get("nonce") or "")
+        self.messages.append((time.monotonic(), cid, nonce))
+        return json_response(
+            {
+                "id": str(next(self.ids)),
+                "channel_id": str(cid),
+                "author": user(BOT_ID, "bench-bot", bot=True),
+                "content": body.get("content") or "",
+                "timestamp": datetime.now(UTC).isoformat(),
+                "edited_timestamp": None,
+                "tts": False,
+                "mention_everyone": False,
+                "mentions": [],
+                "mention_roles": [],
+                "attachments": [],
+                "embeds": body.get("embeds") or [],
+                "pinned": False,
+                "type": 0,
+                "nonce": nonce,
+            }
+        )
+
+    async def history(self, request: web.Request) -> web.Response:
+        return json_response([])
+
+    async def open_dm(self, request: web.Request) -> web.Response:
+        user_id = int((await request.json())["recipient_id"])
+        channel = self.dms.setdefault(user_id, next(self.ids))
+        return json_response(
+            {"id": str(channel), "type": 1, "recipients": [user(user_id, f"u{user_id}")]}
+        )
+
+    async def empty(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    async def edit_channel(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        cid = int(request.match_info["cid"])
+        return json_response(thread(cid, 0, "room", **body))
+
+
+def json_response(
+    data: Any, *, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    """JSON as Discord sends it: ``Content-Type: application/json`` exactly (discord.py reads
+    anything else as text)."""
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+
+
+def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name, "discriminator": "0", "avatar": None, "bot": bot}
+
+
+def thread(cid: int, parent: int, name: str, **meta: Any) -> dict[str, Any]:
+    return {
+        "id": str(cid),
+        "type": 12,
+        "name": name,
+        "parent_id": str(parent),
+        "owner_id": str(BOT_ID),
+        "message_count": 0,
+        "member_count": 4,
+        "thread_metadata": {
+            "archived": bool(meta.get("archived", False)),
+            "locked": bool(meta.get("locked", False)),
+            "auto_archive_duration": 10080,
+            "archive_timestamp": datetime.now(UTC).isoformat(),
+        },
+    }
+
+
+@attrs.define
+class Table:
+    guild_id: int
+    game: int
+    mafia: int
+    host: int
+    room: int = 0
+    game_id: int = 0
+
+
+class Clock:
+    """The service's time, moved by the benchmark (the clock runner sleeps on asyncio)."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def setup_games(service: GameService, games: int) -> list[Table]:
+    """``games`` forum games started through the service, one server each; their start's
+    outbox marked sent (the role cards went out long ago)."""
+    ids = itertools.count(10**16)
+    tables = []
+    for _ in range(games):
+        guild = next(ids)
+        table = Table(guild_id=guild, game=next(ids), mafia=next(ids), host=next(ids))
+        await service.store.save_table(
+            TableSettings(
+                guild_id=guild,
+                language="en",
+                game_channel_id=table.game,
+                mafia_channel_id=table.mafia,
+                host_channel_id=table.host,
+            )
+        )
+        record = await service.new_game(guild, 1, "forum", "Europe/Moscow")
+        for _ in range(PLAYERS):
+            await service.join(guild, next(ids))
+        await service.set_roles(guild, ROLES, None)
+        live = await service.start(guild, theme="en")
+        table.game_id, table.room = record.id, next(ids)
+        state = live.engine.state
+        by_role = {p.role: live.user_of(p.nick) for p in state.players.values()}
+        victim = next(n for n, p in state.players.items() if p.role == "villager")
+        mafioso, commissar = by_role["mafioso"], by_role["commissar"]
+        assert mafioso is not None and commissar is not None
+        await service.submit(guild, mafioso, {"do": "kill", "target": victim})
+        await service.submit(guild, commissar, {"do": "check", "target": victim})
+        tables.append(table)
+    return tables
+
+
+def guild_data(table: Table, service: GameService) -> dict[str, Any]:
+    live = service.live[table.game_id]
+
+    def text(cid: int, name: str) -> dict[str, Any]:
+        return {"id": str(cid), "type": 0, "name": name, "position": 0, "permission_overwrites": []}
+
+    return {
+        "id": str(table.guild_id),
+        "name": f"server {table.guild_id}",
+        "owner_id": "1",
+        "preferred_locale": "en-US",
+        "features": [],
+        "emojis": [],
+        "stickers": [],
+        "roles": [{"id": str(table.guild_id), "name": "@everyone", "permissions": "0"}],
+        "channels": [
+            text(table.game, "game"),
+            text(table.mafia, "mafia"),
+            text(table.host, "host"),
+        ],
+        "threads": [thread(table.room, table.mafia, room_name("en", table.game_id))],
+        "members": [
+            {"user": user(p.user_id, f"u{p.user_id}"), "roles": [], "joined_at": None, "flags": 0}
+            for p in live.players
+        ],
+        "member_count": PLAYERS,
+    }
+
+
+def check_order(server: FakeDiscord, since: int, owner: dict[int, int]) -> tuple[int, int, int]:
+    """(games whose messages came out of their outbox's order, messages sent twice, games)."""
+    sent = [tuple(map(int, n.split("-")[1:])) for _, _, n in server.messages[since:] if n]
+    twice = len(sent) - len(set(sent))
+    by_game: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+    for piece in sent:
+        by_game[owner[piece[0]]].append(piece)
+    disorder = sum(1 for order in by_game.values() if order != sorted(order))
+    return disorder, twice, len(by_game)
+
+
+async def phase(
+    name: str,
+    server: FakeDiscord,
+    path: Path,
+    clock: GameClock,
+    handled: Callable[[], bool],
+    store: Any,
+) -> bool:
+    """Wake the clock; wait until it ``handled`` every game and the outbox is empty."""
+    since, requests, rejected = len(server.messages), server.requests, server.rejected
+    routes = dict(server.routes)
+    dms_before = len(server.dms)
+    start = time.monotonic()
+    clock.rearm()
+    while not handled():
+        await asyncio.sleep(0.05)
+    acted = time.monotonic() - start
+    while await asyncio.to_thread(count_pending, path):  # not the store: no load on the loop
+        await asyncio.sleep(0.2)
+    measured = server.messages[-1][0] - start
+    sent = server.messages[since:]
+    dms_opened = len(server.dms) - dms_before
+    needed = len(sent) + dms_opened
+    per_channel: dict[int, int] = defaultdict(int)
+    for _, cid, _ in sent:
+        per_channel[cid] += 1
+    busiest = max(per_channel.values())
+    channel_bound = (busiest - 1) // CHANNEL_LIMIT * CHANNEL_PERIOD
+    allowed = max(needed / GLOBAL_LIMIT, channel_bound)
+    owner = await asyncio.to_thread(row_games, path)
+    disorder, twice, games = check_order(server, since, owner)
+    ratio = measured / allowed
+    ok = ratio <= GOAL and not (disorder or twice)
+    print(
+        f"  {name}: {len(sent)} messages + {dms_opened} DM channels opened, {games} games; "
+        f"{server.requests - requests} requests, {server.rejected - rejected} answered 429 "
+        f"(busiest channel: {busiest} messages)"
+    )
+    by_route = {r: n - routes.get(r, 0) for r, n in server.routes.items() if n > routes.get(r, 0)}
+    print(f"  {name}: requests by route: {by_route}; the clock acted on all in {acted:.1f} s")
+    print(
+        f"  {name}: {measured:.1f} s / allowed {allowed:.1f} s = {ratio:.2f} (goal {GOAL}) "
+        f"{'ok' if ok else 'MISSED'}; games out of order: {disorder}, messages sent twice: "
+        f"{twice}"
+    )
+    return ok
+
+
+def count_pending(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM outbox WHERE sent = 0").fetchone()[0])
+
+
+def row_games(path: Path) -> dict[int, int]:
+    with sqlite3.connect(path) as conn:
+        return dict(conn.execute("SELECT id, game_id FROM outbox"))
+
+
+async def run(games: int, latency: float, workers: int, reminders: bool) -> None:
+    server = FakeDiscord(latency)
+    runner = web.AppRunner(server.app(), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    base = discord.http.Route.BASE
+    discord.http.Route.BASE = f"http://127.0.0.1:{port}{API}"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.db"
+        store = await open_store(str(path))
+        # Monday 12:00 Moscow: the deadline is 21:00, the reminders at 18:00.
+        clock_now = Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+        service = GameService(store, clock=clock_now, game_seed=7)
+        began = time.monotonic()
+        tables = await setup_games(service, games)
+        await asyncio.to_thread(mark_all_sent, path)
+        print(f"  set up {games} games in {time.monotonic() - began:.1f} s")
+        intents = discord.Intents(guilds=True, members=True)
+        client = discord.Client(intents=intents, http_trace=global_rate_trace())
+        await client.login("bench-token")
+        state = client._connection
+        for table in tables:
+            state._add_guild_from_data(guild_data(table, service))  # type: ignore[arg-type]
+        delivery = Delivery(client, store, service, workers=workers)
+        runner_clock = GameClock(service, delivery.deliver, deliver_game=delivery.deliver_game)
+        deadline = next(iter(service.live.values())).record.deadline
+        assert deadline is not None
+        try:
+            live = list(service.live.values())
+            reminders_ok = True
+            if reminders:
+                clock_now.now = deadline - timedelta(hours=3) + timedelta(seconds=1)
+                reminders_ok = await phase(
+                    "reminders",
+                    server,
+                    path,
+                    runner_clock,
+                    lambda: all(g.reminded_turn == 1 for g in live),
+                    store,
+                )
+            else:  # queued nothing: the games stay as they are
+                for game in live:
+                    game.reminded_turn = 1
+            # Everyone posts after his reminder (R52), so the dawn removes nobody for it.
+            for game in live:
+                for player in game.players:
+                    await service.post(game.record.table_id, player.user_id, "here")
+            clock_now.now = deadline + timedelta(seconds=1)
+            dawn_ok = await phase(
+                "deadline",
+                server,
+                path,
+                runner_clock,
+                lambda: all(g.engine.turn > 1 or g.id not in service.live for g in live),
+                store,
+            )
+            resolved = sum(1 for g in await store.list_games() if g.turn > 1 or g.winner)
+            print(f"  resolved {resolved} of {games} games")
+        finally:
+            runner_clock.stop()
+            delivery.stop()
+            await client.close()
+            await store.close()
+            await runner.cleanup()
+            discord.http.Route.BASE = base
+    print(f"  delivery: {'ok' if reminders_ok and dawn_ok else 'MISSED'}")
+
+
+def mark_all_sent(path: Path) -> None:
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE outbox SET sent = 1 WHERE sent = 0")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--latency", type=float, default=0.08, help="seconds per round trip")
+    parser.add_argument(
+        "--workers", type=int, default=WORKERS, help="tables delivering at once (1: one by one)"
+    )
+    parser.add_argument(
+        "--reminders",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="measure the reminders too (the longest part: two requests per private message)",
+    )
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.ERROR)
+    print(
+        f"delivery ({args.games} games due together, {args.latency * 1000:.0f} ms round trip, "
+        f"{args.workers} workers)"
+    )
+    asyncio.run(run(args.games, args.latency, args.workers, args.reminders))
+
+
+if __name__ == "__main__":
+    main()
