@@ -58,10 +58,18 @@ def populate(path: Path, games: int) -> int:
     rows = 0
     for gid in range(1, games + 1):
         conn.execute(
-            "INSERT INTO games (id, guild_id, status, seed, schedule_kind, schedule_params, "
-            "timezone, turn, phase, deadline, created_at, updated_at) "
-            "VALUES (?, ?, 'running', ?, 'forum', '{}', 'Europe/Moscow', 3, 'open', ?, ?, ?)",
-            (gid, 10_000 + gid, gid, f"2025-03-0{1 + gid % 9}T18:00:00.000000+00:00", NOW, NOW),
+            "INSERT INTO games (id, guild_id, table_id, status, seed, schedule_kind, "
+            "schedule_params, timezone, turn, phase, deadline, created_at, updated_at) "
+            "VALUES (?, ?, ?, 'running', ?, 'forum', '{}', 'Europe/Moscow', 3, 'open', ?, ?, ?)",
+            (
+                gid,
+                10_000 + gid,
+                10_000 + gid,  # each server's first table is keyed by the server's id
+                gid,
+                f"2025-03-0{1 + gid % 9}T18:00:00.000000+00:00",
+                NOW,
+                NOW,
+            ),
         )
         conn.executemany(
             "INSERT INTO players (game_id, seat, user_id, nick, role) VALUES (?, ?, ?, ?, ?)",
