@@ -15,7 +15,8 @@ for the stats a member reads about himself. Anything shown to others must go thr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -84,29 +85,46 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
         raise NotFound(f"game {game_id} never started")
     script = await store.load_script(game_id)
     log = await store.log_entries(game_id)
-    entries = [e for e in log if e.accepted]
     resolved = {r.turn for r in await store.resolutions(game_id)}
+    ended = await _ended(store, rec)
+    table = await store.get_table(rec.table_id)
+    posts = tuple(await store.posts(game_id))
+    # Replaying a long game is CPU work: off the event loop that serves every server.
+    summary, outcome = await asyncio.to_thread(_derive, rec, players, script, log, resolved, ended)
+    return FinishedGame(
+        record=rec,
+        table=table,
+        players=players,
+        script=script,
+        outcome=outcome,
+        summary=summary,
+        posts=posts,
+        refused=tuple(e for e in log if not e.accepted),
+    )
+
+
+def _derive(
+    rec: GameRecord,
+    players: Sequence[PlayerRecord],
+    script: Mapping[str, Any],
+    log: Sequence[LogEntry],
+    resolved: set[int],
+    ended: str,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The end-of-game summary (the game rebuilt from its log, as the service rebuilds it) and
+    the outcome of replaying its export (pure: run in a worker thread)."""
     engine = rebuild(
         [(p.nick, p.role) for p in players],
         rec.seed,
         rec.activity_rules,
-        [(e.turn, e.section, e.payload) for e in entries],
+        [(e.turn, e.section, e.payload) for e in log if e.accepted],
         resolved,
     )
     members = {p.nick: p.user_id for p in players if p.user_id > 0} if rec.reveal else None
     ending = Ending(
         members=members,
         started=rec.started_at.isoformat() if rec.started_at else None,
-        ended=await _ended(store, rec),
+        ended=ended,
     )
     summary = game_over_announcement(engine.state, rec.winner, ending).payload
-    return FinishedGame(
-        record=rec,
-        table=await store.get_table(rec.table_id),
-        players=players,
-        script=script,
-        outcome=run_script(script),
-        summary=dict(summary),
-        posts=tuple(await store.posts(game_id)),
-        refused=tuple(e for e in log if not e.accepted),
-    )
+    return dict(summary), run_script(script)

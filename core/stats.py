@@ -32,6 +32,7 @@ somebody else); a member reading his own numbers sees all his games.
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -221,7 +222,9 @@ async def facts_of(store: GameStore, rec: GameRecord) -> GameFacts:
         cache = _caches[store] = _Cache()
     facts = cache.get(rec)
     if facts is None:
-        facts = game_facts(await load_finished(store, rec.id))
+        game = await load_finished(store, rec.id)
+        # A replay per game, the first time: CPU work, kept off the event loop.
+        facts = await asyncio.to_thread(game_facts, game)
         cache.put(facts)
     return facts
 
