@@ -1,4 +1,4 @@
-"""Store benchmarks: request throughput and latency, start-up load, memory of loaded games.
+"""Store benchmarks: request throughput and latency, the start's batch read, memory of loaded games.
 
     python -m bench.db_bench [--games 1000] [--requests 2000]
 
@@ -132,6 +132,8 @@ async def bench_requests(path: Path, games: int, count: int, synchronous: str) -
 
 
 async def bench_load(path: Path, games: int) -> None:
+    """The store's part of the bot's start: the running games' batch read (``load_restart``;
+    the whole start path is ``bench.restart_bench``'s figure)."""
     store = await Store.open(path)
     try:
         start = time.perf_counter()
@@ -139,50 +141,27 @@ async def bench_load(path: Path, games: int) -> None:
         clock_elapsed = time.perf_counter() - start
 
         start = time.perf_counter()
-        loaded = await store.load_running()
+        loaded = await store.load_restart()
         load_elapsed = time.perf_counter() - start
         del loaded
 
         tracemalloc.start()
-        loaded = await store.load_running()
+        loaded = await store.load_restart()
         current, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        entries = sum(len(t["requests"]) for g in loaded for t in g.script["turns"])
-
-        rebuild = _rebuild_engines(loaded)
+        entries = sum(len(g.log) for g in loaded)
     finally:
         await store.close()
     print(
         f"db: start-up with {len(running)} running games: running_games() "
-        f"{clock_elapsed * 1e3:.1f} ms; load_running() (players + scripts, {entries:,} "
-        f"entries) {load_elapsed * 1e3:.0f} ms"
+        f"{clock_elapsed * 1e3:.1f} ms; load_restart() (players and logs, no snapshots, "
+        f"{entries:,} entries) {load_elapsed * 1e3:.0f} ms"
     )
     print(
         f"db: memory of {len(loaded)} loaded games (tracemalloc): {current / 2**20:.1f} MiB "
         f"held, {peak / 2**20:.1f} MiB peak ({current / max(1, len(loaded)) / 1024:.1f} KiB "
         "per game)"
     )
-    if rebuild is not None:
-        print(f"db: rebuilding {len(loaded)} engines from the loaded scripts: {rebuild:.2f} s")
-
-
-def _rebuild_engines(loaded: list[Any]) -> float | None:
-    """Time to replay every loaded game through the engine (the rest of start-up)."""
-    try:
-        from rules.engine import Game
-        from rules.requests import parse_request
-    except ImportError:
-        return None
-    start = time.perf_counter()
-    for item in loaded:
-        game = Game.new([(p.nick, p.role) for p in item.players], seed=item.game.seed)
-        for number, turn in enumerate(item.script["turns"], start=1):
-            for r in turn["requests"]:
-                game.submit(parse_request(r))
-            if number in item.resolved_turns:
-                game.resolve()
-                game.finish_turn()
-    return time.perf_counter() - start
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -42,7 +42,6 @@ from db.models import (
     GameStatus,
     JSONDict,
     Keep,
-    LoadedGame,
     LogEntry,
     OutboxItem,
     OutboxRecord,
@@ -528,12 +527,6 @@ class GameLoader(Protocol):
         resolution; replaying the script reproduces the game (an unresolved current turn in
         it would be resolved by a replay). Raises :class:`~db.errors.NotFound`.
         """
-        ...
-
-    async def load_running(self) -> list[LoadedGame]:
-        """Every running game (in :meth:`GameRepository.running_games` order) with its
-        players by seat, its script, its resolved turns and the turns whose pistol window
-        opened. A fixed, small number of queries however many games there are."""
         ...
 
     async def load_restart(self) -> list[RestartGame]:

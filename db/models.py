@@ -192,17 +192,6 @@ class AuditRecord:
 
 
 @attrs.frozen
-class LoadedGame:
-    """What the bot needs to pick a running game up again at start."""
-
-    game: GameRecord
-    players: list[PlayerRecord]
-    script: JSONDict  # SCENARIOS.md script: accepted log entries grouped by turn
-    resolved_turns: frozenset[int]
-    pistol_window_turns: frozenset[int]  # turns whose pistol window was opened
-
-
-@attrs.frozen
 class RestartGame:
     """A running game as the bot's start loads it (:meth:`GameLoader.load_restart`): its
     state at its last resolution, if a usable one is kept, and the log after it."""

@@ -1,5 +1,5 @@
 """Building a SCENARIOS.md script from a game's accepted log entries. Pure: every store
-backend builds its scripts (``load_script``, ``load_running``) with this function."""
+backend builds its scripts (``load_script``) with this function."""
 
 from __future__ import annotations
 

@@ -9,12 +9,12 @@ from typing import Any
 import aiosqlite
 
 from db.errors import NotFound
-from db.models import JSONDict, LoadedGame, PlayerRecord, RestartGame
+from db.models import JSONDict, PlayerRecord, RestartGame
 from db.scripts import build_script
 from db.sqlite.base import SQLiteBase, fetch_one
 from db.sqlite.convert import loads_dict
 from db.sqlite.games import GAME_COLUMNS, game_record
-from db.sqlite.players import PLAYER_COLUMNS, player_record
+from db.sqlite.players import PLAYER_COLUMNS
 
 
 async def write_snapshot(
@@ -67,66 +67,6 @@ class LoadingMixin(SQLiteBase):
             ((int(e["turn"]), str(e["section"]), loads_dict(e["payload"])) for e in entries),
             0 if last is None else int(last["t"]),
         )
-
-    async def load_running(self) -> list[LoadedGame]:
-        async with self._reading() as db:
-            games = await db.execute_fetchall(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'running' "
-                "ORDER BY deadline IS NULL, deadline, id"
-            )
-            players = await db.execute_fetchall(
-                f"SELECT {', '.join('p.' + c.strip() for c in PLAYER_COLUMNS.split(','))} "
-                "FROM players p JOIN games g ON g.id = p.game_id "
-                "WHERE g.status = 'running' ORDER BY p.game_id, p.seat"
-            )
-            # One JSON array per game, [[seq, turn, section, payload], ...], built by
-            # SQLite: decoding one document per game is much faster than one per entry.
-            # (group_concat's order is unspecified, hence seq inside and a sort below.)
-            entries = await db.execute_fetchall(
-                "SELECT e.game_id, '[' || group_concat('[' || e.seq || ',' || e.turn || "
-                "',\"' || e.section || '\",' || e.payload || ']', ',') || ']' AS log "
-                "FROM games g JOIN log_entries e ON e.game_id = g.id "
-                "WHERE g.status = 'running' AND e.outcome = 'accepted' GROUP BY e.game_id"
-            )
-            resolved = await db.execute_fetchall(
-                "SELECT r.game_id, r.turn FROM games g JOIN resolutions r "
-                "ON r.game_id = g.id WHERE g.status = 'running'"
-            )
-            windows = await db.execute_fetchall(
-                "SELECT w.game_id, w.turn FROM games g JOIN pistol_windows w "
-                "ON w.game_id = g.id WHERE g.status = 'running'"
-            )
-        seats: dict[int, list[PlayerRecord]] = {}
-        for row in players:
-            player = player_record(row)
-            seats.setdefault(player.game_id, []).append(player)
-        logs: dict[int, list[tuple[int, str, JSONDict]]] = {}
-        for row in entries:
-            items: list[list[Any]] = json.loads(row["log"])
-            items.sort(key=lambda item: int(item[0]))
-            logs[int(row["game_id"])] = [(int(t), str(sec), p) for _, t, sec, p in items]
-        turns_done: dict[int, set[int]] = {}
-        for row in resolved:
-            turns_done.setdefault(int(row["game_id"]), set()).add(int(row["turn"]))
-        opened: dict[int, set[int]] = {}
-        for row in windows:
-            opened.setdefault(int(row["game_id"]), set()).add(int(row["turn"]))
-        loaded = []
-        for row in games:
-            game = game_record(row)
-            seated = seats.get(game.id, [])
-            done = frozenset(turns_done.get(game.id, ()))
-            script = build_script(
-                game.seed,
-                game.activity_rules,
-                ((p.nick, p.role) for p in seated),
-                logs.get(game.id, []),
-                max(done, default=0),
-            )
-            loaded.append(
-                LoadedGame(game, seated, script, done, frozenset(opened.get(game.id, ())))
-            )
-        return loaded
 
     async def load_restart(self) -> list[RestartGame]:
         # A snapshot is usable only if it is of the game's current turn: it was written with

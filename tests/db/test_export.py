@@ -1,4 +1,5 @@
-"""The stored log as a SCENARIOS.md script: load_script, load_running and `main.py export`."""
+"""The stored log as a SCENARIOS.md script (load_script, `main.py export`), and the running games
+as the bot's start reads them (load_restart)."""
 
 from __future__ import annotations
 
@@ -76,7 +77,7 @@ async def test_load_script_keeps_accepted_entries_in_arrival_order(store: Store)
     ]
 
 
-async def test_load_running_gives_each_running_game_with_its_script(store: Store) -> None:
+async def test_load_restart_gives_each_running_game_with_its_log(store: Store) -> None:
     a = await running_game(store, guild_id=1)
     b = await running_game(store, guild_id=2, seed=3)
     lobby = await store.create_game(3, seed=1, schedule_kind="fast", timezone="UTC")
@@ -88,13 +89,15 @@ async def test_load_running_gives_each_running_game_with_its_script(store: Store
     await store.begin_pistol_window(b, 2, {}, [OutboxItem("deaths", {})], NEXT)
     await store.add_request(b, 2, "after", {"by": "Anna", "do": "shoot", "target": "Bob"}, 1000)
 
-    loaded = await store.load_running()
+    loaded = await store.load_restart()
     assert [g.game.id for g in loaded] == [a, b]
     assert lobby.id not in {g.game.id for g in loaded}
     for item in loaded:
         assert item.game == await store.require_game(item.game.id)
         assert item.players == await store.players(item.game.id)
-        assert item.script == await store.load_script(item.game.id)
+        entries = await store.log_entries(item.game.id, accepted_only=True)
+        assert item.snapshot is None  # none written: every accepted entry, in arrival order
+        assert item.log == [(e.turn, e.section, e.payload) for e in entries]
     assert (loaded[0].resolved_turns, loaded[0].pistol_window_turns) == (frozenset(), frozenset())
     assert (loaded[1].resolved_turns, loaded[1].pistol_window_turns) == ({1}, {2})
     assert loaded[1].game.phase == "pistol"

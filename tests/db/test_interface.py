@@ -84,8 +84,9 @@ async def test_the_sqlite_store_is_a_game_store(db_path: Path) -> None:
         audit: AuditLog = store
         await audit.add_audit(5, game.id, 9, "extend")
         loader: GameLoader = store
-        [loaded] = await loader.load_running()
-        assert loaded.script["players"] == [{"nick": "Anna", "role": "villager"}]
+        [loaded] = await loader.load_restart()
+        assert [(p.nick, p.role) for p in loaded.players] == [("Anna", "villager")]
+        assert loaded.log == [(1, "requests", {"by": "Anna", "do": "post"})]
     with pytest.raises(StoreError, match="closed"):
         await store.get_game(game.id)
 
