@@ -1,4 +1,4 @@
-"""Command line of the forum-mafia bot: run | replay | export | demo.
+"""Command line of the forum-mafia bot: run | replay | export | migrate-store | demo.
 
 Heavy imports (discord.py, aiosqlite) happen inside the subcommands that need them, so that
 `replay` starts fast and never imports discord. `main.py replay FILE` goes further (issue 14:
@@ -132,7 +132,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(INTENTS_HELP, file=sys.stderr)
         return 1
     except StoreError as error:
-        print(f"Database {settings.database}: {error}", file=sys.stderr)
+        print(f"Database {_shown(settings.database)}: {error}", file=sys.stderr)
         return 1
     except (aiohttp.ClientError, OSError, TimeoutError) as error:
         _log().debug("connecting to Discord failed", exc_info=True)
@@ -151,6 +151,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"Discord answered with an error: {_one_line(error)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _shown(database: object) -> str:
+    """The database setting as it may be printed: a URL's password hidden."""
+    from core.config import redact_url
+
+    return redact_url(database) if isinstance(database, str) else str(database)
 
 
 def _one_line(error: BaseException) -> str:
@@ -195,6 +202,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
         renderer = archive_renderer(args.format, args.lang)
     return export_main(database, args.game_id, renderer)
+
+
+def _cmd_migrate_store(args: argparse.Namespace) -> int:
+    from db.transfer import migrate_store_main
+
+    return migrate_store_main(args.source, args.target)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -301,6 +314,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="the .env file to read settings from (default: .env next to main.py)",
     )
     p_run.set_defaults(func=_cmd_run)
+
+    p_migrate = sub.add_parser(
+        "migrate-store",
+        help="copy every game of one store into another, empty one "
+        "(e.g. a SQLite file into PostgreSQL)",
+    )
+    p_migrate.add_argument("source", help="a SQLite file or a postgresql:// URL")
+    p_migrate.add_argument("target", help="a SQLite file or a postgresql:// URL (empty)")
+    p_migrate.set_defaults(func=_cmd_migrate_store)
 
     p_demo = sub.add_parser(
         "demo", help="play a whole game offline: the real bot in a simulated Discord"

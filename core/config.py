@@ -3,9 +3,10 @@
 Variables (the environment wins over ``.env``):
 
 - ``DISCORD_TOKEN``: the bot token (required by ``main.py run`` only).
-- ``MAFIA_DB``: the SQLite file; default ``mafia.db`` next to ``main.py``. A relative path is
-  taken relative to the directory of ``main.py`` too, so the bot finds its data wherever it is
-  started from.
+- ``MAFIA_DB``: the store. A ``postgresql://`` (or ``postgres://``) URL is a PostgreSQL
+  database (several processes, shards); anything else is the SQLite file, default ``mafia.db``
+  next to ``main.py``. A relative path is taken relative to the directory of ``main.py`` too, so
+  the bot finds its data wherever it is started from.
 - ``LOG_LEVEL``: DEBUG, INFO (default), WARNING, ERROR.
 - ``DEV_GUILD_ID``: a guild id; when set, slash commands are synced to that guild only, which
   Discord applies at once (global commands can take a while to appear).
@@ -35,7 +36,8 @@ class ConfigError(ValueError):
 @attrs.frozen
 class Settings:
     discord_token: str | None
-    database: Path
+    #: The SQLite file, or a PostgreSQL URL (:func:`is_postgres_url`).
+    database: Path | str
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     log_dir: Path = BOT_DIR / "logs"
@@ -78,13 +80,7 @@ def load_settings(
 
     token = values.get("DISCORD_TOKEN", "").strip() or None
 
-    raw_database = values.get("MAFIA_DB", "").strip() or DEFAULT_DB_NAME
-    try:
-        database = Path(raw_database).expanduser()
-    except RuntimeError as e:  # "~nobody/x.db": no such user
-        raise ConfigError(f"MAFIA_DB {raw_database!r}: {e}") from e
-    if not database.is_absolute():
-        database = BOT_DIR / database
+    database = parse_database(values.get("MAFIA_DB", "").strip() or DEFAULT_DB_NAME)
 
     log_level = values.get("LOG_LEVEL", "").strip().upper() or "INFO"
     if log_level not in LOG_LEVELS:
@@ -105,9 +101,60 @@ def load_settings(
     )
 
 
-def check_database_path(path: Path) -> None:
+POSTGRES_SCHEMES: Final[tuple[str, ...]] = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: str | os.PathLike[str]) -> bool:
+    """Whether ``target`` names a PostgreSQL database rather than a SQLite file."""
+    return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its password, if any, replaced by ``***``: safe to print or log."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+        return urlunsplit(parts._replace(netloc=netloc))
+    except ValueError:
+        return "<unreadable database URL>"
+
+
+def parse_database(raw: str) -> Path | str:
+    """``MAFIA_DB``'s value as the store to open: a PostgreSQL URL as it is (checked for a
+    host or socket and a database name), a file path made absolute (relative to ``main.py``)."""
+    if is_postgres_url(raw):
+        from urllib.parse import urlsplit
+
+        try:
+            parts = urlsplit(raw)
+            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+        except ValueError as e:
+            raise ConfigError(f"MAFIA_DB {redact_url(raw)}: not a valid URL ({e})") from e
+        if not parts.path.strip("/"):
+            raise ConfigError(
+                f"MAFIA_DB {redact_url(raw)}: name the database, "
+                "e.g. postgresql://mafia@localhost/mafia"
+            )
+        return raw
+    try:
+        database = Path(raw).expanduser()
+    except RuntimeError as e:  # "~nobody/x.db": no such user
+        raise ConfigError(f"MAFIA_DB {raw!r}: {e}") from e
+    if not database.is_absolute():
+        database = BOT_DIR / database
+    return database
+
+
+def check_database_path(path: Path | str) -> None:
     """Refuse at once a ``MAFIA_DB`` that can never be a database file (a folder, or a file in
-    a folder that does not exist), before ``main.py run`` connects to Discord."""
+    a folder that does not exist), before ``main.py run`` connects to Discord. (A PostgreSQL
+    URL is checked when the store connects.)"""
+    if not isinstance(path, Path):
+        return
     if path.is_dir():
         raise ConfigError(f"MAFIA_DB {path} is a folder, not a database file")
     if not path.parent.is_dir():

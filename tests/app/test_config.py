@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from core.config import BOT_DIR, ConfigError, load_settings, read_dotenv
+from core.config import (
+    BOT_DIR,
+    ConfigError,
+    check_database_path,
+    is_postgres_url,
+    load_settings,
+    read_dotenv,
+    redact_url,
+)
 
 
 def test_defaults_without_anything(tmp_path: Path) -> None:
@@ -41,3 +49,27 @@ def test_relative_database_is_next_to_the_bot(tmp_path: Path) -> None:
 def test_bad_values_are_named(name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):
         load_settings({name: value}, dotenv=None)
+
+
+def test_a_postgresql_url_is_kept_as_the_store(tmp_path: Path) -> None:
+    url = "postgresql://mafia:s3cret@db.example:5432/mafia?sslmode=require"
+    settings = load_settings({"MAFIA_DB": url}, dotenv=None)
+    assert settings.database == url
+    assert is_postgres_url(settings.database) and is_postgres_url("postgres://h/db")
+    assert not is_postgres_url(tmp_path / "postgresql://x")  # a path is never a URL
+    check_database_path(settings.database)  # checked when the store connects, not here
+    assert redact_url(url) == "postgresql://mafia:***@db.example:5432/mafia?sslmode=require"
+    assert redact_url("postgresql://mafia@h/db") == "postgresql://mafia@h/db"
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("postgresql://mafia:pw@localhost", "name the database"),
+        ("postgresql://mafia:pw@localhost:port/mafia", "not a valid URL"),
+    ],
+)
+def test_an_unusable_url_is_refused_without_its_password(url: str, reason: str) -> None:
+    with pytest.raises(ConfigError, match=reason) as caught:
+        load_settings({"MAFIA_DB": url}, dotenv=None)
+    assert "pw" not in str(caught.value)
