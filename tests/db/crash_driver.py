@@ -1,11 +1,11 @@
 """Play scripted games through the real service on a real file (the crash-safety test's child).
 
-    python -m tests.db.crash_driver --db FILE --script SCRIPT.json --sent SENT --games N
+    python -m tests.db.crash_driver --db FILE|URL --script SCRIPT.json --sent SENT --games N
         [--kill-at K --kill-when before|after|during --kill-delay SECONDS]
 
 Plays ``SCRIPT`` as N games in N guilds, one after another, through
-:class:`core.service.GameService` on the SQLite store, the way the bot does without Discord:
-the host opens a signup, the players join, the host starts (roles dealt by the service from
+:class:`core.service.GameService` on the store (SQLite or PostgreSQL), the way the bot does
+without Discord: the host opens a signup, the players join, the host starts (roles dealt by the service from
 the seed; the script's players are matched to the dealt seats by role), requests and host
 actions go through ``submit`` / ``host_action``, the deadline through ``deadline_reached``, and
 the outbox is delivered ("sent" = a line appended to SENT) and marked sent. The clock is
@@ -41,7 +41,7 @@ from typing import Any, cast
 
 from core.service import GameService, ServiceError
 from db.interface import GameStore
-from db.store import Store
+from db.store import Store, open_store
 from rules.model import HostAction, Phase
 
 T0 = dt.datetime(2025, 3, 1, 18, 0, tzinfo=dt.UTC)
@@ -264,9 +264,10 @@ async def play_game(store: Store, guild: int, script: dict[str, Any], sent: Path
 
 
 async def run(args: argparse.Namespace, script: dict[str, Any]) -> None:
-    real = await Store.open(args.db)
+    real = await open_store(args.db)
     with (args.sent.parent / "opens.log").open("a", encoding="utf-8") as f:
-        f.write("checked\n" if real.integrity_checked else "unchecked\n")  # issue 14
+        checked = getattr(real, "integrity_checked", False)  # SQLite's (issue 14)
+        f.write("checked\n" if checked else "unchecked\n")
     try:
         store = KillingStore(
             real, args.sent.parent / "resolved.log", args.kill_at, args.kill_when, args.kill_delay
@@ -282,7 +283,7 @@ async def run(args: argparse.Namespace, script: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--db", required=True, type=Path)
+    parser.add_argument("--db", required=True, help="a SQLite file or a postgresql:// URL")
     parser.add_argument("--script", required=True, type=Path)
     parser.add_argument("--sent", required=True, type=Path)
     parser.add_argument("--games", type=int, default=1)

@@ -17,11 +17,32 @@ from sandbox.clients import LOCALE_OF
 from tests.e2e.helpers import Restart, bot_of, client_locale
 
 
+ENGINES = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A module that sets ``BOTH_ENGINES = True`` plays each of its games on SQLite and on
+    PostgreSQL (tests/pgserver.py: a real server, a schema per test)."""
+    if "database" in metafunc.fixturenames and getattr(metafunc.module, "BOTH_ENGINES", False):
+        metafunc.parametrize("database", ENGINES, indirect=True)
+
+
+@pytest.fixture
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The store the test's bot runs on: a fresh SQLite file, or (parametrised) a fresh
+    PostgreSQL schema."""
+    if getattr(request, "param", "sqlite") == "postgres":
+        from tests import pgserver
+
+        return pgserver.fresh_url()
+    return str(tmp_path / "mafia.db")
+
+
 @pytest_asyncio.fixture
-async def simcord_bot(tmp_path: Path) -> AsyncIterator[commands.Bot]:
-    """Our bot on a fresh database file. SimCord never calls ``bot.close()``, so the database
+async def simcord_bot(database: str) -> AsyncIterator[commands.Bot]:
+    """Our bot on a fresh store. SimCord never calls ``bot.close()``, so the database
     (an aiosqlite thread that would keep the process alive) is closed here."""
-    bot = create_bot(str(tmp_path / "mafia.db"))
+    bot = create_bot(database)
     yield bot
     if isinstance(bot, MafiaBot):
         await bot.close_store()
