@@ -4,13 +4,13 @@
         [--kill-at K --kill-when before|after|during --kill-delay SECONDS]
 
 Plays ``SCRIPT`` as N games in N guilds, one after another, through
-:class:`core.service.GameService` on the store (SQLite or PostgreSQL), the way the bot does
-without Discord: the host opens a signup, the players join, the host starts (roles dealt by the service from
-the seed; the script's players are matched to the dealt seats by role), requests and host
-actions go through ``submit`` / ``host_action``, the deadline through ``deadline_reached``, and
-the outbox is delivered ("sent" = a line appended to SENT) and marked sent. The clock is
-virtual and read from the game (a request just before the deadline, the resolution at it), so
-a run killed and restarted computes the same times as one that was not.
+:class:`core.service.GameService` on the store (SQLite or PostgreSQL), the way the bot does without
+Discord: the host opens a signup, the players join, the host starts (roles dealt by the service
+from the seed; the script's players are matched to the dealt seats by role), requests and host
+actions go through ``submit`` / ``host_action``, the deadline through ``deadline_reached``, and the
+outbox is delivered ("sent" = a line appended to SENT) and marked sent. The clock is virtual and
+read from the game (a request just before the deadline, the resolution at it), so a run killed and
+restarted computes the same times as one that was not.
 
 Killed at any point and started again on the same file, it loads the service (which rebuilds
 every game from the store) and carries on where the log ends: a request is sent again only if

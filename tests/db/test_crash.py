@@ -2,10 +2,10 @@
 
 The child (``tests/db/crash_driver.py``) plays scripted games through ``core.service.GameService``
 on a real SQLite file or PostgreSQL database, with no Discord. It kills itself again and again
-inside the service's store calls (before a write, after its commit, or during it from a timer; also during start-up
-and migration) and is restarted on the same file until it finishes. The stored outcome must
-equal an uninterrupted run's, every announcement must have been delivered at least once, and
-no turn may have been resolved twice.
+inside the service's store calls (before a write, after its commit, or during it from a timer; also
+during start-up and migration) and is restarted on the same file until it finishes. The stored
+outcome must equal an uninterrupted run's, every announcement must have been delivered at least
+once, and no turn may have been resolved twice.
 """
 
 from __future__ import annotations

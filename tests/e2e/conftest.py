@@ -16,7 +16,6 @@ from main import create_bot
 from sandbox.clients import LOCALE_OF
 from tests.e2e.helpers import Restart, bot_of, client_locale
 
-
 ENGINES = ("sqlite", "postgres")
 
 
