@@ -68,7 +68,7 @@ def _as_server_user(args: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *args]
 
 
-def _start() -> str:
+def _start(*, durable: bool = False) -> str:
     bindir = _bin_dir()
     if bindir is None:
         raise RuntimeError(
@@ -101,10 +101,9 @@ def _start() -> str:
         capture_output=True,
         env=env,
     )
-    options = (
-        f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
-        "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-    )
+    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    if not durable:
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     subprocess.run(
         _as_server_user(
             [str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"),
@@ -155,6 +154,13 @@ def _wait_ready(url: str) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+def start_server(*, durable: bool = True) -> str:
+    """A new server of its own (the benchmarks'): ``durable`` keeps PostgreSQL's defaults
+    (fsync, synchronous commit), so that a commit costs what it costs in production. Stopped
+    at exit. Raises RuntimeError (or OSError, CalledProcessError) when none can start."""
+    return _start(durable=durable)
 
 
 def server() -> str | None:
