@@ -132,10 +132,10 @@ async def test_reshard_from_one_process_to_two_moves_every_game_with_its_server(
     for table in tables:
         game_ch = slot(table.world, "game")
         roles = seats[table.game_id]
-        for _nick, actor in roles.values():
-            mafioso = actor is roles["mafioso"][1]
-            target = roles["doctor"][0] if mafioso else roles["mafioso"][0]
-            reply_text(await actor.slash(game_ch, "vote", target=target))
+        by_user = {actor.id: actor for actor in table.players}
+        for seat in one.service.live[table.game_id].players:  # every player votes
+            target = roles["doctor"][0] if seat.role == "mafioso" else roles["mafioso"][0]
+            reply_text(await by_user[seat.user_id].slash(game_ch, "vote", target=target))
     turn_two = max(deadline(one, table) for table in tables)
 
     # Stopped; a row each game's old process queued and never sent waits in the store.
@@ -215,3 +215,30 @@ async def test_reshard_from_one_process_to_two_moves_every_game_with_its_server(
     for table in tables:
         texts = game_texts(table)
         assert len(texts) == len(set(texts)), texts
+
+
+async def test_one_process_running_every_shard_owns_every_server(
+    simcord_env: Env, start_shard: StartShard
+) -> None:
+    """``--shard-count 2`` without ids: both shards' connections in one process, which owns
+    the games of the servers on either; each server's commands arrive on its own shard."""
+    env = simcord_env
+    both = await start_shard(shard_count=2)
+    assert isinstance(both, ShardedMafiaBot)
+    assert (both.shard_count, sorted(both.shards)) == (2, [0, 1])
+    tables = []
+    for serial, shard in enumerate((0, 1)):
+        world = server_on(env, shard, serial)
+        players = add_players(world, [f"s{shard}p{n}" for n in range(1, 5)])
+        await start_game(world, ROLES, players, activity_rules=False)
+        game = both.service.game_in(world.guild.id)
+        assert game is not None
+        tables.append(Table(world, shard, players, game.id))
+        guild = both.get_guild(world.guild.id)
+        assert guild is not None and guild.shard_id == shard
+    await until(env, max(deadline(both, table) for table in tables))
+    for table in tables:
+        assert [r.turn for r in await both.store.resolutions(table.game_id)] == [1]
+        assert any(
+            text.startswith(t("en", "announce.results", turn=1)) for text in game_texts(table)
+        )
