@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import argparse
     import logging
     from collections.abc import Callable
+    from pathlib import Path
 
     from discord.ext import commands
 
@@ -80,6 +81,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     try:
         settings = load_settings(dotenv=dotenv)
         check_database_path(settings.database)
+        shard_options = _shard_options(args, dotenv)
     except ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 1
@@ -120,7 +122,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"Cannot write the log in {settings.log_dir}: {error.strerror}", file=sys.stderr)
         return 1
     bot = create_bot(
-        str(settings.database), dev_guild_id=settings.dev_guild_id, freeze_heap=True
+        str(settings.database),
+        dev_guild_id=settings.dev_guild_id,
+        freeze_heap=True,
+        **shard_options,
     )
     source = "environment" if os.environ.get("DISCORD_TOKEN") else str(dotenv)
     try:
@@ -158,6 +163,25 @@ def _shown(database: object) -> str:
     from core.config import redact_url
 
     return redact_url(database) if isinstance(database, str) else str(database)
+
+
+def _shard_options(args: argparse.Namespace, dotenv: Path) -> dict[str, Any]:
+    """The ``create_bot`` settings of ``--shard-count`` / ``--shard-ids``, each over its
+    variable (``MAFIA_SHARD_COUNT`` / ``MAFIA_SHARD_IDS``, the environment over ``.env``):
+    none without a count (a plain bot owning every server). A ``ConfigError`` (one line)
+    for shards that do not fit."""
+    from core.config import ConfigError, read_dotenv
+    from core.shards import ShardError, shards_from
+
+    values = read_dotenv(dotenv)
+    values.update(os.environ)
+    try:
+        shards = shards_from(values, args.shard_count, args.shard_ids)
+    except ShardError as error:
+        raise ConfigError(str(error)) from None
+    if shards is None:
+        return {}
+    return {"shard_count": shards.count, "shard_ids": shards.ids}
 
 
 def _one_line(error: BaseException) -> str:
@@ -312,6 +336,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--env-file",
         default=str(Path(__file__).resolve().parent / ".env"),
         help="the .env file to read settings from (default: .env next to main.py)",
+    )
+    p_run.add_argument(
+        "--shard-count",
+        default=None,
+        metavar="N",
+        help="run as Discord shards: N in all (default: MAFIA_SHARD_COUNT, else no shards, "
+        "one process owning every server)",
+    )
+    p_run.add_argument(
+        "--shard-ids",
+        default=None,
+        metavar="A,B",
+        help="the shards this process runs, from 0 to N-1 (default: MAFIA_SHARD_IDS, "
+        "else all N); it owns the games of their servers only",
     )
     p_run.set_defaults(func=_cmd_run)
 

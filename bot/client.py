@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import logging
+from collections.abc import Iterable
 from typing import Any, Final
 
 import attrs
@@ -20,6 +21,7 @@ from bot.delivery import Delivery, global_rate_trace
 from bot.tree import MafiaTree
 from bot.webhooks import GameWebhooks
 from core.service import GameService
+from core.shards import Shards
 from db.interface import GameStore
 from db.store import open_store
 
@@ -44,6 +46,10 @@ def bot_intents() -> discord.Intents:
     return discord.Intents(guilds=True, members=True)
 
 
+def _optional_ids(ids: Iterable[int] | None) -> tuple[int, ...] | None:
+    return None if ids is None else tuple(ids)
+
+
 @attrs.frozen(kw_only=True)
 class BotSettings:
     """What ``create_bot`` accepts besides the database path."""
@@ -61,10 +67,28 @@ class BotSettings:
     #: games, which otherwise stalls the event loop (every game) for tens of milliseconds.
     #: ``main.py run`` sets it; tests, which start many bots in one process, do not.
     freeze_heap: bool = False
+    #: Discord shards (issue 15): run the shards ``shard_ids`` (default: all) of
+    #: ``shard_count`` as a discord.py ``AutoShardedBot``, owning only the games of the
+    #: servers on them (``core/shards.py``). None (the default): a plain bot owning every game.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = attrs.field(default=None, converter=_optional_ids)
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this bot runs (checked: ``ShardError`` for ids that do not fit)."""
+        if self.shard_count is None:
+            if self.shard_ids is not None:
+                raise ValueError("shard_ids need a shard_count")
+            return None
+        ids = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
+        return Shards(self.shard_count, ids)
 
 
 class MafiaBot(commands.Bot):
-    def __init__(self, settings: BotSettings) -> None:
+    """The bot: one process owning every server's games, or (as :class:`ShardedMafiaBot`)
+    the servers of some shards only."""
+
+    def __init__(self, settings: BotSettings, **options: Any) -> None:
         # The bot never joins voice: skip discord.py's start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -75,8 +99,11 @@ class MafiaBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             http_trace=global_rate_trace(),  # Discord's global limit, for every request
+            **options,
         )
         self.settings = settings
+        #: The shards whose servers' games this process owns; None: every server's.
+        self.owned: Shards | None = settings.shards
         self.database = settings.database
         self._store: GameStore | None = None
         self._context: GameContext | None = None
@@ -101,12 +128,21 @@ class MafiaBot(commands.Bot):
         """The game service, ready from ``setup_hook`` on."""
         return self.context.service
 
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process owns the games of server ``guild_id``: always, unless it runs
+        some shards only (issue 15); then those of the servers on its shards. The filter of
+        what is loaded (hence clocked) and delivered at start."""
+        return self.owned is None or self.owned.owns(guild_id)
+
     async def setup_hook(self) -> None:
         store = self._store = await open_store(self.database)
         # discord.utils.utcnow: the real time, and SimCord's virtual time in tests.
         service = GameService(store, clock=discord.utils.utcnow, game_seed=self.settings.game_seed)
-        await service.load()
-        delivery = Delivery(self, store, service)
+        # Shards (issue 15): only the games of this process's servers are loaded, so the clock
+        # arms for them only; the delivery sends only their rows. Other games stay untouched.
+        owns = None if self.owned is None else self.owns_guild
+        await service.load(owns=owns)
+        delivery = Delivery(self, store, service, owns=owns)
         self._context = context = GameContext(
             client=self,
             store=store,
@@ -164,7 +200,22 @@ class MafiaBot(commands.Bot):
             await store.close()
 
 
+class ShardedMafiaBot(MafiaBot, commands.AutoShardedBot):
+    """The bot as a discord.py ``AutoShardedBot`` running the shards of its settings (one
+    gateway connection each, in this process), owning the games of their servers only."""
+
+    def __init__(self, settings: BotSettings) -> None:
+        shards = settings.shards
+        if shards is None:
+            raise ValueError("a sharded bot needs a shard_count")
+        super().__init__(settings, shard_count=shards.count, shard_ids=list(shards.ids))
+
+
 def create_bot(database: str, **settings: Any) -> commands.Bot:
     """Build the bot on ``database`` (a SQLite path); ``settings`` are :class:`BotSettings`
-    fields. Starting it is the caller's business (``bot.run``, or SimCord in tests)."""
-    return MafiaBot(BotSettings(database=database, **settings))
+    fields. With ``shard_count`` (and ``shard_ids``) it is a :class:`ShardedMafiaBot`, else a
+    plain :class:`MafiaBot`. Starting it is the caller's business (``bot.run``, or SimCord)."""
+    config = BotSettings(database=database, **settings)
+    if config.shard_count is not None:
+        return ShardedMafiaBot(config)
+    return MafiaBot(config)

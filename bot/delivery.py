@@ -173,8 +173,12 @@ class Delivery:
         clock: Callable[[], datetime] | None = None,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         workers: int = WORKERS,
+        owns: Callable[[int], bool] | None = None,
     ) -> None:
         self.client = client
+        #: Shards (issue 15): the servers whose games' rows this process sends (None: all);
+        #: another process sends the others' (``core/shards.py``).
+        self._owns = owns
         self.store = store
         self.service = service
         self.clock = clock or service.clock
@@ -186,6 +190,7 @@ class Delivery:
         self._reading = asyncio.Lock()  # one read of the outbox at a time
         self._next_read: asyncio.Future[list[asyncio.Task[_Pass]]] | None = None
         self._tables: dict[int, int] = {}  # game -> table
+        self._mine: dict[int, bool] = {}  # game -> whether this process owns it (shards)
         self._reported: set[int] = set()  # rows whose failure the hosts were told of
         self.rooms = MafiaRooms(service)
         #: Rows whose last attempt failed, with the time of their first failed attempt: they
@@ -269,6 +274,8 @@ class Delivery:
         workers: dict[int, asyncio.Task[_Pass]] = {}
         for row in rows:
             table_id = await self._table_of(row.game_id)
+            if not self._mine.get(row.game_id, True):  # another shard's game (issue 15)
+                continue
             worker = self._workers.get(table_id)
             if row.id in self._queued:  # a worker has it already
                 if worker is not None:
@@ -294,6 +301,8 @@ class Delivery:
             game = await self.store.get_game(game_id)
             table_id = game.table_id if game is not None else -game_id
             self._tables[game_id] = table_id
+            if self._owns is not None:  # a game gone from the store: shard 0's, as a DM's
+                self._mine[game_id] = self._owns(game.guild_id if game is not None else 0)
         return table_id
 
     async def _work(self, table_id: int, queue: deque[OutboxRecord]) -> _Pass:

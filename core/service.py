@@ -183,12 +183,16 @@ class GameService:
             raise ServiceError("error.no_running_game")
 
     # --- start-up ---------------------------------------------------------------------
-    async def load(self) -> list[LiveGame]:
+    async def load(self, owns: Callable[[int], bool] | None = None) -> list[LiveGame]:
         """Every running game, restored at start: the clock re-arms from these.
 
         One batch of reads for all games (``load_restart``); each game from the snapshot of
         its state kept with its last resolution, replaying only the current turn's log on
-        top, or from its full log when it has no usable snapshot (the log is the truth)."""
+        top, or from its full log when it has no usable snapshot (the log is the truth).
+
+        ``owns`` (shards, issue 15: ``core/shards.py``) keeps only the games of the servers
+        whose id it accepts; the others stay untouched in the store (another process owns
+        them)."""
         self.live.clear()
         # Loading allocates hundreds of thousands of objects that all stay: the collector's
         # full passes, triggered again and again meanwhile, would walk the growing heap each
@@ -199,6 +203,8 @@ class GameService:
         try:
             for item in await self.store.load_restart():
                 rec = item.game
+                if owns is not None and not owns(rec.guild_id):  # shards: another process's
+                    continue
                 live = self.live[rec.id] = await self._restore(item)
                 if not item.cards_queued:
                     await self._deal_cards_once(live)
