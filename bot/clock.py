@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Final
 
-from core.clock import Event, TimedEvent, next_deadline, next_event
+from core.clock import Event, TimedEvent, due_events, next_deadline, next_event, still_due
 from core.service import GameService
 
 log = logging.getLogger(__name__)
@@ -96,7 +96,6 @@ class GameClock:
             upcoming = self.next_event()
             if upcoming is None:
                 return
-            game_id, kind = upcoming.game_id, upcoming.kind
             delay = (upcoming.at - self.service.clock()).total_seconds()
             if delay > 0:
                 self._sleeping = True
@@ -105,18 +104,34 @@ class GameClock:
                 finally:
                     self._sleeping = False
                 continue  # a deadline may have moved meanwhile: look again
-            try:
-                if kind is Event.DEADLINE:
-                    await self.service.deadline_reached(game_id, if_due=True)
-                elif kind is Event.REMINDER:
-                    await self.service.send_reminders(game_id)
-                else:
-                    await self.service.timed_notice(game_id, kind)
-            except Exception:
-                log.exception("the %s of game %s could not be acted on", kind, game_id)
+            # Everything due now in one look at the games (a thousand games share a deadline),
+            # each checked again just before it is acted on.
+            failed = False
+            for event in due_events(self.service.live.values(), self.service.clock()):
+                game = self.service.live.get(event.game_id)
+                if game is None or not still_due(game, event, self.service.clock()):
+                    continue
+                failed |= not await self._act(event)
+                self._deliver_soon(event.game_id)
+            if failed:
                 self._sleeping = True
                 try:
                     await asyncio.sleep(RETRY_SECONDS)
                 finally:
                     self._sleeping = False
-            self._deliver_soon(game_id)
+
+    async def _act(self, event: TimedEvent) -> bool:
+        """Act on one due event; False (logged) if it failed: it stays due, and the runner
+        waits :data:`RETRY_SECONDS` before trying again, never in a hot loop."""
+        game_id, kind = event.game_id, event.kind
+        try:
+            if kind is Event.DEADLINE:
+                await self.service.deadline_reached(game_id, if_due=True)
+            elif kind is Event.REMINDER:
+                await self.service.send_reminders(game_id)
+            else:
+                await self.service.timed_notice(game_id, kind)
+        except Exception:
+            log.exception("the %s of game %s could not be acted on", kind, game_id)
+            return False
+        return True

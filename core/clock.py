@@ -143,6 +143,20 @@ def next_event(games: Iterable[LiveGame], now: datetime) -> TimedEvent | None:
     return min(due, key=TimedEvent.sort_key) if due else None
 
 
+def due_events(games: Iterable[LiveGame], now: datetime) -> list[TimedEvent]:
+    """Every event already due (its moment at or before ``now``), in the order to act on them:
+    one look at every game when a thousand games share a deadline, instead of one look at
+    every game per event."""
+    due = [e for g in games for e in game_events(g, now) if e.at <= now]
+    return sorted(due, key=TimedEvent.sort_key)
+
+
+def still_due(game: LiveGame, event: TimedEvent, now: datetime) -> bool:
+    """Whether ``event`` (found due a moment ago) is still due for ``game``: acting on the
+    events of a batch takes time, during which a host may move or pause a deadline."""
+    return any(e.kind is event.kind and e.at <= now for e in game_events(game, now))
+
+
 def next_deadline(games: Iterable[LiveGame], now: datetime) -> tuple[datetime, int, bool] | None:
     """The earliest (moment, game id, is_reminder) among running, unpaused games: a
     deadline, or the time of a turn's reminders (they sort first on a tie). The public

@@ -12,7 +12,7 @@ import pytest
 
 from bot.clock import GameClock
 from bot.render import resolve_preview
-from core.clock import Event, last_hour_at
+from core.clock import Event, due_events, last_hour_at, still_due
 from core.i18n import Lang, t
 from core.service import GameService
 from db.store import Store
@@ -139,3 +139,41 @@ async def test_R52_the_resolve_preview_of_99_silent_players_fits_one_message(
     assert len(preview) <= 2000  # Discord's limit for a message
     shown = preview.splitlines()[1]
     assert live.players[0].nick in shown and t(lang, "host.and_more", count=99)[:3] in shown
+
+
+async def test_games_sharing_a_deadline_are_resolved_in_one_wake_up(store: Store) -> None:
+    """A thousand games share the forum's 21:00 deadline: the clock collects every event due
+    in one look at the games and acts on each (core.clock.due_events), re-checking each just
+    before acting, so a game whose host moved its deadline meanwhile is left alone."""
+    now = [START]
+    service = GameService(store, clock=lambda: now[0])
+    games = []
+    for guild in (1, 2, 3):
+        await service.new_game(
+            guild, 99, "fast", "UTC", roles="mafioso=1 doctor=1 villager=2", activity_rules=False
+        )
+        for uid in range(1, 5):
+            await service.join(guild, guild * 100 + uid)
+        games.append(await service.start(guild))
+    deadline = games[0].record.deadline
+    assert deadline is not None and all(g.record.deadline == deadline for g in games)
+    now[0] = deadline + timedelta(seconds=1)
+    due = due_events(service.live.values(), now[0])
+    assert [(e.game_id, e.kind) for e in due] == [(g.id, Event.DEADLINE) for g in games]
+    # The host of the third game extends it before the clock reaches it in the batch.
+    await service.extend(3, 1, 30)
+    assert [still_due(g, e, now[0]) for g, e in zip(games, due, strict=True)] == [
+        True,
+        True,
+        False,
+    ]
+    bot = Deliveries(service)
+    clock = GameClock(service, bot.deliver)
+    clock.rearm()
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if bot.deliveries >= 2:
+            break
+    clock.stop()
+    resolved = {g.id: [r.turn for r in await store.resolutions(g.id)] for g in games}
+    assert resolved == {games[0].id: [1], games[1].id: [1], games[2].id: []}
