@@ -1,6 +1,11 @@
 """``/vote`` until the reply, next to a no-op command, with 1,000 games loaded (issue 14).
 
     python -m bench.vote_bench [--games 1000] [--played 40] [--votes 1200]
+        [--engine sqlite|postgres|both]
+
+On each engine in turn: SQLite (the file), then PostgreSQL (the same games copied into a
+server the benchmark starts itself, with PostgreSQL's durable defaults: fsync and synchronous
+commit on; or ``$MAFIA_BENCH_PG``).
 
 The world: a database holding ``--games`` running games, all loaded by the bot's real start
 path (``setup_hook``: ``GameService.load``) and live in its service. ``--played`` of them are
@@ -58,6 +63,7 @@ from simcord import Env
 from bench.e2e_bench import Game, ReplyClock, add_noop_commands, percentile
 from bot.client import MafiaBot
 from db import migrations
+from db.transfer import migrate_store
 from main import create_bot
 
 GAMES = 1000
@@ -133,13 +139,18 @@ def populate(path: Path, games: int) -> None:
     conn.close()
 
 
-async def run(games: int, played: int, votes: int) -> None:
+async def run(games: int, played: int, votes: int, engine: str = "sqlite") -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
         began = time.perf_counter()
         populate(path, games - played)
+        database = str(path)
+        if engine == "postgres":  # the same games, copied by `main.py migrate-store`
+            database = postgres_database()
+            await migrate_store(str(path), database)
         built = time.perf_counter() - began
-        bot = create_bot(str(path), freeze_heap=True)  # as main.py runs it
+        print(f"vote on {ENGINE_NAMES[engine]}:")
+        bot = create_bot(database, freeze_heap=True)  # as main.py runs it
         assert isinstance(bot, MafiaBot)
         add_noop_commands(bot)
         try:
@@ -213,7 +224,7 @@ def report(samples: dict[str, list[float]], alone: list[float]) -> None:
     print(
         f"  {'(the store alone)':<16} {statistics.median(alone):8.3f} "
         f"{percentile(alone, 0.99):8.3f} {statistics.fmean(alone):8.3f}"
-        "   one vote committed (synchronous=FULL), no Discord"
+        "   one vote committed, no Discord"
     )
     vote, noop = samples["/vote"], samples["noop"]
     p50_ratio = statistics.median(vote) / statistics.median(noop)
@@ -230,6 +241,31 @@ def report(samples: dict[str, list[float]], alone: list[float]) -> None:
     )
 
 
+ENGINE_NAMES = {"sqlite": "SQLite (synchronous=FULL)", "postgres": "PostgreSQL (fsync on)"}
+
+
+def postgres_database() -> str:
+    """A database on a PostgreSQL server of the benchmark's own, started from the machine's
+    PostgreSQL with its durable defaults (tests/pgserver.py), or ``$MAFIA_BENCH_PG``."""
+    import os
+
+    from tests import pgserver
+
+    url = os.environ.get("MAFIA_BENCH_PG")
+    return url if url else pgserver.start_server(durable=True)
+
+
+def postgres_available() -> str | None:
+    """None when a PostgreSQL server can be had, else why not."""
+    import os
+
+    from tests import pgserver
+
+    if os.environ.get("MAFIA_BENCH_PG") or pgserver._bin_dir() is not None:
+        return None
+    return "no PostgreSQL here (install postgresql, or set MAFIA_BENCH_PG to a URL)"
+
+
 def verdict(met: bool) -> str:
     return "ok" if met else "MISSED"
 
@@ -239,12 +275,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=GAMES, help="running games loaded")
     parser.add_argument("--played", type=int, default=PLAYED, help="of which played in SimCord")
     parser.add_argument("--votes", type=int, default=VOTES, help="votes timed (and no-ops)")
+    parser.add_argument(
+        "--engine",
+        choices=("sqlite", "postgres", "both"),
+        default="both",
+        help="the store (default both, one after the other: the same games copied into a "
+        "PostgreSQL server of the benchmark's own)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.played < args.games:
         parser.error("--played must be at least 1 and less than --games")
     # The no-op command has no Russian name: keep the translator's warning out of the numbers.
     logging.getLogger("bot.command_i18n").setLevel(logging.ERROR)
-    asyncio.run(run(args.games, args.played, args.votes))
+    engines = ["sqlite", "postgres"] if args.engine == "both" else [args.engine]
+    for engine in engines:
+        if engine == "postgres" and (why := postgres_available()) is not None:
+            print(f"vote on PostgreSQL: skipped, {why}")
+            continue
+        asyncio.run(run(args.games, args.played, args.votes, engine))
 
 
 if __name__ == "__main__":
