@@ -1,6 +1,7 @@
-"""The store's interface (db/interface.py): the SQLite store implements every Protocol method
-with the same signature, statically (mypy) and at run time, and no SQL or SQLite driver leaks
-out of db/sqlite/ (and db/migrations.py, the SQLite schema)."""
+"""The store's interface (db/interface.py): the SQLite and the PostgreSQL stores implement every
+Protocol method with the same signature, statically (mypy) and at run time, and no SQL or
+SQLite driver leaks out of the backends (db/sqlite/, db/postgres/, and db/migrations.py, the
+SQLite schema)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ from db.interface import (
     StoreLifecycle,
 )
 from db.models import OutboxItem, PlayerSpec, TableSettings
-from db.store import Store, open_store
+from db.postgres import PostgresStore
+from db.store import Store, is_postgres_url, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,13 +93,21 @@ async def test_the_sqlite_store_is_a_game_store(db_path: Path) -> None:
         await store.get_game(game.id)
 
 
-async def test_open_store_returns_the_interface(db_path: Path) -> None:
-    store = await open_store(db_path)
+async def test_open_store_returns_the_interface(target: str) -> None:
+    store = await open_store(target)
     try:
-        assert isinstance(store, Store)
+        assert isinstance(store, PostgresStore if is_postgres_url(target) else Store)
         assert await store.get_table(1) is None
     finally:
         await store.close()
+
+
+def test_open_store_picks_postgresql_by_the_url_scheme() -> None:
+    assert is_postgres_url("postgresql://bot@db.example/mafia")
+    assert is_postgres_url("postgres://bot:secret@10.0.0.5:5433/mafia?search_path=bot")
+    assert not is_postgres_url("mafia.db")
+    assert not is_postgres_url("/srv/postgresql/mafia.db")
+    assert not is_postgres_url(Path("postgresql://x"))  # a path is a file, whatever its name
 
 
 def test_the_composite_protocol_is_every_concern() -> None:
@@ -105,11 +115,18 @@ def test_the_composite_protocol_is_every_concern() -> None:
     assert not _protocol_methods(GameStore), "GameStore declares no methods of its own"
 
 
+#: Every backend of the interface, by its pytest id.
+BACKENDS: dict[str, type[Any]] = {"sqlite": Store, "postgres": PostgresStore}
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
 @pytest.mark.parametrize("name", sorted(_all_methods()))
-def test_every_protocol_method_exists_on_the_store_with_the_same_signature(name: str) -> None:
+def test_every_protocol_method_exists_on_the_store_with_the_same_signature(
+    name: str, backend: str
+) -> None:
     declared = _all_methods()[name]
-    implemented = getattr(Store, name, None)
-    assert implemented is not None, f"Store has no {name}"
+    implemented = getattr(BACKENDS[backend], name, None)
+    assert implemented is not None, f"{backend} store has no {name}"
     assert inspect.iscoroutinefunction(implemented) == inspect.iscoroutinefunction(declared)
     want, got = inspect.signature(declared), inspect.signature(implemented)
     assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == [
@@ -118,10 +135,11 @@ def test_every_protocol_method_exists_on_the_store_with_the_same_signature(name:
     assert get_type_hints(implemented) == get_type_hints(declared), name
 
 
-def test_the_store_has_no_public_method_outside_the_interface() -> None:
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+def test_the_store_has_no_public_method_outside_the_interface(backend: str) -> None:
     public = {
         name
-        for name, value in inspect.getmembers(Store)
+        for name, value in inspect.getmembers(BACKENDS[backend])
         if not name.startswith("_") and callable(value)
     }
     # ``open`` is how a backend is created: its arguments (a file, durability) are its own.
