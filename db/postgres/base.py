@@ -31,7 +31,7 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from db.errors import DatabaseUnusable, NotFound, StoreError
-from db.postgres import migrations
+from db.postgres.migrations import LATEST_VERSION, inspect_schema, migrate
 from db.sqlite.tablecache import TableCache
 
 log = logging.getLogger(__name__)
@@ -120,17 +120,17 @@ class PostgresBase:
         try:
             async with pool.acquire() as conn:
                 if read_only:
-                    version = await migrations.inspect(conn, describe(url))
-                    if version != migrations.LATEST_VERSION:
+                    version = await inspect_schema(conn, describe(url))
+                    if version != LATEST_VERSION:
                         raise DatabaseUnusable(
                             f"{describe(url)}: schema version {version}, but this bot reads "
-                            f"version {migrations.LATEST_VERSION} only; run the bot on it "
+                            f"version {LATEST_VERSION} only; run the bot on it "
                             "once to upgrade it"
                             if version
                             else f"{describe(url)}: not a forum-mafia database (no schema)"
                         )
                 else:
-                    old, new = await migrations.migrate(conn, describe(url))
+                    old, new = await migrate(conn, describe(url))
                     if old != new:
                         log.info("migrated %s from schema v%d to v%d", describe(url), old, new)
         except BaseException as e:

@@ -270,7 +270,7 @@ async def _tables(conn: Conn) -> frozenset[str]:
     return frozenset(str(r["tablename"]) for r in rows)
 
 
-async def inspect(conn: Conn, where: str) -> int:
+async def inspect_schema(conn: Conn, where: str) -> int:
     """Check that the schema of ``conn`` (the first of its ``search_path``) is empty or ours;
     return its version (0: empty)."""
     if await conn.fetchval("SELECT current_schema()") is None:
@@ -314,7 +314,7 @@ async def migrate(conn: Conn, where: str, target: int | None = None) -> tuple[in
         raise ValueError(f"no schema version {goal}")
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", ADVISORY_LOCK)
-        version = await inspect(conn, where)
+        version = await inspect_schema(conn, where)
         if version > goal:
             raise ValueError(f"{where}: already at version {version}, above {goal}")
         if version == goal:

@@ -103,6 +103,28 @@ async def test_load_restart_gives_each_running_game_with_its_log(store: Store) -
     assert loaded[1].game.phase == "pistol"
 
 
+async def test_load_restart_gives_the_snapshot_and_only_the_log_after_it(store: Store) -> None:
+    """Issue 14's snapshots, on both engines: a resolution keeps the state it leaves, and the
+    start replays only what was logged after it; a stale snapshot is not used."""
+    game_id = await running_game(store)
+    await store.add_request(game_id, 1, "requests", {"by": "Anna", "do": "post"}, 1000)
+    state = {"format": 1, "turn": 2, "alive": ["Anna", "Bob"]}
+    assert await store.record_resolution(game_id, 1, {}, [], 2, NEXT, snapshot=state)
+    after = {"by": "Bob", "do": "post"}
+    await store.add_request(game_id, 2, "requests", after, 1001)
+    await store.add_request(game_id, 2, "requests", {"by": "Cid", "do": "vote"}, 1, refused("x"))
+    [item] = await store.load_restart()
+    assert item.snapshot == state
+    assert item.log == [(2, "requests", after)]
+    assert item.resolved_turns == {1}
+    # A resolution without a snapshot: the game is rebuilt from its whole log.
+    assert await store.record_resolution(game_id, 2, {}, [], 3, NEXT)
+    [item] = await store.load_restart()
+    assert item.snapshot is None
+    assert [entry[2] for entry in item.log] == [{"by": "Anna", "do": "post"}, after]
+    assert item.resolved_turns == {1, 2}
+
+
 def test_export_reports_problems_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

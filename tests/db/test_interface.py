@@ -179,7 +179,7 @@ _SQL = re.compile(
     r"|\bDELETE\s+FROM\b|\bCREATE\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|VIEW|TRIGGER)\b|\bPRAGMA\b"
     r"|\bON\s+CONFLICT\b|^\s*(?:BEGIN|COMMIT|ROLLBACK)\b"
 )
-_DRIVERS = ("sqlite3", "aiosqlite")
+_DRIVERS = ("sqlite3", "aiosqlite", "asyncpg")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -221,6 +221,8 @@ def _outside_the_backend() -> list[Path]:
 
 
 def test_no_sql_or_sqlite_driver_outside_the_sqlite_backend() -> None:
+    # (db/postgres/ is a backend too: the scan reads db/*.py, not its subpackages; asyncpg is
+    # a driver like sqlite3.)
     files = _outside_the_backend()
     names = {p.relative_to(ROOT).as_posix() for p in files}
     assert {"db/interface.py", "db/models.py", "db/store.py", "core/service.py"} <= names
@@ -239,10 +241,20 @@ def test_the_scan_finds_the_sql_of_the_sqlite_backend() -> None:
     assert any("import aiosqlite" in line for line in found)
 
 
+def test_the_scan_finds_the_sql_of_the_postgresql_backend() -> None:
+    for name in ("games", "players", "requests", "outbox", "audit", "settings", "loading"):
+        found = _sql_and_drivers(ROOT / "db" / "postgres" / f"{name}.py")
+        assert any(": SQL " in line for line in found), name
+    found = _sql_and_drivers(ROOT / "db" / "postgres" / "base.py")
+    assert any("import asyncpg" in line for line in found)
+    assert any("from asyncpg.pool import" in line for line in found)
+
+
 def test_the_interface_does_not_depend_on_a_backend() -> None:
     for module in (interface.__file__, ROOT / "db" / "models.py", ROOT / "db" / "scripts.py"):
         tree = ast.parse(Path(module).read_text(encoding="utf-8"))
         imported = {
             node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
         } | {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
-        assert not {m for m in imported if m.startswith(("db.sqlite", "db.store", "db.migrations"))}
+        backends = ("db.sqlite", "db.postgres", "db.store", "db.migrations")
+        assert not {m for m in imported if m.startswith(backends)}
