@@ -182,6 +182,24 @@ async def test_two_stores_resolving_one_turn_resolve_it_once(url: str) -> None:
         await second.close()
 
 
+async def test_a_read_waits_for_the_writes_in_flight(url: str) -> None:
+    """Reads run on other connections of the pool than the writes: a read still comes after
+    every write already on its way, also one whose caller was cancelled (as on SQLite, where
+    one connection does both: tests/db/test_table_cache.py)."""
+    async with await PostgresStore.open(url) as store:
+        game_id = await running_game(store)
+        tasks = [
+            asyncio.create_task(store.add_request(game_id, 1, "requests", {"n": i}, None))
+            for i in range(20)
+        ]
+        await asyncio.sleep(0)  # every write on its way
+        for t in tasks:
+            t.cancel()
+        entries = await store.log_entries(game_id)  # at once: no sleep
+        assert [e.payload["n"] for e in entries] == list(range(20))
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 # --- read-only, and a server that goes away ----------------------------------------------------
 
 
