@@ -13,7 +13,7 @@ import pytest
 
 from db.export import export_main
 from db.models import OutboxItem, refused
-from db.store import Store, build_script
+from db.store import Store, build_script, open_store
 from rules.replay import run_script
 
 from .conftest import T0, game_script, running_game
@@ -138,6 +138,24 @@ def test_export_reports_problems_in_one_line(
     assert export_main(str(junk), None) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not a SQLite database" in err
+
+
+def test_export_reads_either_engine(target: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``main.py export --db FILE|URL``: a SQLite file or a PostgreSQL URL, read-only."""
+
+    async def fill() -> tuple[int, dict[str, Any]]:
+        async with await open_store(target) as store:
+            game_id = await running_game(store, seed=99)
+            kill = {"by": "Bob", "do": "kill", "target": "Dan"}
+            await store.add_request(game_id, 1, "requests", kill, 1001)
+            return game_id, await store.load_script(game_id)
+
+    game_id, script = asyncio.run(fill())
+    assert export_main(target, None) == 0
+    assert json.loads(capsys.readouterr().out) == script
+    assert export_main(target, game_id + 1) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"no game {game_id + 1}" in err
 
 
 async def _create_empty(db_path: Path) -> None:
