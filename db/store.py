@@ -1,8 +1,9 @@
-"""The bot's store: ``Store`` is the SQLite implementation of :class:`db.interface.GameStore`.
+"""The bot's store: ``Store`` is the SQLite implementation of :class:`db.interface.GameStore`,
+:class:`db.postgres.PostgresStore` the PostgreSQL one; :func:`open_store` picks by the target.
 
 Kept as the one import for callers (``from db.store import Store, KEEP``); the queries live in
-:mod:`db.sqlite`, split by concern, and the contract every backend keeps in
-:mod:`db.interface`. See docs/STORAGE.md.
+:mod:`db.sqlite` and :mod:`db.postgres`, split by concern, and the contract every backend
+keeps in :mod:`db.interface`. See docs/STORAGE.md.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from typing import Final
 
 from db.interface import GameStore
 from db.models import KEEP, Keep
+from db.postgres import PostgresStore
+from db.postgres.base import is_postgres_url
 from db.scripts import build_script
 from db.sqlite import SQLiteStore
 from db.sqlite import SQLiteStore as Store
@@ -22,11 +25,13 @@ __all__ = [
     "KEEP",
     "GameStore",
     "Keep",
+    "PostgresStore",
     "SQLiteStore",
     "Store",
     "build_script",
     "default_db_path",
     "from_db_time",
+    "is_postgres_url",
     "open_store",
     "to_db_time",
 ]
@@ -39,10 +44,16 @@ def default_db_path() -> str:
     return os.environ.get("MAFIA_DB") or DEFAULT_DB_PATH
 
 
-async def open_store(path: str | os.PathLike[str], *, synchronous: str = "FULL") -> GameStore:
-    """Open the store at ``path`` as the interface the service depends on.
+async def open_store(
+    target: str | os.PathLike[str], *, synchronous: str = "FULL", read_only: bool = False
+) -> GameStore:
+    """Open the store at ``target`` as the interface the service depends on: PostgreSQL
+    when ``target`` is a ``postgresql://`` (or ``postgres://``) URL, else the SQLite file at
+    that path (``synchronous``: SQLite's durability setting, ignored by PostgreSQL).
 
-    (The return annotation is also the static proof, checked by mypy, that :class:`Store`
-    implements every method of :class:`GameStore`.)
+    (The return annotation is also the static proof, checked by mypy, that both stores
+    implement every method of :class:`GameStore`.)
     """
-    return await SQLiteStore.open(path, synchronous=synchronous)
+    if is_postgres_url(target):
+        return await PostgresStore.open(str(target), read_only=read_only)
+    return await SQLiteStore.open(target, synchronous=synchronous, read_only=read_only)

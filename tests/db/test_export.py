@@ -13,7 +13,7 @@ import pytest
 
 from db.export import export_main
 from db.models import OutboxItem, refused
-from db.store import Store, build_script
+from db.store import Store, build_script, open_store
 from rules.replay import run_script
 
 from .conftest import T0, game_script, running_game
@@ -103,6 +103,28 @@ async def test_load_restart_gives_each_running_game_with_its_log(store: Store) -
     assert loaded[1].game.phase == "pistol"
 
 
+async def test_load_restart_gives_the_snapshot_and_only_the_log_after_it(store: Store) -> None:
+    """Issue 14's snapshots, on both engines: a resolution keeps the state it leaves, and the
+    start replays only what was logged after it; a stale snapshot is not used."""
+    game_id = await running_game(store)
+    await store.add_request(game_id, 1, "requests", {"by": "Anna", "do": "post"}, 1000)
+    state = {"format": 1, "turn": 2, "alive": ["Anna", "Bob"]}
+    assert await store.record_resolution(game_id, 1, {}, [], 2, NEXT, snapshot=state)
+    after = {"by": "Bob", "do": "post"}
+    await store.add_request(game_id, 2, "requests", after, 1001)
+    await store.add_request(game_id, 2, "requests", {"by": "Cid", "do": "vote"}, 1, refused("x"))
+    [item] = await store.load_restart()
+    assert item.snapshot == state
+    assert item.log == [(2, "requests", after)]
+    assert item.resolved_turns == {1}
+    # A resolution without a snapshot: the game is rebuilt from its whole log.
+    assert await store.record_resolution(game_id, 2, {}, [], 3, NEXT)
+    [item] = await store.load_restart()
+    assert item.snapshot is None
+    assert [entry[2] for entry in item.log] == [{"by": "Anna", "do": "post"}, after]
+    assert item.resolved_turns == {1, 2}
+
+
 def test_export_reports_problems_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -116,6 +138,24 @@ def test_export_reports_problems_in_one_line(
     assert export_main(str(junk), None) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not a SQLite database" in err
+
+
+def test_export_reads_either_engine(target: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``main.py export --db FILE|URL``: a SQLite file or a PostgreSQL URL, read-only."""
+
+    async def fill() -> tuple[int, dict[str, Any]]:
+        async with await open_store(target) as store:
+            game_id = await running_game(store, seed=99)
+            kill = {"by": "Bob", "do": "kill", "target": "Dan"}
+            await store.add_request(game_id, 1, "requests", kill, 1001)
+            return game_id, await store.load_script(game_id)
+
+    game_id, script = asyncio.run(fill())
+    assert export_main(target, None) == 0
+    assert json.loads(capsys.readouterr().out) == script
+    assert export_main(target, game_id + 1) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"no game {game_id + 1}" in err
 
 
 async def _create_empty(db_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""The store's interface (db/interface.py): the SQLite store implements every Protocol method
-with the same signature, statically (mypy) and at run time, and no SQL or SQLite driver leaks
-out of db/sqlite/ (and db/migrations.py, the SQLite schema)."""
+"""The store's interface (db/interface.py): the SQLite and the PostgreSQL stores implement every
+Protocol method with the same signature, statically (mypy) and at run time, and no SQL or
+SQLite driver leaks out of the backends (db/sqlite/, db/postgres/, and db/migrations.py, the
+SQLite schema)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ from db.interface import (
     StoreLifecycle,
 )
 from db.models import OutboxItem, PlayerSpec, TableSettings
-from db.store import Store, open_store
+from db.postgres import PostgresStore
+from db.store import Store, is_postgres_url, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,13 +93,21 @@ async def test_the_sqlite_store_is_a_game_store(db_path: Path) -> None:
         await store.get_game(game.id)
 
 
-async def test_open_store_returns_the_interface(db_path: Path) -> None:
-    store = await open_store(db_path)
+async def test_open_store_returns_the_interface(target: str) -> None:
+    store = await open_store(target)
     try:
-        assert isinstance(store, Store)
+        assert isinstance(store, PostgresStore if is_postgres_url(target) else Store)
         assert await store.get_table(1) is None
     finally:
         await store.close()
+
+
+def test_open_store_picks_postgresql_by_the_url_scheme() -> None:
+    assert is_postgres_url("postgresql://bot@db.example/mafia")
+    assert is_postgres_url("postgres://bot:secret@10.0.0.5:5433/mafia?search_path=bot")
+    assert not is_postgres_url("mafia.db")
+    assert not is_postgres_url("/srv/postgresql/mafia.db")
+    assert not is_postgres_url(Path("postgresql://x"))  # a path is a file, whatever its name
 
 
 def test_the_composite_protocol_is_every_concern() -> None:
@@ -105,11 +115,18 @@ def test_the_composite_protocol_is_every_concern() -> None:
     assert not _protocol_methods(GameStore), "GameStore declares no methods of its own"
 
 
+#: Every backend of the interface, by its pytest id.
+BACKENDS: dict[str, type[Any]] = {"sqlite": Store, "postgres": PostgresStore}
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
 @pytest.mark.parametrize("name", sorted(_all_methods()))
-def test_every_protocol_method_exists_on_the_store_with_the_same_signature(name: str) -> None:
+def test_every_protocol_method_exists_on_the_store_with_the_same_signature(
+    name: str, backend: str
+) -> None:
     declared = _all_methods()[name]
-    implemented = getattr(Store, name, None)
-    assert implemented is not None, f"Store has no {name}"
+    implemented = getattr(BACKENDS[backend], name, None)
+    assert implemented is not None, f"{backend} store has no {name}"
     assert inspect.iscoroutinefunction(implemented) == inspect.iscoroutinefunction(declared)
     want, got = inspect.signature(declared), inspect.signature(implemented)
     assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == [
@@ -118,10 +135,11 @@ def test_every_protocol_method_exists_on_the_store_with_the_same_signature(name:
     assert get_type_hints(implemented) == get_type_hints(declared), name
 
 
-def test_the_store_has_no_public_method_outside_the_interface() -> None:
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+def test_the_store_has_no_public_method_outside_the_interface(backend: str) -> None:
     public = {
         name
-        for name, value in inspect.getmembers(Store)
+        for name, value in inspect.getmembers(BACKENDS[backend])
         if not name.startswith("_") and callable(value)
     }
     # ``open`` is how a backend is created: its arguments (a file, durability) are its own.
@@ -161,7 +179,7 @@ _SQL = re.compile(
     r"|\bDELETE\s+FROM\b|\bCREATE\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|VIEW|TRIGGER)\b|\bPRAGMA\b"
     r"|\bON\s+CONFLICT\b|^\s*(?:BEGIN|COMMIT|ROLLBACK)\b"
 )
-_DRIVERS = ("sqlite3", "aiosqlite")
+_DRIVERS = ("sqlite3", "aiosqlite", "asyncpg")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -204,6 +222,8 @@ def _outside_the_backend() -> list[Path]:
 
 
 def test_no_sql_or_sqlite_driver_outside_the_sqlite_backend() -> None:
+    # (db/postgres/ is a backend too: the scan reads db/*.py, not its subpackages; asyncpg is
+    # a driver like sqlite3.)
     files = _outside_the_backend()
     names = {p.relative_to(ROOT).as_posix() for p in files}
     assert {"db/interface.py", "db/models.py", "db/store.py", "core/service.py"} <= names
@@ -222,10 +242,20 @@ def test_the_scan_finds_the_sql_of_the_sqlite_backend() -> None:
     assert any("import aiosqlite" in line for line in found)
 
 
+def test_the_scan_finds_the_sql_of_the_postgresql_backend() -> None:
+    for name in ("games", "players", "requests", "outbox", "audit", "settings", "loading"):
+        found = _sql_and_drivers(ROOT / "db" / "postgres" / f"{name}.py")
+        assert any(": SQL " in line for line in found), name
+    found = _sql_and_drivers(ROOT / "db" / "postgres" / "base.py")
+    assert any("import asyncpg" in line for line in found)
+    assert any("from asyncpg.pool import" in line for line in found)
+
+
 def test_the_interface_does_not_depend_on_a_backend() -> None:
     for module in (interface.__file__, ROOT / "db" / "models.py", ROOT / "db" / "scripts.py"):
         tree = ast.parse(Path(module).read_text(encoding="utf-8"))
         imported = {
             node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
         } | {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
-        assert not {m for m in imported if m.startswith(("db.sqlite", "db.store", "db.migrations"))}
+        backends = ("db.sqlite", "db.postgres", "db.store", "db.migrations")
+        assert not {m for m in imported if m.startswith(backends)}

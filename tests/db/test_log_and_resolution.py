@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from pathlib import Path
 
 import pytest
 
 from db.errors import NotFound, StoreError
+from db.interface import GameStore
 from db.models import OutboxItem
-from db.store import Store
+from db.store import Store, open_store
 
 from .conftest import T0, running_game
 
@@ -41,15 +41,16 @@ async def test_200_simultaneous_requests_lose_nothing_and_keep_arrival_order(
 
 
 async def test_two_connections_writing_at_once_never_see_database_is_locked(
-    db_path: Path,
+    target: str,
 ) -> None:
-    """Two stores (as two processes would) on one file: busy_timeout + BEGIN IMMEDIATE."""
-    first = await Store.open(db_path)
-    second = await Store.open(db_path)
+    """Two stores (as two processes would) on one database: on SQLite busy_timeout + BEGIN
+    IMMEDIATE, on PostgreSQL the game's row lock."""
+    first = await open_store(target)
+    second = await open_store(target)
     try:
         game_id = await running_game(first)
 
-        async def burst(store: Store, tag: str) -> None:
+        async def burst(store: GameStore, tag: str) -> None:
             for i in range(100):
                 await store.add_request(game_id, 1, "requests", {"by": tag, "n": i}, None)
 
@@ -188,8 +189,8 @@ async def test_pistol_window_is_recorded_once_with_its_announcements(store: Stor
     assert (await store.require_game(game_id)).phase == "day"
 
 
-async def test_outbox_is_resent_until_marked_sent(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_outbox_is_resent_until_marked_sent(target: str) -> None:
+    store = await open_store(target)
     game_id = await running_game(store)
     other_id = await running_game(store, guild_id=2)
     items = [OutboxItem("deaths", {"n": 1}), OutboxItem("lynch", {"n": 2})]
@@ -208,7 +209,7 @@ async def test_outbox_is_resent_until_marked_sent(db_path: Path) -> None:
     assert await store.mark_sent(10_000) is False
     await store.close()
 
-    store = await Store.open(db_path)
+    store = await open_store(target)
     try:
         again = await store.pending_outbox(game_id)
         assert [o.id for o in again] == [pending[1].id]  # only what was not confirmed

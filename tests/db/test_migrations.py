@@ -60,7 +60,8 @@ async def test_zero_length_file_counts_as_empty(db_path: Path) -> None:
     assert _pragma(db_path, "user_version") == LATEST_VERSION
 
 
-async def test_store_sets_foreign_keys_and_busy_timeout(store: Store) -> None:
+async def test_store_sets_foreign_keys_and_busy_timeout(sqlite_store: Store) -> None:
+    store = sqlite_store
     rows = await store._read("PRAGMA foreign_keys")
     assert rows[0][0] == 1
     rows = await store._read("PRAGMA busy_timeout")

@@ -1,15 +1,12 @@
 """Forgetting personal data in the store: a member's (``purge_member``, ``/mafia purge``) and a
-whole server's (``purge_guild``, the bot left it). Real SQLite files, read back through the
-store and, where the store has no reader, with sqlite3 directly."""
+whole server's (``purge_guild``, the bot left it). On both engines, read back through the
+store and, where the store has no reader, with the engine's own driver."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 from db.models import OutboxItem, PlayerSpec, TableSettings
 from db.store import Store
-from tests.db.conftest import T0
+from tests.db.conftest import T0, raw_rows
 
 GUILD, OTHER_GUILD = 700000000000000001, 700000000000000002
 SECOND_TABLE = 700000000000000050  # the category of the server's second table
@@ -51,16 +48,8 @@ async def _finished(
     return game.id
 
 
-def _rows(db_path: Path, sql: str, *params: object) -> list[tuple[object, ...]]:
-    conn = sqlite3.connect(db_path)
-    try:
-        return [tuple(r) for r in conn.execute(sql, params)]
-    finally:
-        conn.close()
-
-
 async def test_purge_member_forgets_him_in_the_servers_finished_games_only(
-    store: Store, db_path: Path
+    store: Store, target: str
 ) -> None:
     await store.save_table(TableSettings(guild_id=GUILD, language="en"))
     await store.save_table(
@@ -122,8 +111,8 @@ async def test_purge_member_forgets_him_in_the_servers_finished_games_only(
         ("games", "host_user_id"),
     ):
         id_column = "id" if table == "games" else "game_id"
-        assert not _rows(
-            db_path,
+        assert not await raw_rows(
+            target,
             f"SELECT 1 FROM {table} WHERE {column} = ? AND {id_column} IN (?, ?, ?)",
             MEMBER,
             first,
@@ -142,7 +131,7 @@ async def test_purge_member_forgets_him_in_the_servers_finished_games_only(
 
 
 async def test_purge_guild_deletes_everything_of_the_server_and_nothing_else(
-    store: Store, db_path: Path
+    store: Store, target: str
 ) -> None:
     await store.save_table(TableSettings(guild_id=GUILD, language="en"))
     await store.save_table(
@@ -166,7 +155,9 @@ async def test_purge_guild_deletes_everything_of_the_server_and_nothing_else(
     assert await store.running_games() == []
     assert await store.pending_outbox(running.id) == []
     for table in ("players", "signups", "log_entries", "outbox", "resolutions"):
-        assert _rows(db_path, f"SELECT game_id FROM {table} WHERE game_id <> ?", kept) == [], table
+        assert (
+            await raw_rows(target, f"SELECT game_id FROM {table} WHERE game_id <> ?", kept) == []
+        ), table
     # The other server keeps all of its own.
     assert [t.guild_id for t in await store.tables(OTHER_GUILD)] == [OTHER_GUILD]
     assert [g.id for g in await store.list_games(guild_id=OTHER_GUILD)] == [kept]

@@ -9,7 +9,6 @@ replaced."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,8 +19,8 @@ import pytest
 
 from db.models import TableSettings
 from db.sqlite.tablecache import TableCache
-from db.store import Store
-from tests.db.conftest import running_game
+from db.store import Store, open_store
+from tests.db.conftest import raw_rows, running_game
 
 GUILD, OTHER = 10, 20
 SECOND = 555  # the category id keying the server's second table
@@ -38,7 +37,10 @@ def table_reads(statements: list[str]) -> list[str]:
     return [s for s in statements if "FROM game_tables" in s and s.startswith("SELECT")]
 
 
-async def test_a_servers_tables_are_read_once_then_served_from_memory(store: Store) -> None:
+async def test_a_servers_tables_are_read_once_then_served_from_memory(
+    sqlite_store: Store,
+) -> None:
+    store = sqlite_store
     first = TableSettings(guild_id=GUILD, language="en", game_channel_id=11)
     second = TableSettings(guild_id=GUILD, table_id=SECOND, name="B", game_channel_id=12)
     await store.save_table(first)
@@ -58,7 +60,7 @@ async def test_a_servers_tables_are_read_once_then_served_from_memory(store: Sto
     assert len(table_reads(statements)) == 3
 
 
-async def test_every_write_to_the_tables_is_seen_at_once(store: Store, db_path: Path) -> None:
+async def test_every_write_to_the_tables_is_seen_at_once(store: Store, target: str) -> None:
     other = TableSettings(guild_id=OTHER, language="ru")
     await store.save_table(other)
     first = TableSettings(guild_id=GUILD, language="en")
@@ -93,7 +95,7 @@ async def test_every_write_to_the_tables_is_seen_at_once(store: Store, db_path: 
     # A restart reads what the file holds.
     await store.save_table(first)
     await store.close()
-    async with await Store.open(db_path) as again:
+    async with await open_store(target) as again:
         assert await again.tables(GUILD) == [first]
         assert await again.get_table(OTHER) == other
 
@@ -124,49 +126,45 @@ def thread_calls(store: Store) -> Iterator[list[Any]]:
         yield calls
 
 
-def committed_rows(db_path: Path, table: str, game_id: int) -> int:
+async def committed_rows(target: str, table: str, game_id: int) -> int:
     """Rows another connection sees: what is committed."""
-    with sqlite3.connect(db_path) as other:
-        (count,) = other.execute(
-            f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (game_id,)
-        ).fetchone()
-    return int(count)
+    [(count,)] = await raw_rows(target, f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", game_id)
+    return int(str(count))
 
 
 async def test_a_request_and_a_post_commit_in_one_call_to_the_database_thread(
-    store: Store, db_path: Path
+    sqlite_store: Store, db_path: Path
 ) -> None:
+    store, target = sqlite_store, str(db_path)
     game_id = await running_game(store)
-    entries = committed_rows(db_path, "log_entries", game_id)
+    entries = await committed_rows(target, "log_entries", game_id)
     with thread_calls(store) as calls:
         entry = await store.add_request(game_id, 1, "requests", {"by": "a", "do": "post"}, 1)
     assert len(calls) == 1
-    assert committed_rows(db_path, "log_entries", game_id) == entries + 1
+    assert await committed_rows(target, "log_entries", game_id) == entries + 1
     assert entry.seq == entries + 1
 
     with thread_calls(store) as calls:
         await store.add_post(game_id, 1, "a", "hello")
     assert len(calls) == 1
-    assert committed_rows(db_path, "posts", game_id) == 1
+    assert await committed_rows(target, "posts", game_id) == 1
 
 
 async def test_a_failed_one_call_write_leaves_nothing_and_the_next_one_works(
-    store: Store, db_path: Path
+    store: Store, target: str
 ) -> None:
     game_id = await running_game(store)
-    entries = committed_rows(db_path, "log_entries", game_id)
+    entries = await committed_rows(target, "log_entries", game_id)
     with pytest.raises(Exception, match="no game"):
         await store.add_request(game_id + 99, 1, "requests", {"by": "a", "do": "post"}, 1)
-    assert committed_rows(db_path, "log_entries", game_id) == entries
+    assert await committed_rows(target, "log_entries", game_id) == entries
     await store.add_request(game_id, 1, "requests", {"by": "a", "do": "post"}, 1)
-    assert committed_rows(db_path, "log_entries", game_id) == entries + 1
+    assert await committed_rows(target, "log_entries", game_id) == entries + 1
 
 
-async def test_a_write_whose_caller_is_cancelled_commits_whole(
-    store: Store, db_path: Path
-) -> None:
+async def test_a_write_whose_caller_is_cancelled_commits_whole(store: Store, target: str) -> None:
     game_id = await running_game(store)
-    entries = committed_rows(db_path, "log_entries", game_id)
+    entries = await committed_rows(target, "log_entries", game_id)
     task = asyncio.create_task(
         store.add_request(game_id, 1, "requests", {"by": "a", "do": "post"}, 1)
     )
@@ -178,7 +176,7 @@ async def test_a_write_whose_caller_is_cancelled_commits_whole(
     assert len(log) == entries + 1
     await store.add_request(game_id, 1, "requests", {"by": "b", "do": "post"}, 2)
     await store.close()  # nothing left half done
-    assert committed_rows(db_path, "log_entries", game_id) == entries + 2
+    assert await committed_rows(target, "log_entries", game_id) == entries + 2
 
 
 def test_the_cache_keeps_the_most_recently_used_servers_only() -> None:

@@ -1,4 +1,5 @@
-"""The game service on a real SQLite file: lobby to winner, restarts, pistol window, outbox."""
+"""The game service on a real store, SQLite and PostgreSQL (pytest ids ``sqlite``,
+``postgres``): lobby to winner, restarts, pistol window, outbox."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from core.service import GameService, ServiceError
-from db.store import Store
+from db.interface import GameStore
+from db.store import Store, open_store
 from rules.model import HostAction
+from tests import pgserver
 
 GUILD = 1
 HOST = 999
@@ -33,9 +36,17 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """What the store is opened on: a SQLite file, or a fresh schema of the test server."""
+    if request.param == "postgres":
+        return pgserver.fresh_url()
+    return str(tmp_path / "game.db")
+
+
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "game.db")
+async def store(target: str) -> AsyncIterator[GameStore]:
+    s = await open_store(target)
     yield s
     await s.close()
 
@@ -96,7 +107,7 @@ async def test_R3_refusal_is_logged_and_changes_nothing(store: Store, clock: Fak
 
 
 async def test_whole_game_with_restart_and_pistol(
-    store: Store, clock: FakeClock, tmp_path: Path
+    store: Store, clock: FakeClock, target: str
 ) -> None:
     service = GameService(store, clock)
     roles = await started(service, "mafioso=1 commissar=1 villager=2", 4)
@@ -108,7 +119,7 @@ async def test_whole_game_with_restart_and_pistol(
 
     # The bot restarts mid-turn: a new service on the same file keeps the requests.
     await store.close()
-    store2 = await Store.open(tmp_path / "game.db")
+    store2 = await open_store(target)
     service = GameService(store2, clock)
     [live] = await service.load()
     assert [r.do for r in live.engine.standing_requests(maf_nick)] == ["kill"]

@@ -1,0 +1,121 @@
+"""The audit log: every host command, who sent it and with which arguments."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+import asyncpg
+
+from db.errors import NotFound
+from db.interface import AUDIT_PAGE_MAX
+from db.models import AuditRecord
+from db.postgres.base import Conn, PostgresBase
+from db.postgres.convert import dumps, loads_dict, opt_int, utc, utcnow
+
+_AUDIT_COLUMNS = "id, guild_id, table_id, game_id, actor_id, command, args, at"
+
+
+def _audit(row: asyncpg.Record) -> AuditRecord:
+    return AuditRecord(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        game_id=opt_int(row["game_id"]),
+        actor_id=int(row["actor_id"]),
+        command=str(row["command"]),
+        args=loads_dict(row["args"]),
+        at=utc(row["at"]),
+        table_id=int(row["table_id"]),
+    )
+
+
+async def insert_audit(
+    db: Conn,
+    guild_id: int | None,
+    game_id: int | None,
+    actor_id: int,
+    command: str,
+    args_text: str,
+    at: dt.datetime,
+    table_id: int | None = None,
+) -> int:
+    """Insert an audit row inside the caller's transaction. A row about a game belongs to the
+    game's server and table; otherwise to ``table_id`` (default: the server's first table)."""
+    if game_id is not None:
+        row = await db.fetchrow("SELECT guild_id, table_id FROM games WHERE id = $1", game_id)
+        if row is None:
+            raise NotFound(f"no game {game_id}")
+        guild_id, table_id = int(row["guild_id"]), int(row["table_id"])
+    if guild_id is None:
+        raise NotFound("an audit row needs a game or a server")
+    table = guild_id if table_id is None else table_id
+    new_id = await db.fetchval(
+        "INSERT INTO audit_log (guild_id, table_id, game_id, actor_id, command, args, at) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        guild_id,
+        table,
+        game_id,
+        actor_id,
+        command,
+        args_text,
+        at,
+    )
+    return int(new_id)
+
+
+class AuditMixin(PostgresBase):
+    """:class:`db.interface.AuditLog` on PostgreSQL."""
+
+    async def add_audit(
+        self,
+        guild_id: int,
+        game_id: int | None,
+        actor_id: int,
+        command: str,
+        args: Mapping[str, Any] | None = None,
+        *,
+        table_id: int | None = None,
+    ) -> int:
+        args_text = dumps(dict(args or {}))
+        now = utcnow()
+
+        async def body(db: Conn) -> int:
+            return await insert_audit(
+                db, guild_id, game_id, actor_id, command, args_text, now, table_id
+            )
+
+        return await self._write(body)
+
+    async def audit_log(
+        self, *, game_id: int | None = None, guild_id: int | None = None
+    ) -> list[AuditRecord]:
+        where: list[str] = []
+        params: list[Any] = []
+        for column, value in (("game_id", game_id), ("guild_id", guild_id)):
+            if value is not None:
+                params.append(value)
+                where.append(f"{column} = ${len(params)}")
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = await self._read(
+            f"SELECT {_AUDIT_COLUMNS} FROM audit_log {clause} ORDER BY id", params
+        )
+        return [_audit(r) for r in rows]
+
+    async def audit_page(
+        self, table_id: int, *, limit: int, offset: int = 0
+    ) -> tuple[list[AuditRecord], int]:
+        limit = max(1, min(limit, AUDIT_PAGE_MAX))
+        offset = max(0, offset)
+        async with self._reading() as db:
+            rows = await db.fetch(
+                f"SELECT {_AUDIT_COLUMNS} FROM audit_log "
+                "WHERE table_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
+                table_id,
+                limit,
+                offset,
+            )
+            counted = await db.fetchval(
+                "SELECT COUNT(*) FROM audit_log WHERE table_id = $1", table_id
+            )
+        return [_audit(r) for r in rows], int(counted)

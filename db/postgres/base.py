@@ -1,0 +1,276 @@
+"""The PostgreSQL connection pool every concern's queries run on: opening (migrations),
+closing, and the ways in: :meth:`PostgresBase._read`, :meth:`PostgresBase._reading` and
+:meth:`PostgresBase._write`.
+
+Concurrency. Reads run in parallel on a small asyncpg pool, each after the writes asked for
+before it. The writes of one process are
+applied one at a time, in the order the calls reach the store (an ``asyncio.Lock``, FIFO):
+that is the interface's "one order", which a pool alone would not keep (two writes on two
+connections may reach the server in either order). Across processes the database keeps the
+invariants: every transaction that appends to a game's log, or claims a once-only stage of
+its turn, first locks the game's row (``SELECT ... FOR UPDATE``), so two processes appending
+at once get gap-free, ordered ``seq`` numbers; the claims themselves are unique keys
+(``INSERT ... ON CONFLICT DO NOTHING``).
+
+Every write runs in its own task shielded from cancellation, so a cancelled caller can never
+leave half a transaction behind; it has committed when its coroutine returns. Every asyncpg
+error (and a lost connection) leaves this package as a :class:`~db.errors.StoreError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from types import TracebackType
+from typing import Any, Self, TypeAlias, TypeVar
+from urllib.parse import urlsplit
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from db.errors import DatabaseUnusable, NotFound, StoreError
+from db.postgres.migrations import LATEST_VERSION, inspect_schema, migrate
+from db.sqlite.tablecache import TableCache
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: A connection of the pool, inside a transaction of ours.
+Conn: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
+
+#: The pool's size: a bot process needs few connections (writes go one at a time).
+POOL_MIN, POOL_MAX = 1, 8
+
+#: Seconds to wait for a connection to the server before giving up.
+CONNECT_TIMEOUT = 10.0
+
+#: What asyncpg and the socket raise: all of it becomes a StoreError.
+DRIVER_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions._base.InternalClientError,
+    OSError,
+    TimeoutError,
+)
+
+
+def is_postgres_url(target: object) -> bool:
+    """Whether ``target`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def describe(url: str) -> str:
+    """``url`` without its password, for messages."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+        return f"postgresql://{host}{port}{parts.path}"
+    except ValueError:
+        return "postgresql://?"
+
+
+class PostgresBase:
+    """The pool, the write lock and the transactions. Create with ``await cls.open(url)``."""
+
+    def __init__(self, pool: asyncpg.Pool[asyncpg.Record], url: str, read_only: bool) -> None:
+        self._pool = pool
+        self.url = describe(url)
+        self.read_only = read_only
+        self._lock = asyncio.Lock()
+        self._closed = False
+        self._inflight: set[asyncio.Task[Any]] = set()
+        #: The servers' tables, read once (db/sqlite/tablecache.py). Per process: a server's
+        #: tables are written only by ``/mafia setup`` and the purge, run by the process that
+        #: owns the server's shard, and every such write here forgets what it changed. A
+        #: process that does not own a server may serve its tables stale until it restarts;
+        #: it never handles that server's commands.
+        self._table_cache = TableCache()
+
+    # --- life cycle ------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, url: str, *, read_only: bool = False) -> Self:
+        """Open the database at ``url`` (``postgresql://user:password@host:port/db``, with
+        ``?search_path=schema`` to keep the bot's tables in a schema of their own), creating
+        or migrating its schema as needed (every pending migration in one transaction, under
+        an advisory lock: two processes opening at once migrate once).
+
+        ``read_only`` (``main.py export``): no migration, and every transaction of the pool is
+        read-only (``default_transaction_read_only``): every write fails with StoreError.
+        Raises :class:`DatabaseUnusable` for a server that cannot be reached, a schema that is
+        not ours or is newer (and, read only, an older or missing one).
+        """
+        if not is_postgres_url(url):
+            raise ValueError("the PostgreSQL store needs a postgresql:// URL")
+        settings = {"default_transaction_read_only": "on"} if read_only else {}
+        try:
+            pool: asyncpg.Pool[asyncpg.Record] = await asyncpg.create_pool(
+                url,
+                min_size=POOL_MIN,
+                max_size=POOL_MAX,
+                timeout=CONNECT_TIMEOUT,
+                server_settings=settings,
+            )
+        except DRIVER_ERRORS as e:
+            raise DatabaseUnusable(f"{describe(url)}: cannot connect ({one_line(e)})") from e
+        try:
+            async with pool.acquire() as conn:
+                if read_only:
+                    version = await inspect_schema(conn, describe(url))
+                    if version != LATEST_VERSION:
+                        raise DatabaseUnusable(
+                            f"{describe(url)}: schema version {version}, but this bot reads "
+                            f"version {LATEST_VERSION} only; run the bot on it "
+                            "once to upgrade it"
+                            if version
+                            else f"{describe(url)}: not a forum-mafia database (no schema)"
+                        )
+                else:
+                    old, new = await migrate(conn, describe(url))
+                    if old != new:
+                        log.info("migrated %s from schema v%d to v%d", describe(url), old, new)
+        except BaseException as e:
+            await _terminate(pool)
+            if isinstance(e, DRIVER_ERRORS):
+                raise DatabaseUnusable(f"{describe(url)}: {one_line(e)}") from e
+            raise
+        return cls(pool, url, read_only)
+
+    async def close(self) -> None:
+        """Wait for writes in flight, then close the pool. Idempotent."""
+        if self._closed:
+            return
+        if self._inflight:
+            await asyncio.gather(*self._inflight, return_exceptions=True)
+        self._closed = True
+        async with self._lock:
+            try:
+                await asyncio.wait_for(self._pool.close(), CONNECT_TIMEOUT)
+            except DRIVER_ERRORS:
+                await _terminate(self._pool)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # --- plumbing --------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError("the store is closed")
+
+    async def _after_writes(self) -> None:
+        """Wait for the writes asked for before this read (one order: a read sees every
+        write called before it, even one whose caller was cancelled and no longer waits)."""
+        self._check_open()
+        if self._inflight:
+            await asyncio.wait(set(self._inflight))
+
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
+        await self._after_writes()
+        try:
+            return list(await self._pool.fetch(sql, *params))
+        except DRIVER_ERRORS as e:
+            raise store_error(e) from e
+
+    async def _read_one(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
+        rows = await self._read(sql, params)
+        return rows[0] if rows else None
+
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Conn]:
+        """A connection inside one read-only ``REPEATABLE READ`` transaction: several SELECTs
+        see one state even while another process writes. asyncpg errors become StoreError."""
+        await self._after_writes()
+        try:
+            async with (
+                self._pool.acquire() as conn,
+                conn.transaction(isolation="repeatable_read", readonly=True),
+            ):
+                yield conn
+        except DRIVER_ERRORS as e:
+            raise store_error(e) from e
+
+    async def _write(self, body: Callable[[Conn], Awaitable[T]]) -> T:
+        """Run ``body`` in one transaction, committed on return.
+
+        The transaction runs in its own task, shielded: if the caller is cancelled, the
+        transaction still finishes (committed or rolled back as a whole) and the write lock
+        is only released then.
+        """
+        self._check_open()
+        task = asyncio.ensure_future(self._transaction(body))
+        self._inflight.add(task)
+        task.add_done_callback(self._write_done)
+        return await asyncio.shield(task)
+
+    def _write_done(self, task: asyncio.Task[Any]) -> None:
+        self._inflight.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            # Retrieved here so that a write whose caller was cancelled logs nothing twice;
+            # the caller (if still waiting) gets the exception through the shield.
+            log.debug("write failed: %s", task.exception())
+
+    async def _transaction(self, body: Callable[[Conn], Awaitable[T]]) -> T:
+        async with self._lock:
+            try:
+                async with self._pool.acquire() as conn, conn.transaction():
+                    return await body(conn)
+            except DRIVER_ERRORS as e:
+                raise store_error(e) from e
+
+
+async def _terminate(pool: asyncpg.Pool[asyncpg.Record]) -> None:
+    with contextlib.suppress(*DRIVER_ERRORS):
+        pool.terminate()
+
+
+# --- helpers for the statements of every concern ---------------------------------------------
+
+
+def one_line(e: BaseException) -> str:
+    return " ".join(str(e).split()) or type(e).__name__
+
+
+def store_error(e: BaseException) -> StoreError:
+    text = one_line(e)
+    if isinstance(e, asyncpg.ReadOnlySQLTransactionError):
+        return StoreError(f"the store is read-only ({text})")
+    if isinstance(e, asyncpg.IntegrityConstraintViolationError):
+        return StoreError(f"the database refused the change ({text})")
+    if isinstance(e, asyncpg.PostgresError) and not isinstance(
+        e, asyncpg.PostgresConnectionError | asyncpg.exceptions.OperatorInterventionError
+    ):
+        return StoreError(f"database error ({text})")
+    return StoreError(f"the database server cannot be reached ({text}); try again")
+
+
+async def lock_game(db: Conn, game_id: int) -> asyncpg.Record:
+    """Lock the game's row until the transaction ends (``FOR UPDATE``): what every append to
+    its log and every claim of a stage of its turn does first, so that two processes writing
+    to one game take turns. Returns its status and turn; raises :class:`NotFound`."""
+    row = await db.fetchrow("SELECT status, turn FROM games WHERE id = $1 FOR UPDATE", game_id)
+    if row is None:
+        raise NotFound(f"no game {game_id}")
+    return row
+
+
+async def game_exists(db: Conn, game_id: int) -> bool:
+    return await db.fetchval("SELECT 1 FROM games WHERE id = $1", game_id) is not None
+
+
+def foreign_key_to_not_found(e: asyncpg.ForeignKeyViolationError, game_id: int) -> None:
+    """Raise :class:`NotFound` for a row whose game does not exist (the FOREIGN KEY refused
+    it)."""
+    raise NotFound(f"no game {game_id}") from e

@@ -1,0 +1,342 @@
+"""Games: the lobby, the start, the clock (deadline, phase, pause) and the end."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+import asyncpg
+
+from db.errors import NotFound, OpenGameExists, StoreError
+from db.models import KEEP, GameRecord, GameStatus, Keep, OutboxItem, PlayerSpec
+from db.postgres.base import Conn, PostgresBase, game_exists
+from db.postgres.convert import (
+    aware,
+    dumps,
+    int64,
+    loads_dict,
+    opt_aware,
+    opt_int,
+    opt_utc,
+    utc,
+    utcnow,
+)
+from db.postgres.outbox import insert_outbox
+from db.postgres.players import PLAYER_COLUMNS
+
+GAME_COLUMNS = (
+    "id, guild_id, status, seed, schedule_kind, schedule_params, timezone, activity_rules, "
+    "roles, host_user_id, signup_message_id, turn, phase, deadline, paused, paused_remaining, "
+    "winner, created_at, updated_at, reveal, started_at, table_id"
+)
+
+# Sets a game to finished; the parameters are ($1 winner, $2 updated_at, $3 game id).
+FINISH_GAME = (
+    "UPDATE games SET status = 'finished', phase = 'finished', winner = $1, "
+    "deadline = NULL, paused = FALSE, paused_remaining = NULL, updated_at = $2 WHERE id = $3"
+)
+
+
+def game_record(row: asyncpg.Record) -> GameRecord:
+    return GameRecord(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        status=cast(GameStatus, row["status"]),
+        seed=int(row["seed"]),
+        schedule_kind=str(row["schedule_kind"]),
+        schedule_params=loads_dict(row["schedule_params"]),
+        timezone=str(row["timezone"]),
+        activity_rules=bool(row["activity_rules"]),
+        roles=None if row["roles"] is None else json.loads(row["roles"]),
+        host_user_id=opt_int(row["host_user_id"]),
+        signup_message_id=opt_int(row["signup_message_id"]),
+        turn=int(row["turn"]),
+        phase=str(row["phase"]),
+        deadline=opt_utc(row["deadline"]),
+        paused=bool(row["paused"]),
+        paused_remaining=(
+            None if row["paused_remaining"] is None else float(row["paused_remaining"])
+        ),
+        winner=row["winner"],
+        created_at=utc(row["created_at"]),
+        updated_at=utc(row["updated_at"]),
+        reveal=bool(row["reveal"]),
+        table_id=int(row["table_id"]),
+        started_at=opt_utc(row["started_at"]),
+    )
+
+
+class GamesMixin(PostgresBase):
+    """The game half of :class:`db.interface.GameRepository` on PostgreSQL (players: see
+    :mod:`db.postgres.players`). At most one non-finished game per table is a partial unique
+    index on ``games.table_id``."""
+
+    async def create_game(
+        self,
+        guild_id: int,
+        *,
+        seed: int,
+        schedule_kind: str,
+        timezone: str,
+        schedule_params: Mapping[str, Any] | None = None,
+        activity_rules: bool = False,
+        roles: Any = None,
+        host_user_id: int | None = None,
+        reveal: bool = True,
+        table_id: int | None = None,
+    ) -> GameRecord:
+        now = utcnow()
+        table = guild_id if table_id is None else table_id
+        params = (
+            guild_id,
+            table,
+            int64("seed", seed),
+            schedule_kind,
+            dumps(dict(schedule_params or {})),
+            timezone,
+            bool(activity_rules),
+            None if roles is None else dumps(roles),
+            host_user_id,
+            bool(reveal),
+            now,
+        )
+
+        async def body(db: Conn) -> GameRecord:
+            try:
+                row = await db.fetchrow(
+                    "INSERT INTO games (guild_id, table_id, status, seed, schedule_kind, "
+                    "schedule_params, timezone, activity_rules, roles, host_user_id, reveal, "
+                    "turn, phase, created_at, updated_at) "
+                    "VALUES ($1, $2, 'lobby', $3, $4, $5, $6, $7, $8, $9, $10, 0, 'lobby', "
+                    f"$11, $11) RETURNING {GAME_COLUMNS}",
+                    *params,
+                )
+            except asyncpg.UniqueViolationError as e:
+                raise OpenGameExists(
+                    f"table {table} already has a game in the lobby or running"
+                ) from e
+            assert row is not None
+            return game_record(row)
+
+        return await self._write(body)
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        row = await self._read_one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", (game_id,))
+        return None if row is None else game_record(row)
+
+    async def require_game(self, game_id: int) -> GameRecord:
+        game = await self.get_game(game_id)
+        if game is None:
+            raise NotFound(f"no game {game_id}")
+        return game
+
+    async def open_game(self, table_id: int) -> GameRecord | None:
+        row = await self._read_one(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE table_id = $1 AND status <> 'finished'",
+            (table_id,),
+        )
+        return None if row is None else game_record(row)
+
+    async def latest_game(self, guild_id: int | None = None) -> GameRecord | None:
+        if guild_id is None:
+            row = await self._read_one(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1")
+        else:
+            row = await self._read_one(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = $1 ORDER BY id DESC LIMIT 1",
+                (guild_id,),
+            )
+        return None if row is None else game_record(row)
+
+    async def list_games(
+        self,
+        *,
+        guild_id: int | None = None,
+        status: GameStatus | None = None,
+        table_id: int | None = None,
+    ) -> list[GameRecord]:
+        where: list[str] = []
+        params: list[Any] = []
+        for column, value in (("guild_id", guild_id), ("table_id", table_id), ("status", status)):
+            if value is not None:
+                params.append(value)
+                where.append(f"{column} = ${len(params)}")
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = await self._read(f"SELECT {GAME_COLUMNS} FROM games {clause} ORDER BY id", params)
+        return [game_record(r) for r in rows]
+
+    async def running_games(self) -> list[GameRecord]:
+        rows = await self._read(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'running' "
+            "ORDER BY deadline IS NULL, deadline, id"
+        )
+        return [game_record(r) for r in rows]
+
+    async def _update_game(
+        self,
+        game_id: int,
+        columns: Mapping[str, Any],
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
+        """One UPDATE of the game row; ``outbox_items`` (what the change announces) are
+        queued at the game's turn in the same transaction."""
+        sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(columns, start=1))
+        n = len(columns)
+        now = utcnow()
+        params = [*columns.values(), now, game_id]
+
+        async def body(db: Conn) -> GameRecord:
+            row = await db.fetchrow(
+                f"UPDATE games SET {sets}, updated_at = ${n + 1} WHERE id = ${n + 2} "
+                f"RETURNING {GAME_COLUMNS}",
+                *params,
+            )
+            if row is None:
+                raise NotFound(f"no game {game_id}")
+            record = game_record(row)
+            await insert_outbox(db, game_id, record.turn, outbox_items, now)
+            return record
+
+        return await self._write(body)
+
+    async def update_lobby(
+        self,
+        game_id: int,
+        *,
+        roles: Any = KEEP,
+        signup_message_id: int | Keep | None = KEEP,
+        schedule_kind: str | Keep = KEEP,
+        schedule_params: Mapping[str, Any] | Keep = KEEP,
+        timezone: str | Keep = KEEP,
+        activity_rules: bool | Keep = KEEP,
+        seed: int | Keep = KEEP,
+    ) -> GameRecord:
+        columns: dict[str, Any] = {}
+        if roles is not KEEP:
+            columns["roles"] = None if roles is None else dumps(roles)
+        if not isinstance(signup_message_id, Keep):
+            columns["signup_message_id"] = signup_message_id
+        if not isinstance(schedule_kind, Keep):
+            columns["schedule_kind"] = schedule_kind
+        if not isinstance(schedule_params, Keep):
+            columns["schedule_params"] = dumps(dict(schedule_params))
+        if not isinstance(timezone, Keep):
+            columns["timezone"] = timezone
+        if not isinstance(activity_rules, Keep):
+            columns["activity_rules"] = bool(activity_rules)
+        if not isinstance(seed, Keep):
+            columns["seed"] = int64("seed", seed)
+        if not columns:
+            return await self.require_game(game_id)
+        return await self._update_game(game_id, columns)
+
+    async def start_game(
+        self,
+        game_id: int,
+        players: Sequence[PlayerSpec],
+        *,
+        deadline: dt.datetime | None,
+        turn: int = 1,
+        phase: str = "day",
+        seed: int | None = None,
+        started_at: dt.datetime | None = None,
+    ) -> GameRecord:
+        now = utcnow()
+        started = aware(started_at) if started_at is not None else now
+        seat_rows = [
+            (game_id, seat, p.user_id, p.nick, p.role, p.avatar_url, p.signature)
+            for seat, p in enumerate(players)
+        ]
+        when = opt_aware(deadline)
+        seed_value = None if seed is None else int64("seed", seed)
+
+        async def body(db: Conn) -> GameRecord:
+            row = await db.fetchrow(
+                "UPDATE games SET status = 'running', turn = $1, phase = $2, deadline = $3, "
+                "seed = COALESCE($4, seed), paused = FALSE, paused_remaining = NULL, "
+                "started_at = $5, "
+                f"updated_at = $6 WHERE id = $7 AND status = 'lobby' RETURNING {GAME_COLUMNS}",
+                turn,
+                phase,
+                when,
+                seed_value,
+                started,
+                now,
+                game_id,
+            )
+            if row is None:
+                raise NotFound(f"no game {game_id} in the lobby")
+            try:
+                await db.executemany(
+                    f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    seat_rows,
+                )
+            except asyncpg.IntegrityConstraintViolationError as e:
+                raise StoreError(f"cannot seat the players of game {game_id}: {e}") from e
+            return game_record(row)
+
+        return await self._write(body)
+
+    async def set_deadline(
+        self,
+        game_id: int,
+        deadline: dt.datetime | None,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
+        return await self._update_game(game_id, {"deadline": opt_aware(deadline)}, outbox_items)
+
+    async def set_phase(
+        self, game_id: int, phase: str, deadline: dt.datetime | Keep | None = KEEP
+    ) -> GameRecord:
+        columns: dict[str, Any] = {"phase": phase}
+        if not isinstance(deadline, Keep):
+            columns["deadline"] = opt_aware(deadline)
+        return await self._update_game(game_id, columns)
+
+    async def pause_game(
+        self,
+        game_id: int,
+        remaining_seconds: float,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
+        return await self._update_game(
+            game_id,
+            {"paused": True, "paused_remaining": float(remaining_seconds), "deadline": None},
+            outbox_items,
+        )
+
+    async def resume_game(
+        self,
+        game_id: int,
+        deadline: dt.datetime,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> GameRecord:
+        return await self._update_game(
+            game_id,
+            {"paused": False, "paused_remaining": None, "deadline": aware(deadline)},
+            outbox_items,
+        )
+
+    async def finish_game(
+        self,
+        game_id: int,
+        winner: str | None,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> bool:
+        now = utcnow()
+
+        async def body(db: Conn) -> bool:
+            turn = await db.fetchval(
+                FINISH_GAME + " AND status <> 'finished' RETURNING turn", winner, now, game_id
+            )
+            if turn is None:
+                if await game_exists(db, game_id):
+                    return False
+                raise NotFound(f"no game {game_id}")
+            await insert_outbox(db, game_id, int(turn), outbox_items, now)
+            # A finished game is never restored: its state snapshot goes (the log stays).
+            await db.execute("DELETE FROM snapshots WHERE game_id = $1", game_id)
+            return True
+
+        return await self._write(body)

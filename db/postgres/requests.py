@@ -1,0 +1,364 @@
+"""The request log (requests, host commands, shots), post counts, and the once-only stages of
+a turn: its resolution and its pistol window (R18).
+
+Exactly once across processes: an append to a game's log first locks the game's row
+(:func:`db.postgres.base.lock_game`), then numbers the entry with the log's last ``seq`` + 1 in
+a NEW statement (under ``READ COMMITTED`` each statement sees what committed before it began,
+so after waiting for the lock it sees the other process's entry): two processes appending at
+once take turns and keep ``seq`` gap-free and ordered, without ever hitting ``UNIQUE (game_id,
+seq)``. A stage is claimed by inserting its ``(game_id, turn)`` key with ``ON CONFLICT DO
+NOTHING`` (the loser gets False), after taking the same row lock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, cast
+
+import asyncpg
+
+from db.errors import StoreError
+from db.models import (
+    ACCEPTED,
+    JSONDict,
+    LogEntry,
+    OutboxItem,
+    PostRecord,
+    ResolutionRecord,
+    Section,
+)
+from db.postgres.audit import insert_audit
+from db.postgres.base import Conn, PostgresBase, foreign_key_to_not_found, lock_game
+from db.postgres.convert import (
+    aware,
+    check_outcome,
+    check_section,
+    dumps,
+    loads_dict,
+    opt_aware,
+    opt_int,
+    utc,
+    utcnow,
+)
+from db.postgres.games import FINISH_GAME
+from db.postgres.loading import write_snapshot
+from db.postgres.outbox import insert_outbox
+
+_ENTRY_COLUMNS = "id, game_id, turn, seq, section, payload, outcome, user_id, at"
+
+
+def _entry(row: asyncpg.Record) -> LogEntry:
+    return LogEntry(
+        id=int(row["id"]),
+        game_id=int(row["game_id"]),
+        turn=int(row["turn"]),
+        seq=int(row["seq"]),
+        section=cast(Section, row["section"]),
+        payload=loads_dict(row["payload"]),
+        outcome=str(row["outcome"]),
+        user_id=opt_int(row["user_id"]),
+        at=utc(row["at"]),
+    )
+
+
+async def _insert_entry(
+    db: Conn,
+    game_id: int,
+    turn: int,
+    section: Section,
+    payload: JSONDict,
+    payload_text: str,
+    outcome: str,
+    user_id: int | None,
+    at: dt.datetime,
+) -> LogEntry:
+    """Append one entry under the game's row lock (see the module's docstring)."""
+    await lock_game(db, game_id)
+    row = await db.fetchrow(
+        "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, user_id, at) "
+        "SELECT $1, $2, COALESCE(MAX(seq), 0) + 1, $3, $4, $5, $6, $7 "
+        "FROM log_entries WHERE game_id = $1 RETURNING id, seq",
+        game_id,
+        turn,
+        section,
+        payload_text,
+        outcome,
+        user_id,
+        at,
+    )
+    assert row is not None
+    return LogEntry(
+        id=int(row["id"]),
+        game_id=game_id,
+        turn=turn,
+        seq=int(row["seq"]),
+        section=section,
+        payload=payload,
+        outcome=outcome,
+        user_id=user_id,
+        at=at,
+    )
+
+
+async def _claim_stage(
+    db: Conn,
+    table: Literal["resolutions", "pistol_windows"],
+    stamp: Literal["resolved_at", "opened_at"],
+    game_id: int,
+    turn: int,
+    result_text: str,
+    now: dt.datetime,
+) -> bool:
+    """Insert the (game, turn) row of a once-only stage of a turn, under the game's row lock.
+    False if it was there already (the stage ran: do nothing); raises if the game is missing
+    or not at ``turn``."""
+    game = await lock_game(db, game_id)
+    status = await db.execute(
+        f"INSERT INTO {table} (game_id, turn, result, {stamp}) VALUES ($1, $2, $3, $4) "
+        "ON CONFLICT (game_id, turn) DO NOTHING",
+        game_id,
+        turn,
+        result_text,
+        now,
+    )
+    if status.endswith(" 0"):
+        return False
+    if game["status"] != "running":
+        raise StoreError(f"game {game_id} is not running (it is {game['status']})")
+    if int(game["turn"]) != turn:
+        raise StoreError(f"game {game_id} is at turn {game['turn']}, not {turn}")
+    return True
+
+
+class RequestLogMixin(PostgresBase):
+    """:class:`db.interface.RequestLog` on PostgreSQL. The once-only stages are the primary
+    keys (game_id, turn) of ``resolutions`` and ``pistol_windows``."""
+
+    # --- the log ---------------------------------------------------------------------------
+
+    async def add_request(
+        self,
+        game_id: int,
+        turn: int,
+        section: str,
+        payload: Mapping[str, Any],
+        user_id: int | None,
+        outcome: str = ACCEPTED,
+    ) -> LogEntry:
+        sec = check_section(section)
+        check_outcome(outcome)
+        data = dict(payload)
+        text = dumps(data)
+        now = utcnow()
+
+        async def body(db: Conn) -> LogEntry:
+            return await _insert_entry(db, game_id, turn, sec, data, text, outcome, user_id, now)
+
+        return await self._write(body)
+
+    async def add_host_action(
+        self,
+        game_id: int,
+        turn: int,
+        payload: Mapping[str, Any],
+        *,
+        actor_id: int,
+        command: str,
+        args: Mapping[str, Any] | None = None,
+        outcome: str = ACCEPTED,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> LogEntry:
+        check_outcome(outcome)
+        data = dict(payload)
+        text = dumps(data)
+        args_text = dumps(dict(args or {}))
+        now = utcnow()
+
+        async def body(db: Conn) -> LogEntry:
+            entry = await _insert_entry(
+                db, game_id, turn, "host", data, text, outcome, actor_id, now
+            )
+            await insert_audit(db, None, game_id, actor_id, command, args_text, now)
+            await insert_outbox(db, game_id, turn, outbox_items, now)
+            return entry
+
+        return await self._write(body)
+
+    async def log_entries(
+        self, game_id: int, turn: int | None = None, *, accepted_only: bool = False
+    ) -> list[LogEntry]:
+        sql = f"SELECT {_ENTRY_COLUMNS} FROM log_entries WHERE game_id = $1"
+        params: list[Any] = [game_id]
+        if turn is not None:
+            params.append(turn)
+            sql += " AND turn = $2"
+        if accepted_only:
+            sql += " AND outcome = 'accepted'"
+        rows = await self._read(sql + " ORDER BY seq", params)
+        return [_entry(r) for r in rows]
+
+    async def post_counts(self, game_id: int, turn: int) -> dict[str, int]:
+        # verb and by_nick are generated columns, indexed by log_entries_by_verb (migration 2).
+        rows = await self._read(
+            "SELECT by_nick, COUNT(*) AS n FROM log_entries "
+            "WHERE game_id = $1 AND turn = $2 AND verb = 'post' AND outcome = 'accepted' "
+            "GROUP BY by_nick",
+            (game_id, turn),
+        )
+        return {str(r["by_nick"]): int(r["n"]) for r in rows}
+
+    # --- public posts (the archive) ---------------------------------------------------------
+
+    async def add_post(
+        self,
+        game_id: int,
+        turn: int,
+        nick: str,
+        text: str,
+        *,
+        ghost: bool = False,
+        at: dt.datetime | None = None,
+    ) -> PostRecord:
+        if turn < 0:
+            raise ValueError(f"turn must be at least 0, got {turn}")
+        when = utcnow() if at is None else aware(at)  # ValueError for a naive datetime
+
+        async def body(db: Conn) -> int:
+            try:
+                post_id = await db.fetchval(
+                    "INSERT INTO posts (game_id, turn, nick, text, ghost, at) "
+                    "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                    game_id,
+                    turn,
+                    nick,
+                    text,
+                    bool(ghost),
+                    when,
+                )
+            except asyncpg.ForeignKeyViolationError as e:
+                foreign_key_to_not_found(e, game_id)
+                raise
+            return int(post_id)
+
+        post_id = await self._write(body)
+        return PostRecord(post_id, game_id, turn, nick, text, ghost, when)
+
+    async def posts(self, game_id: int) -> list[PostRecord]:
+        rows = await self._read(
+            "SELECT id, game_id, turn, nick, text, ghost, at FROM posts "
+            "WHERE game_id = $1 ORDER BY id",
+            (game_id,),
+        )
+        return [
+            PostRecord(
+                id=int(r["id"]),
+                game_id=int(r["game_id"]),
+                turn=int(r["turn"]),
+                nick=str(r["nick"]),
+                text=str(r["text"]),
+                ghost=bool(r["ghost"]),
+                at=utc(r["at"]),
+            )
+            for r in rows
+        ]
+
+    # --- resolutions and pistol windows ----------------------------------------------------
+
+    async def record_resolution(
+        self,
+        game_id: int,
+        turn: int,
+        result: Mapping[str, Any],
+        outbox_items: Sequence[OutboxItem],
+        next_turn: int,
+        next_deadline: dt.datetime | None,
+        *,
+        next_phase: str = "day",
+        winner: str | None = None,
+        snapshot: Mapping[str, Any] | None = None,
+    ) -> bool:
+        now = utcnow()
+        result_text = dumps(dict(result))
+        when = opt_aware(next_deadline)
+        snapshot_text = None if snapshot is None or winner is not None else dumps(dict(snapshot))
+
+        async def body(db: Conn) -> bool:
+            if not await _claim_stage(
+                db, "resolutions", "resolved_at", game_id, turn, result_text, now
+            ):
+                return False
+            await insert_outbox(db, game_id, turn, outbox_items, now)
+            if winner is None:
+                await db.execute(
+                    "UPDATE games SET turn = $1, phase = $2, deadline = $3, updated_at = $4 "
+                    "WHERE id = $5",
+                    next_turn,
+                    next_phase,
+                    when,
+                    now,
+                    game_id,
+                )
+            else:
+                await db.execute(FINISH_GAME, winner, now, game_id)
+            await write_snapshot(db, game_id, next_turn, snapshot_text, now)
+            return True
+
+        return await self._write(body)
+
+    async def resolution_exists(self, game_id: int, turn: int) -> bool:
+        row = await self._read_one(
+            "SELECT 1 FROM resolutions WHERE game_id = $1 AND turn = $2", (game_id, turn)
+        )
+        return row is not None
+
+    async def resolutions(self, game_id: int) -> list[ResolutionRecord]:
+        rows = await self._read(
+            "SELECT game_id, turn, result, resolved_at FROM resolutions WHERE game_id = $1 "
+            "ORDER BY turn",
+            (game_id,),
+        )
+        return [
+            ResolutionRecord(
+                game_id=int(r["game_id"]),
+                turn=int(r["turn"]),
+                result=loads_dict(r["result"]),
+                resolved_at=utc(r["resolved_at"]),
+            )
+            for r in rows
+        ]
+
+    async def begin_pistol_window(
+        self,
+        game_id: int,
+        turn: int,
+        partial_result: Mapping[str, Any],
+        outbox_items: Sequence[OutboxItem],
+        window_deadline: dt.datetime | None,
+        *,
+        phase: str = "pistol",
+    ) -> bool:
+        now = utcnow()
+        text = dumps(dict(partial_result))
+        when = opt_aware(window_deadline)
+
+        async def body(db: Conn) -> bool:
+            if not await _claim_stage(db, "pistol_windows", "opened_at", game_id, turn, text, now):
+                return False
+            await insert_outbox(db, game_id, turn, outbox_items, now)
+            await db.execute(
+                "UPDATE games SET phase = $1, deadline = $2, updated_at = $3 WHERE id = $4",
+                phase,
+                when,
+                now,
+                game_id,
+            )
+            return True
+
+        return await self._write(body)
+
+    async def pistol_window(self, game_id: int, turn: int) -> JSONDict | None:
+        row = await self._read_one(
+            "SELECT result FROM pistol_windows WHERE game_id = $1 AND turn = $2", (game_id, turn)
+        )
+        return None if row is None else loads_dict(row["result"])

@@ -1,0 +1,119 @@
+"""Tables (``/mafia setup``): a server's categories, each with its channels and settings.
+
+Every player command reads its table, so reads are served from memory
+(:mod:`db.sqlite.tablecache`, per process: see :class:`db.postgres.base.PostgresBase`): a
+server's tables are read once, in one query, and forgotten by each write that changes them.
+"""
+
+from __future__ import annotations
+
+import asyncpg
+
+from db.errors import TableNameTaken
+from db.models import TableSettings
+from db.postgres.base import Conn, PostgresBase
+from db.postgres.convert import opt_int, utcnow
+
+_COLUMNS = (
+    "table_id",
+    "guild_id",
+    "name",
+    "language",
+    "host_role_id",
+    "category_id",
+    "game_channel_id",
+    "discussion_channel_id",
+    "mafia_channel_id",
+    "host_channel_id",
+    "webhook_id",
+    "default_schedule",
+    "timezone",
+)
+
+_SELECT = f"SELECT {', '.join(_COLUMNS)} FROM game_tables "
+_ORDER = "ORDER BY lower(name), table_id"
+
+
+def _table(row: asyncpg.Record) -> TableSettings:
+    return TableSettings(
+        table_id=int(row["table_id"]),
+        guild_id=int(row["guild_id"]),
+        name=str(row["name"]),
+        language=str(row["language"]),
+        host_role_id=opt_int(row["host_role_id"]),
+        category_id=opt_int(row["category_id"]),
+        game_channel_id=opt_int(row["game_channel_id"]),
+        discussion_channel_id=opt_int(row["discussion_channel_id"]),
+        mafia_channel_id=opt_int(row["mafia_channel_id"]),
+        host_channel_id=opt_int(row["host_channel_id"]),
+        webhook_id=opt_int(row["webhook_id"]),
+        default_schedule=str(row["default_schedule"]),
+        timezone=str(row["timezone"]),
+    )
+
+
+class SettingsMixin(PostgresBase):
+    """:class:`db.interface.SettingsRepository` on PostgreSQL."""
+
+    async def get_table(self, table_id: int) -> TableSettings | None:
+        cache = self._table_cache
+        if cache.knows(table_id):
+            return cache.table(table_id)
+        generation = cache.generation
+        # The whole server at once: its other tables are what the next command asks for.
+        rows = await self._read(
+            _SELECT + "WHERE guild_id = "
+            "(SELECT guild_id FROM game_tables WHERE table_id = $1) " + _ORDER,
+            (table_id,),
+        )
+        tables = [_table(row) for row in rows]
+        cache.fill(tables[0].guild_id if tables else None, tables, generation, asked=table_id)
+        return next((tb for tb in tables if tb.table_id == table_id), None)
+
+    async def tables(self, guild_id: int) -> list[TableSettings]:
+        cache = self._table_cache
+        cached = cache.tables(guild_id)
+        if cached is not None:
+            return list(cached)
+        generation = cache.generation
+        rows = await self._read(_SELECT + "WHERE guild_id = $1 " + _ORDER, (guild_id,))
+        tables = [_table(row) for row in rows]
+        cache.fill(guild_id, tables, generation)
+        return tables
+
+    async def save_table(self, settings: TableSettings) -> None:
+        s = settings
+        params = (*(getattr(s, column) for column in _COLUMNS), utcnow())
+        updates = ", ".join(f"{c} = excluded.{c}" for c in (*_COLUMNS[1:], "updated_at"))
+        marks = ", ".join(f"${i}" for i in range(1, len(_COLUMNS) + 2))
+
+        async def body(db: Conn) -> None:
+            try:
+                await db.execute(
+                    f"INSERT INTO game_tables ({', '.join(_COLUMNS)}, updated_at) "
+                    f"VALUES ({marks}) ON CONFLICT (table_id) DO UPDATE SET {updates}",
+                    *params,
+                )
+            except asyncpg.UniqueViolationError as e:  # another table of the server has it
+                raise TableNameTaken(f"table name {s.name!r} is taken: {e}") from e
+
+        try:
+            await self._write(body)
+        finally:  # even on an error: it may have committed (the connection died on the reply)
+            self._table_cache.forget(s.guild_id, s.table_id)
+
+    async def drop_table(self, table_id: int) -> bool:
+        async def body(db: Conn) -> list[int]:
+            rows = await db.fetch(
+                "DELETE FROM game_tables WHERE table_id = $1 RETURNING guild_id", table_id
+            )
+            return [int(row["guild_id"]) for row in rows]
+
+        try:
+            guilds = await self._write(body)
+        except BaseException:
+            self._table_cache.clear()  # it may have committed, and we do not know the server
+            raise
+        for guild_id in guilds:
+            self._table_cache.forget(guild_id, table_id)
+        return bool(guilds)
