@@ -96,16 +96,34 @@ def _read_sqlite(path: str, tables: Sequence[str]) -> Tables:
         conn.close()
 
 
-async def _pg_columns(conn: Any, table: str) -> dict[str, str]:
-    """Column name -> data type of ``table`` in the connection's current schema, without
-    generated columns."""
+async def _pg_columns(conn: Any, table: str) -> dict[str, tuple[str, bool]]:
+    """Column name -> (data type, whether the database fills it itself: an identity column or
+    one with a default) of ``table`` in the connection's current schema, without generated
+    columns."""
     rows = await conn.fetch(
-        "SELECT column_name, data_type FROM information_schema.columns "
+        "SELECT column_name, data_type, is_identity, column_default "
+        "FROM information_schema.columns "
         "WHERE table_schema = current_schema() AND table_name = $1 "
         "AND is_generated = 'NEVER' ORDER BY ordinal_position",
         table,
     )
-    return {str(r["column_name"]): str(r["data_type"]) for r in rows}
+    return {
+        str(r["column_name"]): (
+            str(r["data_type"]),
+            r["is_identity"] == "YES" or r["column_default"] is not None,
+        )
+        for r in rows
+    }
+
+
+async def _pg_identity(conn: Any, table: str) -> str | None:
+    """The table's identity column (its insertion order), if any."""
+    value = await conn.fetchval(
+        "SELECT column_name FROM information_schema.columns "
+        "WHERE table_schema = current_schema() AND table_name = $1 AND is_identity = 'YES'",
+        table,
+    )
+    return None if value is None else str(value)
 
 
 async def _read_pg(url: str, tables: Sequence[str]) -> Tables:
@@ -118,7 +136,8 @@ async def _read_pg(url: str, tables: Sequence[str]) -> Tables:
             for table in tables:
                 columns = list(await _pg_columns(conn, table))
                 names = ", ".join(f'"{c}"' for c in columns)
-                order = ", ".join(f'"{c}"' for c in columns[:2])
+                identity = await _pg_identity(conn, table)  # in insertion order, if known
+                order = f'"{identity}"' if identity else ", ".join(f'"{c}"' for c in columns[:2])
                 rows = await conn.fetch(f'SELECT {names} FROM "{table}" ORDER BY {order}')
                 out[table] = (columns, [tuple(r) for r in rows])
         return out
@@ -168,9 +187,16 @@ async def _write_pg(url: str, data: Tables) -> None:
                     )
             for table in TABLES:
                 source_columns, rows = data[table]
-                types = await _pg_columns(conn, table)
+                described = await _pg_columns(conn, table)
+                types = {name: kind for name, (kind, _) in described.items()}
                 columns = [c for c in source_columns if c in types]
-                missing = [c for c in types if c not in source_columns]
+                # A column the database fills itself (signups.joined, the sign-up order) is
+                # filled in the order of the copy, which is the source's insertion order.
+                missing = [
+                    c
+                    for c, (_, filled) in described.items()
+                    if c not in source_columns and not filled
+                ]
                 if missing:
                     raise StoreError(f"table {table}: the source has no column {missing[0]}")
                 index = [source_columns.index(c) for c in columns]

@@ -28,7 +28,9 @@ async def _filled(path: Path, tmp_path: Path) -> dict[int, object]:
         running = await running_game(store, guild_id=2, seed=5)
         await store.add_request(running, 1, "requests", {"by": "Anna", "do": "post"}, 1000)
         await store.add_outbox(running, 1, [OutboxItem(kind="notice", payload={"text": "hi"})])
-        await store.create_game(3, seed=9, schedule_kind="forum", timezone="Europe/Moscow")
+        lobby = await store.create_game(3, seed=9, schedule_kind="forum", timezone="Europe/Moscow")
+        for user in (30, 10, 20):  # the sign-up order is not the order of the ids
+            await store.add_signup(lobby.id, user)
         await store.add_audit(2, running, actor_id=7, command="extend", args={"hours": 2})
         return {g.id: await store.load_script(g.id) for g in await store.list_games()}
     finally:
@@ -40,7 +42,9 @@ async def _snapshot(target: str) -> tuple[dict[int, object], list[object], list[
     try:
         games = await store.list_games()
         scripts = {g.id: await store.load_script(g.id) for g in games}
-        return scripts, [(g.id, g.status, g.turn, g.table_id) for g in games], [
+        return scripts, [
+            (g.id, g.status, g.turn, g.table_id, await store.signups(g.id)) for g in games
+        ], [
             (r.id, r.kind, r.payload, r.sent) for g in games for r in await store.outbox(g.id)
         ]
     finally:
