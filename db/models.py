@@ -198,6 +198,10 @@ class OutboxRecord:
     sent: bool
     created_at: dt.datetime
     sent_at: dt.datetime | None
+    #: From :meth:`Outbox.claim_outbox` only: the row was claimed before by another
+    #: deliverer whose lease expired (it may have sent the row without marking it, so the
+    #: target is checked before sending again).
+    retaken: bool = False
 
 
 @attrs.frozen

@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Sequence
 
 import aiosqlite
+import attrs
 
 from db.models import OutboxItem, OutboxRecord
 from db.sqlite.base import SQLiteBase, foreign_key_to_not_found
@@ -99,22 +100,27 @@ class OutboxMixin(SQLiteBase):
         until = to_db_time(now + dt.timedelta(seconds=lease_seconds))
         # Times are ISO text of one width: they compare as text. A game with a live lease
         # of another owner on a pending row is skipped whole (its order is that owner's).
-        sql = (
-            "UPDATE outbox SET lease_owner = ?, lease_until = ? WHERE id IN ("
-            "SELECT id FROM outbox o WHERE o.sent = 0"
+        # Chosen, then leased, in one write transaction (SQLite: nobody writes in between).
+        pick = (
+            f"SELECT {_OUTBOX_COLUMNS}, lease_owner FROM outbox o WHERE o.sent = 0"
             + ("" if game_id is None else " AND o.game_id = ?")
             + " AND NOT EXISTS (SELECT 1 FROM outbox b WHERE b.game_id = o.game_id "
             "AND b.sent = 0 AND b.lease_owner <> ? AND b.lease_until > ?) "
-            f"ORDER BY o.id LIMIT ?) RETURNING {_OUTBOX_COLUMNS}"
+            "ORDER BY o.id LIMIT ?"
         )
-        params: list[object] = [owner, until]
-        if game_id is not None:
-            params.append(game_id)
+        params: list[object] = [] if game_id is None else [game_id]
         params += [owner, stamp, limit]
 
         def body(conn: sqlite3.Connection) -> list[OutboxRecord]:
-            rows = conn.execute(sql, params).fetchall()
-            return sorted((_outbox(r) for r in rows), key=lambda r: r.id)
+            rows = conn.execute(pick, params).fetchall()
+            conn.executemany(
+                "UPDATE outbox SET lease_owner = ?, lease_until = ? WHERE id = ?",
+                [(owner, until, r["id"]) for r in rows],
+            )
+            return [
+                attrs.evolve(_outbox(r), retaken=r["lease_owner"] not in (None, owner))
+                for r in rows
+            ]
 
         return await self._write_at_once(body)
 
