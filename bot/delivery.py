@@ -281,8 +281,9 @@ class Delivery:
         if time.monotonic() - self._renewed < self.lease_seconds * RENEW_FRACTION:
             return
         self._renewed = time.monotonic()
+        queued = set(self._queued)  # claimed before the renewal (a claim meanwhile is not)
         held = set(await self.store.renew_outbox(self.owner, lease_seconds=self.lease_seconds))
-        self._lost = (self._lost | (self._queued - held)) & self._queued
+        self._lost = (self._lost | (queued - held)) & self._queued
 
     async def _finish(
         self, workers: list[asyncio.Task[_Pass]], covered: set[int] | None = None

@@ -260,6 +260,9 @@ _V7 = """
 -- deliverer died) is claimed again by another; NULL: never claimed.
 ALTER TABLE outbox ADD COLUMN lease_owner TEXT;
 ALTER TABLE outbox ADD COLUMN lease_until TEXT;
+-- The pending rows in queue order, whichever game (a claim walks them oldest first; the sent
+-- rows, kept for the record, are never read by it).
+CREATE INDEX outbox_unsent ON outbox (id) WHERE sent = 0;
 """
 
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)

@@ -6,14 +6,17 @@ rows are claimed by another once its lease expired. A real SQLite file, two conn
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from db.migrations import migrate
 from db.models import OutboxItem
 from db.store import Store
 from tests.db.conftest import running_game
+from tests.db.test_migrations import _make_v1_file
 
 
 @pytest.fixture
@@ -118,3 +121,30 @@ async def test_bad_claims_write_nothing(store: Store) -> None:
     with pytest.raises(ValueError):
         await store.claim_outbox("")
     assert len(await store.claim_outbox("a")) == 1
+
+
+async def test_migration_7_leaves_a_v6_outbox_claimable(tmp_path: Path) -> None:
+    """Migration 7 adds the lease columns: rows a v6 bot queued are unleased, pending, and
+    claimed and sent as any other."""
+    path = tmp_path / "old.db"
+    _make_v1_file(path)
+    assert migrate(path, target=6).new_version == 6
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute(
+            "INSERT INTO outbox (game_id, turn, kind, payload, sent, created_at) VALUES "
+            "(1, 1, 'narrative', '{\"text\": \"old\"}', 0, '2025-03-01T10:00:00.000000+00:00')"
+        )
+    conn.close()
+    old = await Store.open(path)
+    try:
+        [row] = await old.claim_outbox("new")
+        assert row.payload == {"text": "old"} and not row.retaken
+        assert await old.mark_sent(row.id, "new")
+        assert await old.pending_outbox() == []
+    finally:
+        await old.close()
+    conn = sqlite3.connect(path)
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(outbox)")}
+    conn.close()
+    assert {"lease_owner", "lease_until"} <= columns

@@ -84,3 +84,25 @@ async def test_a_dead_deliverers_rows_are_taken_over_once(
     sent = recorder.rows()[since:]
     assert sorted({row for _, row, _ in sent}) == ids
     assert_in_order_once(recorder, since, await game_rows(env))  # the first row: once
+
+
+async def test_a_slow_deliverer_renews_its_leases(
+    simcord_env: Env, recorder: Recorder  # noqa: F811
+) -> None:
+    """A live deliverer renews its leases as it goes (a third of the lease after the last
+    renewal): its rows are not taken over while it works through them."""
+    env = simcord_env
+    world = await four_tables(env)
+    bot = bot_of(env)
+    games = [g for t in world.tables if (g := bot.service.game_in(t.table_id)) is not None]
+    ids = await queue_rows(env, games, per_game=1)
+    slow = Delivery(bot, bot.store, bot.service, owner="slow", lease_seconds=0.3)
+    assert [r.id for r in await slow._claim()] == ids
+    eager = Delivery(bot, bot.store, bot.service, owner="eager")
+    for _ in range(3):  # 0.6 s in all: twice the lease
+        time.sleep(0.2)
+        await slow._keep_leases()
+        assert await eager.deliver() == 0
+    assert await slow.deliver() == len(ids)
+    await env.settle()
+    assert await bot.store.pending_outbox() == []
