@@ -29,6 +29,13 @@ its outbox row and piece (:func:`nonce_of`), which Discord enforces (discord.py 
 attempt, the bot reads the target's latest messages and skips the pieces it finds there, posted
 by itself since that attempt, so a retry long after the nonce window sends nothing twice either.
 
+Several processes may deliver one outbox (issue 15): each claims the rows it sends
+(``GameStore.claim_outbox``) under a lease named by its own owner id (:func:`process_owner`),
+so two deliverers never send the same row at once and a game's rows go out through one of them
+at a time. A live deliverer renews its leases as it goes (:data:`RENEW_FRACTION`); a crashed
+one's rows are claimed by another once their lease (:data:`LEASE_SECONDS`) expires, and the
+nonces and the history check above keep a row it sent but did not mark from going out twice.
+
 Nothing public ever names a Discord user: nicknames only.
 """
 
@@ -36,6 +43,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
+import time
+import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
@@ -97,6 +108,21 @@ STUCK_NOTICE_SECONDS: Final[float] = 300.0
 HISTORY_LIMIT: Final[int] = 10
 #: Clocks disagree a little: a message a bit older than the failed attempt still counts.
 CLOCK_SLACK: Final[timedelta] = timedelta(seconds=30)
+
+#: How long a claimed outbox row stays this process's (issue 15): longer than a table's
+#: worker waits on Discord for one message (its channel's bucket, discord.py's retries),
+#: renewed after a third of it (:data:`RENEW_FRACTION`) while rows go out, so a slow but
+#: live deliverer keeps its rows and a dead one's are taken over within a minute.
+LEASE_SECONDS: Final[float] = 60.0
+RENEW_FRACTION: Final[float] = 1 / 3
+#: The most rows one read of the outbox claims (a deadline of a thousand games queues a
+#: few thousand rows); what is left is claimed by the next delivery.
+CLAIM_LIMIT: Final[int] = 10_000
+
+
+def process_owner() -> str:
+    """An owner id for this process's outbox leases: unique across hosts and restarts."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 #: Failures that pass: Discord's 5xx and 429 (discord.py has retried already), timeouts and
 #: lost connections. ``discord.Forbidden`` (a lost permission) is handled apart.
@@ -174,7 +200,14 @@ class Delivery:
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         workers: int = WORKERS,
         owns: Callable[[int], bool] | None = None,
+        owner: str | None = None,
+        lease_seconds: float = LEASE_SECONDS,
     ) -> None:
+        #: Whose leases this deliverer's claims are (one per process).
+        self.owner = owner or process_owner()
+        self.lease_seconds = lease_seconds
+        self._renewed = time.monotonic()  # when this deliverer's leases were last renewed
+        self._lost: set[int] = set()  # rows queued here whose lease another deliverer took
         self.client = client
         #: Shards (issue 15): the servers whose games' rows this process sends (None: all);
         #: another process sends the others' (``core/shards.py``).
@@ -233,8 +266,29 @@ class Delivery:
         """Send the pending rows of one game (the clock, after acting on it): reads only its
         rows, so a thousand games resolved one after another do not each read the whole
         outbox. Returns how many of them were marked sent."""
-        workers = await self._hand_out(await self.store.pending_outbox(game_id))
+        workers = await self._hand_out(await self._claim(game_id))
         return await self._finish(workers, covered={game_id})
+
+    async def _claim(self, game_id: int | None = None) -> list[OutboxRecord]:
+        """The pending rows (of one game, or of all) this deliverer may send: claimed for it,
+        or renewed if it held them already; not those another live deliverer holds."""
+        rows = await self.store.claim_outbox(
+            self.owner, game_id=game_id, limit=CLAIM_LIMIT, lease_seconds=self.lease_seconds
+        )
+        for row in rows:
+            if row.retaken:  # its deliverer died, maybe after sending it: look first
+                self._attempted.setdefault(row.id, row.created_at)
+        return rows
+
+    async def _keep_leases(self) -> None:
+        """Renew this deliverer's leases when a third of their time has passed; a queued row
+        no longer among them was taken over (this process was thought dead): not sent here."""
+        if time.monotonic() - self._renewed < self.lease_seconds * RENEW_FRACTION:
+            return
+        self._renewed = time.monotonic()
+        queued = set(self._queued)  # claimed before the renewal (a claim meanwhile is not)
+        held = set(await self.store.renew_outbox(self.owner, lease_seconds=self.lease_seconds))
+        self._lost = (self._lost | (queued - held)) & self._queued
 
     async def _finish(
         self, workers: list[asyncio.Task[_Pass]], covered: set[int] | None = None
@@ -260,7 +314,7 @@ class Delivery:
         try:
             async with self._reading:
                 self._next_read = None  # from here on, a new call needs a new read
-                workers = await self._hand_out(await self.store.pending_outbox())
+                workers = await self._hand_out(await self._claim())
         except BaseException as exc:
             if self._next_read is read:
                 self._next_read = None
@@ -329,8 +383,13 @@ class Delivery:
     async def _deliver_one(self, row: OutboxRecord, outcome: _Pass) -> None:
         """Send one row and mark it sent, or note its game as stuck (and why)."""
         try:
+            await self._keep_leases()
+            if row.id in self._lost:  # another deliverer has it (and the game's later rows)
+                self._lost.discard(row.id)
+                log.warning("outbox row %s (game %s): taken over elsewhere", row.id, row.game_id)
+                return
             if await self._deliver_row(row):
-                await self.store.mark_sent(row.id)
+                await self.store.mark_sent(row.id, self.owner)
                 self._attempted.pop(row.id, None)
                 self._marks.pop(row.id, None)
                 outcome.progressed.add(row.game_id)

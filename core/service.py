@@ -24,10 +24,11 @@ import attrs
 
 from core.clock import Event, NoticeMark, notice_done, pending_notice
 from core.refusal import Refusal
-from db.errors import NotFound, OpenGameExists, StoreError
+from db.errors import NotFound, OpenGameExists, StaleGame, StoreError
 from db.interface import GameStore
 from db.models import (
     KEEP,
+    Fence,
     GameRecord,
     OutboxItem,
     OutboxRecord,
@@ -79,6 +80,10 @@ log = logging.getLogger(__name__)
 #: The longest a host can move a deadline at once (a week, as `/mafia extend` offers).
 MAX_EXTEND_MINUTES = 7 * 24 * 60
 
+#: How many times a fenced write refused as stale (another process changed the game) is
+#: decided again on the game reloaded from the store before the caller gets a refusal.
+STALE_ATTEMPTS = 3
+
 Clock = Callable[[], datetime]
 
 
@@ -106,6 +111,23 @@ class LiveGame:
     reminded_turn: int = 0  # the last turn whose reminders were queued
     #: The public timed notices queued (core/clock.py), by event name: once per turn.
     notices: dict[str, NoticeMark] = attrs.Factory(dict)
+    #: The accepted log entries this process knows at the game's turn or later, and of
+    #: those the ones logged for the next turn (a host action during the pistol window,
+    #: R36): with the turn and phase, what every fenced write is checked against in the
+    #: store, so a request another process logged is never missed (db.models.Fence).
+    entries: int = 0
+    entries_next: int = 0
+
+    def fence(self) -> Fence:
+        """What a decision taken on this game now was taken against."""
+        return Fence(turn=self.record.turn, phase=self.record.phase, entries=self.entries)
+
+    def count_entries(self, turns: Iterable[int]) -> None:
+        """Set ``entries`` from the turns of the accepted log entries known."""
+        turn = self.record.turn
+        later = [t for t in turns if t >= turn]
+        self.entries = len(later)
+        self.entries_next = sum(1 for t in later if t > turn)
 
     def reminder_due_at(self, now: datetime | None = None) -> datetime | None:
         """When this turn's reminders are due, if they still are (not once the deadline
@@ -172,6 +194,9 @@ class GameService:
         #: One lock per guild for the lobby (new, join, leave, roles, start, end): two such
         #: commands at once end in one success and one clear refusal, never a store error.
         self._table_locks: dict[int, asyncio.Lock] = {}
+        #: How many times a running game was rebuilt from the store (another process changed
+        #: it, or a store call failed): none while one process serves its games alone.
+        self.reloads = 0
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
         """The guild's lobby lock. Taken before a game's own lock, never after it."""
@@ -236,7 +261,9 @@ class GameService:
                 log.warning("game %s: snapshot not used (%s); replaying its log", rec.id, exc)
                 return await self._rebuild(rec)
         engine.history.clear()  # see _rebuild
-        return LiveGame(rec, engine, item.players, self._schedule(rec))
+        live = LiveGame(rec, engine, item.players, self._schedule(rec))
+        live.count_entries(turn for turn, _section, _payload in item.log)
+        return live
 
     async def _rebuild(self, rec: GameRecord) -> LiveGame:
         players = await self.store.players(rec.id)
@@ -255,7 +282,9 @@ class GameService:
         # them, and a game restored from its snapshot has none, so every live game is alike
         # however it was loaded (and 10,000 loaded games do not carry every past turn).
         engine.history.clear()
-        return LiveGame(rec, engine, players, self._schedule(rec))
+        live = LiveGame(rec, engine, players, self._schedule(rec))
+        live.count_entries(e.turn for e in entries)
+        return live
 
     @staticmethod
     def _schedule(rec: GameRecord) -> Schedule:
@@ -310,6 +339,8 @@ class GameService:
             fresh = await self._rebuild(rec)
             game.record, game.engine, game.players = fresh.record, fresh.engine, fresh.players
             game.schedule = fresh.schedule
+            game.entries, game.entries_next = fresh.entries, fresh.entries_next
+            self.reloads += 1
             await self._finish_if_won(game)
         except StoreError:
             log.exception("reloading game %s from the store failed", game.id)
@@ -512,8 +543,24 @@ class GameService:
         return game, nick
 
     async def submit(self, table_id: int, user_id: int, raw: dict[str, Any]) -> Accepted:
-        """A player's request: validated by the rules, committed, then applied."""
-        game, nick = self.player_nick(table_id, user_id)
+        """A player's request: validated by the rules, committed, then applied.
+
+        Validated against the game this process holds; the append is fenced in the store
+        (``Fence``: the turn, phase and accepted entries validated against), so when another
+        process changed the game meanwhile nothing is written, the game is reloaded from the
+        store and the request validated again: the player's answer is the one a single
+        process would give."""
+        for _attempt in range(STALE_ATTEMPTS):
+            game, nick = self.player_nick(table_id, user_id)
+            try:
+                return await self._submit(game, nick, user_id, raw)
+            except StaleGame as exc:  # reloaded by _store_is_the_truth
+                log.info("game %s: %s; reloaded, deciding again", game.id, exc)
+        raise ServiceError("error.game_changed")
+
+    async def _submit(
+        self, game: LiveGame, nick: str, user_id: int, raw: dict[str, Any]
+    ) -> Accepted:
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             engine = game.engine
@@ -529,12 +576,22 @@ class GameService:
             open_ = deadline is None or hunts_open(game.schedule, deadline, now)
             refusal = validate_request(engine.state, req, hunts_open=open_)
             section = "after" if req.do == "shoot" else "requests"
+            fence = game.fence()
             if refusal is not None:
                 await self.store.add_request(
-                    game.id, engine.turn, section, req.to_dict(), user_id, refused(refusal.code)
+                    game.id,
+                    engine.turn,
+                    section,
+                    req.to_dict(),
+                    user_id,
+                    refused(refusal.code),
+                    fence=fence,
                 )
                 raise ServiceError(f"refusal.{refusal.code}")
-            await self.store.add_request(game.id, engine.turn, section, req.to_dict(), user_id)
+            await self.store.add_request(
+                game.id, engine.turn, section, req.to_dict(), user_id, fence=fence
+            )
+            game.entries += 1
             before = engine.standing_requests(nick)
             applied = engine.submit(req, hunts_open=open_)
             assert applied is None, applied
@@ -600,8 +657,19 @@ class GameService:
         self, table_id: int, actor_id: int, action: HostAction, reason: str | None = None
     ) -> HostAction:
         """R56: exclude, deprive the vote, grant the double kill (all through the rules).
-        Returns the action as applied, naming the player as the game spells him (R44)."""
-        game = self.running(table_id)
+        Returns the action as applied, naming the player as the game spells him (R44).
+        Fenced in the store like a player's request (:meth:`submit`)."""
+        for _attempt in range(STALE_ATTEMPTS):
+            game = self.running(table_id)
+            try:
+                return await self._host_action(game, actor_id, action, reason)
+            except StaleGame as exc:  # reloaded by _store_is_the_truth
+                log.info("game %s: %s; reloaded, deciding again", game.id, exc)
+        raise ServiceError("error.game_changed")
+
+    async def _host_action(
+        self, game: LiveGame, actor_id: int, action: HostAction, reason: str | None
+    ) -> HostAction:
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             engine = game.engine
@@ -642,8 +710,12 @@ class GameService:
                 command=action.do,
                 args=args,
                 outbox_items=_items([audit, *announcements]),
+                fence=game.fence(),
             )
             game.engine = trial
+            game.entries += 1
+            if turn > engine.turn:
+                game.entries_next += 1
             await self._finish_if_won(game)
         return action
 
@@ -742,7 +814,7 @@ class GameService:
         if game_id is not None and game.id != game_id:  # that game is over
             raise ServiceError("error.no_running_game")
         async with game.lock:
-            if self.live.get(game.id) is not game or game.engine.turn != turn:
+            if not await self._in_step(game) or game.engine.turn != turn:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
             if stage is not None and game.engine.phase.value != stage:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
@@ -766,25 +838,56 @@ class GameService:
         if game is None:
             return
         async with game.lock:
-            if self.live.get(game_id) is not game:
-                return  # finished (or reloaded) while this call waited for the lock
+            if not await self._in_step(game):
+                return  # finished (here or by another process) while this call waited
             if if_due:
                 deadline = game.record.deadline
                 if game.record.paused or deadline is None or deadline > self.clock():
                     return
             await self._advance_locked(game)
 
-    async def _advance_locked(self, game: LiveGame, first: Sequence[Announcement] = ()) -> None:
-        """`_advance` under the game's lock; a failure reloads the game from the store."""
-        try:
-            await self._advance(game, first)
-        except Exception:
-            log.exception("resolving game %s failed; reloading it from the store", game.id)
+    async def _in_step(self, game: LiveGame) -> bool:
+        """Under the game's lock, before a turn is resolved: whether the game is still live,
+        once this process's copy is checked against the store (one cheap read) and rebuilt
+        from it if another process changed the game (a request, a resolution, the clock)."""
+        if self.live.get(game.id) is not game:
+            return False
+        head = await self.store.game_head(game.id)
+        if head is None or head.record != game.record or head.entries != game.entries:
+            log.info("game %s changed in the store; reloading it", game.id)
             await self._refresh(game)
-            raise
+        return self.live.get(game.id) is game
 
-    async def _advance(self, game: LiveGame, first: Sequence[Announcement] = ()) -> None:
-        """``first``: announcements queued ahead of the stage's own, in its transaction."""
+    async def _advance_locked(self, game: LiveGame, first: Sequence[Announcement] = ()) -> None:
+        """`_advance` under the game's lock; a failure reloads the game from the store.
+
+        Another process may resolve the same stage: the store's claim decides. If it was
+        lost, or the game changed in the store after it was checked (``StaleGame``: the
+        write is fenced), this process's result is dropped unannounced and the game reloaded
+        from the store; a stage still open then (only a request was added) is decided again."""
+        stage = (game.engine.turn, game.engine.phase)
+        for attempt in range(1, STALE_ATTEMPTS + 1):
+            try:
+                if not await self._advance(game, first):
+                    log.info("game %s: turn %s resolved by another process", game.id, stage[0])
+                    await self._refresh(game)
+                return
+            except StaleGame as exc:
+                log.info("game %s: %s; reloading it", game.id, exc)
+                await self._refresh(game)
+                moved = (game.engine.turn, game.engine.phase) != stage
+                if moved or self.live.get(game.id) is not game or attempt == STALE_ATTEMPTS:
+                    return
+            except Exception:
+                log.exception("resolving game %s failed; reloading it from the store", game.id)
+                await self._refresh(game)
+                raise
+
+    async def _advance(self, game: LiveGame, first: Sequence[Announcement] = ()) -> bool:
+        """``first``: announcements queued ahead of the stage's own, in its transaction.
+        False: another process claimed the stage first (nothing was written; the live game
+        is then out of date)."""
+        fence = game.fence()
         engine = game.engine
         turn = engine.turn
         now = self.clock()
@@ -794,11 +897,12 @@ class GameService:
             night.append(host_account(engine.state, result))  # R47: the night, for the hosts
             if engine.state.pistols:  # R18: the win check waits for the shots
                 window_end = now + game.schedule.pistol_window
-                await self.store.begin_pistol_window(
-                    game.id, turn, result.to_dict(), _items(night), window_end
-                )
+                if not await self.store.begin_pistol_window(
+                    game.id, turn, result.to_dict(), _items(night), window_end, fence=fence
+                ):
+                    return False
                 game.record = await self.store.require_game(game.id)
-                return
+                return True
         else:
             night = list(first)
         result = engine.finish_turn()
@@ -810,7 +914,7 @@ class GameService:
             previous = game.record.deadline or now
             deadline = next_deadline(game.schedule, previous, now)
             final.append(turn_open_announcement(engine.state, engine.turn, deadline.isoformat()))
-        await self.store.record_resolution(
+        claimed = await self.store.record_resolution(
             game.id,
             turn,
             result.to_dict(),
@@ -822,11 +926,18 @@ class GameService:
             # The state the next turn starts from, committed with the resolution: a restart
             # replays only the log after it.
             snapshot=state_to_dict(engine.state) if result.winner is None else None,
+            fence=fence,
         )
+        if not claimed:
+            return False
+        # The next turn's entries are those logged ahead for it (a pistol window's host
+        # actions, R36).
+        game.entries, game.entries_next = game.entries_next, 0
         if result.winner is not None:
             self.live.pop(game.id, None)
         else:
             game.record = await self.store.require_game(game.id)
+        return True
 
     async def send_reminders(self, game_id: int) -> int:
         """Queue this turn's private reminders (once a turn, also across restarts)."""

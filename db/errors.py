@@ -33,3 +33,10 @@ class NotFound(StoreError):
 
 class TableNameTaken(StoreError):
     """Another table of the server already has this name (names are unique per server)."""
+
+
+class StaleGame(StoreError):
+    """A fenced write (a request, a host command, a resolution) was refused, writing nothing:
+    the game in the store is no longer what the caller validated against (another process
+    moved its turn or phase, or logged an entry meanwhile). The caller reloads the game from
+    the store and decides again."""

@@ -15,7 +15,8 @@ The contract every method keeps, unless its docstring says otherwise:
   read sees every write that returned before it was called.
 - **Errors.** A backend failure is raised as :class:`db.errors.StoreError` (or its subclasses
   :class:`~db.errors.NotFound`, :class:`~db.errors.OpenGameExists`,
-  :class:`~db.errors.DatabaseUnusable`) with a one-line message, never as a driver exception.
+  :class:`~db.errors.DatabaseUnusable`, :class:`~db.errors.StaleGame`) with a one-line
+  message, never as a driver exception.
   An invalid argument (a naive datetime, a payload that is not JSON, a seed outside the
   signed 64-bit range, an unknown section or outcome) raises ``ValueError`` before anything is
   written. After :meth:`StoreLifecycle.close`, every method raises ``StoreError``.
@@ -38,6 +39,8 @@ from db.models import (
     ACCEPTED,
     KEEP,
     AuditRecord,
+    Fence,
+    GameHead,
     GameRecord,
     GameStatus,
     JSONDict,
@@ -304,11 +307,19 @@ class RequestLog(Protocol):
         payload: Mapping[str, Any],
         user_id: int | None,
         outcome: str = ACCEPTED,
+        *,
+        fence: Fence | None = None,
     ) -> LogEntry:
         """Append a request (or host command, or shot) to the game's log; committed (durable)
         on return, so the player may be told. ``section`` is one of ``SECTIONS``, ``outcome``
         ``accepted`` or ``refused:<code>`` (``ValueError`` otherwise). Raises
-        :class:`~db.errors.NotFound` if there is no such game."""
+        :class:`~db.errors.NotFound` if there is no such game.
+
+        ``fence``: what the request was validated against. Checked in the transaction of the
+        append: if the game is not running at ``fence.turn`` in ``fence.phase`` with
+        ``fence.entries`` accepted entries at that turn or later (another process resolved
+        the turn or logged an entry meanwhile), nothing is written and
+        :class:`~db.errors.StaleGame` is raised."""
         ...
 
     async def add_host_action(
@@ -322,9 +333,11 @@ class RequestLog(Protocol):
         args: Mapping[str, Any] | None = None,
         outcome: str = ACCEPTED,
         outbox_items: Sequence[OutboxItem] = (),
+        fence: Fence | None = None,
     ) -> LogEntry:
         """A host command that is part of the script: its ``host`` log entry, its audit row
-        (in the game's guild) and the announcements it causes, in ONE transaction."""
+        (in the game's guild) and the announcements it causes, in ONE transaction. ``fence``:
+        as for :meth:`add_request` (:class:`~db.errors.StaleGame`, writing nothing)."""
         ...
 
     async def log_entries(
@@ -369,6 +382,7 @@ class RequestLog(Protocol):
         next_phase: str = "day",
         winner: str | None = None,
         snapshot: Mapping[str, Any] | None = None,
+        fence: Fence | None = None,
     ) -> bool:
         """Store a turn's result, its announcements and the next turn, in ONE transaction.
 
@@ -385,7 +399,18 @@ class RequestLog(Protocol):
         Raises :class:`~db.errors.NotFound` for no such game and
         :class:`~db.errors.StoreError` (writing nothing) if the game is not running at
         ``turn``.
+
+        ``fence``: what the result was computed from. A turn already resolved returns False
+        first; otherwise, if the game does not match the fence (see :meth:`add_request`: a
+        request another process logged meanwhile would be missing from the result),
+        :class:`~db.errors.StaleGame` is raised, writing nothing.
         """
+        ...
+
+    async def game_head(self, game_id: int) -> GameHead | None:
+        """The game's row and its number of accepted log entries at its turn or later, in
+        one cheap read (a process checks its in-memory game is current before it resolves a
+        turn); None if there is no such game."""
         ...
 
     async def resolution_exists(self, game_id: int, turn: int) -> bool:
@@ -405,13 +430,15 @@ class RequestLog(Protocol):
         window_deadline: dt.datetime | None,
         *,
         phase: str = "pistol",
+        fence: Fence | None = None,
     ) -> bool:
         """Steps 0-5 of a turn are resolved and a killed commissar may shoot (R18).
 
         Stores the partial result and its announcements and sets the game's phase and the
         window's deadline, in ONE transaction. Once only per ``(game_id, turn)``, like
         :meth:`record_resolution` (False, writing nothing, if the window was already opened),
-        and independent of it: the turn is still resolved afterwards. Same errors.
+        and independent of it: the turn is still resolved afterwards. Same errors, and the
+        same ``fence``.
         """
         ...
 
@@ -426,6 +453,11 @@ class Outbox(Protocol):
     Delivery is at least once: an item stays pending until :meth:`mark_sent`, so after a crash
     between sending and marking it comes back from :meth:`pending_outbox` and is sent again.
     Queue order is the order of insertion (ids increase with it).
+
+    Several deliverers (processes) share the outbox through leases: :meth:`claim_outbox`
+    hands each pending row to one owner until its lease ends; a deliverer that died leaves
+    its rows to be claimed again once their leases expire. Lease times are the store's own
+    clock (UTC now).
     """
 
     async def add_outbox(self, game_id: int, turn: int, items: Sequence[OutboxItem]) -> list[int]:
@@ -442,9 +474,35 @@ class Outbox(Protocol):
         """Every announcement of a game, sent or not, in queue order."""
         ...
 
-    async def mark_sent(self, outbox_id: int) -> bool:
-        """Mark an announcement delivered. True once; False if it already was (or does not
-        exist)."""
+    async def claim_outbox(
+        self,
+        owner: str,
+        *,
+        game_id: int | None = None,
+        limit: int = 100,
+        lease_seconds: float = 60.0,
+    ) -> list[OutboxRecord]:
+        """Claim pending rows (of one game, or of all) for ``owner``, in ONE transaction, and
+        return them in queue order: at most ``limit`` of them, oldest first, each now leased
+        by ``owner`` until now + ``lease_seconds``.
+
+        A row is claimable when it is not sent and has no live lease of another owner (never
+        leased, its lease expired, or ``owner``'s own: claiming again renews it). A game
+        with a live lease of another owner on any pending row gives none of its rows (one
+        deliverer per game at a time keeps its order). Two concurrent claims never return
+        the same row while its lease lives."""
+        ...
+
+    async def renew_outbox(self, owner: str, *, lease_seconds: float = 60.0) -> list[int]:
+        """Extend every lease ``owner`` holds on a pending row to now + ``lease_seconds``
+        (a slow but live deliverer keeps its rows), in one transaction; returns the ids of
+        those rows, in queue order (a row missing from them was taken over, or sent)."""
+        ...
+
+    async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
+        """Mark an announcement delivered (and release its lease). True once; False if it
+        already was (or does not exist). ``owner``: the deliverer marking it (for the
+        record: a row is marked sent whoever holds its lease, since it was sent)."""
         ...
 
 

@@ -254,7 +254,18 @@ CREATE TABLE snapshots (
 CREATE INDEX outbox_by_kind ON outbox (kind, game_id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+_V7 = """
+-- Outbox rows claimed by one deliverer at a time (several processes may deliver): the owner
+-- (a per-process id) and until when its claim holds. A row whose lease has expired (its
+-- deliverer died) is claimed again by another; NULL: never claimed.
+ALTER TABLE outbox ADD COLUMN lease_owner TEXT;
+ALTER TABLE outbox ADD COLUMN lease_until TEXT;
+-- The pending rows in queue order, whichever game (a claim walks them oldest first; the sent
+-- rows, kept for the record, are never read by it).
+CREATE INDEX outbox_unsent ON outbox (id) WHERE sent = 0;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 LATEST_VERSION = len(MIGRATIONS)
 
 

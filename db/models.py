@@ -131,6 +131,27 @@ class PostRecord:
 
 
 @attrs.frozen
+class Fence:
+    """What a fenced write was decided against (several processes may serve one game): the
+    game's ``turn`` and ``phase`` in the store, and ``entries``, the number of its accepted
+    log entries at ``turn`` or later. A fenced write whose game no longer matches raises
+    :class:`~db.errors.StaleGame`, writing nothing."""
+
+    turn: int
+    phase: str
+    entries: int
+
+
+@attrs.frozen
+class GameHead:
+    """A game as the store holds it now, cheaply (:meth:`RequestLog.game_head`): its row and
+    its number of accepted log entries at its turn or later (what :class:`Fence` compares)."""
+
+    record: GameRecord
+    entries: int
+
+
+@attrs.frozen
 class LogEntry:
     """One host command, request or pistol shot, in arrival order (``seq``) within its game."""
 
@@ -177,6 +198,10 @@ class OutboxRecord:
     sent: bool
     created_at: dt.datetime
     sent_at: dt.datetime | None
+    #: From :meth:`Outbox.claim_outbox` only: the row was claimed before by another
+    #: deliverer whose lease expired (it may have sent the row without marking it, so the
+    #: target is checked before sending again).
+    retaken: bool = False
 
 
 @attrs.frozen

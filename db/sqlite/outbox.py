@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from collections.abc import Sequence
 
 import aiosqlite
+import attrs
 
 from db.models import OutboxItem, OutboxRecord
 from db.sqlite.base import SQLiteBase, foreign_key_to_not_found
@@ -81,12 +83,69 @@ class OutboxMixin(SQLiteBase):
         )
         return [_outbox(r) for r in rows]
 
-    async def mark_sent(self, outbox_id: int) -> bool:
+    async def claim_outbox(
+        self,
+        owner: str,
+        *,
+        game_id: int | None = None,
+        limit: int = 100,
+        lease_seconds: float = 60.0,
+    ) -> list[OutboxRecord]:
+        if not owner:
+            raise ValueError("a claim needs an owner")
+        if limit < 1 or lease_seconds <= 0:
+            raise ValueError(f"bad claim: limit {limit}, lease {lease_seconds} s")
+        now = utcnow()
+        stamp = to_db_time(now)
+        until = to_db_time(now + dt.timedelta(seconds=lease_seconds))
+        # Times are ISO text of one width: they compare as text. A game with a live lease
+        # of another owner on a pending row is skipped whole (its order is that owner's).
+        # Chosen, then leased, in one write transaction (SQLite: nobody writes in between).
+        pick = (
+            f"SELECT {_OUTBOX_COLUMNS}, lease_owner FROM outbox o WHERE o.sent = 0"
+            + ("" if game_id is None else " AND o.game_id = ?")
+            + " AND NOT EXISTS (SELECT 1 FROM outbox b WHERE b.game_id = o.game_id "
+            "AND b.sent = 0 AND b.lease_owner <> ? AND b.lease_until > ?) "
+            "ORDER BY o.id LIMIT ?"
+        )
+        params: list[object] = [] if game_id is None else [game_id]
+        params += [owner, stamp, limit]
+
+        def body(conn: sqlite3.Connection) -> list[OutboxRecord]:
+            rows = conn.execute(pick, params).fetchall()
+            conn.executemany(
+                "UPDATE outbox SET lease_owner = ?, lease_until = ? WHERE id = ?",
+                [(owner, until, r["id"]) for r in rows],
+            )
+            return [
+                attrs.evolve(_outbox(r), retaken=r["lease_owner"] not in (None, owner))
+                for r in rows
+            ]
+
+        return await self._write_at_once(body)
+
+    async def renew_outbox(self, owner: str, *, lease_seconds: float = 60.0) -> list[int]:
+        if lease_seconds <= 0:
+            raise ValueError(f"bad lease: {lease_seconds} s")
+        until = to_db_time(utcnow() + dt.timedelta(seconds=lease_seconds))
+
+        def body(conn: sqlite3.Connection) -> list[int]:
+            rows = conn.execute(
+                "UPDATE outbox SET lease_until = ? WHERE lease_owner = ? AND sent = 0 "
+                "RETURNING id",
+                (until, owner),
+            ).fetchall()
+            return sorted(int(r["id"]) for r in rows)
+
+        return await self._write_at_once(body)
+
+    async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
         now = to_db_time(utcnow())
 
         async def body(db: aiosqlite.Connection) -> bool:
             cur = await db.execute(
-                "UPDATE outbox SET sent = 1, sent_at = ? WHERE id = ? AND sent = 0",
+                "UPDATE outbox SET sent = 1, sent_at = ?, lease_owner = NULL, "
+                "lease_until = NULL WHERE id = ? AND sent = 0",
                 (now, outbox_id),
             )
             return cur.rowcount > 0

@@ -10,9 +10,11 @@ from typing import Any, Literal, cast
 
 import aiosqlite
 
-from db.errors import NotFound, StoreError
+from db.errors import NotFound, StaleGame, StoreError
 from db.models import (
     ACCEPTED,
+    Fence,
+    GameHead,
     JSONDict,
     LogEntry,
     OutboxItem,
@@ -33,7 +35,7 @@ from db.sqlite.convert import (
     to_db_time,
     utcnow,
 )
-from db.sqlite.games import FINISH_GAME
+from db.sqlite.games import FINISH_GAME, GAME_COLUMNS, game_record
 from db.sqlite.loading import write_snapshot
 from db.sqlite.outbox import insert_outbox
 
@@ -46,6 +48,37 @@ _INSERT_ENTRY = (
     "user_id, at) SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? "
     "FROM log_entries WHERE game_id = ? RETURNING id, seq"
 )
+
+
+#: The game's status, turn and phase, and its accepted log entries at its turn or later: what a
+#: :class:`~db.models.Fence` compares (``log_entries_by_verb`` covers the count).
+_FENCE = (
+    "SELECT status, turn, phase, (SELECT COUNT(*) FROM log_entries l WHERE l.game_id = g.id "
+    "AND l.turn >= g.turn AND l.outcome = 'accepted') AS entries FROM games g WHERE g.id = ?"
+)
+
+
+def _check_fence(row: sqlite3.Row | None, game_id: int, fence: Fence) -> None:
+    """Raise :class:`StaleGame` unless the game (``_FENCE``'s row) is running as ``fence``
+    says; :class:`NotFound` if there is no such game."""
+    if row is None:
+        raise NotFound(f"no game {game_id}")
+    seen = (str(row["status"]), int(row["turn"]), str(row["phase"]), int(row["entries"]))
+    if seen != ("running", fence.turn, fence.phase, fence.entries):
+        raise StaleGame(
+            f"game {game_id} is {seen[0]} at turn {seen[1]} ({seen[2]}, {seen[3]} entries), "
+            f"not at turn {fence.turn} ({fence.phase}, {fence.entries} entries)"
+        )
+
+
+def _fence_now(conn: sqlite3.Connection, game_id: int, fence: Fence | None) -> None:
+    if fence is not None:
+        _check_fence(conn.execute(_FENCE, (game_id,)).fetchone(), game_id, fence)
+
+
+async def _fence(db: aiosqlite.Connection, game_id: int, fence: Fence | None) -> None:
+    if fence is not None:
+        _check_fence(await fetch_one(db, _FENCE, (game_id,)), game_id, fence)
 
 
 def _entry(row: sqlite3.Row) -> LogEntry:
@@ -170,6 +203,17 @@ async def _claim_stage(
     return True
 
 
+async def resolved(
+    db: aiosqlite.Connection,
+    table: Literal["resolutions", "pistol_windows"],
+    game_id: int,
+    turn: int,
+) -> bool:
+    """Whether the once-only stage ``table`` of ``(game_id, turn)`` has run."""
+    sql = f"SELECT 1 FROM {table} WHERE game_id = ? AND turn = ?"
+    return await fetch_one(db, sql, (game_id, turn)) is not None
+
+
 class RequestLogMixin(SQLiteBase):
     """:class:`db.interface.RequestLog` on SQLite. The once-only stages are the primary keys
     (game_id, turn) of ``resolutions`` and ``pistol_windows``."""
@@ -184,6 +228,8 @@ class RequestLogMixin(SQLiteBase):
         payload: Mapping[str, Any],
         user_id: int | None,
         outcome: str = ACCEPTED,
+        *,
+        fence: Fence | None = None,
     ) -> LogEntry:
         sec = check_section(section)
         check_outcome(outcome)
@@ -192,6 +238,7 @@ class RequestLogMixin(SQLiteBase):
         now = utcnow()
 
         def body(conn: sqlite3.Connection) -> LogEntry:  # a hot path: one hop
+            _fence_now(conn, game_id, fence)
             return _insert_entry_now(conn, game_id, turn, sec, data, text, outcome, user_id, now)
 
         return await self._write_at_once(body)
@@ -207,6 +254,7 @@ class RequestLogMixin(SQLiteBase):
         args: Mapping[str, Any] | None = None,
         outcome: str = ACCEPTED,
         outbox_items: Sequence[OutboxItem] = (),
+        fence: Fence | None = None,
     ) -> LogEntry:
         check_outcome(outcome)
         data = dict(payload)
@@ -215,6 +263,7 @@ class RequestLogMixin(SQLiteBase):
         now = utcnow()
 
         async def body(db: aiosqlite.Connection) -> LogEntry:
+            await _fence(db, game_id, fence)
             entry = await _insert_entry(
                 db, game_id, turn, "host", data, text, outcome, actor_id, now
             )
@@ -313,6 +362,7 @@ class RequestLogMixin(SQLiteBase):
         next_phase: str = "day",
         winner: str | None = None,
         snapshot: Mapping[str, Any] | None = None,
+        fence: Fence | None = None,
     ) -> bool:
         now = to_db_time(utcnow())
         result_text = dumps(dict(result))
@@ -320,6 +370,9 @@ class RequestLogMixin(SQLiteBase):
         snapshot_text = None if snapshot is None or winner is not None else dumps(dict(snapshot))
 
         async def body(db: aiosqlite.Connection) -> bool:
+            if await resolved(db, "resolutions", game_id, turn):
+                return False  # once only: the claim was lost, whatever the fence says
+            await _fence(db, game_id, fence)
             if not await _claim_stage(
                 db, "resolutions", "resolved_at", game_id, turn, result_text, now
             ):
@@ -369,12 +422,16 @@ class RequestLogMixin(SQLiteBase):
         window_deadline: dt.datetime | None,
         *,
         phase: str = "pistol",
+        fence: Fence | None = None,
     ) -> bool:
         now = to_db_time(utcnow())
         text = dumps(dict(partial_result))
         deadline_text = opt_db_time(window_deadline)
 
         async def body(db: aiosqlite.Connection) -> bool:
+            if await resolved(db, "pistol_windows", game_id, turn):
+                return False
+            await _fence(db, game_id, fence)
             if not await _claim_stage(db, "pistol_windows", "opened_at", game_id, turn, text, now):
                 return False
             await insert_outbox(db, game_id, turn, outbox_items, now)
@@ -385,6 +442,17 @@ class RequestLogMixin(SQLiteBase):
             return True
 
         return await self._write(body)
+
+    async def game_head(self, game_id: int) -> GameHead | None:
+        rows = await self._read(
+            f"SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM log_entries l WHERE l.game_id = g.id "
+            "AND l.turn >= g.turn AND l.outcome = 'accepted') AS entries "
+            "FROM games g WHERE g.id = ?",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        return GameHead(record=game_record(rows[0]), entries=int(rows[0]["entries"]))
 
     async def pistol_window(self, game_id: int, turn: int) -> JSONDict | None:
         row = await self._read_one(

@@ -82,6 +82,7 @@ refusal-already_dead = That player is already dead.
 refusal-already_deprived = That player already has no vote this turn.
 refusal-already_granted = The double kill is already granted this turn.
 error-turn_already_resolved = Turn { $turn } is already resolved: nothing was changed.
+error-game_changed = The game changed while I was handling your command, and nothing was recorded. Please send it again.
 error-confirmation_expired = This confirmation has expired: run the command again.
 error-already_playing = That member already plays in this game.
 error-bot_cannot_play = A bot cannot play.

@@ -85,6 +85,7 @@ refusal-already_dead = Этот игрок уже мёртв.
 refusal-already_deprived = Этот игрок уже лишён голоса в этом ходу.
 refusal-already_granted = Двойное убийство в этом ходу уже разрешено.
 error-turn_already_resolved = Итоги хода { $turn } уже подведены: ничего не изменилось.
+error-game_changed = Пока я обрабатывал вашу команду, игра изменилась, и ничего не записано. Отправьте её ещё раз.
 error-confirmation_expired = Это подтверждение устарело: выполните команду ещё раз.
 error-already_playing = Этот участник уже играет в этой игре.
 error-bot_cannot_play = Бот не может играть.

@@ -1,0 +1,150 @@
+"""Outbox rows claimed under a lease (issue 15, "exactly once across processes"): several
+deliverers (processes, each with its own connection) share one outbox; a row is handed to one
+of them at a time, a game's rows to one of them at a time (its order), and a dead deliverer's
+rows are claimed by another once its lease expired. A real SQLite file, two connections."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from db.migrations import migrate
+from db.models import OutboxItem
+from db.store import Store
+from tests.db.conftest import running_game
+from tests.db.test_migrations import _make_v1_file
+
+
+@pytest.fixture
+async def other(db_path: Path, store: Store) -> AsyncIterator[Store]:
+    """A second process's connection to the same file (opened after ``store``)."""
+    s = await Store.open(db_path)
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def queue(store: Store, game_id: int, n: int) -> list[int]:
+    items = [OutboxItem("narrative", {"text": f"row {i}"}) for i in range(n)]
+    return await store.add_outbox(game_id, 1, items)
+
+
+async def test_concurrent_claims_take_disjoint_rows(store: Store, other: Store) -> None:
+    """Four deliverers on two connections claim a few rows at a time and mark them sent,
+    until none is left: each row is handed to exactly one of them, a game's rows in order."""
+    games = [await running_game(store, guild_id=g) for g in range(1, 7)]
+    ids = [i for g in games for i in await queue(store, g, 5)]
+    handed: dict[int, list[str]] = {}  # row -> the owners it was handed to
+    order: dict[str, list[tuple[int, int]]] = {}  # owner -> (game, row) in its sending order
+
+    async def deliverer(s: Store, owner: str) -> None:
+        while await s.pending_outbox():
+            claim = await s.claim_outbox(owner, limit=3)
+            assert [r.id for r in claim] == sorted(r.id for r in claim)  # oldest first
+            for row in claim:
+                if row.id not in [i for _g, i in order.get(owner, [])]:
+                    handed.setdefault(row.id, []).append(owner)
+                    order.setdefault(owner, []).append((row.game_id, row.id))
+                assert await s.mark_sent(row.id, owner)  # nobody else marked it
+            await asyncio.sleep(0)
+
+    connections = {"a": store, "b": other}
+    await asyncio.gather(
+        *(deliverer(s, f"{name}{k}") for k in range(2) for name, s in connections.items())
+    )
+    assert sorted(handed) == ids  # every row
+    assert all(len(who) == 1 for who in handed.values())  # each to one deliverer
+    for sent in order.values():  # each game's rows in queue order
+        for game in games:
+            mine = [i for g, i in sent if g == game]
+            assert mine == sorted(mine)
+
+
+async def test_a_game_with_a_live_lease_is_left_to_its_owner(store: Store, other: Store) -> None:
+    first, second = await running_game(store, 1), await running_game(store, 2)
+    [a1] = await queue(store, first, 1)
+    assert [r.id for r in await store.claim_outbox("a", game_id=first)] == [a1]
+    [a2] = await queue(store, first, 1)  # a later row of the game A is delivering
+    [b1] = await queue(store, second, 1)
+    assert [r.id for r in await other.claim_outbox("b")] == [b1]  # A's game waits for A
+    assert [r.id for r in await store.claim_outbox("a")] == [a1, a2]  # A's own: renewed
+    assert await other.claim_outbox("b", game_id=first) == []
+
+
+async def test_an_expired_lease_is_taken_over(store: Store, other: Store) -> None:
+    game = await running_game(store)
+    ids = await queue(store, game, 3)
+    assert [r.id for r in await store.claim_outbox("dead", lease_seconds=0.05)] == ids
+    assert await other.claim_outbox("alive") == []  # still leased
+    await asyncio.sleep(0.1)  # the dead deliverer's lease runs out
+    taken = await other.claim_outbox("alive")
+    assert [r.id for r in taken] == ids
+    assert all(r.retaken for r in taken)  # it may have sent them: the deliverer looks first
+    assert not any(r.retaken for r in await other.claim_outbox("alive"))  # renewed, not taken
+    assert await store.renew_outbox("dead") == []  # it holds nothing any more
+    assert await other.renew_outbox("alive") == ids
+
+
+async def test_renewing_keeps_the_rows_of_a_slow_deliverer(store: Store, other: Store) -> None:
+    game = await running_game(store)
+    ids = await queue(store, game, 2)
+    await store.claim_outbox("slow", lease_seconds=0.2)
+    for _ in range(3):
+        await asyncio.sleep(0.1)
+        assert await store.renew_outbox("slow", lease_seconds=0.2) == ids
+        assert await other.claim_outbox("eager") == []
+
+
+async def test_mark_sent_releases_the_row(store: Store, other: Store) -> None:
+    game = await running_game(store)
+    first, second = await queue(store, game, 2)
+    await store.claim_outbox("a", limit=1)
+    assert await store.mark_sent(first, "a")
+    assert not await other.mark_sent(first)  # once
+    assert await store.renew_outbox("a") == []
+    # The game's next row is still free: it was never claimed.
+    assert [r.id for r in await other.claim_outbox("b")] == [second]
+    assert [r.id for r in await store.pending_outbox()] == [second]
+
+
+async def test_bad_claims_write_nothing(store: Store) -> None:
+    game = await running_game(store)
+    await queue(store, game, 1)
+    for bad in ({"limit": 0}, {"lease_seconds": 0.0}):
+        with pytest.raises(ValueError):
+            await store.claim_outbox("a", **bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        await store.claim_outbox("")
+    assert len(await store.claim_outbox("a")) == 1
+
+
+async def test_migration_7_leaves_a_v6_outbox_claimable(tmp_path: Path) -> None:
+    """Migration 7 adds the lease columns: rows a v6 bot queued are unleased, pending, and
+    claimed and sent as any other."""
+    path = tmp_path / "old.db"
+    _make_v1_file(path)
+    assert migrate(path, target=6).new_version == 6
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute(
+            "INSERT INTO outbox (game_id, turn, kind, payload, sent, created_at) VALUES "
+            "(1, 1, 'narrative', '{\"text\": \"old\"}', 0, '2025-03-01T10:00:00.000000+00:00')"
+        )
+    conn.close()
+    old = await Store.open(path)
+    try:
+        [row] = await old.claim_outbox("new")
+        assert row.payload == {"text": "old"} and not row.retaken
+        assert await old.mark_sent(row.id, "new")
+        assert await old.pending_outbox() == []
+    finally:
+        await old.close()
+    conn = sqlite3.connect(path)
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(outbox)")}
+    conn.close()
+    assert {"lease_owner", "lease_until"} <= columns
