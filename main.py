@@ -315,7 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_export = sub.add_parser(
         "export", help="print a stored game as a replay script, or a finished game's archive"
     )
-    p_export.add_argument("--db", default=None, help="database file (default: MAFIA_DB)")
+    p_export.add_argument(
+        "--db", default=None, help="database file or postgresql:// URL (default: MAFIA_DB)"
+    )
     p_export.add_argument(
         "--format",
         choices=("json", "html", "md"),
@@ -372,9 +374,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument(
         "--db",
         default=None,
-        metavar="FILE",
-        help="keep the game in FILE; run again after an interruption to continue it "
-        "(default: a temporary file)",
+        metavar="FILE|URL",
+        help="keep the game in FILE (SQLite) or a postgresql:// database; run again after "
+        "an interruption to continue it (default: a temporary file)",
     )
     p_demo.add_argument(
         "--host-view",

@@ -909,6 +909,12 @@ class Demo:
         return None if game is None else (game.engine.turn, game.record.phase)
 
     # -- the whole game ----------------------------------------------------------------------
+    def _where(self) -> str:
+        """The ``--db`` store as it may be printed (a PostgreSQL URL without its password)."""
+        from core.config import redact_url
+
+        return redact_url(str(self.options.db))
+
     async def begin(self) -> bool:
         """Set the table up and open its game, or pick up the stored one. True if the game
         is already over (its ending is shown again)."""
@@ -931,7 +937,7 @@ class Demo:
         else:
             where = "" if self.table_name is None else f" at table {self.table_name}"
             self.transcript.say(
-                f"-- resuming game {record.id}{where} of {self.options.db} "
+                f"-- resuming game {record.id}{where} of {self._where()} "
                 f"({'sign-up' if record.status == 'lobby' else f'turn {record.turn}'})"
             )
             if record.status == "lobby":
@@ -982,7 +988,7 @@ class Demo:
         if final is not None and not delivered_now:
             where = "" if self.table_name is None else f" at table {self.table_name}"
             self.transcript.say(
-                f"-- game {game_id}{where} of {self.options.db} is over; it ended so:"
+                f"-- game {game_id}{where} of {self._where()} is over; it ended so:"
             )
             text = render(self.lang, "game_over", final.payload.get("payload") or {})
             lines = text.splitlines()
@@ -1001,7 +1007,7 @@ class Demo:
             or (players and len(players) != len(members))
         ):
             raise DemoError(
-                f"{self.options.db} holds a demo game with other options "
+                f"{self._where()} holds a demo game with other options "
                 f"(seed {record.seed}, {len(users)} players): give the same --seed and "
                 "--players, or another --db"
             )

@@ -47,6 +47,9 @@ from tests.e2e.helpers import (
     until_deadline,
 )
 
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
+
 ROLES = (
     "boss=1 mafioso=1 troublemaker=1 commissar=1 sergeant=1 doctor=1 prostitute=1 foundling=1"
     " villager=1"

@@ -223,3 +223,31 @@ def test_the_doctor_never_heals_the_same_player_twice_in_a_row() -> None:
             heals.append(dict(plan_turn(view, "en").actions).get("heal"))
         for first, second in itertools.pairwise(heals):
             assert first is None or first != second
+
+
+def test_the_demo_on_postgresql_is_the_demo_on_sqlite_word_for_word(tmp_path: Path) -> None:
+    """``main.py demo --db postgresql://...`` (issue 15): the same seed gives the same
+    transcript on both engines, and a PostgreSQL demo killed with SIGKILL continues to the same
+    ending."""
+    from tests import pgserver
+
+    url = pgserver.fresh_url()
+    code, on_sqlite = play(DemoOptions(players=8, seed=5, db=str(tmp_path / "demo.db")))
+    assert code == 0
+    command = [sys.executable, "main.py", "demo", "--players", "8", "--seed", "5", "--db", url]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for seen, _line in enumerate(proc.stdout, start=1):
+        if seen >= len(on_sqlite) // 3:
+            proc.send_signal(signal.SIGKILL)
+            break
+    proc.communicate(timeout=120)
+    assert proc.returncode == -signal.SIGKILL
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == on_sqlite[-1]
+    assert final_announcement(lines) == final_announcement(on_sqlite)
+    # A fresh PostgreSQL database, not interrupted: the very same transcript.
+    code, on_postgres = play(DemoOptions(players=8, seed=5, db=pgserver.fresh_url()))
+    assert (code, on_postgres) == (0, on_sqlite)

@@ -24,6 +24,9 @@ from tests.e2e.helpers import (
     resolve_now,
 )
 
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
+
 TURN = 600  # a fast turn: 10 minutes
 
 

@@ -26,6 +26,9 @@ from tests.e2e.helpers import (
     until_deadline,
 )
 
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
+
 ROLES = "mafioso=1 doctor=1 villager=2"
 
 

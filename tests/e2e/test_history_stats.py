@@ -31,6 +31,9 @@ from tests.e2e.helpers import (
     until_deadline,
 )
 
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
+
 ROLES = "mafioso=1 commissar=1 villager=2"
 #: The factions of the roles dealt in these games (R12), written out here on purpose.
 FACTION = {"mafioso": "mafia", "commissar": "town", "villager": "town"}

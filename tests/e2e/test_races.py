@@ -31,6 +31,9 @@ from tests.e2e.helpers import (
     start_game,
 )
 
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
+
 ROLES = "mafioso=1 commissar=1 villager=2"
 
 

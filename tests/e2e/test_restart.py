@@ -10,7 +10,7 @@ from simcord import Env, SetupError
 from bot.signup import JOIN_ID
 from core.i18n import t
 from db.models import OutboxItem
-from db.store import Store
+from db.store import open_store
 from tests.e2e.helpers import (
     Restart,
     World,
@@ -29,6 +29,9 @@ from tests.e2e.helpers import (
     start_game,
     until_deadline,
 )
+
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
 
 ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
 TURN = 600  # seconds: a fast turn
@@ -214,7 +217,7 @@ async def test_unsent_outbox_rows_are_delivered_at_start_up(
     ]
 
     async def queue(database: str) -> None:
-        store = await Store.open(database)
+        store = await open_store(database)
         try:
             items = [
                 OutboxItem(kind=k, payload={"kind": k, "audience": a, "payload": p})

@@ -38,6 +38,9 @@ from tests.e2e.helpers import (
 )
 from tests.rules.test_hidden_facts import choice_verbs, shuffled
 
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
+
 ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
 EVERY_ROLE = (
     "boss=1 mafioso=1 troublemaker=1 commissar=1 sergeant=1 doctor=1 prostitute=1 foundling=1"

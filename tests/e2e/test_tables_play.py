@@ -40,6 +40,9 @@ from tests.e2e.helpers import (
     make_world as base_world,
 )
 
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
+
 A_ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
 B_ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
 B_NAME = "B"
