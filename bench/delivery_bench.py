@@ -1,6 +1,6 @@
 """Delivery at one deadline (issue 14): a thousand games due together, against Discord's limits.
 
-    python -m bench.delivery_bench [--games 150] [--latency 0.08]
+    python -m bench.delivery_bench [--games 150] [--latency 0.08] [--engine sqlite|postgres|both]
 
 A local web server plays Discord's REST API for the few routes delivery uses (log in, create a
 message, open a DM channel, read a channel's latest messages, a thread's members and lock) with
@@ -14,7 +14,8 @@ webhook, are not used by delivery: /say and /post go through webhooks, one comma
 The real bot parts run against it: discord.py's client (its own bucket handling, pointed at the
 server through ``discord.http.Route.BASE``) with the bot's global limiter
 (``bot.delivery.global_rate_trace``), ``bot.delivery.Delivery`` and the clock runner
-``bot.clock.GameClock``, on games set up through ``core.service.GameService`` in a SQLite file:
+``bot.clock.GameClock``, on games set up through ``core.service.GameService`` in a SQLite file
+(then again in PostgreSQL, ``--engine``):
 ``--games`` forum games (11 players, one server each, all with the 21:00 Moscow deadline).
 
 Two figures, each the time from the clock's wake-up to the last message, against the time the
@@ -45,6 +46,7 @@ import attrs
 import discord
 from aiohttp import web
 
+from bench import pg
 from bot.clock import GameClock
 from bot.delivery import WORKERS, Delivery, global_rate_trace
 from bot.mafia_room import room_name
@@ -354,7 +356,7 @@ def check_order(server: FakeDiscord, since: int, owner: dict[int, int]) -> tuple
 async def phase(
     name: str,
     server: FakeDiscord,
-    path: Path,
+    path: str,
     clock: GameClock,
     handled: Callable[[], bool],
     store: Any,
@@ -399,17 +401,29 @@ async def phase(
     return ok
 
 
-def count_pending(path: Path) -> int:
-    with sqlite3.connect(path) as conn:
+def count_pending(database: str) -> int:
+    if pg_url(database):
+        return int(pg.query(database, "SELECT COUNT(*) FROM outbox WHERE NOT sent")[0][0])
+    with sqlite3.connect(database) as conn:
         return int(conn.execute("SELECT COUNT(*) FROM outbox WHERE sent = 0").fetchone()[0])
 
 
-def row_games(path: Path) -> dict[int, int]:
-    with sqlite3.connect(path) as conn:
+def row_games(database: str) -> dict[int, int]:
+    if pg_url(database):
+        return {int(r[0]): int(r[1]) for r in pg.query(database, "SELECT id, game_id FROM outbox")}
+    with sqlite3.connect(database) as conn:
         return dict(conn.execute("SELECT id, game_id FROM outbox"))
 
 
-async def run(games: int, latency: float, workers: int, reminders: bool) -> None:
+def pg_url(database: str) -> bool:
+    from core.config import is_postgres_url
+
+    return is_postgres_url(database)
+
+
+async def run(
+    games: int, latency: float, workers: int, reminders: bool, engine: str = "sqlite"
+) -> None:
     server = FakeDiscord(latency)
     runner = web.AppRunner(server.app(), access_log=None)
     await runner.setup()
@@ -419,8 +433,9 @@ async def run(games: int, latency: float, workers: int, reminders: bool) -> None
     base = discord.http.Route.BASE
     discord.http.Route.BASE = f"http://127.0.0.1:{port}{API}"
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.db"
-        store = await open_store(str(path))
+        path = str(Path(tmp) / "bench.db") if engine == "sqlite" else pg.database()
+        print(f"  on {pg.ENGINE_NAMES[engine]}")
+        store = await open_store(path)
         # Monday 12:00 Moscow: the deadline is 21:00, the reminders at 18:00.
         clock_now = Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
         service = GameService(store, clock=clock_now, game_seed=7)
@@ -479,8 +494,11 @@ async def run(games: int, latency: float, workers: int, reminders: bool) -> None
     print(f"  delivery: {'ok' if reminders_ok and dawn_ok else 'MISSED'}")
 
 
-def mark_all_sent(path: Path) -> None:
-    with sqlite3.connect(path) as conn:
+def mark_all_sent(database: str) -> None:
+    if pg_url(database):
+        pg.query(database, "UPDATE outbox SET sent = TRUE WHERE NOT sent")
+        return
+    with sqlite3.connect(database) as conn:
         conn.execute("UPDATE outbox SET sent = 1 WHERE sent = 0")
 
 
@@ -497,13 +515,25 @@ def main(argv: list[str] | None = None) -> None:
         default=True,
         help="measure the reminders too (the longest part: two requests per private message)",
     )
+    parser.add_argument(
+        "--engine",
+        choices=("sqlite", "postgres", "both"),
+        default="both",
+        help="the store (default both, one after the other; PostgreSQL: a durable server "
+        "of the benchmark's own, see bench/pg.py)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     print(
         f"delivery ({args.games} games due together, {args.latency * 1000:.0f} ms round trip, "
         f"{args.workers} workers)"
     )
-    asyncio.run(run(args.games, args.latency, args.workers, args.reminders))
+    engines = ["sqlite", "postgres"] if args.engine == "both" else [args.engine]
+    for engine in engines:
+        if engine == "postgres" and (why := pg.unavailable()) is not None:
+            print(f"  on PostgreSQL: skipped, {why}")
+            continue
+        asyncio.run(run(args.games, args.latency, args.workers, args.reminders, engine))
 
 
 if __name__ == "__main__":

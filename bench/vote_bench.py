@@ -60,6 +60,7 @@ from typing import Any
 import simcord
 from simcord import Env
 
+from bench import pg
 from bench.e2e_bench import Game, ReplyClock, add_noop_commands, percentile
 from bot.client import MafiaBot
 from db import migrations
@@ -146,10 +147,10 @@ async def run(games: int, played: int, votes: int, engine: str = "sqlite") -> No
         populate(path, games - played)
         database = str(path)
         if engine == "postgres":  # the same games, copied by `main.py migrate-store`
-            database = postgres_database()
+            database = pg.database()
             await migrate_store(str(path), database)
         built = time.perf_counter() - began
-        print(f"vote on {ENGINE_NAMES[engine]}:")
+        print(f"vote on {pg.ENGINE_NAMES[engine]}:")
         bot = create_bot(database, freeze_heap=True)  # as main.py runs it
         assert isinstance(bot, MafiaBot)
         add_noop_commands(bot)
@@ -241,31 +242,6 @@ def report(samples: dict[str, list[float]], alone: list[float]) -> None:
     )
 
 
-ENGINE_NAMES = {"sqlite": "SQLite (synchronous=FULL)", "postgres": "PostgreSQL (fsync on)"}
-
-
-def postgres_database() -> str:
-    """A database on a PostgreSQL server of the benchmark's own, started from the machine's
-    PostgreSQL with its durable defaults (tests/pgserver.py), or ``$MAFIA_BENCH_PG``."""
-    import os
-
-    from tests import pgserver
-
-    url = os.environ.get("MAFIA_BENCH_PG")
-    return url if url else pgserver.start_server(durable=True)
-
-
-def postgres_available() -> str | None:
-    """None when a PostgreSQL server can be had, else why not."""
-    import os
-
-    from tests import pgserver
-
-    if os.environ.get("MAFIA_BENCH_PG") or pgserver._bin_dir() is not None:
-        return None
-    return "no PostgreSQL here (install postgresql, or set MAFIA_BENCH_PG to a URL)"
-
-
 def verdict(met: bool) -> str:
     return "ok" if met else "MISSED"
 
@@ -289,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     logging.getLogger("bot.command_i18n").setLevel(logging.ERROR)
     engines = ["sqlite", "postgres"] if args.engine == "both" else [args.engine]
     for engine in engines:
-        if engine == "postgres" and (why := postgres_available()) is not None:
+        if engine == "postgres" and (why := pg.unavailable()) is not None:
             print(f"vote on PostgreSQL: skipped, {why}")
             continue
         asyncio.run(run(args.games, args.played, args.votes, engine))
