@@ -413,6 +413,21 @@ def _backup(conn: sqlite3.Connection, target: Path) -> None:
         dest.close()
 
 
+def _statements(script: str) -> list[str]:
+    """The SQL statements of ``script``, one by one (``executescript`` would commit the
+    transaction they must run in)."""
+    statements, buffer = [], ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer)
+            buffer = ""
+    rest = [ln for ln in buffer.splitlines() if ln.strip() and not ln.strip().startswith("--")]
+    if rest:
+        raise ValueError(f"a migration ends without a semicolon: {rest[0]!r}")
+    return statements
+
+
 def migrate(path: str | Path, target: int | None = None) -> MigrationReport:
     """Create or upgrade the database at ``path`` to ``target`` (default: the latest version).
 
@@ -449,11 +464,16 @@ def migrate(path: str | Path, target: int | None = None) -> MigrationReport:
         if version > 0:
             backup = backup_path(path, version)
             _backup(conn, backup)
-        pending = "\n".join(MIGRATIONS[version:goal])
         try:
-            conn.executescript(
-                f"BEGIN IMMEDIATE;\n{pending}\nPRAGMA user_version = {goal};\nCOMMIT;"
-            )
+            # Under the write lock, the version is read again: another process opening the
+            # same file at the same moment (shards) may have migrated it meanwhile.
+            conn.execute("BEGIN IMMEDIATE")
+            now = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if now < goal:
+                for statement in _statements("\n".join(MIGRATIONS[now:goal])):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {goal}")
+            conn.execute("COMMIT")
         except sqlite3.Error as e:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

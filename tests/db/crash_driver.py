@@ -2,6 +2,7 @@
 
     python -m tests.db.crash_driver --db FILE|URL --script SCRIPT.json --sent SENT --games N
         [--kill-at K --kill-when before|after|during --kill-delay SECONDS]
+        [--shard-count N --shard-id K]
 
 Plays ``SCRIPT`` as N games in N guilds, one after another, through
 :class:`core.service.GameService` on the store (SQLite or PostgreSQL), the way the bot does without
@@ -70,9 +71,21 @@ WRITES = frozenset(
         "begin_pistol_window",
         "add_outbox",
         "mark_sent",
+        "claim_outbox",
+        "renew_outbox",
         "add_audit",
     }
 )
+
+#: How long a delivery lease lasts here: a killed driver's claimed rows are taken over by its
+#: next run this soon after (the bot's is a minute).
+LEASE_SECONDS = 0.3
+
+
+def guild_of(index: int) -> int:
+    """The server id of the script's ``index``-th game (1, 2, ...): on shard ``index % count``
+    of any shard count (Discord's formula, ``core.shards.shard_of``)."""
+    return (index << 22) + index
 
 
 def _kill_now() -> None:
@@ -138,12 +151,35 @@ def role_list(script: dict[str, Any]) -> str:
     return " ".join(f"{role}={n}" for role, n in counts.items())
 
 
+def sent_ids(sent: Path) -> set[int]:
+    """The ids already in ``sent`` ("Discord's history" of this driver)."""
+    try:
+        text = sent.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return set()
+    return {int(x) for x in text.split() if x.isdigit()}
+
+
 async def deliver(store: Store, game_id: int, sent: Path) -> None:
-    """Send what the outbox holds (at least once), then confirm each item."""
-    for item in await store.pending_outbox(game_id):
-        with sent.open("a", encoding="utf-8") as f:
-            f.write(f"{item.id}\n")
-        await store.mark_sent(item.id)
+    """Send what the outbox holds for the game, exactly once, the way ``bot/delivery.py``
+    does: rows are claimed under a lease of this process (``claim_outbox``); a row taken over
+    from a killed run (``retaken``, its lease expired) may have been sent already, so the
+    history (``sent``) is read before sending it; each is confirmed (``mark_sent``). Rows
+    still leased by a killed run are waited for until their lease expires."""
+    owner = f"driver-{os.getpid()}"
+    while True:
+        rows = await store.claim_outbox(owner, game_id=game_id, lease_seconds=LEASE_SECONDS)
+        if not rows:
+            if not await store.pending_outbox(game_id):
+                return
+            await asyncio.sleep(LEASE_SECONDS / 3)  # a killed run's lease, not expired yet
+            continue
+        seen = sent_ids(sent) if any(row.retaken for row in rows) else set()
+        for item in rows:
+            if item.id not in seen:
+                with sent.open("a", encoding="utf-8") as f:
+                    f.write(f"{item.id}\n")
+            await store.mark_sent(item.id, owner)
 
 
 class Player:
@@ -274,9 +310,15 @@ async def run(args: argparse.Namespace, script: dict[str, Any]) -> None:
         )
         clock = Clock()
         service = GameService(cast(GameStore, store), clock)
-        await service.load()  # rebuilds every running game (and repairs a half-done start)
-        for guild in range(1, args.games + 1):
-            await Player(service, cast(Store, store), clock, guild, script, args.sent).play()
+        # Shards (issue 15): this process plays the games of the servers on its shard.
+        mine = [i for i in range(1, args.games + 1) if i % args.shard_count == args.shard_id]
+        owned = {guild_of(i) for i in mine}
+        # Rebuilds every running game of its servers (and repairs a half-done start).
+        await service.load(owns=owned.__contains__)
+        for index in mine:
+            await Player(
+                service, cast(Store, store), clock, guild_of(index), script, args.sent
+            ).play()
     finally:
         await real.close()
 
@@ -290,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-at", type=int, default=None)
     parser.add_argument("--kill-when", choices=("before", "after", "during"), default="after")
     parser.add_argument("--kill-delay", type=float, default=0.0)
+    parser.add_argument("--shard-count", type=int, default=1)
+    parser.add_argument("--shard-id", type=int, default=0)
     args = parser.parse_args(argv)
     if args.kill_at == 0:
         _arm_kill(args.kill_delay)

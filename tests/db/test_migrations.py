@@ -361,3 +361,27 @@ async def test_a_newer_schema_is_refused_without_touching_it(db_path: Path) -> N
 async def test_a_missing_directory_gives_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="cannot open"):
         await Store.open(tmp_path / "no" / "such" / "dir" / "mafia.db")
+
+
+def test_processes_opening_a_new_file_at_once_migrate_it_once(tmp_path: Path) -> None:
+    """Shards (issue 15): several processes start on one new file at the same moment. Each
+    reads the version again under the write lock, so the second finds the work done instead
+    of failing on "table games already exists"."""
+    import concurrent.futures
+    import threading
+
+    path = tmp_path / "shared.db"
+    start = threading.Barrier(4)
+
+    def open_it() -> int:
+        start.wait()
+        return migrations.migrate(path).new_version
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        versions = list(pool.map(lambda _: open_it(), range(4)))
+    assert versions == [migrations.LATEST_VERSION] * 4
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == migrations.LATEST_VERSION
+    finally:
+        conn.close()
