@@ -22,6 +22,12 @@ counts the writes, and at the ``--kill-at``-th one SIGKILLs this process ``befor
 ``after`` it committed, or ``during`` it (from a timer thread, ``--kill-delay`` seconds after
 it began). ``--kill-at 0`` arms the timer at start-up (opening, migration check, rebuild).
 
+With ``--shard-count N --shard-id K`` (issue 15) it loads and plays only the games of the
+servers on shard K (game i is on server ``guild_of(i)``, on shard ``i % N``), so several
+drivers share one store as the bot's shard processes do. Delivery claims rows under a lease of
+this process (``claim_outbox``); a row a killed run had claimed is taken over once its lease
+expires, and the history (SENT) is read before sending it, so each is sent exactly once.
+
 Exit status: 0 when every game is over, 3 if a turn was resolved twice.
 """
 
