@@ -142,7 +142,7 @@ class MafiaBot(commands.Bot):
         # arms for them only; the delivery sends only their rows. Other games stay untouched.
         owns = None if self.owned is None else self.owns_guild
         await service.load(owns=owns)
-        delivery = Delivery(self, store, service, owns=owns)
+        delivery = Delivery(self, store, service, owns=owns, shards=self.owned)
         self._context = context = GameContext(
             client=self,
             store=store,

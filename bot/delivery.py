@@ -75,6 +75,7 @@ from bot.tables import table_language, table_title
 from bot.webhooks import split_message
 from core.i18n import Lang, t
 from core.service import GameService
+from core.shards import Shards
 from db.interface import GameStore
 from db.models import GameRecord, OutboxRecord, TableSettings
 from rules.announce import HOST, MAFIA, PUBLIC
@@ -200,6 +201,7 @@ class Delivery:
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         workers: int = WORKERS,
         owns: Callable[[int], bool] | None = None,
+        shards: Shards | None = None,
         owner: str | None = None,
         lease_seconds: float = LEASE_SECONDS,
     ) -> None:
@@ -212,6 +214,9 @@ class Delivery:
         #: Shards (issue 15): the servers whose games' rows this process sends (None: all);
         #: another process sends the others' (``core/shards.py``).
         self._owns = owns
+        #: The process's shards: its claims take only rows of games on them, so it never
+        #: leases (and holds back) another shard's rows (None: every game's).
+        self.shards = shards
         self.store = store
         self.service = service
         self.clock = clock or service.clock
@@ -271,9 +276,16 @@ class Delivery:
 
     async def _claim(self, game_id: int | None = None) -> list[OutboxRecord]:
         """The pending rows (of one game, or of all) this deliverer may send: claimed for it,
-        or renewed if it held them already; not those another live deliverer holds."""
+        or renewed if it held them already; not those another live deliverer holds, nor
+        (with ``shards``) those of another shard's games, left for their own process."""
+        shards = self.shards
         rows = await self.store.claim_outbox(
-            self.owner, game_id=game_id, limit=CLAIM_LIMIT, lease_seconds=self.lease_seconds
+            self.owner,
+            game_id=game_id,
+            limit=CLAIM_LIMIT,
+            lease_seconds=self.lease_seconds,
+            shard_count=None if shards is None else shards.count,
+            shard_ids=() if shards is None else shards.ids,
         )
         for row in rows:
             if row.retaken:  # its deliverer died, maybe after sending it: look first

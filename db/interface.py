@@ -481,10 +481,18 @@ class Outbox(Protocol):
         game_id: int | None = None,
         limit: int = 100,
         lease_seconds: float = 60.0,
+        shard_count: int | None = None,
+        shard_ids: Sequence[int] = (),
     ) -> list[OutboxRecord]:
         """Claim pending rows (of one game, or of all) for ``owner``, in ONE transaction, and
         return them in queue order: at most ``limit`` of them, oldest first, each now leased
         by ``owner`` until now + ``lease_seconds``.
+
+        ``shard_count`` and ``shard_ids`` (a process running some Discord shards): only rows
+        of games whose server is on one of those shards, by Discord's formula
+        ``(guild_id >> 22) % shard_count`` (``core/shards.py``); the others are left
+        unleased for the process running their shard. ``ValueError`` for ids without a
+        count, a count without ids, or an id not below the count.
 
         A row is claimable when it is not sent and has no live lease of another owner (never
         leased, its lease expired, or ``owner``'s own: claiming again renews it). A game

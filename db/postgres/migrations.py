@@ -246,7 +246,17 @@ CREATE TABLE snapshots (
 CREATE INDEX outbox_by_kind ON outbox (kind, game_id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+_V7 = """
+-- Outbox rows claimed by one deliverer at a time (see db/migrations.py, migration 7): the
+-- owner (a per-process id) and until when its claim holds (the server's clock); NULL: never
+-- claimed.
+ALTER TABLE outbox ADD COLUMN lease_owner TEXT;
+ALTER TABLE outbox ADD COLUMN lease_until TIMESTAMPTZ;
+-- The pending rows in queue order, whichever game.
+CREATE INDEX outbox_unsent ON outbox (id) WHERE NOT sent;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 LATEST_VERSION = len(MIGRATIONS)
 
 _CREATED = re.compile(r"^CREATE TABLE (\w+)", re.MULTILINE)

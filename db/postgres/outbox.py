@@ -1,4 +1,17 @@
-"""The outbox: announcements waiting to be delivered, at least once."""
+"""The outbox: announcements waiting to be delivered, at least once, and the leases under
+which several deliverers (processes) share it.
+
+Leases are timed by the SERVER's clock (``now()``, the claiming transaction's start), not by
+the processes': deliverers on hosts whose clocks disagree still agree on when a lease ends.
+
+A claim never waits for another. It picks the candidate rows (pending, of a game without a
+live lease of another owner, oldest first), then locks them ``FOR UPDATE SKIP LOCKED`` in a
+new statement that checks each row's lease again on its latest version: a row another claim
+is taking right now is skipped, and so is one leased by a claim that committed in between. A
+game's rows are taken from its first pending row on and without a gap (only one claim can
+lock that first row, and the other finds it locked or leased and takes none of the game's), so
+a game's rows stay with one deliverer, in order, and two claims at once get disjoint rows.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +19,12 @@ import datetime as dt
 from collections.abc import Sequence
 
 import asyncpg
+import attrs
 
 from db.models import OutboxItem, OutboxRecord
 from db.postgres.base import Conn, PostgresBase, foreign_key_to_not_found
 from db.postgres.convert import dumps, loads_dict, opt_utc, utc, utcnow
+from db.sqlite.outbox import check_claim
 
 _OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at"
 
@@ -87,12 +102,93 @@ class OutboxMixin(PostgresBase):
         )
         return [_outbox(r) for r in rows]
 
-    async def mark_sent(self, outbox_id: int) -> bool:
+    async def claim_outbox(
+        self,
+        owner: str,
+        *,
+        game_id: int | None = None,
+        limit: int = 100,
+        lease_seconds: float = 60.0,
+        shard_count: int | None = None,
+        shard_ids: Sequence[int] = (),
+    ) -> list[OutboxRecord]:
+        check_claim(owner, limit, lease_seconds, shard_count, shard_ids)
+        params: list[object] = [owner, limit]
+        pick = "SELECT o.id, o.game_id FROM outbox o WHERE NOT o.sent"
+        if game_id is not None:
+            params.append(game_id)
+            pick += f" AND o.game_id = ${len(params)}"
+        if shard_count is not None:  # Discord's formula on the game's server (core/shards.py)
+            params += [shard_count, list(shard_ids)]
+            pick += (
+                " AND EXISTS (SELECT 1 FROM games g WHERE g.id = o.game_id AND "
+                f"(g.guild_id >> 22) % ${len(params) - 1} = ANY(${len(params)}::bigint[]))"
+            )
+        pick += (
+            " AND NOT EXISTS (SELECT 1 FROM outbox b WHERE b.game_id = o.game_id AND NOT b.sent "
+            "AND b.lease_owner <> $1 AND b.lease_until > now()) ORDER BY o.id LIMIT $2"
+        )
+        lock = (
+            f"SELECT {_OUTBOX_COLUMNS}, lease_owner FROM outbox WHERE id = ANY($1::bigint[]) "
+            "AND NOT sent AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until <= now()) "
+            "ORDER BY id FOR UPDATE SKIP LOCKED"
+        )
+
+        async def body(db: Conn) -> list[OutboxRecord]:
+            candidates = await db.fetch(pick, *params)
+            if not candidates:
+                return []
+            locked = {
+                int(r["id"]): r
+                for r in await db.fetch(lock, [int(c["id"]) for c in candidates], owner)
+            }
+            kept: list[asyncpg.Record] = []
+            gap: set[int] = set()  # games with a row not taken: none of their later rows
+            for c in candidates:  # in queue order
+                game = int(c["game_id"])
+                row = locked.get(int(c["id"]))
+                if row is None:
+                    gap.add(game)
+                elif game not in gap:
+                    kept.append(row)
+            if kept:
+                await db.execute(
+                    "UPDATE outbox SET lease_owner = $1, "
+                    "lease_until = now() + $2::float8 * interval '1 second' "
+                    "WHERE id = ANY($3::bigint[])",
+                    owner,
+                    lease_seconds,
+                    [int(r["id"]) for r in kept],
+                )
+            return [
+                attrs.evolve(_outbox(r), retaken=r["lease_owner"] not in (None, owner))
+                for r in kept
+            ]
+
+        return await self._write(body)
+
+    async def renew_outbox(self, owner: str, *, lease_seconds: float = 60.0) -> list[int]:
+        if lease_seconds <= 0:
+            raise ValueError(f"bad lease: {lease_seconds} s")
+
+        async def body(db: Conn) -> list[int]:
+            rows = await db.fetch(
+                "UPDATE outbox SET lease_until = now() + $1::float8 * interval '1 second' "
+                "WHERE lease_owner = $2 AND NOT sent RETURNING id",
+                lease_seconds,
+                owner,
+            )
+            return sorted(int(r["id"]) for r in rows)
+
+        return await self._write(body)
+
+    async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
         now = utcnow()
 
         async def body(db: Conn) -> bool:
             status = await db.execute(
-                "UPDATE outbox SET sent = TRUE, sent_at = $1 WHERE id = $2 AND NOT sent",
+                "UPDATE outbox SET sent = TRUE, sent_at = $1, lease_owner = NULL, "
+                "lease_until = NULL WHERE id = $2 AND NOT sent",
                 now,
                 outbox_id,
             )

@@ -8,6 +8,11 @@ so after waiting for the lock it sees the other process's entry): two processes 
 once take turns and keep ``seq`` gap-free and ordered, without ever hitting ``UNIQUE (game_id,
 seq)``. A stage is claimed by inserting its ``(game_id, turn)`` key with ``ON CONFLICT DO
 NOTHING`` (the loser gets False), after taking the same row lock.
+
+A fenced write (:class:`~db.models.Fence`) checks the game in its own transaction, after
+taking the row lock and in a new statement, so it compares with what every other process
+committed before it: the game's status, turn and phase, and its accepted entries at that turn
+or later. A mismatch raises :class:`~db.errors.StaleGame`, writing nothing.
 """
 
 from __future__ import annotations
@@ -18,9 +23,11 @@ from typing import Any, Literal, cast
 
 import asyncpg
 
-from db.errors import StoreError
+from db.errors import StaleGame, StoreError
 from db.models import (
     ACCEPTED,
+    Fence,
+    GameHead,
     JSONDict,
     LogEntry,
     OutboxItem,
@@ -41,11 +48,50 @@ from db.postgres.convert import (
     utc,
     utcnow,
 )
-from db.postgres.games import FINISH_GAME
+from db.postgres.games import FINISH_GAME, GAME_COLUMNS, game_record
 from db.postgres.loading import write_snapshot
 from db.postgres.outbox import insert_outbox
 
 _ENTRY_COLUMNS = "id, game_id, turn, seq, section, payload, outcome, user_id, at"
+
+#: A game's accepted log entries at its turn or later (``g`` is the game): what a
+#: :class:`~db.models.Fence` counts (``log_entries_by_verb`` covers it).
+_ENTRIES = (
+    "(SELECT COUNT(*) FROM log_entries l WHERE l.game_id = g.id AND l.turn >= g.turn "
+    "AND l.outcome = 'accepted') AS entries"
+)
+
+
+async def _check_fence(db: Conn, game_id: int, fence: Fence | None) -> None:
+    """Raise :class:`StaleGame` unless the game is running as ``fence`` says (nothing to do
+    without a fence). Takes the game's row lock first, then reads in a NEW statement: under
+    ``READ COMMITTED`` it sees every entry committed before the lock was granted (a statement
+    that waited for the lock itself would count with its older snapshot). Raises
+    :class:`~db.errors.NotFound` if there is no such game."""
+    if fence is None:
+        return
+    await lock_game(db, game_id)
+    row = await db.fetchrow(
+        f"SELECT status, turn, phase, {_ENTRIES} FROM games g WHERE g.id = $1", game_id
+    )
+    assert row is not None  # locked: it cannot have gone
+    seen = (str(row["status"]), int(row["turn"]), str(row["phase"]), int(row["entries"]))
+    if seen != ("running", fence.turn, fence.phase, fence.entries):
+        raise StaleGame(
+            f"game {game_id} is {seen[0]} at turn {seen[1]} ({seen[2]}, {seen[3]} entries), "
+            f"not at turn {fence.turn} ({fence.phase}, {fence.entries} entries)"
+        )
+
+
+async def _stage_done(
+    db: Conn, table: Literal["resolutions", "pistol_windows"], game_id: int, turn: int
+) -> bool:
+    """Whether the once-only stage ``table`` of ``(game_id, turn)`` has run, read under the
+    game's row lock (taken here): a claim that lost returns False before its fence is
+    checked, as on SQLite."""
+    await lock_game(db, game_id)
+    sql = f"SELECT 1 FROM {table} WHERE game_id = $1 AND turn = $2"
+    return await db.fetchval(sql, game_id, turn) is not None
 
 
 def _entry(row: asyncpg.Record) -> LogEntry:
@@ -145,6 +191,8 @@ class RequestLogMixin(PostgresBase):
         payload: Mapping[str, Any],
         user_id: int | None,
         outcome: str = ACCEPTED,
+        *,
+        fence: Fence | None = None,
     ) -> LogEntry:
         sec = check_section(section)
         check_outcome(outcome)
@@ -153,6 +201,7 @@ class RequestLogMixin(PostgresBase):
         now = utcnow()
 
         async def body(db: Conn) -> LogEntry:
+            await _check_fence(db, game_id, fence)
             return await _insert_entry(db, game_id, turn, sec, data, text, outcome, user_id, now)
 
         return await self._write(body)
@@ -168,6 +217,7 @@ class RequestLogMixin(PostgresBase):
         args: Mapping[str, Any] | None = None,
         outcome: str = ACCEPTED,
         outbox_items: Sequence[OutboxItem] = (),
+        fence: Fence | None = None,
     ) -> LogEntry:
         check_outcome(outcome)
         data = dict(payload)
@@ -176,6 +226,7 @@ class RequestLogMixin(PostgresBase):
         now = utcnow()
 
         async def body(db: Conn) -> LogEntry:
+            await _check_fence(db, game_id, fence)
             entry = await _insert_entry(
                 db, game_id, turn, "host", data, text, outcome, actor_id, now
             )
@@ -277,6 +328,7 @@ class RequestLogMixin(PostgresBase):
         next_phase: str = "day",
         winner: str | None = None,
         snapshot: Mapping[str, Any] | None = None,
+        fence: Fence | None = None,
     ) -> bool:
         now = utcnow()
         result_text = dumps(dict(result))
@@ -284,6 +336,9 @@ class RequestLogMixin(PostgresBase):
         snapshot_text = None if snapshot is None or winner is not None else dumps(dict(snapshot))
 
         async def body(db: Conn) -> bool:
+            if await _stage_done(db, "resolutions", game_id, turn):
+                return False  # once only: the claim was lost, whatever the fence says
+            await _check_fence(db, game_id, fence)
             if not await _claim_stage(
                 db, "resolutions", "resolved_at", game_id, turn, result_text, now
             ):
@@ -337,12 +392,16 @@ class RequestLogMixin(PostgresBase):
         window_deadline: dt.datetime | None,
         *,
         phase: str = "pistol",
+        fence: Fence | None = None,
     ) -> bool:
         now = utcnow()
         text = dumps(dict(partial_result))
         when = opt_aware(window_deadline)
 
         async def body(db: Conn) -> bool:
+            if await _stage_done(db, "pistol_windows", game_id, turn):
+                return False
+            await _check_fence(db, game_id, fence)
             if not await _claim_stage(db, "pistol_windows", "opened_at", game_id, turn, text, now):
                 return False
             await insert_outbox(db, game_id, turn, outbox_items, now)
@@ -356,6 +415,14 @@ class RequestLogMixin(PostgresBase):
             return True
 
         return await self._write(body)
+
+    async def game_head(self, game_id: int) -> GameHead | None:
+        row = await self._read_one(
+            f"SELECT {GAME_COLUMNS}, {_ENTRIES} FROM games g WHERE g.id = $1", (game_id,)
+        )
+        if row is None:
+            return None
+        return GameHead(record=game_record(row), entries=int(row["entries"]))
 
     async def pistol_window(self, game_id: int, turn: int) -> JSONDict | None:
         row = await self._read_one(

@@ -16,6 +16,25 @@ from db.sqlite.convert import dumps, from_db_time, loads_dict, opt_time, to_db_t
 _OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at"
 
 
+def check_claim(
+    owner: str,
+    limit: int,
+    lease_seconds: float,
+    shard_count: int | None,
+    shard_ids: Sequence[int],
+) -> None:
+    """``ValueError`` for the arguments of a claim no store accepts (both engines)."""
+    if not owner:
+        raise ValueError("a claim needs an owner")
+    if limit < 1 or lease_seconds <= 0:
+        raise ValueError(f"bad claim: limit {limit}, lease {lease_seconds} s")
+    if shard_count is None:
+        if shard_ids:
+            raise ValueError("shard ids need a shard count")
+    elif shard_count < 1 or not shard_ids or any(not 0 <= i < shard_count for i in shard_ids):
+        raise ValueError(f"bad shards: {list(shard_ids)} of {shard_count}")
+
+
 def _outbox(row: sqlite3.Row) -> OutboxRecord:
     return OutboxRecord(
         id=int(row["id"]),
@@ -90,25 +109,34 @@ class OutboxMixin(SQLiteBase):
         game_id: int | None = None,
         limit: int = 100,
         lease_seconds: float = 60.0,
+        shard_count: int | None = None,
+        shard_ids: Sequence[int] = (),
     ) -> list[OutboxRecord]:
-        if not owner:
-            raise ValueError("a claim needs an owner")
-        if limit < 1 or lease_seconds <= 0:
-            raise ValueError(f"bad claim: limit {limit}, lease {lease_seconds} s")
+        check_claim(owner, limit, lease_seconds, shard_count, shard_ids)
         now = utcnow()
         stamp = to_db_time(now)
         until = to_db_time(now + dt.timedelta(seconds=lease_seconds))
         # Times are ISO text of one width: they compare as text. A game with a live lease
         # of another owner on a pending row is skipped whole (its order is that owner's).
         # Chosen, then leased, in one write transaction (SQLite: nobody writes in between).
+        shards = ""
+        if shard_count is not None:  # Discord's formula on the game's server (core/shards.py)
+            marks = ", ".join("?" * len(shard_ids))
+            shards = (
+                " AND o.game_id IN (SELECT g.id FROM games g "
+                f"WHERE (g.guild_id >> 22) % ? IN ({marks}))"
+            )
         pick = (
             f"SELECT {_OUTBOX_COLUMNS}, lease_owner FROM outbox o WHERE o.sent = 0"
             + ("" if game_id is None else " AND o.game_id = ?")
+            + shards
             + " AND NOT EXISTS (SELECT 1 FROM outbox b WHERE b.game_id = o.game_id "
             "AND b.sent = 0 AND b.lease_owner <> ? AND b.lease_until > ?) "
             "ORDER BY o.id LIMIT ?"
         )
         params: list[object] = [] if game_id is None else [game_id]
+        if shard_count is not None:
+            params += [shard_count, *shard_ids]
         params += [owner, stamp, limit]
 
         def body(conn: sqlite3.Connection) -> list[OutboxRecord]:

@@ -1,7 +1,9 @@
 """Outbox rows claimed under a lease (issue 15, "exactly once across processes"): several
 deliverers (processes, each with its own connection) share one outbox; a row is handed to one
 of them at a time, a game's rows to one of them at a time (its order), and a dead deliverer's
-rows are claimed by another once its lease expired. A real SQLite file, two connections."""
+rows are claimed by another once its lease expired. Each engine-neutral test runs on both
+engines (the ``store`` fixture): a real SQLite file with two connections, and a fresh schema of
+the test PostgreSQL server with two stores (two pools: two processes)."""
 
 from __future__ import annotations
 
@@ -12,29 +14,30 @@ from pathlib import Path
 
 import pytest
 
+from db.interface import GameStore
 from db.migrations import migrate
 from db.models import OutboxItem
-from db.store import Store
+from db.store import Store, open_store
 from tests.db.conftest import running_game
 from tests.db.test_migrations import _make_v1_file
 
 
 @pytest.fixture
-async def other(db_path: Path, store: Store) -> AsyncIterator[Store]:
-    """A second process's connection to the same file (opened after ``store``)."""
-    s = await Store.open(db_path)
+async def other(target: str, store: GameStore) -> AsyncIterator[GameStore]:
+    """A second process's connection to the same store (opened after ``store``)."""
+    s = await open_store(target)
     try:
         yield s
     finally:
         await s.close()
 
 
-async def queue(store: Store, game_id: int, n: int) -> list[int]:
+async def queue(store: GameStore, game_id: int, n: int) -> list[int]:
     items = [OutboxItem("narrative", {"text": f"row {i}"}) for i in range(n)]
     return await store.add_outbox(game_id, 1, items)
 
 
-async def test_concurrent_claims_take_disjoint_rows(store: Store, other: Store) -> None:
+async def test_concurrent_claims_take_disjoint_rows(store: GameStore, other: GameStore) -> None:
     """Four deliverers on two connections claim a few rows at a time and mark them sent,
     until none is left: each row is handed to exactly one of them, a game's rows in order."""
     games = [await running_game(store, guild_id=g) for g in range(1, 7)]
@@ -42,7 +45,7 @@ async def test_concurrent_claims_take_disjoint_rows(store: Store, other: Store) 
     handed: dict[int, list[str]] = {}  # row -> the owners it was handed to
     order: dict[str, list[tuple[int, int]]] = {}  # owner -> (game, row) in its sending order
 
-    async def deliverer(s: Store, owner: str) -> None:
+    async def deliverer(s: GameStore, owner: str) -> None:
         while await s.pending_outbox():
             claim = await s.claim_outbox(owner, limit=3)
             assert [r.id for r in claim] == sorted(r.id for r in claim)  # oldest first
@@ -65,7 +68,9 @@ async def test_concurrent_claims_take_disjoint_rows(store: Store, other: Store) 
             assert mine == sorted(mine)
 
 
-async def test_a_game_with_a_live_lease_is_left_to_its_owner(store: Store, other: Store) -> None:
+async def test_a_game_with_a_live_lease_is_left_to_its_owner(
+    store: GameStore, other: GameStore
+) -> None:
     first, second = await running_game(store, 1), await running_game(store, 2)
     [a1] = await queue(store, first, 1)
     assert [r.id for r in await store.claim_outbox("a", game_id=first)] == [a1]
@@ -76,7 +81,7 @@ async def test_a_game_with_a_live_lease_is_left_to_its_owner(store: Store, other
     assert await other.claim_outbox("b", game_id=first) == []
 
 
-async def test_an_expired_lease_is_taken_over(store: Store, other: Store) -> None:
+async def test_an_expired_lease_is_taken_over(store: GameStore, other: GameStore) -> None:
     game = await running_game(store)
     ids = await queue(store, game, 3)
     assert [r.id for r in await store.claim_outbox("dead", lease_seconds=0.05)] == ids
@@ -90,7 +95,9 @@ async def test_an_expired_lease_is_taken_over(store: Store, other: Store) -> Non
     assert await other.renew_outbox("alive") == ids
 
 
-async def test_renewing_keeps_the_rows_of_a_slow_deliverer(store: Store, other: Store) -> None:
+async def test_renewing_keeps_the_rows_of_a_slow_deliverer(
+    store: GameStore, other: GameStore
+) -> None:
     game = await running_game(store)
     ids = await queue(store, game, 2)
     await store.claim_outbox("slow", lease_seconds=0.2)
@@ -100,7 +107,7 @@ async def test_renewing_keeps_the_rows_of_a_slow_deliverer(store: Store, other: 
         assert await other.claim_outbox("eager") == []
 
 
-async def test_mark_sent_releases_the_row(store: Store, other: Store) -> None:
+async def test_mark_sent_releases_the_row(store: GameStore, other: GameStore) -> None:
     game = await running_game(store)
     first, second = await queue(store, game, 2)
     await store.claim_outbox("a", limit=1)
@@ -112,7 +119,7 @@ async def test_mark_sent_releases_the_row(store: Store, other: Store) -> None:
     assert [r.id for r in await store.pending_outbox()] == [second]
 
 
-async def test_bad_claims_write_nothing(store: Store) -> None:
+async def test_bad_claims_write_nothing(store: GameStore) -> None:
     game = await running_game(store)
     await queue(store, game, 1)
     for bad in ({"limit": 0}, {"lease_seconds": 0.0}):
@@ -148,3 +155,38 @@ async def test_migration_7_leaves_a_v6_outbox_claimable(tmp_path: Path) -> None:
     columns = {r[1] for r in conn.execute("PRAGMA table_info(outbox)")}
     conn.close()
     assert {"lease_owner", "lease_until"} <= columns
+
+
+#: A server on shard 1 of 2 by Discord's formula ``(guild_id >> 22) % 2`` (guild 1: shard 0).
+SHARD_1_GUILD = 1 << 22
+
+
+async def test_each_shard_claims_only_its_own_games_rows(
+    store: GameStore, other: GameStore
+) -> None:
+    """Issue 15, claims by shard: a process running shard 0 of 2 never leases a row of a game
+    on shard 1 (it would hold it back from shard 1's process, renewing it at each retry), so
+    shard 1's process claims its rows at once, as fresh rows, and the other way round."""
+    zero = [await running_game(store, guild_id=g) for g in (1, 2)]
+    one = await running_game(store, guild_id=SHARD_1_GUILD)
+    ids = {g: await queue(store, g, 2) for g in (*zero, one)}
+    mine = await store.claim_outbox("shard-0", shard_count=2, shard_ids=[0])
+    assert [r.id for r in mine] == ids[zero[0]] + ids[zero[1]]
+    theirs = await other.claim_outbox("shard-1", shard_count=2, shard_ids=(1,))
+    assert [r.id for r in theirs] == ids[one] and not any(r.retaken for r in theirs)
+    assert await store.claim_outbox("shard-0", shard_count=2, shard_ids=[0], game_id=one) == []
+    assert await store.renew_outbox("shard-0") == ids[zero[0]] + ids[zero[1]]
+    # Claiming both shards (or one shard of one) looks at every game: shard 0's rows are
+    # leased, so shard 1's process renews its own rows only.
+    for count, shard_ids in ((2, [1, 0]), (1, [0])):
+        again = await other.claim_outbox("shard-1", shard_count=count, shard_ids=shard_ids)
+        assert [r.id for r in again] == ids[one]
+
+
+async def test_bad_shards_claim_nothing(store: GameStore) -> None:
+    game = await running_game(store)
+    await queue(store, game, 1)
+    for count, ids in ((None, [0]), (2, []), (2, [2]), (0, [0]), (2, [-1])):
+        with pytest.raises(ValueError):
+            await store.claim_outbox("a", shard_count=count, shard_ids=ids)
+    assert await store.renew_outbox("a") == []

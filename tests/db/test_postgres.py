@@ -17,8 +17,8 @@ import asyncpg
 import pytest
 
 from db import migrations as sqlite_migrations
-from db.errors import DatabaseUnusable, StoreError
-from db.models import OutboxItem, PlayerSpec
+from db.errors import DatabaseUnusable, StaleGame, StoreError
+from db.models import Fence, OutboxItem, PlayerSpec
 from db.postgres import PostgresStore, migrations
 from db.store import open_store
 from tests import pgserver
@@ -180,6 +180,93 @@ async def test_two_stores_resolving_one_turn_resolve_it_once(url: str) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+async def test_fenced_appends_from_two_stores_at_once_admit_one(url: str) -> None:
+    """Issue 15, the fence: ten requests validated against the same game (turn 1, no entry
+    yet), sent at once through two stores: exactly one is logged, the others raise StaleGame
+    writing nothing (each counts, after the game's row lock, the entry committed before)."""
+    first = await PostgresStore.open(url)
+    second = await PostgresStore.open(url)
+    try:
+        game_id = await running_game(first)
+        game = await first.require_game(game_id)
+        fence = Fence(turn=game.turn, phase=game.phase, entries=0)
+
+        async def send(i: int) -> bool:
+            store = first if i % 2 else second
+            payload = {"by": f"p{i}", "do": "vote", "target": "Anna"}
+            try:
+                await store.add_request(game_id, 1, "requests", payload, i, fence=fence)
+            except StaleGame:
+                return False
+            return True
+
+        outcomes = await asyncio.gather(*(send(i) for i in range(10)))
+        assert sorted(outcomes) == [False] * 9 + [True]
+        [entry] = await second.log_entries(game_id)
+        assert entry.payload["by"] == f"p{outcomes.index(True)}"
+        head = await second.game_head(game_id)
+        assert head is not None and head.entries == 1 and head.record == game
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def _queue(store: PostgresStore, game_id: int, n: int) -> list[int]:
+    return await store.add_outbox(game_id, 1, [OutboxItem("narrative", {"n": i}) for i in range(n)])
+
+
+async def test_a_claim_skips_a_game_another_claim_is_taking_without_waiting(url: str) -> None:
+    """Issue 15: a claim never waits for another (``FOR UPDATE SKIP LOCKED``). While another
+    process's claim holds the lock on game A's first row, a claim takes game B's rows at once
+    and none of A's (not its unlocked second row either: A's rows stay in order, with one
+    deliverer); once that claim is gone, A's rows are claimable again."""
+    async with await PostgresStore.open(url) as store:
+        a, b = await running_game(store, 1), await running_game(store, 2)
+        a_ids, b_ids = await _queue(store, a, 2), await _queue(store, b, 1)
+        conn = await asyncpg.connect(url)
+        try:
+            busy = conn.transaction()
+            await busy.start()
+            await conn.execute("SELECT 1 FROM outbox WHERE id = $1 FOR UPDATE", a_ids[0])
+            claimed = await asyncio.wait_for(store.claim_outbox("b"), timeout=5)
+            assert [r.id for r in claimed] == b_ids
+            await busy.rollback()
+        finally:
+            await conn.close()
+        assert [r.id for r in await store.claim_outbox("b", lease_seconds=30)] == a_ids + b_ids
+        # Leases are timed by the server's clock (hosts' clocks may disagree).
+        rows = await _fetch(url, "SELECT lease_owner, lease_until - now() AS left FROM outbox")
+        assert {r["lease_owner"] for r in rows} == {"b"}
+        assert all(25 < r["left"].total_seconds() <= 30 for r in rows)
+
+
+async def test_a_v6_outbox_is_claimable_after_migration_7(url: str) -> None:
+    """Migration 7 on PostgreSQL: rows a v6 bot queued are unleased, pending, and claimed and
+    sent as any other."""
+    conn = await asyncpg.connect(url)
+    try:
+        assert await migrations.migrate(conn, "test", target=6) == (0, 6)
+        game_id = await conn.fetchval(
+            "INSERT INTO games (guild_id, seed, schedule_kind, timezone, status, turn, phase, "
+            "created_at, updated_at, table_id) VALUES (1, 7, 'fast', 'UTC', 'running', 1, 'day', "
+            "now(), now(), 1) RETURNING id"
+        )
+        await conn.execute(
+            "INSERT INTO outbox (game_id, turn, kind, payload, sent, created_at) "
+            "VALUES ($1, 1, 'narrative', '{\"text\": \"old\"}', FALSE, now())",
+            game_id,
+        )
+    finally:
+        await conn.close()
+    async with await PostgresStore.open(url) as store:
+        [row] = await store.claim_outbox("new")
+        assert row.payload == {"text": "old"} and not row.retaken
+        assert await store.mark_sent(row.id, "new")
+        assert await store.pending_outbox() == []
+    [row] = await _fetch(url, "SELECT lease_owner, lease_until FROM outbox")
+    assert (row["lease_owner"], row["lease_until"]) == (None, None)  # sent: released
 
 
 async def test_a_read_waits_for_the_writes_in_flight(url: str) -> None:

@@ -1,8 +1,10 @@
 """Two processes serving one game (issue 15: a re-shard, a restarted shard whose old process
-is not dead yet): two GameService instances, each on its own Store connection to ONE SQLite
-file, in one event loop. The store is the truth, not either service's memory: a turn is
-resolved once, with every request either service accepted, each announcement is queued once,
-and both services end with the game the store holds."""
+is not dead yet): two GameService instances, each on its own store opened on ONE database, in
+one event loop: on SQLite two connections to one file, on PostgreSQL two stores (two pools,
+as two processes would have) on one fresh schema of the test server. The store is the truth,
+not either service's memory: a turn is resolved once, with every request either service
+accepted, each announcement is queued once, and both services end with the game the store
+holds."""
 
 from __future__ import annotations
 
@@ -16,9 +18,11 @@ import pytest
 
 from core.service import GameService, LiveGame, ServiceError
 from db.errors import StaleGame
+from db.interface import GameStore
 from db.models import Fence
-from db.store import Store
+from db.store import open_store
 from rules.snapshot import state_to_dict
+from tests import pgserver
 from tests.integration.test_service import GUILD, FakeClock, nick, started
 
 ROLES = "mafioso=1 commissar=1 villager=2"
@@ -29,17 +33,20 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture
-async def stores(tmp_path: Path) -> AsyncIterator[tuple[Store, Store]]:
-    a = await Store.open(tmp_path / "game.db")
-    b = await Store.open(tmp_path / "game.db")
+@pytest.fixture(params=["sqlite", "postgres"])
+async def stores(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[GameStore, GameStore]]:
+    target = pgserver.fresh_url() if request.param == "postgres" else str(tmp_path / "game.db")
+    a = await open_store(target)
+    b = await open_store(target)
     yield a, b
     await b.close()
     await a.close()
 
 
 async def two_services(
-    stores: tuple[Store, Store], clock: FakeClock
+    stores: tuple[GameStore, GameStore], clock: FakeClock
 ) -> tuple[GameService, GameService, dict[str, int]]:
     """A starts the game; B loads it as a second process would (before anything is played)."""
     a = GameService(stores[0], clock)
@@ -71,7 +78,7 @@ def same_game(a: GameService, b: GameService) -> None:
     assert (ga.entries, ga.entries_next) == (gb.entries, gb.entries_next)
 
 
-async def each_once(store: Store, game_id: int) -> Counter[tuple[str, str, int]]:
+async def each_once(store: GameStore, game_id: int) -> Counter[tuple[str, str, int]]:
     """The game's outbox by (kind, audience, turn queued at); fails if a message (the same
     kind, audience and payload) is queued twice."""
     outbox = await store.outbox(game_id)
@@ -81,7 +88,7 @@ async def each_once(store: Store, game_id: int) -> Counter[tuple[str, str, int]]
 
 
 async def test_resolution_counts_the_request_another_process_accepted(
-    stores: tuple[Store, Store], clock: FakeClock
+    stores: tuple[GameStore, GameStore], clock: FakeClock
 ) -> None:
     """A accepts the mafia's kill; B, loaded before it, resolves the turn: the kill counts
     (R18: the commissar dies and his pistol window opens), and A, whose own resolution comes
@@ -113,7 +120,7 @@ async def test_resolution_counts_the_request_another_process_accepted(
 
 
 async def test_both_resolve_the_same_turn_at_once(
-    stores: tuple[Store, Store], clock: FakeClock
+    stores: tuple[GameStore, GameStore], clock: FakeClock
 ) -> None:
     """A and B resolve turn 1 at the same moment, each having accepted a request the other
     never saw: one resolution row, counting both requests (R5), each message queued once,
@@ -142,7 +149,7 @@ async def test_both_resolve_the_same_turn_at_once(
 
 
 async def test_R37_second_note_refused_by_the_other_process(
-    stores: tuple[Store, Store], clock: FakeClock
+    stores: tuple[GameStore, GameStore], clock: FakeClock
 ) -> None:
     """R37: one note a game. A accepted a villager's note; B, loaded before, refuses his
     second note as one process would, and logs the refusal."""
@@ -159,7 +166,7 @@ async def test_R37_second_note_refused_by_the_other_process(
 
 
 async def test_R5_replacement_accepted_by_the_other_process(
-    stores: tuple[Store, Store], clock: FakeClock
+    stores: tuple[GameStore, GameStore], clock: FakeClock
 ) -> None:
     """R5: a player's later request of the same kind replaces the earlier one: the
     commissar's check sent through A, replaced through B, resolved by A: the check is B's,
@@ -182,7 +189,7 @@ async def test_R5_replacement_accepted_by_the_other_process(
 
 
 async def test_a_stale_append_is_refused_by_the_store(
-    stores: tuple[Store, Store], clock: FakeClock
+    stores: tuple[GameStore, GameStore], clock: FakeClock
 ) -> None:
     """The fence: a request validated against turn 1 cannot be added once another process
     resolved the turn, nor once it logged an entry the validation did not see."""
@@ -204,7 +211,7 @@ async def test_a_stale_append_is_refused_by_the_store(
 
 
 async def test_one_process_alone_never_reloads(
-    stores: tuple[Store, Store], clock: FakeClock
+    stores: tuple[GameStore, GameStore], clock: FakeClock
 ) -> None:
     """The checks cost a process serving its games alone no rebuild: a whole game (requests,
     a refusal, a host action, the pistol window, the shot) reloads nothing."""
