@@ -156,6 +156,9 @@ async def run(games: int, played: int, votes: int, engine: str = "sqlite") -> No
         add_noop_commands(bot)
         try:
             async with simcord.run(bot) as env:
+                # Setting up 40 games and resolving their first turn at once takes PostgreSQL
+                # (a commit is an fsync and a round trip) longer than SimCord's 5 s default.
+                env.settle_timeout = 120.0
                 await scenario(env, games, played, votes, built)
         finally:
             await bot.close_store()
