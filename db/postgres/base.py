@@ -47,6 +47,11 @@ POOL_MIN, POOL_MAX = 1, 8
 #: Seconds to wait for a connection to the server before giving up.
 CONNECT_TIMEOUT = 10.0
 
+#: Seconds a statement may take (waiting for another process's row lock included) before it
+#: is cancelled and its transaction rolled back: a hung server or a stuck lock holder becomes a
+#: StoreError ("try again") instead of a command that never answers.
+COMMAND_TIMEOUT = 30.0
+
 #: What asyncpg and the socket raise: all of it becomes a StoreError.
 DRIVER_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.PostgresError,
@@ -93,7 +98,9 @@ class PostgresBase:
     # --- life cycle ------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, url: str, *, read_only: bool = False) -> Self:
+    async def open(
+        cls, url: str, *, read_only: bool = False, command_timeout: float = COMMAND_TIMEOUT
+    ) -> Self:
         """Open the database at ``url`` (``postgresql://user:password@host:port/db``, with
         ``?search_path=schema`` to keep the bot's tables in a schema of their own), creating
         or migrating its schema as needed (every pending migration in one transaction, under
@@ -113,6 +120,7 @@ class PostgresBase:
                 min_size=POOL_MIN,
                 max_size=POOL_MAX,
                 timeout=CONNECT_TIMEOUT,
+                command_timeout=command_timeout,
                 server_settings=settings,
             )
         except DRIVER_ERRORS as e:
@@ -245,6 +253,8 @@ def one_line(e: BaseException) -> str:
 
 def store_error(e: BaseException) -> StoreError:
     text = one_line(e)
+    if isinstance(e, TimeoutError):
+        return StoreError("the database did not answer in time; try again")
     if isinstance(e, asyncpg.ReadOnlySQLTransactionError):
         return StoreError(f"the store is read-only ({text})")
     if isinstance(e, asyncpg.IntegrityConstraintViolationError):

@@ -421,3 +421,31 @@ async def test_nicknames_compare_case_insensitively_in_cyrillic_too(url: str) ->
         await store.start_game(game.id, specs[:1], deadline=None)
         found = await store.player_by_nick(game.id, "жУРАВЛЬ")
         assert found is not None and found.user_id == 1
+
+
+async def test_a_write_stuck_behind_a_lock_gives_up_with_a_store_error(url: str) -> None:
+    """A statement that cannot finish (here: another connection holds the game's row lock and
+    never lets go, as a hung process would) is cancelled after the command timeout: the
+    caller gets a StoreError to answer with, not a command that never returns; nothing of
+    it is written."""
+    import asyncpg
+
+    store = await PostgresStore.open(url, command_timeout=0.5)
+    try:
+        game_id = await running_game(store)
+        holder = await asyncpg.connect(url)
+        try:
+            lock = holder.transaction()
+            await lock.start()
+            await holder.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+            with pytest.raises(StoreError, match="did not answer in time"):
+                await store.add_request(game_id, 1, "requests", {"by": "Anna", "do": "post"}, 1)
+            await lock.rollback()
+        finally:
+            await holder.close()
+        assert await store.log_entries(game_id) == []
+        # The store works on once the lock is gone.
+        await store.add_request(game_id, 1, "requests", {"by": "Anna", "do": "post"}, 1)
+        assert len(await store.log_entries(game_id)) == 1
+    finally:
+        await store.close()
