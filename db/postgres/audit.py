@@ -6,28 +6,17 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-import asyncpg
-
 from db.errors import NotFound
 from db.interface import AUDIT_PAGE_MAX
 from db.models import AuditRecord
 from db.postgres.base import Conn, PostgresBase
-from db.postgres.convert import dumps, loads_dict, opt_int, utc, utcnow
+from db.postgres.convert import dumps, utcnow
+from db.records import audit_record as _audit
 
 _AUDIT_COLUMNS = "id, guild_id, table_id, game_id, actor_id, command, args, at"
 
 
-def _audit(row: asyncpg.Record) -> AuditRecord:
-    return AuditRecord(
-        id=int(row["id"]),
-        guild_id=int(row["guild_id"]),
-        game_id=opt_int(row["game_id"]),
-        actor_id=int(row["actor_id"]),
-        command=str(row["command"]),
-        args=loads_dict(row["args"]),
-        at=utc(row["at"]),
-        table_id=int(row["table_id"]),
-    )
+
 
 
 async def insert_audit(

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import asyncpg
 
@@ -16,15 +15,12 @@ from db.postgres.convert import (
     aware,
     dumps,
     int64,
-    loads_dict,
     opt_aware,
-    opt_int,
-    opt_utc,
-    utc,
     utcnow,
 )
 from db.postgres.outbox import insert_outbox
 from db.postgres.players import PLAYER_COLUMNS
+from db.records import game_record
 
 GAME_COLUMNS = (
     "id, guild_id, status, seed, schedule_kind, schedule_params, timezone, activity_rules, "
@@ -39,33 +35,7 @@ FINISH_GAME = (
 )
 
 
-def game_record(row: asyncpg.Record) -> GameRecord:
-    return GameRecord(
-        id=int(row["id"]),
-        guild_id=int(row["guild_id"]),
-        status=cast(GameStatus, row["status"]),
-        seed=int(row["seed"]),
-        schedule_kind=str(row["schedule_kind"]),
-        schedule_params=loads_dict(row["schedule_params"]),
-        timezone=str(row["timezone"]),
-        activity_rules=bool(row["activity_rules"]),
-        roles=None if row["roles"] is None else json.loads(row["roles"]),
-        host_user_id=opt_int(row["host_user_id"]),
-        signup_message_id=opt_int(row["signup_message_id"]),
-        turn=int(row["turn"]),
-        phase=str(row["phase"]),
-        deadline=opt_utc(row["deadline"]),
-        paused=bool(row["paused"]),
-        paused_remaining=(
-            None if row["paused_remaining"] is None else float(row["paused_remaining"])
-        ),
-        winner=row["winner"],
-        created_at=utc(row["created_at"]),
-        updated_at=utc(row["updated_at"]),
-        reveal=bool(row["reveal"]),
-        table_id=int(row["table_id"]),
-        started_at=opt_utc(row["started_at"]),
-    )
+
 
 
 class GamesMixin(PostgresBase):

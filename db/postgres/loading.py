@@ -9,8 +9,9 @@ from db.errors import NotFound
 from db.models import JSONDict, PlayerRecord, RestartGame
 from db.postgres.base import Conn, PostgresBase
 from db.postgres.convert import loads_dict
-from db.postgres.games import GAME_COLUMNS, game_record
-from db.postgres.players import PLAYER_COLUMNS, player_record
+from db.postgres.games import GAME_COLUMNS
+from db.postgres.players import PLAYER_COLUMNS
+from db.records import game_record, player_record
 from db.scripts import build_script
 
 

@@ -23,23 +23,14 @@ import attrs
 
 from db.models import OutboxItem, OutboxRecord
 from db.postgres.base import Conn, PostgresBase, foreign_key_to_not_found
-from db.postgres.convert import dumps, loads_dict, opt_utc, utc, utcnow
+from db.postgres.convert import dumps, utcnow
+from db.records import outbox_record as _outbox
 from db.sqlite.outbox import check_claim
 
 _OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at"
 
 
-def _outbox(row: asyncpg.Record) -> OutboxRecord:
-    return OutboxRecord(
-        id=int(row["id"]),
-        game_id=int(row["game_id"]),
-        turn=int(row["turn"]),
-        kind=str(row["kind"]),
-        payload=loads_dict(row["payload"]),
-        sent=bool(row["sent"]),
-        created_at=utc(row["created_at"]),
-        sent_at=opt_utc(row["sent_at"]),
-    )
+
 
 
 async def insert_outbox(

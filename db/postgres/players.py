@@ -12,20 +12,12 @@ from db.models import KEEP, Keep, OutboxItem, PlayerRecord
 from db.postgres.base import Conn, PostgresBase
 from db.postgres.convert import utcnow
 from db.postgres.outbox import insert_outbox
+from db.records import player_record
 
 PLAYER_COLUMNS = "game_id, seat, user_id, nick, role, avatar_url, signature"
 
 
-def player_record(row: asyncpg.Record) -> PlayerRecord:
-    return PlayerRecord(
-        game_id=int(row["game_id"]),
-        seat=int(row["seat"]),
-        user_id=int(row["user_id"]),
-        nick=str(row["nick"]),
-        role=str(row["role"]),
-        avatar_url=row["avatar_url"],
-        signature=row["signature"],
-    )
+
 
 
 class PlayersMixin(PostgresBase):

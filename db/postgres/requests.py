@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import asyncpg
 
@@ -44,13 +44,14 @@ from db.postgres.convert import (
     dumps,
     loads_dict,
     opt_aware,
-    opt_int,
     utc,
     utcnow,
 )
-from db.postgres.games import FINISH_GAME, GAME_COLUMNS, game_record
+from db.postgres.games import FINISH_GAME, GAME_COLUMNS
 from db.postgres.loading import write_snapshot
 from db.postgres.outbox import insert_outbox
+from db.records import game_record
+from db.records import log_entry as _entry
 
 _ENTRY_COLUMNS = "id, game_id, turn, seq, section, payload, outcome, user_id, at"
 
@@ -94,18 +95,7 @@ async def _stage_done(
     return await db.fetchval(sql, game_id, turn) is not None
 
 
-def _entry(row: asyncpg.Record) -> LogEntry:
-    return LogEntry(
-        id=int(row["id"]),
-        game_id=int(row["game_id"]),
-        turn=int(row["turn"]),
-        seq=int(row["seq"]),
-        section=cast(Section, row["section"]),
-        payload=loads_dict(row["payload"]),
-        outcome=str(row["outcome"]),
-        user_id=opt_int(row["user_id"]),
-        at=utc(row["at"]),
-    )
+
 
 
 async def _insert_entry(

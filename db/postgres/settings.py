@@ -12,7 +12,8 @@ import asyncpg
 from db.errors import TableNameTaken
 from db.models import TableSettings
 from db.postgres.base import Conn, PostgresBase
-from db.postgres.convert import opt_int, utcnow
+from db.postgres.convert import utcnow
+from db.records import table_settings as _table
 
 _COLUMNS = (
     "table_id",
@@ -34,22 +35,7 @@ _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM game_tables "
 _ORDER = "ORDER BY lower(name), table_id"
 
 
-def _table(row: asyncpg.Record) -> TableSettings:
-    return TableSettings(
-        table_id=int(row["table_id"]),
-        guild_id=int(row["guild_id"]),
-        name=str(row["name"]),
-        language=str(row["language"]),
-        host_role_id=opt_int(row["host_role_id"]),
-        category_id=opt_int(row["category_id"]),
-        game_channel_id=opt_int(row["game_channel_id"]),
-        discussion_channel_id=opt_int(row["discussion_channel_id"]),
-        mafia_channel_id=opt_int(row["mafia_channel_id"]),
-        host_channel_id=opt_int(row["host_channel_id"]),
-        webhook_id=opt_int(row["webhook_id"]),
-        default_schedule=str(row["default_schedule"]),
-        timezone=str(row["timezone"]),
-    )
+
 
 
 class SettingsMixin(PostgresBase):

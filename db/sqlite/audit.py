@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,21 +11,9 @@ import aiosqlite
 from db.errors import NotFound
 from db.interface import AUDIT_PAGE_MAX
 from db.models import AuditRecord
+from db.records import audit_record as _audit
 from db.sqlite.base import SQLiteBase, fetch_one
-from db.sqlite.convert import dumps, from_db_time, loads_dict, opt_int, to_db_time, utcnow
-
-
-def _audit(row: sqlite3.Row) -> AuditRecord:
-    return AuditRecord(
-        id=int(row["id"]),
-        guild_id=int(row["guild_id"]),
-        game_id=opt_int(row["game_id"]),
-        actor_id=int(row["actor_id"]),
-        command=str(row["command"]),
-        args=loads_dict(row["args"]),
-        at=from_db_time(row["at"]),
-        table_id=int(row["table_id"]),
-    )
+from db.sqlite.convert import dumps, to_db_time, utcnow
 
 
 async def insert_audit(

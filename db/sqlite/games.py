@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import aiosqlite
 
 from db.errors import NotFound, OpenGameExists, StoreError
 from db.models import KEEP, GameRecord, GameStatus, Keep, OutboxItem, PlayerSpec
+from db.records import game_record
 from db.sqlite.base import SQLiteBase, game_exists
 from db.sqlite.convert import (
     dumps,
-    from_db_time,
     int64,
-    loads_dict,
     opt_db_time,
-    opt_int,
-    opt_time,
     to_db_time,
     utcnow,
 )
@@ -40,33 +36,7 @@ FINISH_GAME = (
 )
 
 
-def game_record(row: sqlite3.Row) -> GameRecord:
-    return GameRecord(
-        id=int(row["id"]),
-        guild_id=int(row["guild_id"]),
-        status=cast(GameStatus, row["status"]),
-        seed=int(row["seed"]),
-        schedule_kind=str(row["schedule_kind"]),
-        schedule_params=loads_dict(row["schedule_params"]),
-        timezone=str(row["timezone"]),
-        activity_rules=bool(row["activity_rules"]),
-        roles=None if row["roles"] is None else json.loads(row["roles"]),
-        host_user_id=opt_int(row["host_user_id"]),
-        signup_message_id=opt_int(row["signup_message_id"]),
-        turn=int(row["turn"]),
-        phase=str(row["phase"]),
-        deadline=opt_time(row["deadline"]),
-        paused=bool(row["paused"]),
-        paused_remaining=(
-            None if row["paused_remaining"] is None else float(row["paused_remaining"])
-        ),
-        winner=row["winner"],
-        created_at=from_db_time(row["created_at"]),
-        updated_at=from_db_time(row["updated_at"]),
-        reveal=bool(row["reveal"]),
-        table_id=int(row["table_id"]),
-        started_at=opt_time(row["started_at"]),
-    )
+
 
 
 class GamesMixin(SQLiteBase):

@@ -10,10 +10,11 @@ import aiosqlite
 
 from db.errors import NotFound
 from db.models import JSONDict, PlayerRecord, RestartGame
+from db.records import game_record
 from db.scripts import build_script
 from db.sqlite.base import SQLiteBase, fetch_one
 from db.sqlite.convert import loads_dict
-from db.sqlite.games import GAME_COLUMNS, game_record
+from db.sqlite.games import GAME_COLUMNS
 from db.sqlite.players import PLAYER_COLUMNS
 
 

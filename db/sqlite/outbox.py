@@ -10,8 +10,9 @@ import aiosqlite
 import attrs
 
 from db.models import OutboxItem, OutboxRecord
+from db.records import outbox_record as _outbox
 from db.sqlite.base import SQLiteBase, foreign_key_to_not_found
-from db.sqlite.convert import dumps, from_db_time, loads_dict, opt_time, to_db_time, utcnow
+from db.sqlite.convert import dumps, to_db_time, utcnow
 
 _OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at"
 
@@ -35,17 +36,7 @@ def check_claim(
         raise ValueError(f"bad shards: {list(shard_ids)} of {shard_count}")
 
 
-def _outbox(row: sqlite3.Row) -> OutboxRecord:
-    return OutboxRecord(
-        id=int(row["id"]),
-        game_id=int(row["game_id"]),
-        turn=int(row["turn"]),
-        kind=str(row["kind"]),
-        payload=loads_dict(row["payload"]),
-        sent=bool(row["sent"]),
-        created_at=from_db_time(row["created_at"]),
-        sent_at=opt_time(row["sent_at"]),
-    )
+
 
 
 async def insert_outbox(

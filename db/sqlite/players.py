@@ -10,6 +10,7 @@ import aiosqlite
 
 from db.errors import NotFound, StoreError
 from db.models import KEEP, Keep, OutboxItem, PlayerRecord
+from db.records import player_record
 from db.sqlite.base import SQLiteBase
 from db.sqlite.convert import to_db_time, utcnow
 from db.sqlite.outbox import insert_outbox
@@ -17,16 +18,7 @@ from db.sqlite.outbox import insert_outbox
 PLAYER_COLUMNS = "game_id, seat, user_id, nick, role, avatar_url, signature"
 
 
-def player_record(row: sqlite3.Row) -> PlayerRecord:
-    return PlayerRecord(
-        game_id=int(row["game_id"]),
-        seat=int(row["seat"]),
-        user_id=int(row["user_id"]),
-        nick=str(row["nick"]),
-        role=str(row["role"]),
-        avatar_url=row["avatar_url"],
-        signature=row["signature"],
-    )
+
 
 
 class PlayersMixin(SQLiteBase):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import aiosqlite
 
@@ -22,6 +22,8 @@ from db.models import (
     ResolutionRecord,
     Section,
 )
+from db.records import game_record
+from db.records import log_entry as _entry
 from db.sqlite.audit import insert_audit
 from db.sqlite.base import SQLiteBase, fetch_one, foreign_key_to_not_found, game_exists
 from db.sqlite.convert import (
@@ -31,11 +33,10 @@ from db.sqlite.convert import (
     from_db_time,
     loads_dict,
     opt_db_time,
-    opt_int,
     to_db_time,
     utcnow,
 )
-from db.sqlite.games import FINISH_GAME, GAME_COLUMNS, game_record
+from db.sqlite.games import FINISH_GAME, GAME_COLUMNS
 from db.sqlite.loading import write_snapshot
 from db.sqlite.outbox import insert_outbox
 
@@ -81,18 +82,7 @@ async def _fence(db: aiosqlite.Connection, game_id: int, fence: Fence | None) ->
         _check_fence(await fetch_one(db, _FENCE, (game_id,)), game_id, fence)
 
 
-def _entry(row: sqlite3.Row) -> LogEntry:
-    return LogEntry(
-        id=int(row["id"]),
-        game_id=int(row["game_id"]),
-        turn=int(row["turn"]),
-        seq=int(row["seq"]),
-        section=cast(Section, row["section"]),
-        payload=loads_dict(row["payload"]),
-        outcome=str(row["outcome"]),
-        user_id=opt_int(row["user_id"]),
-        at=from_db_time(row["at"]),
-    )
+
 
 
 async def _insert_entry(

@@ -13,8 +13,9 @@ import aiosqlite
 
 from db.errors import TableNameTaken
 from db.models import TableSettings
+from db.records import table_settings as _table
 from db.sqlite.base import SQLiteBase
-from db.sqlite.convert import opt_int, to_db_time, utcnow
+from db.sqlite.convert import to_db_time, utcnow
 
 _COLUMNS = (
     "table_id",
@@ -35,22 +36,7 @@ _COLUMNS = (
 _ORDER = "ORDER BY name COLLATE NOCASE, table_id"
 
 
-def _table(row: sqlite3.Row) -> TableSettings:
-    return TableSettings(
-        table_id=int(row["table_id"]),
-        guild_id=int(row["guild_id"]),
-        name=str(row["name"]),
-        language=str(row["language"]),
-        host_role_id=opt_int(row["host_role_id"]),
-        category_id=opt_int(row["category_id"]),
-        game_channel_id=opt_int(row["game_channel_id"]),
-        discussion_channel_id=opt_int(row["discussion_channel_id"]),
-        mafia_channel_id=opt_int(row["mafia_channel_id"]),
-        host_channel_id=opt_int(row["host_channel_id"]),
-        webhook_id=opt_int(row["webhook_id"]),
-        default_schedule=str(row["default_schedule"]),
-        timezone=str(row["timezone"]),
-    )
+
 
 
 class SettingsMixin(SQLiteBase):

@@ -1,0 +1,137 @@
+"""Stored rows to records, the same on both engines: a row is anything that gives its columns
+by name (``sqlite3.Row``, ``asyncpg.Record``). Times come as SQLite's UTC text or PostgreSQL's
+``timestamptz`` and leave as UTC datetimes; JSON comes as its text; flags as 0/1 or booleans."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any, Protocol, cast
+
+from db.models import (
+    AuditRecord,
+    GameRecord,
+    GameStatus,
+    LogEntry,
+    OutboxRecord,
+    PlayerRecord,
+    Section,
+    TableSettings,
+)
+from db.sqlite.convert import loads_dict, opt_int
+
+
+class Row(Protocol):
+    """A stored row: its columns by name."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def stored_time(value: str | dt.datetime) -> dt.datetime:
+    """A stored time as a UTC datetime (SQLite keeps sortable UTC text)."""
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC)
+    return dt.datetime.fromisoformat(value).astimezone(dt.UTC)
+
+
+def opt_stored_time(value: str | dt.datetime | None) -> dt.datetime | None:
+    return None if value is None else stored_time(value)
+
+
+def audit_record(row: Row) -> AuditRecord:
+    return AuditRecord(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        game_id=opt_int(row["game_id"]),
+        actor_id=int(row["actor_id"]),
+        command=str(row["command"]),
+        args=loads_dict(row["args"]),
+        at=stored_time(row["at"]),
+        table_id=int(row["table_id"]),
+    )
+
+
+def outbox_record(row: Row) -> OutboxRecord:
+    return OutboxRecord(
+        id=int(row["id"]),
+        game_id=int(row["game_id"]),
+        turn=int(row["turn"]),
+        kind=str(row["kind"]),
+        payload=loads_dict(row["payload"]),
+        sent=bool(row["sent"]),
+        created_at=stored_time(row["created_at"]),
+        sent_at=opt_stored_time(row["sent_at"]),
+    )
+
+
+def player_record(row: Row) -> PlayerRecord:
+    return PlayerRecord(
+        game_id=int(row["game_id"]),
+        seat=int(row["seat"]),
+        user_id=int(row["user_id"]),
+        nick=str(row["nick"]),
+        role=str(row["role"]),
+        avatar_url=row["avatar_url"],
+        signature=row["signature"],
+    )
+
+
+def log_entry(row: Row) -> LogEntry:
+    return LogEntry(
+        id=int(row["id"]),
+        game_id=int(row["game_id"]),
+        turn=int(row["turn"]),
+        seq=int(row["seq"]),
+        section=cast(Section, row["section"]),
+        payload=loads_dict(row["payload"]),
+        outcome=str(row["outcome"]),
+        user_id=opt_int(row["user_id"]),
+        at=stored_time(row["at"]),
+    )
+
+
+def table_settings(row: Row) -> TableSettings:
+    return TableSettings(
+        table_id=int(row["table_id"]),
+        guild_id=int(row["guild_id"]),
+        name=str(row["name"]),
+        language=str(row["language"]),
+        host_role_id=opt_int(row["host_role_id"]),
+        category_id=opt_int(row["category_id"]),
+        game_channel_id=opt_int(row["game_channel_id"]),
+        discussion_channel_id=opt_int(row["discussion_channel_id"]),
+        mafia_channel_id=opt_int(row["mafia_channel_id"]),
+        host_channel_id=opt_int(row["host_channel_id"]),
+        webhook_id=opt_int(row["webhook_id"]),
+        default_schedule=str(row["default_schedule"]),
+        timezone=str(row["timezone"]),
+    )
+
+
+def game_record(row: Row) -> GameRecord:
+    return GameRecord(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        status=cast(GameStatus, row["status"]),
+        seed=int(row["seed"]),
+        schedule_kind=str(row["schedule_kind"]),
+        schedule_params=loads_dict(row["schedule_params"]),
+        timezone=str(row["timezone"]),
+        activity_rules=bool(row["activity_rules"]),
+        roles=None if row["roles"] is None else json.loads(row["roles"]),
+        host_user_id=opt_int(row["host_user_id"]),
+        signup_message_id=opt_int(row["signup_message_id"]),
+        turn=int(row["turn"]),
+        phase=str(row["phase"]),
+        deadline=opt_stored_time(row["deadline"]),
+        paused=bool(row["paused"]),
+        paused_remaining=(
+            None if row["paused_remaining"] is None else float(row["paused_remaining"])
+        ),
+        winner=row["winner"],
+        created_at=stored_time(row["created_at"]),
+        updated_at=stored_time(row["updated_at"]),
+        reveal=bool(row["reveal"]),
+        table_id=int(row["table_id"]),
+        started_at=opt_stored_time(row["started_at"]),
+    )
