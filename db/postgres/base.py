@@ -122,6 +122,7 @@ class PostgresBase:
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=command_timeout,
                 server_settings=settings,
+                reset=_keep_session,
             )
         except DRIVER_ERRORS as e:
             raise DatabaseUnusable(f"{describe(url)}: cannot connect ({one_line(e)})") from e
@@ -237,6 +238,14 @@ class PostgresBase:
                     return await body(conn)
             except DRIVER_ERRORS as e:
                 raise store_error(e) from e
+
+
+async def _keep_session(conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """What a connection given back to the pool needs beyond asyncpg's own rollback of an
+    open transaction: nothing. The store sets no session state (no ``SET``, no ``LISTEN``, no
+    cursor outside a transaction, advisory locks only for a transaction), so asyncpg's default
+    reset (``RESET ALL``, ``UNLISTEN *``, ...: one more round trip after every commit) is
+    skipped."""
 
 
 async def _terminate(pool: asyncpg.Pool[asyncpg.Record]) -> None:
