@@ -27,7 +27,10 @@ continues to the same ending:
   demo game, so a resumed turn is never resolved before its players have acted. (A deadline
   already in the past would be resolved by the bot at start, as it must on real Discord; the
   players of that turn would then lose the requests they had not sent yet. It cannot happen
-  here.)
+  here.) Once the game is picked up, the clock moves on to the moment its open phase began
+  (:meth:`Demo.opened_at`), where an uninterrupted run stood when those players acted;
+- with ``--shard-count N --shard-id K`` the server is on shard K of N (:func:`demo_guild_id`)
+  and the bot owns that server's games only, so N demos share one ``--db``, one game each.
 
 What a restart loses is Discord's side only: the messages and DMs of the killed run (SimCord
 is in memory). ``/mafia setup`` rebuilds the channels and the bot then delivers whatever it

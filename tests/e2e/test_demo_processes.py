@@ -12,12 +12,16 @@ The proofs, against a calm reference of each shard's demo run alone on a store o
 both processes end well with their reference's ending; in the shared store every game is over,
 every announcement sent, no turn resolved twice and each game's stored log is its reference's;
 and the untouched process printed its reference word for word (its messages went out once and
-in order, whatever the other did to the shared store meanwhile).
+in order, whatever the other did to the shared store meanwhile). Then one after the other: a
+process leaves alone the other shard's game it finds running in the store. And two things the
+restarts showed: a demo resumed in a pistol window ends when it would have (its clock), and a
+finished demo shows its end as it was posted.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import random
 import signal
@@ -31,9 +35,10 @@ from typing import Any
 import attrs
 import pytest
 
+from core.i18n import t
 from core.shards import shard_of
 from db.store import open_store
-from sandbox.demo import DEMO_GUILD_ID, demo_guild_id
+from sandbox.demo import DEMO_GUILD_ID, DemoOptions, demo_guild_id, run_demo
 from tests.e2e.test_demo import final_announcement
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL")
@@ -155,6 +160,31 @@ def calm(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Calm]:
     return references
 
 
+def _play(options: DemoOptions) -> tuple[int, list[str]]:
+    out = io.StringIO()
+    code = asyncio.run(run_demo(options, out))
+    return code, out.getvalue().splitlines()
+
+
+def test_demo_shard_options_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Both or neither, N from 1 to 16, K below N: else one line and status 2."""
+    from main import main
+
+    for wrong, expected in [
+        (["--shard-count", "2"], "give both or neither"),
+        (["--shard-id", "0"], "give both or neither"),
+        (["--shard-count", "2", "--shard-id", "2"], "--shard-id must be from 0 to 1"),
+        (["--shard-count", "17", "--shard-id", "0"], "from 1 to 16"),
+        (["--shard-count", "0", "--shard-id", "0"], "from 1 to 16"),
+        (["--shard-count", "4", "--shard-id", "-1"], "from 0 to 15"),
+    ]:
+        with pytest.raises(SystemExit) as exited:
+            main(["demo", *wrong])
+        assert exited.value.code == 2
+        err = capsys.readouterr().err
+        assert expected in err and len(err.strip().splitlines()) == 1, err
+
+
 def test_a_demo_is_on_its_shard_and_plain_without_one() -> None:
     assert demo_guild_id() == DEMO_GUILD_ID
     for count in range(1, 17):
@@ -254,3 +284,53 @@ def test_a_process_leaves_the_other_shards_game_alone(
         assert game["status"] == "finished" and game["unsent"] == []
         assert game["resolutions"] == expected["resolutions"]
         assert game["script"] == expected["script"]
+
+
+class Stopped(Exception):
+    """The demo stopped where the test wanted (its output raised it)."""
+
+
+class StopAt(io.StringIO):
+    """A demo's output that stops the demo once it has printed ``text``."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def write(self, line: str) -> int:
+        written = super().write(line)
+        if self.text in line:
+            raise Stopped(line)
+        return written
+
+
+def test_a_demo_resumed_in_the_pistol_window_ends_when_it_would_have(tmp_path: Path) -> None:
+    """Seed 6: the commissar, killed on turn 4, shoots in the pistol window and his shot ends
+    the game (R18). A demo stopped as the window opens and started again continues at the
+    moment it opened (its clock is not left at its start): the shot, hence the end of the
+    game in the final announcement, comes when it did in the uninterrupted run."""
+    code, calm = _play(DemoOptions(players=PLAYERS, seed=6, db=str(tmp_path / "calm.db")))
+    assert code == 0
+    shot = t("en", "death.pistol", nick="Puffin", role=t("en", "role.doctor"), by="Wren")
+    assert any(shot in line for line in calm)
+    stopped = str(tmp_path / "stopped.db")
+    with pytest.raises(Stopped):
+        asyncio.run(
+            run_demo(DemoOptions(players=PLAYERS, seed=6, db=stopped), StopAt("Results of turn 4"))
+        )
+    code, resumed = _play(DemoOptions(players=PLAYERS, seed=6, db=stopped))
+    assert code == 0 and "(turn 4)" in resumed[0]
+    assert any(shot in line for line in resumed)
+    assert final_announcement(resumed) == final_announcement(calm)
+
+
+def test_a_finished_demo_shows_its_end_as_it_was_posted(tmp_path: Path) -> None:
+    """Run again on the store of a finished game, the demo shows the final announcement as
+    it went out: its roles list, its dates and the members as a client shows them."""
+    db = str(tmp_path / "demo.db")
+    code, calm = _play(DemoOptions(players=PLAYERS, seed=5, db=db))
+    assert code == 0
+    code, again = _play(DemoOptions(players=PLAYERS, seed=5, db=db))
+    assert code == 0 and again[0].endswith("is over; it ended so:")
+    assert again[-1] == calm[-1]
+    assert final_announcement(again) == final_announcement(calm)
