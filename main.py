@@ -258,6 +258,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             lang=args.lang,
             tables=args.tables,
             artifacts=args.artifacts,
+            shard_count=args.shard_count,
+            shard_id=args.shard_id,
         )
     except StoreError as error:
         print(f"demo: {error}", file=sys.stderr)
@@ -289,6 +291,26 @@ def _tables(text: str) -> int:
 
 def _seed(text: str) -> int:
     return _whole_number(text, 0, 2**63 - 1, "a whole number")
+
+
+def _demo_shard_count(text: str) -> int:
+    return _whole_number(text, 1, 16, "a whole number")  # sandbox.demo.MAX_DEMO_SHARDS
+
+
+def _demo_shard_id(text: str) -> int:
+    return _whole_number(text, 0, 15, "a whole number")
+
+
+def _check_demo_shards(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``demo --shard-count N --shard-id K``: both or neither, and K below N (a one-line
+    argparse error, status 2, otherwise)."""
+    if (args.shard_count is None) != (args.shard_id is None):
+        parser.error("--shard-count and --shard-id go together: give both or neither")
+    if args.shard_count is not None and args.shard_id >= args.shard_count:
+        parser.error(
+            f"--shard-id must be from 0 to {args.shard_count - 1} "
+            f"(--shard-count {args.shard_count}), got {args.shard_id}"
+        )
 
 
 def _game_id(text: str) -> int:
@@ -401,7 +423,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="afterwards, write each game's archive (HTML, Markdown), its picture (PNG) and "
         "the server's stats to DIR",
     )
-    p_demo.set_defaults(func=_cmd_demo)
+    p_demo.add_argument(
+        "--shard-count",
+        type=_demo_shard_count,
+        default=None,
+        metavar="N",
+        help="with --shard-id: one of N demo processes sharing --db (1 to 16), each the bot "
+        "of one shard with its own server on that shard, owning only that server's games",
+    )
+    p_demo.add_argument(
+        "--shard-id",
+        type=_demo_shard_id,
+        default=None,
+        metavar="K",
+        help="with --shard-count: this process's shard, from 0 to N-1",
+    )
+    p_demo.set_defaults(func=_cmd_demo, check=lambda args: _check_demo_shards(p_demo, args))
     return parser
 
 
@@ -420,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         args = build_parser().parse_args(argv)
         command = args.command
+        check = getattr(args, "check", None)
+        if check is not None:  # what argparse cannot check option by option
+            check(args)
 
         def run() -> Any:
             return args.func(args)

@@ -27,7 +27,10 @@ continues to the same ending:
   demo game, so a resumed turn is never resolved before its players have acted. (A deadline
   already in the past would be resolved by the bot at start, as it must on real Discord; the
   players of that turn would then lose the requests they had not sent yet. It cannot happen
-  here.)
+  here.) Once the game is picked up, the clock moves on to the moment its open phase began
+  (:meth:`Demo.opened_at`), where an uninterrupted run stood when those players acted;
+- with ``--shard-count N --shard-id K`` the server is on shard K of N (:func:`demo_guild_id`)
+  and the bot owns that server's games only, so N demos share one ``--db``, one game each.
 
 What a restart loses is Discord's side only: the messages and DMs of the killed run (SimCord
 is in memory). ``/mafia setup`` rebuilds the channels and the bot then delivers whatever it
@@ -57,7 +60,7 @@ from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberAc
 
 from bot.client import MafiaBot, create_bot
 from bot.posts import embed_text
-from bot.render import command_name, render
+from bot.render import command_name, render_posts
 from bot.signup import JOIN_ID
 from core.clock import game_events
 from core.i18n import Lang, Matcher, t
@@ -74,6 +77,9 @@ log = logging.getLogger(__name__)
 
 #: The demo's guild: fixed, so that a restarted demo finds its stored game again.
 DEMO_GUILD_ID: Final[int] = 1_300_000_000_000_000_001
+#: The most shards ``--shard-count`` accepts: one demo process (its own simulated server) per
+#: shard, all of them on one shared ``--db``.
+MAX_DEMO_SHARDS: Final[int] = 16
 MIN_PLAYERS: Final[int] = 4
 MAX_PLAYERS: Final[int] = 30
 #: A game still running after this many turns stops the demo (``winner: none``, exit 1).
@@ -98,6 +104,27 @@ class DemoOptions:
     turn_cap: int = TURN_CAP
     tables: int = 1  # games played at once, each at its own table of the one server
     artifacts: str | None = None  # a folder for the archives, pictures and stats afterwards
+    #: Shards (issue 15): this process is shard ``shard_id`` of ``shard_count`` (both or
+    #: neither), its server an id on that shard; the other shards' demos share ``db``.
+    shard_count: int | None = None
+    shard_id: int | None = None
+
+    @property
+    def guild_id(self) -> int:
+        """The demo's server id (:func:`demo_guild_id`)."""
+        return demo_guild_id(self.shard_count, self.shard_id)
+
+
+def demo_guild_id(shard_count: int | None = None, shard_id: int | None = None) -> int:
+    """The demo's server id: :data:`DEMO_GUILD_ID`, or with shards the nearest id at or below
+    it that is on shard ``shard_id`` of ``shard_count`` by Discord's formula
+    (``core.shards.shard_of``): the same on every run, so a restarted shard finds its game,
+    and another on every shard, so the demos of one ``--db`` never share a server."""
+    if shard_count is None or shard_id is None:
+        return DEMO_GUILD_ID
+    millis, low = DEMO_GUILD_ID >> 22, DEMO_GUILD_ID & ((1 << 22) - 1)
+    millis -= (millis - shard_id) % shard_count
+    return (millis << 22) | low
 
 
 #: The names of the demo's tables when it plays several (``--tables``), in the server's language.
@@ -547,13 +574,19 @@ class Transcript:
         return str(user.global_name or user.name)
 
     def _print(self, label: str, message: Any) -> None:
-        parts = [self._render(message.content)] if message.content else []
-        for embed in message.embeds:
-            parts.append(self._render(_embed_text(embed)))
-        lines = "\n".join(p for p in parts if p).splitlines() or [""]
-        head = f"{self._author(message)}: {lines[0]}"
+        parts = [message.content] if message.content else []
+        parts += [_embed_text(embed) for embed in message.embeds]
+        self.print_message(label, self._author(message), parts, ephemeral=message.is_ephemeral)
+
+    def print_message(
+        self, label: str, author: str, parts: Sequence[str], *, ephemeral: bool = False
+    ) -> None:
+        """A message (its content and each embed's text, as ``parts``) as a client shows it."""
+        rendered = [self._render(part) for part in parts]
+        lines = "\n".join(p for p in rendered if p).splitlines() or [""]
+        head = f"{author}: {lines[0]}"
         rest = [f"  {line}" for line in lines[1:]]
-        if message.is_ephemeral:
+        if ephemeral:
             head = lines[0]
             rest = [f"  {line}" for line in lines[1:]]
         if self.labelled:
@@ -668,7 +701,7 @@ class Demo:
 
     @property
     def table_key(self) -> int:
-        return self.table.table_id if self.table is not None else DEMO_GUILD_ID
+        return self.table.table_id if self.table is not None else self.options.guild_id
 
     def _label(self, slot: str) -> str:
         channel = "#" + t(self.lang, f"channel.{slot}")
@@ -683,7 +716,7 @@ class Demo:
         env.backend.edit_bot_profile(t(self.lang, BOT_NAME_KEY))
         self.guild = env.create_guild(
             "Forum Mafia Club",
-            id=DEMO_GUILD_ID,
+            id=self.options.guild_id,
             preferred_locale="ru" if self.lang == "ru" else None,
         )
         moderators = self.guild.create_role(
@@ -949,6 +982,20 @@ class Demo:
     def game(self) -> LiveGame | None:
         return self.bot.service.game_in(self.table_key)
 
+    def opened_at(self) -> datetime | None:
+        """When the table's open phase began: its deadline less the phase's length (a fast
+        turn, or the pistol window, R18); None without a deadline, or on the forum schedule
+        (its turns end at a time of day, whatever their start)."""
+        game = self.game()
+        deadline = None if game is None else game.record.deadline
+        if game is None or deadline is None:
+            return None
+        if game.engine.phase is Phase.PISTOL:
+            return deadline - game.schedule.pistol_window
+        if game.schedule.kind == "fast":
+            return deadline - timedelta(minutes=game.schedule.turn_minutes)
+        return None
+
     def moment(self) -> tuple[int, str, datetime | None] | None:
         """Where the table's game stands (turn, phase, deadline); None once it is over."""
         game = self.game()
@@ -990,19 +1037,21 @@ class Demo:
             self.transcript.say(
                 f"-- game {game_id}{where} of {self._where()} is over; it ended so:"
             )
-            text = render(self.lang, "game_over", final.payload.get("payload") or {})
-            lines = text.splitlines()
-            prefix = f"[{self._label('game')}] " if self.transcript.labelled else ""
-            self.transcript.say(f"{prefix}{t(self.lang, BOT_NAME_KEY)}: {lines[0]}")
-            for line in lines[1:]:
-                self.transcript.say(f"{prefix}  {line}")
+            # As the message was shown when it went out: its embeds, markup rendered.
+            payload = final.payload.get("payload") or {}
+            for post in render_posts(self.lang, "game_over", payload):
+                parts = [post.content] if post.content else []
+                parts += [_embed_text(dict(embed.to_dict())) for embed in post.embeds]
+                self.transcript.print_message(
+                    self._label("game"), t(self.lang, BOT_NAME_KEY), parts
+                )
         return record.winner or "none"
 
     def _check_resumable(self, record: Any, signups: Sequence[int], players: Sequence[Any]) -> None:
         members = {seat.actor.id for seat in self.seats}
         users = [p.user_id for p in players] if players else list(signups)
         if (
-            record.seed != table_seed(self.options.seed, self.table_key, DEMO_GUILD_ID)
+            record.seed != table_seed(self.options.seed, self.table_key, self.options.guild_id)
             or not set(users) <= members
             or (players and len(players) != len(members))
         ):
@@ -1076,6 +1125,13 @@ async def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if (options.shard_count is None) != (options.shard_id is None) or (
+        options.shard_count is not None
+        and options.shard_id is not None
+        and not 0 <= options.shard_id < options.shard_count <= MAX_DEMO_SHARDS
+    ):
+        print(f"demo: shard {options.shard_id} of {options.shard_count}?", file=sys.stderr)
+        return 2
     if options.db is not None:
         return await _run(options, options.db, out)
     with tempfile.TemporaryDirectory(prefix="mafia-demo-") as folder:
@@ -1083,7 +1139,11 @@ async def run_demo(options: DemoOptions, out: TextIO | None = None) -> int:
 
 
 async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
-    bot = create_bot(database, game_seed=options.seed)
+    shards: dict[str, Any] = {}
+    if options.shard_count is not None and options.shard_id is not None:
+        # Its own server's games only: the other shards' demos own theirs in the same --db.
+        shards = {"shard_count": options.shard_count, "shard_ids": [options.shard_id]}
+    bot = create_bot(database, game_seed=options.seed, **shards)
     assert isinstance(bot, MafiaBot)
     winners: list[tuple[str | None, str | None]] = []  # (table name, winner)
     code = 0
@@ -1143,6 +1203,12 @@ async def play_all(demos: Sequence[Demo]) -> list[tuple[str | None, str | None]]
     for demo in demos[1:]:
         demo.adopt(first)
     running = [demo for demo in demos if not await demo.begin()]
+    # A resumed game: the clock back where it stood when its phase opened (SimCord's starts at
+    # the same early instant on every run), so what its players do now happens when it did
+    # in an uninterrupted run (a pistol shot that ends the game, its end time).
+    opened = [moment for demo in running if (moment := demo.opened_at()) is not None]
+    if opened:
+        await first.advance_to(min(opened))
     if running:
         await play_tables(running)
     return [(demo.table_name, await demo.winner()) for demo in demos]
@@ -1158,6 +1224,8 @@ def demo_main(
     lang: str = "en",
     tables: int = 1,
     artifacts: str | None = None,
+    shard_count: int | None = None,
+    shard_id: int | None = None,
 ) -> int:
     """``main.py demo``: the command line entry (its own event loop)."""
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
@@ -1170,6 +1238,8 @@ def demo_main(
         lang="ru" if lang == "ru" else "en",
         tables=tables,
         artifacts=artifacts,
+        shard_count=shard_count,
+        shard_id=shard_id,
     )
     try:
         return asyncio.run(run_demo(options))
