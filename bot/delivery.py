@@ -121,9 +121,17 @@ RENEW_FRACTION: Final[float] = 1 / 3
 CLAIM_LIMIT: Final[int] = 10_000
 
 
-def process_owner() -> str:
-    """An owner id for this process's outbox leases: unique across hosts and restarts."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+def lease_slot(shards: Shards | None = None) -> str:
+    """What this process is, for its outbox leases: its host and the shards it runs (one
+    process at a time runs a given set of shards on a host), ending with ``#``."""
+    what = "all" if shards is None else f"shards-{','.join(map(str, shards.ids))}of{shards.count}"
+    return f"{socket.gethostname()}/{what}#"
+
+
+def process_owner(shards: Shards | None = None) -> str:
+    """An owner id for this process's outbox leases: its :func:`lease_slot`, then what is
+    unique to this run (restarts included)."""
+    return f"{lease_slot(shards)}{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 #: Failures that pass: Discord's 5xx and 429 (discord.py has retried already), timeouts and
 #: lost connections. ``discord.Forbidden`` (a lost permission) is handled apart.
@@ -206,7 +214,11 @@ class Delivery:
         lease_seconds: float = LEASE_SECONDS,
     ) -> None:
         #: Whose leases this deliverer's claims are (one per process).
-        self.owner = owner or process_owner()
+        self.owner = owner or process_owner(shards)
+        #: The leases of an earlier run of this same process (killed) are ended at the first
+        #: claim (``expire_leases``), so a restart sends what it left at once, not a minute
+        #: later; None when the owner was given (tests), or once done.
+        self._slot: str | None = None if owner else lease_slot(shards)
         self.lease_seconds = lease_seconds
         self._renewed = time.monotonic()  # when this deliverer's leases were last renewed
         self._lost: set[int] = set()  # rows queued here whose lease another deliverer took
@@ -278,6 +290,11 @@ class Delivery:
         """The pending rows (of one game, or of all) this deliverer may send: claimed for it,
         or renewed if it held them already; not those another live deliverer holds, nor
         (with ``shards``) those of another shard's games, left for their own process."""
+        if self._slot is not None:
+            slot, self._slot = self._slot, None
+            taken = await self.store.expire_leases(slot, self.owner)
+            if taken:
+                log.info("taking over %d announcements of this process's last run", len(taken))
         shards = self.shards
         rows = await self.store.claim_outbox(
             self.owner,

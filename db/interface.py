@@ -507,6 +507,15 @@ class Outbox(Protocol):
         those rows, in queue order (a row missing from them was taken over, or sent)."""
         ...
 
+    async def expire_leases(self, slot: str, keep: str) -> list[int]:
+        """End at once every live lease of an owner whose id starts with ``slot`` (``slot``
+        ends with the separator of owner ids, ``#``), except ``keep``'s: the leases of an
+        earlier run of this same process (same host, same shards) that was killed. Its rows
+        become claimable now instead of when their leases would end, and are claimed as
+        taken over (``retaken``: their history is read before they are sent again). Returns
+        the ids of those rows, in queue order."""
+        ...
+
     async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
         """Mark an announcement delivered (and release its lease). True once; False if it
         already was (or does not exist). ``owner``: the deliverer marking it (for the

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import sqlite3
+import time
 from functools import cache
 from pathlib import Path
 
@@ -413,6 +414,21 @@ def _backup(conn: sqlite3.Connection, target: Path) -> None:
         dest.close()
 
 
+def _switch_to_wal(conn: sqlite3.Connection) -> str:
+    """``PRAGMA journal_mode = WAL``; the journal mode it is in afterwards. A new file is
+    still in rollback mode, where another process creating its tables at the same moment
+    (shards starting together) holds a lock that SQLite does not wait for on this pragma:
+    it is tried again until the busy timeout has passed."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def _statements(script: str) -> list[str]:
     """The SQL statements of ``script``, one by one (``executescript`` would commit the
     transaction they must run in)."""
@@ -453,7 +469,7 @@ def migrate(path: str | Path, target: int | None = None) -> MigrationReport:
         if version > goal:
             raise ValueError(f"{path}: already at version {version}, above {goal}")
         try:
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            mode = _switch_to_wal(conn)
         except sqlite3.DatabaseError as e:
             raise DatabaseUnusable(f"{path}: cannot switch to WAL mode ({e})") from e
         if str(mode).lower() != "wal" and str(path) != ":memory:":

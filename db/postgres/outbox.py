@@ -173,6 +173,23 @@ class OutboxMixin(PostgresBase):
 
         return await self._write(body)
 
+    async def expire_leases(self, slot: str, keep: str) -> list[int]:
+        if not slot.endswith("#") or not keep.startswith(slot):
+            raise ValueError(f"bad lease slot {slot!r} for owner {keep!r}")
+
+        async def body(db: Conn) -> list[int]:
+            rows = await db.fetch(
+                "UPDATE outbox SET lease_until = now() - interval '1 second' "
+                "WHERE NOT sent AND lease_until > now() AND lease_owner <> $1 "
+                "AND left(lease_owner, $2) = $3 RETURNING id",
+                keep,
+                len(slot),
+                slot,
+            )
+            return sorted(int(r["id"]) for r in rows)
+
+        return await self._write(body)
+
     async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
         now = utcnow()
 

@@ -158,6 +158,22 @@ class OutboxMixin(SQLiteBase):
 
         return await self._write_at_once(body)
 
+    async def expire_leases(self, slot: str, keep: str) -> list[int]:
+        if not slot.endswith("#") or not keep.startswith(slot):
+            raise ValueError(f"bad lease slot {slot!r} for owner {keep!r}")
+        now = utcnow()
+        stamp, past = to_db_time(now), to_db_time(now - dt.timedelta(seconds=1))
+
+        def body(conn: sqlite3.Connection) -> list[int]:
+            rows = conn.execute(
+                "UPDATE outbox SET lease_until = ? WHERE sent = 0 AND lease_until > ? "
+                "AND lease_owner <> ? AND substr(lease_owner, 1, ?) = ? RETURNING id",
+                (past, stamp, keep, len(slot), slot),
+            ).fetchall()
+            return sorted(int(r["id"]) for r in rows)
+
+        return await self._write_at_once(body)
+
     async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
         now = to_db_time(utcnow())
 

@@ -385,3 +385,24 @@ def test_processes_opening_a_new_file_at_once_migrate_it_once(tmp_path: Path) ->
         assert conn.execute("PRAGMA user_version").fetchone()[0] == migrations.LATEST_VERSION
     finally:
         conn.close()
+
+
+def test_a_new_file_another_process_is_writing_is_waited_for(tmp_path: Path) -> None:
+    """A new file is in rollback-journal mode until its first opener switches it to WAL;
+    while another process holds its write lock (creating the tables), switching answers
+    "database is locked" at once instead of waiting: migrate tries again until the busy
+    timeout has passed, so shards starting together on one new file all start."""
+    import threading
+
+    path = tmp_path / "shared.db"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # the other process, in the middle of creating tables
+    other.execute("CREATE TABLE creating (a INTEGER)")
+    release = threading.Timer(0.3, lambda: other.execute("ROLLBACK"))
+    release.start()
+    try:
+        report = migrations.migrate(path)
+    finally:
+        release.join()
+        other.close()
+    assert report.new_version == migrations.LATEST_VERSION

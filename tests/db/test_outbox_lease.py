@@ -190,3 +190,29 @@ async def test_bad_shards_claim_nothing(store: GameStore) -> None:
         with pytest.raises(ValueError):
             await store.claim_outbox("a", shard_count=count, shard_ids=ids)
     assert await store.renew_outbox("a") == []
+
+
+async def test_a_restarted_process_takes_over_its_last_runs_leases_at_once(
+    store: GameStore, other: GameStore
+) -> None:
+    """A process killed while holding leases is started again (same host, same shards: the
+    same slot, a new owner): ``expire_leases`` ends the old run's leases, so its rows go out
+    now, as taken over (their history read first), not when the leases would have ended. The
+    leases of another slot (another shard's process) are not touched."""
+    games = [await running_game(store, guild_id=g) for g in (1, 2)]
+    mine = await queue(store, games[0], 2)
+    theirs = await queue(store, games[1], 1)
+    assert [r.id for r in await store.claim_outbox("host/all#1:aa", game_id=games[0])] == mine
+    assert [r.id for r in await other.claim_outbox("host/shards-1of2#7:bb", game_id=games[1])] == (
+        theirs
+    )
+    # The new run: nothing claimable before, all of its last run's rows after.
+    assert await other.claim_outbox("host/all#2:cc", game_id=games[0]) == []
+    assert await other.expire_leases("host/all#", "host/all#2:cc") == mine
+    taken = await other.claim_outbox("host/all#2:cc")
+    assert [r.id for r in taken] == mine and all(r.retaken for r in taken)
+    # A second call finds nothing more to end; the other slot still holds its row.
+    assert await other.expire_leases("host/all#", "host/all#2:cc") == []
+    assert await store.claim_outbox("host/all#3:dd", game_id=games[1]) == []
+    with pytest.raises(ValueError):
+        await store.expire_leases("host/all", "host/all#2:cc")  # not a slot
