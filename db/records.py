@@ -15,6 +15,8 @@ from db.models import (
     LogEntry,
     OutboxRecord,
     PlayerRecord,
+    PostRecord,
+    ResolutionRecord,
     Section,
     TableSettings,
 )
@@ -134,4 +136,25 @@ def game_record(row: Row) -> GameRecord:
         reveal=bool(row["reveal"]),
         table_id=int(row["table_id"]),
         started_at=opt_stored_time(row["started_at"]),
+    )
+
+
+def post_record(row: Row) -> PostRecord:
+    return PostRecord(
+        id=int(row["id"]),
+        game_id=int(row["game_id"]),
+        turn=int(row["turn"]),
+        nick=str(row["nick"]),
+        text=str(row["text"]),
+        ghost=bool(row["ghost"]),
+        at=stored_time(row["at"]),
+    )
+
+
+def resolution_record(row: Row) -> ResolutionRecord:
+    return ResolutionRecord(
+        game_id=int(row["game_id"]),
+        turn=int(row["turn"]),
+        result=loads_dict(row["result"]),
+        resolved_at=stored_time(row["resolved_at"]),
     )

@@ -44,13 +44,12 @@ from db.postgres.convert import (
     dumps,
     loads_dict,
     opt_aware,
-    utc,
     utcnow,
 )
 from db.postgres.games import FINISH_GAME, GAME_COLUMNS
 from db.postgres.loading import write_snapshot
 from db.postgres.outbox import insert_outbox
-from db.records import game_record
+from db.records import game_record, post_record, resolution_record
 from db.records import log_entry as _entry
 
 _ENTRY_COLUMNS = "id, game_id, turn, seq, section, payload, outcome, user_id, at"
@@ -291,18 +290,7 @@ class RequestLogMixin(PostgresBase):
             "WHERE game_id = $1 ORDER BY id",
             (game_id,),
         )
-        return [
-            PostRecord(
-                id=int(r["id"]),
-                game_id=int(r["game_id"]),
-                turn=int(r["turn"]),
-                nick=str(r["nick"]),
-                text=str(r["text"]),
-                ghost=bool(r["ghost"]),
-                at=utc(r["at"]),
-            )
-            for r in rows
-        ]
+        return [post_record(r) for r in rows]
 
     # --- resolutions and pistol windows ----------------------------------------------------
 
@@ -363,15 +351,7 @@ class RequestLogMixin(PostgresBase):
             "ORDER BY turn",
             (game_id,),
         )
-        return [
-            ResolutionRecord(
-                game_id=int(r["game_id"]),
-                turn=int(r["turn"]),
-                result=loads_dict(r["result"]),
-                resolved_at=utc(r["resolved_at"]),
-            )
-            for r in rows
-        ]
+        return [resolution_record(r) for r in rows]
 
     async def begin_pistol_window(
         self,

@@ -22,7 +22,7 @@ from db.models import (
     ResolutionRecord,
     Section,
 )
-from db.records import game_record
+from db.records import game_record, post_record, resolution_record
 from db.records import log_entry as _entry
 from db.sqlite.audit import insert_audit
 from db.sqlite.base import SQLiteBase, fetch_one, foreign_key_to_not_found, game_exists
@@ -325,18 +325,7 @@ class RequestLogMixin(SQLiteBase):
             "WHERE game_id = ? ORDER BY id",
             (game_id,),
         )
-        return [
-            PostRecord(
-                id=int(r["id"]),
-                game_id=int(r["game_id"]),
-                turn=int(r["turn"]),
-                nick=str(r["nick"]),
-                text=str(r["text"]),
-                ghost=bool(r["ghost"]),
-                at=from_db_time(r["at"]),
-            )
-            for r in rows
-        ]
+        return [post_record(r) for r in rows]
 
     # --- resolutions and pistol windows ----------------------------------------------------
 
@@ -393,15 +382,7 @@ class RequestLogMixin(SQLiteBase):
             "ORDER BY turn",
             (game_id,),
         )
-        return [
-            ResolutionRecord(
-                game_id=int(r["game_id"]),
-                turn=int(r["turn"]),
-                result=loads_dict(r["result"]),
-                resolved_at=from_db_time(r["resolved_at"]),
-            )
-            for r in rows
-        ]
+        return [resolution_record(r) for r in rows]
 
     async def begin_pistol_window(
         self,
