@@ -1,17 +1,21 @@
-"""Stored rows to records, the same on both engines: a row is anything that gives its columns
-by name (``sqlite3.Row``, ``asyncpg.Record``). Times come as SQLite's UTC text or PostgreSQL's
-``timestamptz`` and leave as UTC datetimes; JSON comes as its text; flags as 0/1 or booleans."""
+"""Stored rows to records (and a lobby's changes to columns), the same on both engines: a row
+is anything that gives its columns by name (``sqlite3.Row``, ``asyncpg.Record``). Times come as
+SQLite's UTC text or PostgreSQL's ``timestamptz`` and leave as UTC datetimes; JSON comes as its
+text; flags as 0/1 or booleans."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from typing import Any, Protocol, cast
 
 from db.models import (
+    KEEP,
     AuditRecord,
     GameRecord,
     GameStatus,
+    Keep,
     LogEntry,
     OutboxRecord,
     PlayerRecord,
@@ -20,7 +24,7 @@ from db.models import (
     Section,
     TableSettings,
 )
-from db.sqlite.convert import loads_dict, opt_int
+from db.sqlite.convert import dumps, int64, loads_dict, opt_int
 
 
 class Row(Protocol):
@@ -158,3 +162,33 @@ def resolution_record(row: Row) -> ResolutionRecord:
         result=loads_dict(row["result"]),
         resolved_at=stored_time(row["resolved_at"]),
     )
+
+
+def lobby_columns(
+    *,
+    roles: Any = KEEP,
+    signup_message_id: int | Keep | None = KEEP,
+    schedule_kind: str | Keep = KEEP,
+    schedule_params: Mapping[str, Any] | Keep = KEEP,
+    timezone: str | Keep = KEEP,
+    activity_rules: bool | Keep = KEEP,
+    seed: int | Keep = KEEP,
+) -> dict[str, Any]:
+    """The ``games`` columns ``update_lobby`` writes, encoded (``KEEP``: left out); raises
+    ``ValueError`` for a seed outside 64 bits or a value that is not JSON."""
+    columns: dict[str, Any] = {}
+    if roles is not KEEP:
+        columns["roles"] = None if roles is None else dumps(roles)
+    if not isinstance(signup_message_id, Keep):
+        columns["signup_message_id"] = signup_message_id
+    if not isinstance(schedule_kind, Keep):
+        columns["schedule_kind"] = schedule_kind
+    if not isinstance(schedule_params, Keep):
+        columns["schedule_params"] = dumps(dict(schedule_params))
+    if not isinstance(timezone, Keep):
+        columns["timezone"] = timezone
+    if not isinstance(activity_rules, Keep):
+        columns["activity_rules"] = bool(activity_rules)  # SQLite stores a bool as 0/1
+    if not isinstance(seed, Keep):
+        columns["seed"] = int64("seed", seed)
+    return columns

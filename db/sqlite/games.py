@@ -11,7 +11,7 @@ import aiosqlite
 
 from db.errors import NotFound, OpenGameExists, StoreError
 from db.models import KEEP, GameRecord, GameStatus, Keep, OutboxItem, PlayerSpec
-from db.records import game_record
+from db.records import game_record, lobby_columns
 from db.sqlite.base import SQLiteBase, game_exists
 from db.sqlite.convert import (
     dumps,
@@ -191,21 +191,15 @@ class GamesMixin(SQLiteBase):
         activity_rules: bool | Keep = KEEP,
         seed: int | Keep = KEEP,
     ) -> GameRecord:
-        columns: dict[str, Any] = {}
-        if roles is not KEEP:
-            columns["roles"] = None if roles is None else dumps(roles)
-        if not isinstance(signup_message_id, Keep):
-            columns["signup_message_id"] = signup_message_id
-        if not isinstance(schedule_kind, Keep):
-            columns["schedule_kind"] = schedule_kind
-        if not isinstance(schedule_params, Keep):
-            columns["schedule_params"] = dumps(dict(schedule_params))
-        if not isinstance(timezone, Keep):
-            columns["timezone"] = timezone
-        if not isinstance(activity_rules, Keep):
-            columns["activity_rules"] = int(activity_rules)
-        if not isinstance(seed, Keep):
-            columns["seed"] = int64("seed", seed)
+        columns = lobby_columns(
+            roles=roles,
+            signup_message_id=signup_message_id,
+            schedule_kind=schedule_kind,
+            schedule_params=schedule_params,
+            timezone=timezone,
+            activity_rules=activity_rules,
+            seed=seed,
+        )
         if not columns:
             return await self.require_game(game_id)
         return await self._update_game(game_id, columns)
