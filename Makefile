@@ -1,12 +1,14 @@
 # Two commands do everything on a fresh machine:
 #   make run    - set up the virtualenv and run the bot (needs DISCORD_TOKEN)
-#   make test   - set up the virtualenv and run the whole suite (ruff, mypy, pytest)
+#   make test   - set up the virtualenv and the system packages the suite uses (Chromium,
+#                 PostgreSQL, when it may install them) and run the whole suite (ruff, mypy,
+#                 pytest in parallel); see tools/test.sh
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv run test lint typecheck pytest bench demo clean
+.PHONY: venv run test lint format typecheck pytest bench demo clean
 
 venv: $(STAMP)
 
@@ -23,14 +25,20 @@ demo: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
-test: lint typecheck pytest
+test: $(STAMP)
+	bash tools/test.sh
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
