@@ -36,6 +36,7 @@ EXTENSIONS: Final[tuple[str, ...]] = (
     "cogs.night",
     "cogs.info",
     "cogs.history",
+    "cogs.quote",
 )
 
 

@@ -147,6 +147,7 @@ cmd-mafia-log-name = log
 cmd-mafia-log-description = The audit log of host commands, paged, privately
 cmd-post-name = post
 cmd-post-description = Write a long post for the game channel
+cmd-quote-name = Quote
 cmd-profile-name = profile
 cmd-profile-description = My anonymous avatar and signature
 cmd-profile-opt-avatar-name = avatar

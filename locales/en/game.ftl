@@ -235,6 +235,11 @@ mafia-agreement_none = none yet
 profile-done = Your profile is saved.
 post-title = A post in the game channel
 post-label = Your post
+# The message command "Quote" (cogs/quote.py)
+quote-head = Quoting **{ $nick }** · [to the post]({ $link })
+quote-host = Host
+quote-title = Reply to { $nick }
+quote-label = Your reply
 status-news = Your private news:
 # /players, /rules, /help
 players-living =

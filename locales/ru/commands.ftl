@@ -147,6 +147,7 @@ cmd-mafia-log-name = журнал
 cmd-mafia-log-description = Журнал команд ведущих, по страницам, лично вам
 cmd-post-name = пост
 cmd-post-description = Написать длинный пост в игровой канал
+cmd-quote-name = Цитировать
 cmd-profile-name = профиль
 cmd-profile-description = Мой анонимный аватар и подпись
 cmd-profile-opt-avatar-name = аватар

@@ -245,6 +245,11 @@ mafia-agreement_none = пока нет
 profile-done = Ваш профиль сохранён.
 post-title = Пост в игровой канал
 post-label = Ваш пост
+# Команда сообщения «Цитировать» (cogs/quote.py)
+quote-head = Цитата: **{ $nick }** · [к посту]({ $link })
+quote-host = Ведущий
+quote-title = Ответ: { $nick }
+quote-label = Ваш ответ
 status-news = Ваши личные новости:
 # /игроки, /правила, /помощь
 players-living =
