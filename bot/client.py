@@ -18,6 +18,7 @@ from bot.clock import GameClock
 from bot.command_i18n import CatalogueTranslator
 from bot.context import GameContext
 from bot.delivery import Delivery, global_rate_trace
+from bot.serverlife import ServerWatch
 from bot.tree import MafiaTree
 from bot.webhooks import GameWebhooks
 from core.service import GameService
@@ -36,6 +37,7 @@ EXTENSIONS: Final[tuple[str, ...]] = (
     "cogs.night",
     "cogs.info",
     "cogs.history",
+    "cogs.serverlife",
 )
 
 
@@ -150,6 +152,7 @@ class MafiaBot(commands.Bot):
             webhooks=GameWebhooks(),
             delivery=delivery,
             clock=GameClock(service, self.deliver, deliver_game=self.deliver_game),
+            watch=ServerWatch(self, store, service, delivery),
         )
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
@@ -188,6 +191,7 @@ class MafiaBot(commands.Bot):
         if self._context is not None:
             self._context.clock.stop()
             self._context.delivery.stop()  # the outbox's retry timer
+            self._context.watch.stop()
         try:
             await super().close()
         finally:
