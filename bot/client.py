@@ -169,7 +169,9 @@ class MafiaBot(commands.Bot):
         await self.context.deliver()
 
     async def deliver_game(self, game_id: int) -> None:
-        """Send one game's pending rows (the clock, after acting on the game)."""
+        """Send one game's pending rows (the clock, after acting on the game); the server
+        watch then looks at the games (a turn may have been resolved)."""
+        self.context.watch.sweep_soon()
         await self.context.delivery.deliver_game(game_id)
 
     async def on_ready(self) -> None:

@@ -40,7 +40,9 @@ class GameContext:
     watch: ServerWatch
 
     async def deliver(self) -> None:
-        """Send the pending outbox (never raises: what fails stays pending for the next try)."""
+        """Send the pending outbox (never raises: what fails stays pending for the next try).
+        A command acted: the server watch looks at the running games a little later."""
+        self.watch.sweep_soon()
         try:
             await self.delivery.deliver()
         except Exception:

@@ -21,10 +21,11 @@ into calls here; who may read what is ``bot/secrecy.py``).
   ``cogs/lobby.py``).
 - **The host role deleted.** The hosts are told that until a new one is set with
   ``/mafia setup host_role:``, only members with Manage Server run the host commands.
-- **What the bot did not see.** Every :data:`SWEEP_SECONDS`, games whose turn moved since the
-  last look (a resolution, by the clock, a host or another process) and games seen for the
-  first time (a start, a restart: whatever changed while the bot was down) get a full check,
-  the room's member list read from Discord included.
+- **What the bot did not see.** When the bot is ready, and :data:`SWEEP_SECONDS` after the
+  clock or a command acted, games whose turn moved since the last look (a resolution, by the
+  clock, a host or a pistol shot) and games seen for the first time (a start, a restart:
+  whatever changed while the bot was down) get a full check, the room's member list read from
+  Discord included. No timer runs while nothing happens.
 
 Bounded work: one pending check per guild however many events, at most
 :data:`CHECKS_AT_ONCE` checks at a time for every server; events of servers without a running
@@ -34,7 +35,6 @@ game cost a dict lookup.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any, Final
 
@@ -61,9 +61,9 @@ log = logging.getLogger(__name__)
 #: How long after a server change the check runs: the events of one edit (a role change
 #: fires one per member, a category's overwrites one per channel) make one check.
 DEBOUNCE_SECONDS: Final[float] = 15.0
-#: How often the running games are looked at for a turn that moved (the check at every
-#: resolution) and for games not seen yet.
-SWEEP_SECONDS: Final[float] = 30.0
+#: How long after the clock or a command acted the running games are looked at for a turn
+#: that moved (the check at every resolution) and for games not seen yet.
+SWEEP_SECONDS: Final[float] = 20.0
 #: Checks running at once, over every server.
 CHECKS_AT_ONCE: Final[int] = 4
 
@@ -108,14 +108,19 @@ class ServerWatch:
 
     # --- scheduling -----------------------------------------------------------------------
     def start(self) -> None:
-        """Look at the games now (the bot is ready: its guilds are known), then every
-        :data:`SWEEP_SECONDS`."""
-        if self._stopped:
+        """The bot is ready (its guilds are known): look at every running game now."""
+        if not self._stopped:
+            self.sweep()
+
+    def sweep_soon(self) -> None:
+        """Look at the running games :attr:`sweep_seconds` from now (after the clock or a
+        command acted: a turn may have been resolved). Calls meanwhile make one look; no timer
+        runs while nothing happens."""
+        if self._stopped or (self._sweeper is not None and not self._sweeper.done()):
             return
-        if self._sweeper is None or self._sweeper.done():
-            self._sweeper = asyncio.get_running_loop().create_task(
-                self._sweep_loop(), name="server-watch"
-            )
+        self._sweeper = asyncio.get_running_loop().create_task(
+            self._sweep_later(), name="server-watch"
+        )
 
     def stop(self) -> None:
         self._stopped = True
@@ -157,10 +162,10 @@ class ServerWatch:
             except Exception:
                 log.exception("guild %s: checking the running games failed", guild_id)
 
-    async def _sweep_loop(self) -> None:
-        while not self._stopped:
+    async def _sweep_later(self) -> None:
+        await asyncio.sleep(self.sweep_seconds)
+        if not self._stopped and not self.client.is_closed():
             self.sweep()
-            await asyncio.sleep(self.sweep_seconds)
 
     def sweep(self) -> None:
         """Index the running games by guild; a game whose turn moved since the last look, or
@@ -196,7 +201,7 @@ class ServerWatch:
             # start or a reconnect Discord sends the members in chunks).
             try:
                 await guild.chunk()
-            except (discord.HTTPException, asyncio.TimeoutError):
+            except (TimeoutError, discord.HTTPException):
                 log.warning("guild %s: could not load its members", guild.id, exc_info=True)
                 return
         for game in games:
@@ -308,6 +313,12 @@ class ServerWatch:
         except discord.HTTPException:
             log.warning("guild %s: could not list the mafia room", guild.id, exc_info=True)
             return False
+        me = guild.me
+        if me is not None and me.id not in present:  # a moderator took the bot out
+            try:
+                await room.join()
+            except discord.HTTPException:
+                log.warning("guild %s: could not join the mafia room again", guild.id)
         joining, leaving = await self._in_flight(game)
         mafia = self._mafia_ids(game)
         seated = {p.user_id: p.nick for p in game.players}
@@ -437,6 +448,5 @@ class ServerWatch:
                 continue
             lang = table_language(table, guild)
             text = render_server_notice(lang, "host_role_deleted", payload) or ""
-            with contextlib.suppress(discord.HTTPException):
-                await self.delivery.tell_hosts(guild, text, table_id=table.table_id)
+            await self.delivery.tell_hosts(guild, text, table_id=table.table_id)
         self.touch(guild.id)

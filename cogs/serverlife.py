@@ -67,6 +67,10 @@ class ServerLifeCog(commands.Cog, name="ServerLife"):
         self.watch.touch(payload.guild_id, rooms=True)
 
     @commands.Cog.listener()
+    async def on_thread_remove(self, thread: discord.Thread) -> None:
+        self.watch.touch(thread.guild.id, rooms=True)  # the bot itself taken out of a thread
+
+    @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         self.watch.touch(payload.guild_id, rooms=True)
 

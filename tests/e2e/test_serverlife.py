@@ -53,7 +53,8 @@ def gained(nick: str, actor: MemberActor, *reasons: tuple[str, str]) -> str:
 
 
 def lost(nick: str, actor: MemberActor, *reasons: str) -> str:
-    return t("en", "server.reader_lost", nick=nick, user=f"<@{actor.id}>", reasons="; ".join(reasons))
+    user = f"<@{actor.id}>"
+    return t("en", "server.reader_lost", nick=nick, user=user, reasons="; ".join(reasons))
 
 
 def reason(key: str, where: ChannelHandle | None = None) -> str:
@@ -182,7 +183,9 @@ async def test_R55_the_table_host_role_given_to_a_player_is_told(simcord_env: En
     assert notices[0] == t("en", "server.host_role_deleted", role="@Game hosts")
 
 
-async def test_R14_the_mafia_room_keeps_the_living_mafia_and_nobody_else(simcord_env: Env) -> None:
+async def test_R14_the_mafia_room_keeps_the_living_mafia_and_nobody_else(
+    simcord_env: Env, restart: Restart
+) -> None:
     env = simcord_env
     world, players = await started(env)
     news = HostNews(slot(world, "host"))
@@ -228,6 +231,24 @@ async def test_R14_the_mafia_room_keeps_the_living_mafia_and_nobody_else(simcord
     reply_text(await mafioso.slash(slot(world, "game"), "kill", target=v_nick))
     await mafioso.send(again, "we meet again")
     assert live_game(world).engine.turn == 1
+
+    # A villager added and the mafioso taken out while the bot was down: put right when it is
+    # back, and the hosts told.
+    async def while_down(_database: str) -> None:
+        env.backend.add_thread_member(again.id, villager.id)
+        env.backend.remove_thread_member(again.id, mafioso.id)
+
+    await restart(while_down)
+    await env.advance_time(SOON)
+    assert thread_members(env, again) >= {mafioso.id}
+    assert villager.id not in thread_members(env, again)
+    assert news.new() == [
+        t("en", "server.room_intruder_removed", member=player(v_nick, villager)),
+        t("en", "server.room_restored", member=player(m_nick, mafioso)),
+    ]
+
+    await env.advance_time(SWEEP_SECONDS + SOON)
+    assert news.new() == []
 
 
 async def test_R14_a_mafioso_who_leaves_and_comes_back_gets_his_room_back(simcord_env: Env) -> None:
