@@ -53,6 +53,10 @@ class ServerLifeCog(commands.Cog, name="ServerLife"):
         self.watch.touch(channel.guild.id, rooms=True)  # #mafia, and the room with it
 
     @commands.Cog.listener()
+    async def on_guild_channel_create(self, channel: discord.abc.GuildChannel) -> None:
+        self.watch.touch(channel.guild.id, rooms=True)  # #mafia rebuilt: the room reopens
+
+    @commands.Cog.listener()
     async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
         if before.owner_id != after.owner_id:
             self.watch.touch(after.id)

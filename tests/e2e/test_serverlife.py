@@ -271,3 +271,26 @@ async def test_R14_a_mafioso_who_leaves_and_comes_back_gets_his_room_back(simcor
     await back.send(room, "I am back")
     await env.advance_time(SOON)
     assert news.new() == []
+
+
+async def test_R14_without_mafia_the_hosts_are_told_and_setup_brings_the_room_back(
+    simcord_env: Env,
+) -> None:
+    env = simcord_env
+    world, players = await started(env)
+    news = HostNews(slot(world, "host"))
+    m_nick, mafioso = seats_by_role(world, players)["mafioso"]
+    old = slot(world, "mafia")
+    env.backend.delete_channel(old.id)
+    await env.advance_time(SOON)
+    assert news.new() == [t("en", "server.room_broken_no_parent", channel="#mafia")]
+    await env.advance_time(SOON)
+    assert news.new() == []  # told once
+
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en"))
+    await env.advance_time(SOON)
+    rebuilt = slot(world, "mafia")
+    assert rebuilt.id != old.id
+    room = mafia_room(world)
+    assert mafioso.id in thread_members(env, room)
+    assert t("en", "server.room_reopened", members=m_nick) in news.new()
