@@ -35,7 +35,11 @@ from tests.e2e.helpers import (
     seats_by_role,
     slot,
     start_game,
+    until_deadline,
 )
+
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
 
 ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
 #: Long enough for a debounced check to have run (well within a minute).
@@ -294,3 +298,25 @@ async def test_R14_without_mafia_the_hosts_are_told_and_setup_brings_the_room_ba
     room = mafia_room(world)
     assert mafioso.id in thread_members(env, room)
     assert t("en", "server.room_reopened", members=m_nick) in news.new()
+
+
+async def test_R14_every_resolution_looks_at_the_room_again(simcord_env: Env) -> None:
+    """A change whose event the bot never got (here: a thread member added without any
+    gateway event) is found at the next resolution."""
+    env = simcord_env
+    world, players = await started(env)
+    news = HostNews(slot(world, "host"))
+    v_nick, villager = seats_by_role(world, players)["villager"]
+    room = mafia_room(world)
+    env.backend.get_channel(room.id).thread_members[villager.id] = env.backend.now_iso()
+    await env.advance_time(SWEEP_SECONDS + SOON)
+    assert villager.id in thread_members(env, room)  # unseen so far
+    game_ch = slot(world, "game")
+    for actor in players:  # everyone posts: nobody leaves for inactivity (R52)
+        reply_text(await actor.slash(game_ch, "say", text="good morning"))
+    await until_deadline(world)
+    assert live_game(world).engine.turn == 2
+    await env.advance_time(SWEEP_SECONDS + SOON)
+    assert villager.id not in thread_members(env, room)
+    removed = t("en", "server.room_intruder_removed", member=player(v_nick, villager))
+    assert removed in news.new()
