@@ -42,9 +42,10 @@ EXTENSIONS: Final[tuple[str, ...]] = (
 
 
 def bot_intents() -> discord.Intents:
-    """Guilds (channels, roles) and members (the member cache: permissions of players, who left
-    the server; privileged, enable "Server Members Intent" in the developer portal). No message
-    content: players act through slash commands only."""
+    """Guilds (channels, roles, overwrites, the owner) and members (the member cache:
+    permissions of players, who left the server and who came back, role changes, the mafia
+    room's thread members: ``bot/serverlife.py``; privileged, enable "Server Members Intent"
+    in the developer portal). No message content: players act through slash commands only."""
     return discord.Intents(guilds=True, members=True)
 
 

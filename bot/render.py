@@ -663,8 +663,11 @@ def render_console(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
 
 
 def _role_text(item: Mapping[str, Any]) -> str:
-    name = discord.utils.escape_mentions(discord.utils.escape_markdown(str(item.get("name", ""))))
-    return f"@{name}"
+    """A role by the name it had (a deleted role's mention shows nothing useful)."""
+    name = str(item.get("name") or "")
+    if not name:
+        return f"<@&{item.get('role')}>"
+    return "@" + discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
 def _channel_text(channel_id: object, where: str) -> str:

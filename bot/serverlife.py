@@ -206,7 +206,8 @@ class ServerWatch:
                 return
         for game in games:
             settings = await self.store.get_table(game.record.table_id)
-            queued = await self._check_readers(guild, settings, game)
+            queued = await self._check_host_role(guild, settings, game)
+            queued |= await self._check_readers(guild, settings, game)
             if rooms:
                 queued |= await self._check_room(guild, settings, game)
             if queued:
@@ -432,6 +433,24 @@ class ServerWatch:
                 await self.delivery.deliver_game(game.id)
         self.touch(member.guild.id)
 
+    async def _check_host_role(
+        self,
+        guild: discord.Guild,
+        settings: TableSettings | None,
+        game: LiveGame,
+        name: str = "",
+    ) -> bool:
+        """The table's host role is gone (deleted, also while the bot was down): the hosts
+        are told, once per role and game. True if a notice was queued."""
+        role_id = settings.host_role_id if settings is not None else None
+        if role_id is None or guild.get_role(role_id) is not None:
+            return False
+        told = await self.service.host_notices(game.id, "host_role_deleted")
+        if any(payload.get("role") == role_id for payload in told):
+            return False
+        payload = {"role": role_id, "name": name}
+        return await self.service.host_notice(game.id, "host_role_deleted", payload)
+
     async def role_deleted(self, role: discord.Role) -> None:
         """A table's host role was deleted: its hosts are told (in the game's #host order if
         a game runs there, else at once)."""
@@ -439,13 +458,12 @@ class ServerWatch:
         for table in await self.store.tables(guild.id):
             if table.host_role_id != role.id:
                 continue
-            payload = {"role": role.id, "name": role.name}
             game = self.service.game_in(table.table_id)
-            if game is not None and await self.service.host_notice(
-                game.id, "host_role_deleted", payload
-            ):
-                await self.delivery.deliver_game(game.id)
+            if game is not None:
+                if await self._check_host_role(guild, table, game, role.name):
+                    await self.delivery.deliver_game(game.id)
                 continue
+            payload = {"role": role.id, "name": role.name}
             lang = table_language(table, guild)
             text = render_server_notice(lang, "host_role_deleted", payload) or ""
             await self.delivery.tell_hosts(guild, text, table_id=table.table_id)

@@ -161,7 +161,9 @@ async def test_R55_rights_gained_mid_game_are_told_to_the_hosts_once(
     assert news.new() == []
 
 
-async def test_R55_the_table_host_role_given_to_a_player_is_told(simcord_env: Env) -> None:
+async def test_R55_the_table_host_role_given_to_a_player_is_told(
+    simcord_env: Env, restart: Restart
+) -> None:
     env = simcord_env
     world = make_world(env)
     hosts = world.guild.create_role("Game hosts")
@@ -185,6 +187,24 @@ async def test_R55_the_table_host_role_given_to_a_player_is_told(simcord_env: En
     await env.settle()
     notices = news.new()
     assert notices[0] == t("en", "server.host_role_deleted", role="@Game hosts")
+    await env.advance_time(SOON)
+    news.new()
+
+    # A new host role, deleted while the bot is down: told when it is back, once.
+    second = world.guild.create_role("Night hosts")
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en", host_role=second))
+    await env.advance_time(SOON)
+    news.new()
+
+    async def while_down(_database: str) -> None:
+        env.backend.delete_role(world.guild.id, second.id)
+
+    await restart(while_down)
+    await env.advance_time(SOON)
+    assert news.new() == [t("en", "server.host_role_deleted", role=f"<@&{second.id}>")]
+    await restart()
+    await env.advance_time(SOON)
+    assert news.new() == []
 
 
 async def test_R14_the_mafia_room_keeps_the_living_mafia_and_nobody_else(
