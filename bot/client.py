@@ -18,6 +18,7 @@ from bot.clock import GameClock
 from bot.command_i18n import CatalogueTranslator
 from bot.context import GameContext
 from bot.delivery import Delivery, global_rate_trace
+from bot.serverlife import ServerWatch
 from bot.tree import MafiaTree
 from bot.webhooks import GameWebhooks
 from core.service import GameService
@@ -37,13 +38,15 @@ EXTENSIONS: Final[tuple[str, ...]] = (
     "cogs.info",
     "cogs.history",
     "cogs.quote",
+    "cogs.serverlife",
 )
 
 
 def bot_intents() -> discord.Intents:
-    """Guilds (channels, roles) and members (the member cache: permissions of players, who left
-    the server; privileged, enable "Server Members Intent" in the developer portal). No message
-    content: players act through slash commands only."""
+    """Guilds (channels, roles, overwrites, the owner) and members (the member cache:
+    permissions of players, who left the server and who came back, role changes, the mafia
+    room's thread members: ``bot/serverlife.py``; privileged, enable "Server Members Intent"
+    in the developer portal). No message content: players act through slash commands only."""
     return discord.Intents(guilds=True, members=True)
 
 
@@ -151,6 +154,7 @@ class MafiaBot(commands.Bot):
             webhooks=GameWebhooks(),
             delivery=delivery,
             clock=GameClock(service, self.deliver, deliver_game=self.deliver_game),
+            watch=ServerWatch(self, store, service, delivery),
         )
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
@@ -167,7 +171,9 @@ class MafiaBot(commands.Bot):
         await self.context.deliver()
 
     async def deliver_game(self, game_id: int) -> None:
-        """Send one game's pending rows (the clock, after acting on the game)."""
+        """Send one game's pending rows (the clock, after acting on the game); the server
+        watch then looks at the games (a turn may have been resolved)."""
+        self.context.watch.sweep_soon()
         await self.context.delivery.deliver_game(game_id)
 
     async def on_ready(self) -> None:
@@ -189,6 +195,7 @@ class MafiaBot(commands.Bot):
         if self._context is not None:
             self._context.clock.stop()
             self._context.delivery.stop()  # the outbox's retry timer
+            self._context.watch.stop()
         try:
             await super().close()
         finally:

@@ -20,6 +20,7 @@ from db.interface import GameStore
 if TYPE_CHECKING:  # built by bot/client.py; imported here for the types only
     from bot.clock import GameClock
     from bot.delivery import Delivery
+    from bot.serverlife import ServerWatch
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,8 @@ log = logging.getLogger(__name__)
 @attrs.frozen(kw_only=True)
 class GameContext:
     """The parts of a started bot: its Discord client, the store, the game service, the
-    anonymous webhooks, the outbox delivery and the game clock."""
+    anonymous webhooks, the outbox delivery, the game clock and the watch over the server's
+    changes mid-game."""
 
     client: discord.Client
     store: GameStore
@@ -35,9 +37,12 @@ class GameContext:
     webhooks: GameWebhooks
     delivery: Delivery
     clock: GameClock
+    watch: ServerWatch
 
     async def deliver(self) -> None:
-        """Send the pending outbox (never raises: what fails stays pending for the next try)."""
+        """Send the pending outbox (never raises: what fails stays pending for the next try).
+        A command acted: the server watch looks at the running games a little later."""
+        self.watch.sweep_soon()
         try:
             await self.delivery.deliver()
         except Exception:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import attrs
 import discord
@@ -255,3 +255,119 @@ async def ensure_secret_start(
         except discord.HTTPException:
             log.warning("guild %s: could not post to #host", guild.id, exc_info=True)
     raise StartBlocked(guild, settings, exposed)
+
+
+# --- rights that change in the middle of a game (bot/serverlife.py) ---------------------------
+#
+# A seated player was checked when he was seated; the server changes afterwards (a role given
+# or edited, an overwrite, the host role, the ownership, a moderator adding him to the room).
+# The bot watches those changes (``cogs/serverlife.py``) and tells the hosts in #host what a
+# living player can now read that his seat does not let him, and through what. A living
+# member of the mafia reads the room anyway: the room's exposures are not his.
+
+#: The exposures that concern the mafia's room only (allowed to its living members).
+ROOM_EXPOSURES: Final[frozenset[str]] = frozenset(ROOM_READERS)
+
+#: One exposure as stored in a notice: its reason and the channel it names (None: server).
+ExposureKey = tuple[str, str]  # (where, reason)
+
+
+def seat_exposures(
+    guild: discord.Guild,
+    settings: TableSettings | None,
+    member: discord.Member,
+    *,
+    in_mafia: bool,
+) -> tuple[Exposure, ...]:
+    """What a seated living player could read beyond his seat: :func:`member_exposures`,
+    less the mafia's room for a living member of the mafia (``in_mafia``)."""
+    found = member_exposures(guild, settings, member)
+    if in_mafia:
+        found = tuple(e for e in found if not (e.where == "mafia" and e.reason in ROOM_EXPOSURES))
+    return found
+
+
+def exposure_key(exposure: Exposure) -> ExposureKey:
+    return (exposure.where, exposure.reason)
+
+
+def _role_item(kind: str, role: discord.Role, **extra: Any) -> dict[str, Any]:
+    return {"kind": kind, "role": role.id, "name": role.name, **extra}
+
+
+def exposure_sources(
+    guild: discord.Guild,
+    settings: TableSettings | None,
+    member: discord.Member,
+    exposure: Exposure,
+) -> list[dict[str, Any]]:
+    """Through what the member has ``exposure``, as notice items (plain data, rendered in
+    #host by ``bot/render.py``): the server's ownership, a role that grants the permission
+    server-wide, the table's host role, or a permission overwrite (his own, or a role's) in
+    the channel concerned. Empty only if none of these explains it."""
+    if guild.owner_id == member.id and exposure.reason in ("administrator", "host"):
+        return [{"kind": "owner"}]
+    roles = member.roles  # @everyone first
+    found: list[dict[str, Any]] = []
+    if exposure.reason == "administrator":
+        return [_role_item("role", r) for r in roles if r.permissions.administrator]
+    if exposure.reason == "host":
+        found = [_role_item("role", r) for r in roles if r.permissions.manage_guild]
+        host_role_id = settings.host_role_id if settings is not None else None
+        held = member.get_role(host_role_id) if host_role_id is not None else None
+        if held is not None:
+            found.append(_role_item("host_role", held))
+        return found
+    flag = "view_channel" if exposure.reason == "view_host" else exposure.reason
+    channel = slot_channel(guild, settings, exposure.where)
+    if exposure.reason != "view_host":
+        found = [_role_item("role", r) for r in roles if getattr(r.permissions, flag)]
+    if channel is not None:
+        held_ids = {r.id for r in roles}
+        for target, overwrite in channel.overwrites.items():
+            if getattr(overwrite, flag) is not True:
+                continue
+            if isinstance(target, discord.Role) and target.id in held_ids:
+                found.append(_role_item("role_overwrite", target, channel=channel.id))
+            elif not isinstance(target, discord.Role) and target.id == member.id:
+                found.append({"kind": "member_overwrite", "channel": channel.id})
+    return found
+
+
+def exposure_items(
+    guild: discord.Guild,
+    settings: TableSettings | None,
+    member: discord.Member,
+    found: Sequence[Exposure],
+) -> list[dict[str, Any]]:
+    """The exposures of a notice: each with the channel it names and its sources."""
+    items = []
+    for exposure in found:
+        channel = slot_channel(guild, settings, exposure.where)
+        items.append(
+            {
+                "where": exposure.where,
+                "reason": exposure.reason,
+                "channel": channel.id if channel is not None else None,
+                "via": exposure_sources(guild, settings, member, exposure),
+            }
+        )
+    return items
+
+
+def may_sit_in_room(
+    guild: discord.Guild,
+    settings: TableSettings | None,
+    user_id: int,
+    mafia_ids: set[int],
+) -> bool:
+    """Who may be a member of the game's mafia room: the bot, the living members of the
+    game's mafia (``mafia_ids``) and the table's hosts (who read everything anyway). Anyone
+    else added to it (by a moderator) is removed at once."""
+    if guild.me is not None and user_id == guild.me.id:
+        return True
+    if user_id in mafia_ids:
+        return True
+    member = guild.get_member(user_id)
+    host_role_id = settings.host_role_id if settings is not None else None
+    return member is not None and is_host(member, host_role_id)

@@ -38,6 +38,7 @@ from db.models import (
     refused,
 )
 from rules.announce import (
+    HOST,
     Announcement,
     Ending,
     clock_extended_announcement,
@@ -1053,6 +1054,27 @@ class GameService:
         audit = host_audit_announcement(command, actor_id, args)
         await self.store.add_outbox(game_id, turn, _items([audit]))
         return True
+
+    async def host_notice(self, game_id: int, kind: str, payload: dict[str, Any]) -> bool:
+        """Queue a notice for the hosts of a running game (#host, in the order of the game's
+        other #host rows): what the bot saw happen on the server mid-game (rights gained, the
+        mafia's room repaired, a player back; ``bot/serverlife.py``). The outbox keeps it, so
+        it is sent once and stays readable (:meth:`host_notices`). False: no running game."""
+        game = self.live.get(game_id)
+        if game is None:
+            return False
+        notice = Announcement(kind, HOST, payload)
+        await self.store.add_outbox(game_id, game.engine.turn, _items([notice]))
+        return True
+
+    async def host_notices(self, game_id: int, kind: str) -> list[dict[str, Any]]:
+        """The payloads of the game's #host notices of ``kind`` queued so far (sent or not),
+        oldest first: what the hosts were already told, also before a restart."""
+        return [
+            dict(row.payload.get("payload") or {})
+            for row in await self.store.outbox(game_id)
+            if row.kind == kind
+        ]
 
     async def pending_outbox(self) -> list[OutboxRecord]:
         return await self.store.pending_outbox()

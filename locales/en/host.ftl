@@ -74,6 +74,26 @@ secrecy-start_refused =
     { $members }
     Take those permissions away, or ask them to /leave, then start again.
 secrecy-start_member = - { $member } (@{ $account }): { $reasons }
+server-player = player { $nick } ({ $user })
+server-exposure = { $reason } (through { $via })
+server-reader_gained = Player { $nick } ({ $user }) can now read more than their seat allows: { $reasons }. Take it away, or give the nickname to another member with /mafia replace.
+server-reader_lost = Player { $nick } ({ $user }) can no longer read: { $reasons }.
+server-via-owner = the server's ownership
+server-via-role = the role { $role }
+server-via-host_role = the table's host role { $role }
+server-via-role_overwrite = a permission overwrite for { $role } in { $channel }
+server-via-member_overwrite = a permission overwrite for them in { $channel }
+server-via-unknown = the server's permissions
+server-room_intruder_removed = Someone added { $member } to the mafia's room, though they are neither a living member of this game's mafia nor a host. I removed them at once; what they read there before is not undone.
+server-room_intruder_kept = Someone added { $member } to the mafia's room, though they are neither a living member of this game's mafia nor a host, and I could not remove them (I need Manage Threads in #mafia). Remove them from the thread by hand.
+server-room_restored = A living member of the mafia, { $member }, was no longer in the mafia's room: I added them back.
+server-room_reopened = The mafia's room was deleted: I opened it again with the living mafia ({ $members }). What was written in the old room is lost.
+server-room_broken_no_parent = The mafia's channel is gone, and the mafia's room with it. Run /mafia setup to rebuild the channels; the room opens again with the living mafia at the next check.
+server-room_broken_forbidden = The mafia's room is gone and I cannot open it again in { $channel }: my role lacks the thread permissions there. Run /mafia setup to repair the channels.
+server-player_returned = Back on the server: { $member }.
+server-player_returned_room_added = I added them back to the mafia's room.
+server-player_returned_room_failed = I could not add them back to the mafia's room (I need Send Messages in Threads and Manage Threads in #mafia).
+server-host_role_deleted = The host role of this table ({ $role }) was deleted. Until a new one is set with /mafia setup host_role:, only members with Manage Server can run the host commands.
 start-done =
     The game has started with { $players ->
         [one] { $players } player

@@ -1,0 +1,470 @@
+"""The server changes while a game runs: who can read the secret rooms, the mafia's room, the
+members who leave and come back, the host role (``cogs/serverlife.py`` turns Discord's events
+into calls here; who may read what is ``bot/secrecy.py``).
+
+- **Rights gained mid-game.** A role given or edited, a permission overwrite on a channel, the
+  table's host role, the server's ownership: the guild is marked for a check, and
+  :data:`DEBOUNCE_SECONDS` later (a burst of events is one check) every living seated player
+  of its running games is checked again (:func:`bot.secrecy.seat_exposures`). What a player
+  can now read beyond his seat is told to the hosts in #host, with the nickname, the member
+  and what grants it; what he no longer can is told too. The notices are #host rows of the
+  game's outbox, so the hosts are told once: what was told is read back from the outbox after
+  a restart (:meth:`GameService.host_notices`), and a check tells only what changed since.
+- **The mafia's room.** A member who is neither a living member of the game's mafia nor a
+  host, added to the room by someone else, is removed at once (``thread_member_join``) and the
+  hosts are told. A living member of the mafia removed from it is added back, and a deleted room
+  opened again with the living mafia, at the next check (a thread member removed or a thread
+  deleted marks the guild for one); the hosts are told, or told why it could not be done.
+- **A member who leaves and comes back.** Discord drops a member who leaves from every
+  thread. When a living seated player joins the server again, the hosts are told, and a
+  member of the mafia is added back to the room at once (his leaving is told by
+  ``cogs/lobby.py``).
+- **The host role deleted.** The hosts are told that until a new one is set with
+  ``/mafia setup host_role:``, only members with Manage Server run the host commands.
+- **What the bot did not see.** When the bot is ready, and :data:`SWEEP_SECONDS` after the
+  clock or a command acted, games whose turn moved since the last look (a resolution, by the
+  clock, a host or a pistol shot) and games seen for the first time (a start, a restart:
+  whatever changed while the bot was down) get a full check, the room's member list read from
+  Discord included. No timer runs while nothing happens.
+
+Bounded work: one pending check per guild however many events, at most
+:data:`CHECKS_AT_ONCE` checks at a time for every server; events of servers without a running
+game cost a dict lookup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Final
+
+import attrs
+import discord
+
+from bot.delivery import Delivery, slot_channel
+from bot.render import render_server_notice
+from bot.secrecy import (
+    ExposureKey,
+    exposure_items,
+    exposure_key,
+    may_sit_in_room,
+    seat_exposures,
+)
+from bot.tables import table_language
+from core.service import GameService, LiveGame
+from db.interface import GameStore
+from db.models import TableSettings
+from rules.knowledge import mafia_members
+
+log = logging.getLogger(__name__)
+
+#: How long after a server change the check runs: the events of one edit (a role change
+#: fires one per member, a category's overwrites one per channel) make one check.
+DEBOUNCE_SECONDS: Final[float] = 15.0
+#: How long after the clock or a command acted the running games are looked at for a turn
+#: that moved (the check at every resolution) and for games not seen yet.
+SWEEP_SECONDS: Final[float] = 20.0
+#: Checks running at once, over every server.
+CHECKS_AT_ONCE: Final[int] = 4
+
+#: The #host notice kinds (rendered by ``bot/render.py`` ``render_server_notice``).
+READER_NOTICE: Final = "secret_reader"
+
+
+@attrs.define
+class _Dirty:
+    rooms: bool = False
+
+
+class ServerWatch:
+    """Checks the running games of a server after it changed (debounced per server)."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        store: GameStore,
+        service: GameService,
+        delivery: Delivery,
+        *,
+        debounce: float = DEBOUNCE_SECONDS,
+        sweep: float = SWEEP_SECONDS,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.service = service
+        self.delivery = delivery
+        self.debounce = debounce
+        self.sweep_seconds = sweep
+        self._pool = asyncio.Semaphore(CHECKS_AT_ONCE)
+        self._dirty: dict[int, _Dirty] = {}  # guild -> what its pending check covers
+        self._pending: dict[int, asyncio.Task[None]] = {}  # guild -> its pending check
+        self._seen: dict[int, tuple[int, str]] = {}  # game -> (turn, phase) last looked at
+        self._games: dict[int, set[int]] = {}  # guild -> its running games (at the sweep)
+        #: game -> user -> what the hosts were last told he can read (from the outbox).
+        self._reported: dict[int, dict[int, frozenset[ExposureKey]]] = {}
+        self._broken: set[int] = set()  # games whose hosts were told the room cannot be made
+        self._sweeper: asyncio.Task[None] | None = None
+        self._stopped = False
+
+    # --- scheduling -----------------------------------------------------------------------
+    def start(self) -> None:
+        """The bot is ready (its guilds are known): look at every running game now."""
+        if not self._stopped:
+            self.sweep()
+
+    def sweep_soon(self) -> None:
+        """Look at the running games :attr:`sweep_seconds` from now (after the clock or a
+        command acted: a turn may have been resolved). Calls meanwhile make one look; no timer
+        runs while nothing happens."""
+        if self._stopped or (self._sweeper is not None and not self._sweeper.done()):
+            return
+        self._sweeper = asyncio.get_running_loop().create_task(
+            self._sweep_later(), name="server-watch"
+        )
+
+    def stop(self) -> None:
+        self._stopped = True
+        tasks = [self._sweeper, *self._pending.values()]
+        self._sweeper = None
+        self._pending.clear()
+        for task in tasks:
+            if task is not None:
+                task.cancel()
+
+    def watches(self, guild_id: int) -> bool:
+        """Whether the guild has a running game (as of the last sweep)."""
+        return bool(self._games.get(guild_id))
+
+    def touch(self, guild_id: int, *, rooms: bool = False, force: bool = False) -> None:
+        """Check the guild's running games :attr:`debounce` seconds from now (``rooms``: the
+        mafia's rooms too). Several calls meanwhile make one check."""
+        if self._stopped or (not force and not self.watches(guild_id)):
+            return
+        dirty = self._dirty.setdefault(guild_id, _Dirty())
+        dirty.rooms |= rooms
+        if guild_id not in self._pending:
+            self._pending[guild_id] = asyncio.get_running_loop().create_task(
+                self._later(guild_id), name=f"server-watch-{guild_id}"
+            )
+
+    async def _later(self, guild_id: int) -> None:
+        await asyncio.sleep(self.debounce)
+        async with self._pool:
+            self._pending.pop(guild_id, None)  # an event from now on makes a new check
+            dirty = self._dirty.pop(guild_id, _Dirty())
+            if self._stopped or self.client.is_closed():
+                return
+            guild = self.client.get_guild(guild_id)
+            if guild is None:
+                return
+            try:
+                await self.check(guild, rooms=dirty.rooms)
+            except Exception:
+                log.exception("guild %s: checking the running games failed", guild_id)
+
+    async def _sweep_later(self) -> None:
+        await asyncio.sleep(self.sweep_seconds)
+        if not self._stopped and not self.client.is_closed():
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Index the running games by guild; a game whose turn moved since the last look, or
+        seen for the first time, gets a full check of its guild."""
+        games: dict[int, set[int]] = {}
+        for game in list(self.service.live.values()):
+            guild_id = game.record.guild_id
+            if self.client.get_guild(guild_id) is None:
+                continue  # not available yet: looked at once it is
+            games.setdefault(guild_id, set()).add(game.id)
+            key = (game.engine.turn, game.engine.phase.value)
+            if self._seen.get(game.id) != key:
+                self._seen[game.id] = key
+                self.touch(guild_id, rooms=True, force=True)
+        self._games = games
+        live = set(self.service.live)
+        for game_id in [g for g in self._seen if g not in live]:
+            self._seen.pop(game_id, None)
+            self._reported.pop(game_id, None)
+            self._broken.discard(game_id)
+
+    def _running(self, guild: discord.Guild) -> list[LiveGame]:
+        """The guild's running games (a look at every game: once per check, not per event)."""
+        return [g for g in list(self.service.live.values()) if g.record.guild_id == guild.id]
+
+    # --- the checks -----------------------------------------------------------------------
+    async def check(self, guild: discord.Guild, *, rooms: bool) -> None:
+        """Every running game of the guild: its living players' rights, and (``rooms``) its
+        mafia's room."""
+        games = self._running(guild)
+        if games and not guild.chunked:
+            # Who is on the server is read from the member cache: complete it first (after a
+            # start or a reconnect Discord sends the members in chunks).
+            try:
+                await guild.chunk()
+            except (TimeoutError, discord.HTTPException):
+                log.warning("guild %s: could not load its members", guild.id, exc_info=True)
+                return
+        for game in games:
+            settings = await self.store.get_table(game.record.table_id)
+            queued = await self._check_host_role(guild, settings, game)
+            queued |= await self._check_readers(guild, settings, game)
+            if rooms:
+                queued |= await self._check_room(guild, settings, game)
+            if queued:
+                await self.delivery.deliver_game(game.id)
+
+    async def _told(self, game: LiveGame) -> dict[int, frozenset[ExposureKey]]:
+        told = self._reported.get(game.id)
+        if told is None:
+            told = {}
+            for payload in await self.service.host_notices(game.id, READER_NOTICE):
+                now = payload.get("now") or []
+                told[int(payload["user"])] = frozenset(
+                    (str(item["where"]), str(item["reason"])) for item in now
+                )
+            self._reported[game.id] = told
+        return told
+
+    async def _check_readers(
+        self, guild: discord.Guild, settings: TableSettings | None, game: LiveGame
+    ) -> bool:
+        """Tell the hosts what each living player can now read beyond his seat (and what he
+        no longer can), once per change. True if a notice was queued."""
+        told = await self._told(game)
+        state = game.engine.state
+        mafia = set(mafia_members(state))
+        queued = False
+        for player in list(game.players):
+            seat = state.players.get(player.nick)
+            if seat is None or not seat.alive:
+                continue
+            member = guild.get_member(player.user_id)
+            if member is None:
+                continue  # left the server: nothing to read there
+            found = seat_exposures(guild, settings, member, in_mafia=player.nick in mafia)
+            now = frozenset(exposure_key(e) for e in found)
+            before = told.get(player.user_id, frozenset())
+            if now == before:
+                continue
+            gained = [e for e in found if exposure_key(e) not in before]
+            lost = sorted(before - now)
+            payload: dict[str, Any] = {
+                "nick": player.nick,
+                "user": player.user_id,
+                "gained": exposure_items(guild, settings, member, gained),
+                "lost": [
+                    {"where": w, "reason": r, "channel": self._slot_id(guild, settings, w)}
+                    for w, r in lost
+                ],
+                "now": [{"where": w, "reason": r} for w, r in sorted(now)],
+            }
+            if await self.service.host_notice(game.id, READER_NOTICE, payload):
+                told[player.user_id] = now
+                queued = True
+                log.info(
+                    "guild %s, game %s: player %s can now read %s", guild.id, game.id,
+                    player.user_id, sorted(now),
+                )
+        return queued
+
+    @staticmethod
+    def _slot_id(guild: discord.Guild, settings: TableSettings | None, where: str) -> int | None:
+        channel = slot_channel(guild, settings, where)
+        return channel.id if channel is not None else None
+
+    def _mafia_ids(self, game: LiveGame) -> dict[int, str]:
+        """The living members of the game's mafia: user id -> nickname."""
+        team = set(mafia_members(game.engine.state))
+        return {p.user_id: p.nick for p in game.players if p.nick in team}
+
+    async def _in_flight(self, game: LiveGame) -> tuple[set[str], set[str]]:
+        """Nicknames the delivery is about to add to the room (``mafia_joined``) and to take
+        out of it (``mafia_left``): not the watch's business."""
+        joining: set[str] = set()
+        leaving: set[str] = set()
+        for row in await self.store.pending_outbox(game.id):
+            nick = (row.payload.get("payload") or {}).get("nick")
+            if row.kind == "mafia_joined":
+                joining.add(str(nick))
+            elif row.kind == "mafia_left":
+                leaving.add(str(nick))
+        return joining, leaving
+
+    async def _check_room(
+        self, guild: discord.Guild, settings: TableSettings | None, game: LiveGame
+    ) -> bool:
+        """The game's mafia room exists and holds the living mafia and nobody else (the bot
+        and the hosts may be in it). True if a notice was queued."""
+        parent = slot_channel(guild, settings, "mafia")
+        if parent is None:
+            return await self._room_broken(game, "no_parent", None)
+        rooms = self.delivery.rooms
+        try:
+            room = await rooms.find(parent, game.id)
+        except discord.HTTPException:
+            log.warning("guild %s: could not look for the mafia room", guild.id, exc_info=True)
+            return False
+        if room is None:
+            return await self._reopen(guild, game, parent)
+        self._broken.discard(game.id)
+        if room.archived:
+            return False  # quiet for a week: nobody can be added to it, it wakes when used
+        try:
+            present = {m.id for m in await room.fetch_members()}
+        except discord.HTTPException:
+            log.warning("guild %s: could not list the mafia room", guild.id, exc_info=True)
+            return False
+        me = guild.me
+        if me is not None and me.id not in present:  # a moderator took the bot out
+            try:
+                await room.join()
+            except discord.HTTPException:
+                log.warning("guild %s: could not join the mafia room again", guild.id)
+        joining, leaving = await self._in_flight(game)
+        mafia = self._mafia_ids(game)
+        seated = {p.user_id: p.nick for p in game.players}
+        queued = False
+        for user_id in sorted(present):
+            if may_sit_in_room(guild, settings, user_id, set(mafia)):
+                continue
+            if seated.get(user_id) in leaving:
+                continue  # dead: the delivery takes him out once he is told
+            queued |= await self._remove(room, game, user_id, seated.get(user_id))
+        for user_id, nick in sorted(mafia.items(), key=lambda item: item[1]):
+            if user_id in present or nick in joining:
+                continue
+            member = guild.get_member(user_id)
+            if member is None:
+                continue  # left the server: added back if he returns
+            try:
+                await rooms.add(room, member)
+            except discord.HTTPException:
+                log.warning("guild %s: could not add %s to the room", guild.id, user_id)
+                continue
+            payload = {"nick": nick, "user": user_id}
+            queued |= await self.service.host_notice(game.id, "room_restored", payload)
+        return queued
+
+    async def _reopen(
+        self, guild: discord.Guild, game: LiveGame, parent: discord.TextChannel
+    ) -> bool:
+        """The room is gone (deleted): open it again with the living mafia."""
+        try:
+            room = await self.delivery.mafia_room(guild, game.id)
+        except discord.HTTPException:
+            log.warning("guild %s: could not open the mafia room again", guild.id, exc_info=True)
+            return await self._room_broken(game, "forbidden", parent.id)
+        if room is None:
+            return False
+        self._broken.discard(game.id)
+        members = sorted(self._mafia_ids(game).values())
+        return await self.service.host_notice(game.id, "room_reopened", {"members": members})
+
+    async def _room_broken(self, game: LiveGame, why: str, channel_id: int | None) -> bool:
+        """Told once per game and run (a restart tells it again if it still holds)."""
+        if game.id in self._broken:
+            return False
+        self._broken.add(game.id)
+        payload = {"why": why, "channel": channel_id}
+        return await self.service.host_notice(game.id, "room_broken", payload)
+
+    async def _remove(
+        self, room: discord.Thread, game: LiveGame, user_id: int, nick: str | None
+    ) -> bool:
+        removed = True
+        try:
+            await self.delivery.rooms.remove(room, discord.Object(user_id, type=discord.Member))
+        except discord.HTTPException:
+            log.warning("could not remove %s from the mafia room of game %s", user_id, game.id)
+            removed = False
+        payload = {"user": user_id, "nick": nick, "removed": removed}
+        return await self.service.host_notice(game.id, "room_intruder", payload)
+
+    # --- events that act at once ---------------------------------------------------------
+    async def thread_member_joined(self, member: discord.ThreadMember) -> None:
+        """Someone was added to a thread: if it is a running game's mafia room and he may not
+        be in it, he is taken out at once and the hosts are told."""
+        thread = member.thread
+        guild = thread.guild
+        for game in self._running(guild):
+            settings = await self.store.get_table(game.record.table_id)
+            parent = slot_channel(guild, settings, "mafia")
+            if parent is None or thread.parent_id != parent.id:
+                continue
+            room = await self.delivery.rooms.find(parent, game.id)
+            if room is None or room.id != thread.id:
+                continue
+            if may_sit_in_room(guild, settings, member.id, set(self._mafia_ids(game))):
+                return
+            seated = {p.user_id: p.nick for p in game.players}
+            nick = seated.get(member.id)
+            _joining, leaving = await self._in_flight(game)
+            if nick is not None and nick in leaving:
+                return  # the delivery takes him out
+            if await self._remove(room, game, member.id, nick):
+                await self.delivery.deliver_game(game.id)
+            return
+
+    async def member_returned(self, member: discord.Member) -> None:
+        """A member joined the server: if he holds a living seat, the hosts are told, and a
+        member of the mafia gets his room back (Discord dropped him from it when he left)."""
+        for game in self._running(member.guild):
+            nick = game.nick_of(member.id)
+            seat = game.engine.state.players.get(nick) if nick is not None else None
+            if nick is None or seat is None or not seat.alive:
+                continue
+            room_state: str | None = None
+            if member.id in self._mafia_ids(game):
+                room_state = "failed"
+                try:
+                    room = await self.delivery.mafia_room(member.guild, game.id)
+                    if room is not None:
+                        await self.delivery.rooms.add(room, member)
+                        room_state = "added"
+                except discord.HTTPException:
+                    log.warning(
+                        "guild %s: could not give %s his room back",
+                        member.guild.id,
+                        member.id,
+                        exc_info=True,
+                    )
+            payload = {"nick": nick, "user": member.id, "room": room_state}
+            if await self.service.host_notice(game.id, "player_returned", payload):
+                await self.delivery.deliver_game(game.id)
+        self.touch(member.guild.id)
+
+    async def _check_host_role(
+        self,
+        guild: discord.Guild,
+        settings: TableSettings | None,
+        game: LiveGame,
+        name: str = "",
+    ) -> bool:
+        """The table's host role is gone (deleted, also while the bot was down): the hosts
+        are told, once per role and game. True if a notice was queued."""
+        role_id = settings.host_role_id if settings is not None else None
+        if role_id is None or guild.get_role(role_id) is not None:
+            return False
+        told = await self.service.host_notices(game.id, "host_role_deleted")
+        if any(payload.get("role") == role_id for payload in told):
+            return False
+        payload = {"role": role_id, "name": name}
+        return await self.service.host_notice(game.id, "host_role_deleted", payload)
+
+    async def role_deleted(self, role: discord.Role) -> None:
+        """A table's host role was deleted: its hosts are told (in the game's #host order if
+        a game runs there, else at once)."""
+        guild = role.guild
+        for table in await self.store.tables(guild.id):
+            if table.host_role_id != role.id:
+                continue
+            game = self.service.game_in(table.table_id)
+            if game is not None:
+                if await self._check_host_role(guild, table, game, role.name):
+                    await self.delivery.deliver_game(game.id)
+                continue
+            payload = {"role": role.id, "name": role.name}
+            lang = table_language(table, guild)
+            text = render_server_notice(lang, "host_role_deleted", payload) or ""
+            await self.delivery.tell_hosts(guild, text, table_id=table.table_id)
+        self.touch(guild.id)

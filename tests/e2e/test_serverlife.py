@@ -1,0 +1,342 @@
+"""R14, R55 under a server that changes while the game runs (``bot/serverlife.py``).
+
+- Rights gained mid-game (a role given, a role edited, an overwrite on #host, the table's host
+  role, the server's ownership) are told to the hosts in #host within a minute: which nickname,
+  which member, what they can read and through what; once per change, also across a restart;
+  what changed while the bot was down is told when it is back.
+- The mafia's room: an outsider added to it by a moderator is removed at once (a host may stay);
+  a living member of the mafia removed from it is added back; a deleted room opens again with
+  the living mafia; the hosts are told each time.
+- A mafia member who leaves the server and comes back gets his room back; the hosts are told
+  both.
+- The table's host role deleted: the hosts are told what that means.
+
+The server's changes are made through SimCord's backend, as a moderator would make them in
+Discord's client (no builder edits a role, an overwrite, a thread's members or the owner).
+"""
+
+from __future__ import annotations
+
+import discord
+from simcord import ChannelHandle, Env, MemberActor, RoleHandle
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
+
+from bot.serverlife import DEBOUNCE_SECONDS, SWEEP_SECONDS
+from core.i18n import t
+from tests.e2e.helpers import (
+    Restart,
+    World,
+    add_players,
+    live_game,
+    mafia_room,
+    make_world,
+    reply_text,
+    seats_by_role,
+    slot,
+    start_game,
+    until_deadline,
+)
+
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
+
+ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
+#: Long enough for a debounced check to have run (well within a minute).
+SOON = DEBOUNCE_SECONDS + 1
+
+
+def via_role(name: str) -> str:
+    return t("en", "server.via.role", role=f"@{name}")
+
+
+def gained(nick: str, actor: MemberActor, *reasons: tuple[str, str]) -> str:
+    """The notice that ``nick`` can now read more: (reason text, through text) pairs."""
+    text = "; ".join(t("en", "server.exposure", reason=r, via=v) for r, v in reasons)
+    return t("en", "server.reader_gained", nick=nick, user=f"<@{actor.id}>", reasons=text)
+
+
+def lost(nick: str, actor: MemberActor, *reasons: str) -> str:
+    user = f"<@{actor.id}>"
+    return t("en", "server.reader_lost", nick=nick, user=user, reasons="; ".join(reasons))
+
+
+def reason(key: str, where: ChannelHandle | None = None) -> str:
+    return t("en", f"secrecy.reason.{key}", channel=where.mention if where else "")
+
+
+def player(nick: str, actor: MemberActor) -> str:
+    return t("en", "server.player", nick=nick, user=f"<@{actor.id}>")
+
+
+class HostNews:
+    """What #host shows from now on."""
+
+    def __init__(self, host: ChannelHandle) -> None:
+        self.host = host
+        self.seen = len(host.history())
+
+    def new(self) -> list[str]:
+        messages = self.host.history()[self.seen :]
+        self.seen += len(messages)
+        return [m.content for m in messages]
+
+
+async def started(env: Env) -> tuple[World, list[MemberActor]]:
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players)
+    await env.advance_time(SWEEP_SECONDS + SOON)  # the watch has looked at the new game
+    return world, players
+
+
+def give_role(env: Env, world: World, member: MemberActor, role: RoleHandle) -> None:
+    env.backend.add_member_role(world.guild.id, member.id, role.id)
+
+
+def thread_members(env: Env, room: ChannelHandle) -> set[int]:
+    return set(env.backend.get_channel(room.id).thread_members)
+
+
+async def test_R55_rights_gained_mid_game_are_told_to_the_hosts_once(
+    simcord_env: Env, restart: Restart
+) -> None:
+    env = simcord_env
+    world, players = await started(env)
+    guild = world.guild
+    host_ch, mafia_ch = slot(world, "host"), slot(world, "mafia")
+    seats = seats_by_role(world, players)
+    (v_nick, villager), (c_nick, commissar) = seats["villager"], seats["commissar"]
+    (d_nick, doctor), (m_nick, mafioso) = seats["doctor"], seats["mafioso"]
+    news = HostNews(host_ch)
+    assert news.new() == []  # the start itself raised nothing
+
+    # A role with Administrator given to a villager: told within a minute, not before the
+    # burst of events settles.
+    admins = guild.create_role("Admins", permissions=discord.Permissions(administrator=True))
+    give_role(env, world, villager, admins)
+    await env.settle()
+    assert news.new() == []
+    await env.advance_time(SOON)
+    assert news.new() == [gained(v_nick, villager, (reason("administrator"), via_role("Admins")))]
+
+    # The same rights again through another change: nothing new to tell.
+    give_role(env, world, villager, guild.create_role("Fans"))
+    await env.advance_time(SOON)
+    assert news.new() == []
+
+    # A role edited to grant Manage Threads (the commissar holds it): the mafia's room.
+    plain = guild.create_role("Regulars")
+    give_role(env, world, commissar, plain)
+    env.backend.edit_role(
+        guild.id, plain.id, {"permissions": discord.Permissions(manage_threads=True).value}
+    )
+    await env.advance_time(SOON)
+    assert news.new() == [
+        gained(c_nick, commissar, (reason("manage_threads", mafia_ch), via_role("Regulars")))
+    ]
+
+    # A View overwrite on #host for the doctor.
+    allow = discord.Permissions(view_channel=True, read_message_history=True).value
+    env.backend.set_overwrite(host_ch.id, Overwrite(doctor.id, OverwriteType.MEMBER, allow=allow))
+    await env.advance_time(SOON)
+    overwrite = t("en", "server.via.member_overwrite", channel=host_ch.mention)
+    assert news.new() == [gained(d_nick, doctor, (reason("view_host", host_ch), overwrite))]
+
+    # The server's ownership to a mafioso (he reads the room anyway, but now #host too).
+    env.backend.edit_guild(guild.id, {"owner_id": mafioso.id})
+    await env.advance_time(SOON)
+    owner = t("en", "server.via.owner")
+    assert news.new() == [gained(m_nick, mafioso, (reason("administrator"), owner))]
+
+    # A restart tells nothing again; what changed while the bot was down is told when it is
+    # back (here: the villager's Administrator taken away).
+    async def while_down(_database: str) -> None:
+        env.backend.remove_member_role(guild.id, villager.id, admins.id)
+
+    await restart(while_down)
+    await env.advance_time(SOON)
+    assert news.new() == [lost(v_nick, villager, reason("administrator"))]
+    await env.advance_time(2 * SWEEP_SECONDS)
+    assert news.new() == []
+
+
+async def test_R55_the_table_host_role_given_to_a_player_is_told(
+    simcord_env: Env, restart: Restart
+) -> None:
+    env = simcord_env
+    world = make_world(env)
+    hosts = world.guild.create_role("Game hosts")
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en", host_role=hosts))
+    await start_game(world, ROLES, players)
+    await env.advance_time(SWEEP_SECONDS + SOON)
+    host_ch = slot(world, "host")
+    news = HostNews(host_ch)
+    d_nick, doctor = seats_by_role(world, players)["doctor"]
+    give_role(env, world, doctor, hosts)
+    await env.advance_time(SOON)
+    role = t("en", "server.via.host_role", role="@Game hosts")
+    overwrite = t("en", "server.via.role_overwrite", role="@Game hosts", channel=host_ch.mention)
+    assert news.new() == [
+        gained(d_nick, doctor, (reason("host"), role), (reason("view_host", host_ch), overwrite))
+    ]
+
+    # The host role deleted: the hosts are told what it means.
+    env.backend.delete_role(world.guild.id, hosts.id)
+    await env.settle()
+    notices = news.new()
+    assert notices[0] == t("en", "server.host_role_deleted", role="@Game hosts")
+    await env.advance_time(SOON)
+    news.new()
+
+    # A new host role, deleted while the bot is down: told when it is back, once.
+    second = world.guild.create_role("Night hosts")
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en", host_role=second))
+    await env.advance_time(SOON)
+    news.new()
+
+    async def while_down(_database: str) -> None:
+        env.backend.delete_role(world.guild.id, second.id)
+
+    await restart(while_down)
+    await env.advance_time(SOON)
+    assert news.new() == [t("en", "server.host_role_deleted", role=f"<@&{second.id}>")]
+    await restart()
+    await env.advance_time(SOON)
+    assert news.new() == []
+
+
+async def test_R14_the_mafia_room_keeps_the_living_mafia_and_nobody_else(
+    simcord_env: Env, restart: Restart
+) -> None:
+    env = simcord_env
+    world, players = await started(env)
+    news = HostNews(slot(world, "host"))
+    seats = seats_by_role(world, players)
+    (v_nick, villager), (m_nick, mafioso) = seats["villager"], seats["mafioso"]
+    room = mafia_room(world)
+    assert mafioso.id in thread_members(env, room)
+
+    # A moderator adds a villager: removed at once, the hosts told.
+    env.backend.add_thread_member(room.id, villager.id)
+    await env.settle()
+    assert villager.id not in thread_members(env, room)
+    assert news.new() == [t("en", "server.room_intruder_removed", member=player(v_nick, villager))]
+
+    # A member who plays nothing: the same. A host may be in it.
+    outsider = world.guild.add_member(env.create_user("outsider"))
+    env.backend.add_thread_member(room.id, outsider.id)
+    env.backend.add_thread_member(room.id, world.admin.id)
+    await env.settle()
+    assert outsider.id not in thread_members(env, room)
+    assert world.admin.id in thread_members(env, room)
+    assert news.new() == [t("en", "server.room_intruder_removed", member=f"<@{outsider.id}>")]
+    await env.advance_time(SOON)
+    assert news.new() == []
+
+    # The living mafioso removed by a moderator: added back within a minute.
+    env.backend.remove_thread_member(room.id, mafioso.id)
+    await env.settle()
+    assert mafioso.id not in thread_members(env, room)
+    await env.advance_time(SOON)
+    assert mafioso.id in thread_members(env, room)
+    assert news.new() == [t("en", "server.room_restored", member=player(m_nick, mafioso))]
+
+    # The room deleted: opened again with the living mafia.
+    env.backend.delete_channel(room.id)
+    await env.advance_time(SOON)
+    again = mafia_room(world)
+    assert again.id != room.id
+    assert mafioso.id in thread_members(env, again)
+    assert villager.id not in thread_members(env, again)
+    assert news.new() == [t("en", "server.room_reopened", members=m_nick)]
+    # The mafia still talks there.
+    reply_text(await mafioso.slash(slot(world, "game"), "kill", target=v_nick))
+    await mafioso.send(again, "we meet again")
+    assert live_game(world).engine.turn == 1
+
+    # A villager added and the mafioso taken out while the bot was down: put right when it is
+    # back, and the hosts told.
+    async def while_down(_database: str) -> None:
+        env.backend.add_thread_member(again.id, villager.id)
+        env.backend.remove_thread_member(again.id, mafioso.id)
+
+    await restart(while_down)
+    await env.advance_time(SOON)
+    assert thread_members(env, again) >= {mafioso.id}
+    assert villager.id not in thread_members(env, again)
+    assert news.new() == [
+        t("en", "server.room_intruder_removed", member=player(v_nick, villager)),
+        t("en", "server.room_restored", member=player(m_nick, mafioso)),
+    ]
+
+    await env.advance_time(SWEEP_SECONDS + SOON)
+    assert news.new() == []
+
+
+async def test_R14_a_mafioso_who_leaves_and_comes_back_gets_his_room_back(simcord_env: Env) -> None:
+    env = simcord_env
+    world, players = await started(env)
+    news = HostNews(slot(world, "host"))
+    m_nick, mafioso = seats_by_role(world, players)["mafioso"]
+    room = mafia_room(world)
+
+    world.guild.remove_member(mafioso)  # Discord drops him from every thread
+    await env.settle()
+    assert mafioso.id not in thread_members(env, room)
+    assert news.new() == [t("en", "host.player_left", nick=m_nick, user=f"<@{mafioso.id}>")]
+
+    back = world.guild.add_member(mafioso.user)
+    await env.settle()
+    assert back.id in thread_members(env, room)
+    returned = t("en", "server.player_returned", member=player(m_nick, back))
+    assert news.new() == [f"{returned} {t('en', 'server.player_returned_room_added')}"]
+    await back.send(room, "I am back")
+    await env.advance_time(SOON)
+    assert news.new() == []
+
+
+async def test_R14_without_mafia_the_hosts_are_told_and_setup_brings_the_room_back(
+    simcord_env: Env,
+) -> None:
+    env = simcord_env
+    world, players = await started(env)
+    news = HostNews(slot(world, "host"))
+    m_nick, mafioso = seats_by_role(world, players)["mafioso"]
+    old = slot(world, "mafia")
+    env.backend.delete_channel(old.id)
+    await env.advance_time(SOON)
+    assert news.new() == [t("en", "server.room_broken_no_parent", channel="#mafia")]
+    await env.advance_time(SOON)
+    assert news.new() == []  # told once
+
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en"))
+    await env.advance_time(SOON)
+    rebuilt = slot(world, "mafia")
+    assert rebuilt.id != old.id
+    room = mafia_room(world)
+    assert mafioso.id in thread_members(env, room)
+    assert t("en", "server.room_reopened", members=m_nick) in news.new()
+
+
+async def test_R14_every_resolution_looks_at_the_room_again(simcord_env: Env) -> None:
+    """A change whose event the bot never got (here: a thread member added without any
+    gateway event) is found at the next resolution."""
+    env = simcord_env
+    world, players = await started(env)
+    news = HostNews(slot(world, "host"))
+    v_nick, villager = seats_by_role(world, players)["villager"]
+    room = mafia_room(world)
+    env.backend.get_channel(room.id).thread_members[villager.id] = env.backend.now_iso()
+    await env.advance_time(SWEEP_SECONDS + SOON)
+    assert villager.id in thread_members(env, room)  # unseen so far
+    game_ch = slot(world, "game")
+    for actor in players:  # everyone posts: nobody leaves for inactivity (R52)
+        reply_text(await actor.slash(game_ch, "say", text="good morning"))
+    await until_deadline(world)
+    assert live_game(world).engine.turn == 2
+    await env.advance_time(SWEEP_SECONDS + SOON)
+    assert villager.id not in thread_members(env, room)
+    removed = t("en", "server.room_intruder_removed", member=player(v_nick, villager))
+    assert removed in news.new()
