@@ -237,8 +237,8 @@ stats-table-line = **{ $table }**: { $count ->
         [few] { $count } игры
        *[many] { $count } игр
     } ({ $winners })
-stats-winners-town = мирные жители { $count }
-stats-winners-mafia = мафия { $count }
-stats-winners-maniac = маньяк { $count }
-stats-winners-draw = ничьих { $count }
-stats-winners-none = остановлены ведущим { $count }
+stats-winners-town = мирные жители — { $count }
+stats-winners-mafia = мафия — { $count }
+stats-winners-maniac = маньяк — { $count }
+stats-winners-draw = ничьих — { $count }
+stats-winners-none = остановлены ведущим — { $count }

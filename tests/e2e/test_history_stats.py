@@ -169,7 +169,8 @@ def expected_lines(lang: Lang, user_id: int, counted: dict[str, Any]) -> list[st
     ]
     if counted["deaths"]:
         listed = ", ".join(
-            f"{t(lang, f'cause.{c}')} × {k}" for c, k in sorted(counted["deaths"].items())
+            t(lang, "stats.death_count", cause=t(lang, f"cause.{c}"), count=k)
+            for c, k in sorted(counted["deaths"].items())
         )
         lines.append(t(lang, "stats.deaths", list=listed))
     if n["checks"]:
