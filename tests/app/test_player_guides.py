@@ -19,7 +19,10 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 #: Commands another change brings (the Crook's theft R57, the role wishes R58), named in the
 #: guides before their catalogue entries exist; once an entry exists, the guide must use it.
-PENDING = {"ru": {"steal": "/украсть", "wish": "/пожелание"}, "en": {"steal": "/steal", "wish": "/wish"}}
+PENDING = {
+    "ru": {"steal": "/украсть", "wish": "/пожелание"},
+    "en": {"steal": "/steal", "wish": "/wish"},
+}
 
 
 def guide(lang: Lang) -> str:
