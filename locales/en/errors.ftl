@@ -32,7 +32,7 @@ error-bad_time = That is not a time of day.
 error-bad_hunt_time = Hunts must open before the deadline.
 error-setup-too_few_players = Too few players: { $players }; a game needs at least { $minimum }.
 error-setup-unknown_role = Unknown role in the list: { $role }. Roles: villager, mafioso, boss, troublemaker, commissar, sergeant, doctor, prostitute, foundling, maniac.
-error-setup-sergeant_without_commissar = A sergeant needs a commissar.
+error-setup-sergeant_without_commissar = A Sergeant needs a Cop (commissar) in the game.
 error-setup-foundling_without_boss = A foundling needs a boss.
 error-setup-empty_nick = A nickname is empty.
 error-setup-duplicate_role = There can be only one { $role } in a game (the list has { $count }).
@@ -93,7 +93,7 @@ error-setup-too_few_mafia =
         [one] { $players } player
        *[other] { $players } players
     }; the game needs at least { $need } (a quarter of the players).
-error-setup-too_many_mafia = Too many mafia: { $mafia } against { $town } town; the mafia would win before the game begins.
+error-setup-too_many_mafia = Too many mafia: { $mafia } against { $town } Town; the mafia would win before the game begins.
 error-setup-count_mismatch =
     { $players ->
         [one] { $players } player

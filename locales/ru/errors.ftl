@@ -65,9 +65,9 @@ error-bad_extend =
     }.
 refusal-game_over = Игра окончена.
 refusal-request_closed = Заявки сейчас не принимаются: дождитесь следующего хода.
-refusal-dead_sender = Вы мертвы: мёртвые этого не могут.
+refusal-dead_sender = Вы погибли, а погибшие заявок не подают.
 refusal-dead_target = Этот игрок мёртв.
-refusal-wrong_role = Ваша роль этого не умеет.
+refusal-wrong_role = Вашей роли это недоступно.
 refusal-not_town = Это могут только мирные жители.
 refusal-no_lynch_on_turn_1 = В первый ход суда Линча нет.
 refusal-no_hunt_on_turn_1 = В первый ход охоты нет.
