@@ -185,7 +185,7 @@ history-next = Next
 history-not_yours = Only the member who opened this list can turn its pages; run /history yourself.
 history-winner-town = Town won
 history-winner-mafia = Mafia won
-history-winner-maniac = the Poisoner won
+history-winner-maniac = Poisoner won
 history-winner-draw = a draw
 history-winner-none = ended by the host
 stats-title = Statistics on this server
@@ -230,8 +230,8 @@ stats-table-line = **{ $table }**: { $count ->
         [one] { $count } game
        *[other] { $count } games
     } ({ $winners })
-stats-winners-town = town { $count }
-stats-winners-mafia = mafia { $count }
+stats-winners-town = Town { $count }
+stats-winners-mafia = Mafia { $count }
 stats-winners-maniac = Poisoner { $count }
 stats-winners-draw = draws { $count }
 stats-winners-none = ended by the host { $count }

@@ -93,7 +93,7 @@ error-setup-too_few_mafia =
         [one] { $players } player
        *[other] { $players } players
     }; the game needs at least { $need } (a quarter of the players).
-error-setup-too_many_mafia = Too many mafia: { $mafia } against { $town } Town; the mafia would win before the game begins.
+error-setup-too_many_mafia = Too many mafia: { $mafia } against { $town } town; the mafia would win before the game begins.
 error-setup-count_mismatch =
     { $players ->
         [one] { $players } player
