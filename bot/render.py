@@ -20,6 +20,7 @@ from core.service import LiveGame
 from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request
 from rules.pipeline import inactivity
+from rules.schedule import Schedule
 
 log = logging.getLogger(__name__)
 
@@ -69,10 +70,28 @@ def reply_header(lang: Lang, table: str, game_id: int) -> str:
 _NOT_ABILITIES = frozenset({"vote", "note", "post", "hunt"})
 
 
-def render_role_card(lang: Lang, card: RoleCard) -> str:
+def card_times(lang: Lang, schedule: Schedule | None) -> str:
+    """The card's times (R1, R4): the game's own schedule, or both kinds when not known."""
+    if schedule is None:
+        return t(lang, "card.times")
+    if schedule.kind == "fast":
+        return t(lang, "card.times_fast", minutes=schedule.turn_minutes)
+    return t(
+        lang,
+        "card.times_forum",
+        hunt=schedule.hunt_open.strftime("%H:%M"),
+        deadline=schedule.deadline.strftime("%H:%M"),
+        zone=schedule.tz,
+    )
+
+
+def render_role_card(
+    lang: Lang, card: RoleCard, schedule: Schedule | None = None, activity: bool = True
+) -> str:
     """The role card as a forum host's role PM: the role's full description, the day, the hunt
-    (who may hunt and its risk, R17, R28-R30), the times (R1, R4), the activity rules (R52,
-    R53) and the commands by the reader's names; then the mafia or the commissar known."""
+    (who may hunt and its risk, R17, R28-R30), the times of the game's ``schedule`` (R1, R4),
+    the activity rules (R52, R53; ``activity``: the game applies them) and the commands by the
+    reader's names; then the mafia or the commissar known."""
     sections = [
         t(lang, "card.title", nick=card.nick, role=role_name(lang, card.role)),
         t(lang, f"card.about.{card.role}"),
@@ -85,7 +104,10 @@ def render_role_card(lang: Lang, card: RoleCard) -> str:
         sections.append(hunt)
     else:
         sections.append(t(lang, "card.no_hunt"))
-    sections += [t(lang, "card.times"), t(lang, "card.activity")]
+    sections += [
+        card_times(lang, schedule),
+        t(lang, "card.activity" if activity else "card.activity_off"),
+    ]
     lines = [
         t(
             lang,

@@ -125,8 +125,12 @@ class DayCog(PlayerCog, name="Day"):
         key = await table_key(self.ctx.store, interaction)
         card = self.ctx.service.card(key, interaction.user.id)
         lang = await reader_language(self.ctx.store, interaction)
-        text = render_role_card(lang, card)
         game = self.ctx.service.game_in(key)
+        text = (
+            render_role_card(lang, card, game.schedule, game.record.activity_rules)
+            if game is not None
+            else render_role_card(lang, card)
+        )
         header = await game_header(self.ctx, interaction, game, lang) if game else None
         # A card fits one message (tests/app/test_role_cards.py); a long header or team list
         # would be cut at a line break rather than refused by Discord.

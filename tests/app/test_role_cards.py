@@ -6,6 +6,7 @@ and the activity rules. The card the Foundling reads is the Villager's (R22)."""
 from __future__ import annotations
 
 import re
+from datetime import time
 
 import pytest
 
@@ -15,6 +16,7 @@ from core.i18n import Lang, catalogue, t
 from rules.knowledge import RoleCard, role_card
 from rules.replay import parse_script
 from rules.roles.registry import INTERNAL_ROLES, ROLES
+from rules.schedule import make_schedule
 from tests.rules.dsl import game
 
 #: Discord's limits: a message's content; an embed's description; an embed in all.
@@ -117,3 +119,20 @@ def test_R18_R20_R27_the_cards_say_what_the_forum_role_pms_say() -> None:
     # R22: the Foundling reads the Villager's card, in both languages.
     for lang in ("ru", "en"):
         assert t(lang, "card.about.foundling") == t(lang, "card.about.villager")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_R1_R4_R52_the_card_gives_the_games_own_times_and_activity(lang: Lang) -> None:
+    """A forum game's card gives its own hunt and deadline times and time zone; a fast game's
+    its turn length; a game without the activity rules says they are off."""
+    forum = make_schedule("forum", "America/Argentina/ComodRivadavia", hunt_open=time(11, 30),
+                          deadline=time(22, 15))  # fmt: skip
+    fast = make_schedule("fast", "UTC", turn_minutes=7)
+    for card in every_card():
+        text = render_role_card(lang, card, forum, activity=True)
+        assert "11:30" in text and "22:15" in text and "ComodRivadavia" in text
+        assert "12:00" not in text and t(lang, "card.activity") in text
+        assert len(with_dm_header(lang, LONG * 3, 99, text, table=LONG)) <= MESSAGE_LIMIT
+        text = render_role_card(lang, card, fast, activity=False)
+        assert t(lang, "card.times_fast", minutes=7) in text and "21:00" not in text
+        assert t(lang, "card.activity_off") in text and t(lang, "card.activity") not in text
