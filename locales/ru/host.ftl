@@ -139,7 +139,7 @@ start-bot_missing_permissions = Не могу начать игру: моей р
 start-mafia_room_missing_permissions = Не могу начать игру: мне не хватает прав в { $channel }, где открывается комната мафии (закрытая ветка): { $permissions }. Выдайте их моей роли (или выполните /мафия настройка, чтобы починить канал) и снова выполните /мафия старт.
 start-mafia_access_failed = Внимание: не удалось открыть комнату мафии в { $channel } (там не хватает прав). Выполните /мафия настройка, чтобы починить каналы; я открою её снова со следующей новостью для мафии.
 ### The hosts' console in #host: the night's account, the audit lines, /mafia log and /mafia state.
-console-account-title = **Ход { $turn }: ночь глазами ведущего**
+console-account-title = **Ход { $turn }: полный отчёт для ведущих**
 console-requests = Заявки:
 console-no_requests = Заявок не было.
 console-request = - { $by }: { $verb } → { $targets }: { $fate }
