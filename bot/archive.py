@@ -18,14 +18,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import attrs
 import jinja2
 
 from bot.endgame import summary_lines, winner_line
-from bot.render import render, render_host_account, role_name, role_summary, verb_name
+from bot.posts import Post as DiscordPost
+from bot.render import (
+    render,
+    render_host_account,
+    render_posts,
+    role_name,
+    role_summary,
+    verb_name,
+)
 from bot.tables import table_title
 from core.history import FinishedGame, load_finished
 from core.i18n import Lang, as_lang, has_key, t
@@ -71,12 +81,31 @@ class Post:
 
 
 @attrs.frozen
+class Embed:
+    """One embed of a published message, as Discord laid it out."""
+
+    title: str
+    description: str
+    fields: tuple[tuple[str, str], ...]  # (name, value): a heading and its lines
+    footer: str
+    colour: str = ""  # its bar's colour, "#f59e0b" (the bot's own value, never player text)
+
+
+@attrs.frozen
+class Message:
+    """One message the bot published in #game: its text and its embeds."""
+
+    content: str
+    embeds: tuple[Embed, ...]
+
+
+@attrs.frozen
 class Turn:
     """One turn: the talk in #game, the dawn report, and the hidden part."""
 
     number: int
     posts: tuple[Post, ...]
-    dawn: tuple[str, ...]  # the public announcements, as published
+    dawn: tuple[Message, ...]  # the public announcements, as published
     account: str  # every standing request and its fate, deaths, votes (the hosts' account, R47)
     refused: tuple[str, ...]  # requests the rules refused at the deadline, and why
     checks: tuple[str, ...]  # the commissar's checks and their answers (R18)
@@ -157,19 +186,78 @@ def _replay(script: Mapping[str, Any], unresolved: int | None = None) -> dict[in
 # --- building the archive -----------------------------------------------------------------
 
 
-def _when(iso: Any) -> str | None:
+#: How a date and time read in each language (the game's time zone named after it).
+TIME_FORMATS: dict[str, str] = {"ru": "%d.%m.%Y %H:%M", "en": "%Y-%m-%d %H:%M"}
+
+#: A Discord timestamp in a published text: ``<t:1767226200:f>``; a relative one
+#: (``(<t:...:R>)``, "in 2 hours") means nothing in an archive and is dropped.
+_STAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
+_RELATIVE = re.compile(r" ?\(<t:-?\d+:R>\)")
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def _local(moment: datetime, lang: Lang, zone: ZoneInfo) -> str:
+    """A moment in the game's time zone, as the reader's language writes it."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(zone).strftime(TIME_FORMATS.get(lang, TIME_FORMATS["en"]))
+
+
+def _when(iso: Any, lang: Lang, zone: ZoneInfo) -> str | None:
+    """A stored ISO time in the game's time zone, the zone named: ``10.03.2026 09:00
+    (Europe/Moscow)``."""
     if not iso:
         return None
-    return str(iso)[:16].replace("T", " ") + " UTC"
+    try:
+        moment = datetime.fromisoformat(str(iso))
+    except ValueError:
+        return str(iso)
+    return f"{_local(moment, lang, zone)} ({zone.key})"
+
+
+def _published(text: str, lang: Lang, zone: ZoneInfo) -> str:
+    """The bot's own text as readers saw it, for a page: Discord timestamps in the game's time
+    zone, bold marks dropped (the page sets the headings apart itself)."""
+    text = _RELATIVE.sub("", text)
+    text = _STAMP.sub(
+        lambda m: _local(datetime.fromtimestamp(int(m[1]), UTC), lang, zone), text
+    )
+    return text.replace("**", "")
+
+
+def _message(post: DiscordPost, lang: Lang, zone: ZoneInfo) -> Message:
+    def clean(value: str | None) -> str:
+        return _published(value or "", lang, zone)
+
+    return Message(
+        content=clean(post.content),
+        embeds=tuple(
+            Embed(
+                title=clean(embed.title),
+                description=clean(embed.description),
+                fields=tuple((clean(f.name), clean(f.value)) for f in embed.fields),
+                footer=clean(embed.footer.text if embed.footer else None),
+                colour=f"#{embed.colour.value:06x}" if embed.colour is not None else "",
+            )
+            for embed in post.embeds
+        ),
+    )
 
 
 def _targets(req: Request) -> str:
     return ", ".join(req.named()) or "-"
 
 
-def _member_label(uid: int, names: Mapping[int, str] | None) -> str:
-    name = (names or {}).get(uid)
-    return f"{name} ({uid})" if name else str(uid)
+def _member_label(lang: Lang, uid: int, names: Mapping[int, str] | None) -> str:
+    """A member by his display name only (an id means nothing to a reader); a member whose
+    name is not known (he left the server, or the page was exported offline) says so."""
+    return (names or {}).get(uid) or t(lang, "archive.member_unknown")
 
 
 def _refused_line(lang: Lang, req: Request, code: str) -> str:
@@ -193,7 +281,9 @@ def build_archive(
         (t(lang, "archive.table"), table),
         (t(lang, "archive.game"), str(rec.id)),
     ]
-    started, ended = _when(summary.get("started")), _when(summary.get("ended"))
+    zone = _zone(rec.timezone)
+    started = _when(summary.get("started"), lang, zone)
+    ended = _when(summary.get("ended"), lang, zone)
     if started:
         setup.append((t(lang, "archive.started"), started))
     if ended:
@@ -217,7 +307,7 @@ def build_archive(
         seats.append(
             Seat(
                 nick=nick,
-                member=None if member is None else _member_label(member, member_names),
+                member=None if member is None else _member_label(lang, member, member_names),
                 role=role_name(lang, str(entry["role"])),
                 final_role=role_name(lang, str(final)) if final else None,
                 fate=fate,
@@ -243,12 +333,17 @@ def build_archive(
         checks: list[str] = []
         for a in seen.private:
             if a.kind == "check":
+                answer = "mafia" if a.payload.get("result") == "mafia" else "not_mafia"
                 text = t(
                     lang,
                     "archive.check",
                     commissar=a.payload.get("commissar") or a.audience,
-                    text=render(lang, "check", a.payload),
+                    target=a.payload["target"],
+                    answer=t(lang, f"archive.answer.{answer}"),
                 )
+                killed_by = render(lang, "check", a.payload).splitlines()[1:]
+                if killed_by:  # R18: who killed him and how, as the commissar read it
+                    text = " ".join([text, *killed_by])
                 if text not in checks:  # R18, R19: one check may reach several readers
                     checks.append(text)
         mafia = [
@@ -265,7 +360,10 @@ def build_archive(
                     Post(p.nick, p.text, p.ghost) for p in game.posts if p.turn == number
                 ),
                 dawn=tuple(
-                    render(lang, a.kind, a.payload) for a in seen.public if a.audience == PUBLIC
+                    _message(post, lang, zone)
+                    for a in seen.public
+                    if a.audience == PUBLIC
+                    for post in render_posts(lang, a.kind, a.payload)
                 ),
                 account=account,
                 refused=tuple(

@@ -694,7 +694,12 @@ class Delivery:
             live = self.service.live.get(game_id)
             if live is None or nick not in live.engine.state.players:
                 return None  # the game is over: the final reveal says it all
-            text = render_role_card(lang, role_card(live.engine.state, nick))
+            text = render_role_card(
+                lang,
+                role_card(live.engine.state, nick),
+                live.schedule,
+                live.record.activity_rules,
+            )
         elif kind in EMBED_KINDS:
             posts = render_posts(lang, kind, payload)
             first = posts[0].content if posts else ""

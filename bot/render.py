@@ -20,6 +20,7 @@ from core.service import LiveGame
 from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request
 from rules.pipeline import inactivity
+from rules.schedule import Schedule
 
 log = logging.getLogger(__name__)
 
@@ -65,15 +66,54 @@ def reply_header(lang: Lang, table: str, game_id: int) -> str:
     return f"**{header}**"
 
 
-def render_role_card(lang: Lang, card: RoleCard) -> str:
-    lines = [
+#: Verbs every player has (R2, R37, R52) and the hunt (R28): not a role's own ability (R17).
+_NOT_ABILITIES = frozenset({"vote", "note", "post", "hunt"})
+
+
+def card_times(lang: Lang, schedule: Schedule | None) -> str:
+    """The card's times (R1, R4): the game's own schedule, or both kinds when not known."""
+    if schedule is None:
+        return t(lang, "card.times")
+    if schedule.kind == "fast":
+        return t(lang, "card.times_fast", minutes=schedule.turn_minutes)
+    return t(
+        lang,
+        "card.times_forum",
+        hunt=schedule.hunt_open.strftime("%H:%M"),
+        deadline=schedule.deadline.strftime("%H:%M"),
+        zone=schedule.tz,
+    )
+
+
+def render_role_card(
+    lang: Lang, card: RoleCard, schedule: Schedule | None = None, activity: bool = True
+) -> str:
+    """The role card as a forum host's role PM: the role's full description, the day, the hunt
+    (who may hunt and its risk, R17, R28-R30), the times of the game's ``schedule`` (R1, R4),
+    the activity rules (R52, R53; ``activity``: the game applies them) and the commands by the
+    reader's names; then the mafia or the commissar known."""
+    sections = [
         t(lang, "card.title", nick=card.nick, role=role_name(lang, card.role)),
         t(lang, f"card.about.{card.role}"),
+        t(lang, "card.day"),
+    ]
+    if "hunt" in card.verbs:
+        hunt = t(lang, "card.hunt")
+        if set(card.verbs) - _NOT_ABILITIES:
+            hunt += " " + t(lang, "card.hunt_or_ability")
+        sections.append(hunt)
+    else:
+        sections.append(t(lang, "card.no_hunt"))
+    sections += [
+        card_times(lang, schedule),
+        t(lang, "card.activity" if activity else "card.activity_off"),
+    ]
+    lines = [
         t(
             lang,
             "card.verbs",
             verbs=", ".join(command_name(lang, v) for v in card.verbs if v != "post"),
-        ),
+        )
     ]
     if card.team:
         lines.append(t(lang, "card.team", team=", ".join(card.team)))
@@ -81,7 +121,7 @@ def render_role_card(lang: Lang, card: RoleCard) -> str:
         lines.append(t(lang, "card.commissar", commissar=card.commissar))
     if not card.alive:
         lines.append(t(lang, "card.dead"))
-    return "\n".join(lines)
+    return "\n\n".join([*sections, "\n".join(lines)])
 
 
 def render_death(lang: Lang, death: Mapping[str, Any]) -> str:
@@ -188,9 +228,16 @@ def _name_lines(nicks: Sequence[str], width: int = 80) -> list[str]:
     return lines
 
 
+def role_count(lang: Lang, role: str, count: int) -> str:
+    """One role of a role list as hosts write it: ``Villager ×5`` (``Мирный житель — 5``),
+    a role of one seat by its name alone."""
+    name = role_name(lang, role)
+    return name if count == 1 else t(lang, "roles.count", role=name, count=count)
+
+
 def _role_lines(lang: Lang, roles: Mapping[str, int]) -> list[str]:
-    """``Villager × 5, Doctor × 1``: the game's roles on as few lines as read well."""
-    return _name_lines([f"{role_name(lang, role)} × {count}" for role, count in roles.items()])
+    """``Boss, Mafioso ×2, Villager ×5``: the game's roles on as few lines as read well."""
+    return _name_lines([role_count(lang, role, count) for role, count in roles.items()])
 
 
 def results_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
@@ -320,11 +367,12 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
 
 
 def role_summary(lang: Lang, roles: list[str]) -> str:
-    """``Villager × 5, Doctor × 1``: the role list as the hosts read it."""
+    """``Boss, Mafioso ×2, Villager ×5``: the role list as the hosts write it (``Мирный житель
+    — 5`` in Russian); a role of one seat is its name alone."""
     counts: dict[str, int] = {}
     for role in roles:
         counts[role] = counts.get(role, 0) + 1
-    return ", ".join(f"{t(lang, f'role.{role}')} × {n}" for role, n in counts.items())
+    return ", ".join(role_count(lang, role, n) for role, n in counts.items())
 
 
 def describe_request(lang: Lang, req: Request) -> str:

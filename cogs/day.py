@@ -24,6 +24,7 @@ from bot.errors import UserError
 from bot.render import describe_request, render, render_role_card, role_name, timestamp
 from bot.replies import reader_language, send_private
 from bot.tables import table_key, table_language, table_of
+from bot.webhooks import split_message
 from cogs._common import (
     Nick,
     PlayerCog,
@@ -124,10 +125,17 @@ class DayCog(PlayerCog, name="Day"):
         key = await table_key(self.ctx.store, interaction)
         card = self.ctx.service.card(key, interaction.user.id)
         lang = await reader_language(self.ctx.store, interaction)
-        text = render_role_card(lang, card)
         game = self.ctx.service.game_in(key)
+        text = (
+            render_role_card(lang, card, game.schedule, game.record.activity_rules)
+            if game is not None
+            else render_role_card(lang, card)
+        )
         header = await game_header(self.ctx, interaction, game, lang) if game else None
-        await send_private(interaction, f"{header}\n{text}" if header else text)
+        # A card fits one message (tests/app/test_role_cards.py); a long header or team list
+        # would be cut at a line break rather than refused by Discord.
+        for piece in split_message(f"{header}\n{text}" if header else text):
+            await send_private(interaction, piece)
 
     @app_commands.command(name="status", description=ltext("cmd.status.description"))
     async def status_command(self, interaction: discord.Interaction[Any]) -> None:

@@ -136,7 +136,8 @@ def member_embeds(lang: Lang, stats: MemberStats, *, own: bool) -> list[discord.
     ]
     if stats.deaths:
         deaths = ", ".join(
-            f"{t(lang, f'cause.{cause}')} × {n}" for cause, n in sorted(stats.deaths.items())
+            t(lang, "stats.death_count", cause=t(lang, f"cause.{cause}"), count=n)
+            for cause, n in sorted(stats.deaths.items())
         )
         lines.append(t(lang, "stats.deaths", list=deaths))
     if stats.checks:

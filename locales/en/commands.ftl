@@ -106,7 +106,7 @@ cmd-kill-opt-target-description = A living player's nickname
 cmd-kill-opt-second-name = second
 cmd-kill-opt-second-description = The second target (only with the double kill)
 cmd-check-name = check
-cmd-check-description = Commissar: check a player
+cmd-check-description = Cop: check a player
 cmd-check-opt-target-name = target
 cmd-check-opt-target-description = A living player's nickname
 cmd-heal-name = heal
@@ -118,19 +118,19 @@ cmd-inject-description = Doctor: the lethal injection
 cmd-inject-opt-target-name = target
 cmd-inject-opt-target-description = A living player's nickname
 cmd-block-name = block
-cmd-block-description = Prostitute: block a player
+cmd-block-description = Roleblocker: block a player
 cmd-block-opt-target-name = target
 cmd-block-opt-target-description = A living player's nickname
 cmd-slander-name = slander
-cmd-slander-description = Troublemaker: slander a player
+cmd-slander-description = Framer: frame a player for the Cop's check
 cmd-slander-opt-target-name = target
 cmd-slander-opt-target-description = A living player's nickname
 cmd-poison-name = poison
-cmd-poison-description = Maniac: poison a player
+cmd-poison-description = Poisoner: poison a player
 cmd-poison-opt-target-name = target
 cmd-poison-opt-target-description = A living player's nickname
 cmd-shoot-name = shoot
-cmd-shoot-description = Killed commissar: shoot with the pistol
+cmd-shoot-description = Dead Cop: fire your pistol
 cmd-shoot-opt-target-name = target
 cmd-shoot-opt-target-description = A living player's nickname
 choice-schedule-forum = Forum
@@ -184,9 +184,9 @@ history-unknown = There is no finished game #{ $game } on this server.
 history-prev = Previous
 history-next = Next
 history-not_yours = Only the member who opened this list can turn its pages; run /history yourself.
-history-winner-town = the town won
-history-winner-mafia = the mafia won
-history-winner-maniac = the maniac won
+history-winner-town = Town won
+history-winner-mafia = Mafia won
+history-winner-maniac = Poisoner won
 history-winner-draw = a draw
 history-winner-none = ended by the host
 stats-title = Statistics on this server
@@ -200,7 +200,12 @@ stats-games =
        *[other] { $wins } wins
     } ({ $rate }%)
 stats-survival = Alive at the end: { $survived } of { $games }. Lynched: { $lynched }.
-stats-deaths = Deaths: { $list }
+stats-deaths = Died by: { $list }
+stats-death_count =
+    { $cause } ({ $count ->
+        [one] once
+       *[other] { $count } times
+    })
 stats-checks = Checks: { $checks } made, { $answered } answered, { $accurate } accurate ({ $accuracy })
 stats-no_accuracy = no answer yet
 stats-tally =
@@ -215,7 +220,7 @@ stats-by_faction = By faction (at the end)
 stats-by_role = By role (dealt)
 stats-faction-town = Town
 stats-faction-mafia = Mafia
-stats-faction-maniac = Maniac
+stats-faction-maniac = Third party (Poisoner)
 stats-own = Your own games all count, those whose members the host kept secret too (only you see them).
 stats-others = Games whose members the host kept secret are not counted here.
 stats-leaderboard = Leaderboard (wins, then win rate, then games)
@@ -226,8 +231,8 @@ stats-table-line = **{ $table }**: { $count ->
         [one] { $count } game
        *[other] { $count } games
     } ({ $winners })
-stats-winners-town = town { $count }
-stats-winners-mafia = mafia { $count }
-stats-winners-maniac = maniac { $count }
+stats-winners-town = Town { $count }
+stats-winners-mafia = Mafia { $count }
+stats-winners-maniac = Poisoner { $count }
 stats-winners-draw = draws { $count }
 stats-winners-none = ended by the host { $count }

@@ -3,86 +3,122 @@
 
 announce-done = Posted in { $channel }.
 role-villager = Villager
-card-about-villager = You are a peaceful villager: find the mafia and lynch it.
+card-about-villager =
+    You are a Villager (vanilla Town). You have no power: your weapons are your posts and your vote. Find the mafia in the discussion: question the players you suspect and explain your vote.
+    Town wins when no mafia and no Poisoner are left alive.
 role-mafioso = Mafioso
-card-about-mafioso = You are in the mafia: agree on a kill every turn in the mafia channel.
+card-about-mafioso =
+    You are a Mafioso. You know the whole mafia, and you share a private room with them. By day, pass yourself off as Town.
+    Each night the mafia kill one player (/kill): everyone who sends a kill request must name the same player, or nobody dies; a member who sends nothing is not counted. The mafia's room shows whom each member names right now. The host may grant the mafia a double kill: then /kill takes a second target.
+    Mafia wins when the living mafia are at least as many as the living Town, and the Poisoner is dead.
 role-boss = Boss
-card-about-boss = You lead the mafia; the commissar's check shows you as mafia. If the game has a Foundling, the Foundling joins the mafia when you die.
-role-troublemaker = Troublemaker
-card-about-troublemaker = You are in the mafia and can make a player look like mafia to the commissar.
-role-commissar = Commissar
-card-about-commissar = You check one player a turn: mafia or not.
+card-about-boss =
+    You are the Boss, the head of the mafia. You know the whole mafia, and you share a private room with them. By day, pass yourself off as Town.
+    Each night the mafia kill one player (/kill): everyone who sends a kill request must name the same player, or nobody dies; a member who sends nothing is not counted. The host may grant a double kill: then /kill takes a second target.
+    Unlike a Godfather, you check as mafia to the Cop. If the game has a Foundling, he joins the mafia when you die.
+    Mafia wins when the living mafia are at least as many as the living Town, and the Poisoner is dead.
+role-troublemaker = Framer
+card-about-troublemaker =
+    You are the Framer (the forum's Troublemaker), a member of the mafia. You know the whole mafia, and you share a private room with them. By day, pass yourself off as Town.
+    Each night the mafia kill one player (/kill): everyone who sends a kill request must name the same player, or nobody dies.
+    You may also frame one player each night (/slander): if the Cop checks him that same night, the answer is "mafia".
+    Mafia wins when the living mafia are at least as many as the living Town, and the Poisoner is dead.
+role-commissar = Cop
+card-about-commissar =
+    You are the Cop (the forum's Commissar), Town. Each night, check one living player (/check): you alone learn whether he is mafia or not. If he is killed that same night, you also learn who killed him and how. The answer comes even if you die that night.
+    You carry a pistol. When you are killed (lynch, mafia, poison, injection, a failed hunt), you get one hour (one minute in a fast game) to shoot one living player (/shoot), who dies with you.
+    If the game has a Sergeant, he knows you, gets a copy of every answer, and takes over when you die.
+    Town wins when no mafia and no Poisoner are left alive.
 role-sergeant = Sergeant
-card-about-sergeant = You learn the commissar's checks and take over the checks if the commissar dies.
+card-about-sergeant =
+    You are the Sergeant, Town. From the start you know who the Cop is, and you privately get every answer he gets. You do not check anyone yourself.
+    When the Cop dies, you take his place: you check a player each night (/check) and carry his pistol.
+    Town wins when no mafia and no Poisoner are left alive.
 role-doctor = Doctor
-card-about-doctor = You heal one player a turn; once a game you may give a lethal injection.
-role-prostitute = Prostitute
-card-about-prostitute = You block one player's action a turn.
+card-about-doctor =
+    You are the Doctor, Town. Each night, heal one living player, yourself included (/heal): that night the mafia cannot kill him and the Poisoner cannot poison him. A heal never saves anyone from the lynch, a hunt, the pistol or an injection.
+    You may not heal the same player two turns running, yourself included; a turn without a heal breaks the chain.
+    Once per game you may give a lethal injection instead (/inject): the target dies whatever his role. It is used up only when it kills.
+    Town wins when no mafia and no Poisoner are left alive.
+role-prostitute = Roleblocker
+card-about-prostitute =
+    You are the Roleblocker (the forum's Prostitute), Town. Each night, choose one player (/block): his night action does nothing that night (a check, a heal, an injection, a kill, a frame, a poison), and he is not told why. Your block is resolved before every other night action.
+    Town wins when no mafia and no Poisoner are left alive.
 role-foundling = Foundling
-card-about-foundling = You are a peaceful villager.
-role-converted_foundling = Converted foundling
-card-about-converted_foundling = You have joined the mafia.
-role-promoted_sergeant = Commissar (promoted)
-card-about-promoted_sergeant = You have taken over the commissar's checks.
-role-maniac = Maniac
-card-about-maniac = You play alone: poison one player a turn and outlive everybody.
+card-about-foundling =
+    You are a Villager (vanilla Town). You have no power: your weapons are your posts and your vote. Find the mafia in the discussion: question the players you suspect and explain your vote.
+    Town wins when no mafia and no Poisoner are left alive.
+role-converted_foundling = Foundling (turned mafia)
+card-about-converted_foundling =
+    The Boss is dead and you have joined the mafia: you are the Foundling, and now mafia in every respect. You know the whole mafia and post in its room; each night the mafia kill one player (/kill), and everyone who sends a kill request must name the same player. If you die, you are revealed as the Foundling.
+    Mafia wins when the living mafia are at least as many as the living Town, and the Poisoner is dead.
+role-promoted_sergeant = Cop (promoted Sergeant)
+card-about-promoted_sergeant =
+    The Cop is dead and you, the Sergeant, have taken his place. Each night, check one living player (/check): mafia or not; if he is killed that same night, you also learn who killed him and how.
+    You now carry the pistol: when you are killed, you get one hour (one minute in a fast game) to shoot one living player (/shoot). If you die, you are revealed as the Sergeant.
+    Town wins when no mafia and no Poisoner are left alive.
+role-maniac = Poisoner
+card-about-maniac =
+    You are the Poisoner (the forum's maniac), a third-party killer who plays alone, like a Serial Killer. Each night you may poison one living player (/poison). Your victim notices nothing: he lives one more day, posts and votes, and dies at the start of the next resolution; his vote of that day counts. If the Doctor heals him the night you poison him, the poison fails.
+    The Cop's check shows you as "not mafia".
+    You win if you are alive and at most one other player is.
 verb-vote = vote
 verb-hunt = hunt
 verb-note = death note
 verb-kill = kill
 verb-check = check
 verb-heal = heal
-verb-inject = injection
+verb-inject = lethal injection
 verb-block = block
-verb-slander = slander
+verb-slander = frame
 verb-poison = poison
 verb-shoot = shot
 verb-post = post
-play-accepted-vote = Your vote against { $target } is counted.
-play-accepted-hunt = You are hunting { $target }.
-play-accepted-note = Your death note to { $to } is kept.
-play-accepted-kill = Kill request: { $target }.
-play-accepted-check = You will check { $target }.
-play-accepted-heal = You will heal { $target }.
-play-accepted-inject = You will inject { $target }.
-play-accepted-block = You will block { $target }.
-play-accepted-slander = You will slander { $target }.
-play-accepted-poison = You will poison { $target }.
-play-accepted-shoot = You shoot { $target }.
+play-accepted-vote = Your vote is recorded: you are voting to lynch { $target }. Votes are counted at the deadline.
+play-accepted-hunt = Your hunt is recorded: { $target }.
+play-accepted-note = Your death note to { $to } is saved.
+play-accepted-kill = Your kill request is recorded: { $target }.
+play-accepted-check = Your check is recorded: { $target }.
+play-accepted-heal = Your heal is recorded: { $target }.
+play-accepted-inject = Your lethal injection is recorded: { $target }.
+play-accepted-block = Your block is recorded: { $target }.
+play-accepted-slander = Your frame is recorded: { $target }.
+play-accepted-poison = Your poison is recorded: { $target }.
+play-accepted-shoot = Your shot is recorded: { $target }.
 play-withdrawn = Withdrawn: { $verbs }.
 death-poison = { $nick } ({ $role }) died of poison.
 cause-poison = poisoned
-death-hunt = { $nick } ({ $role }) was killed in the hunt.
+death-hunt = { $nick } ({ $role }) was hunted down and killed.
 cause-hunt = killed in the hunt
-death-hunt_backfire = { $nick } ({ $role }) died in their own hunt.
-cause-hunt_backfire = died in their own hunt
+death-hunt_backfire = { $nick } ({ $role }) went hunting and died.
+cause-hunt_backfire = died hunting
 death-mafia = { $nick } ({ $role }) was killed in the night.
 cause-mafia = killed in the night
 death-euthanasia = { $nick } ({ $role }) died in the night.
 cause-euthanasia = died in the night
 death-lynch = { $nick } ({ $role }) was lynched.
 cause-lynch = lynched
-death-inactive = { $nick } ({ $role }) left the game: no post this turn.
-cause-inactive = inactive
-death-missed_votes = { $nick } ({ $role }) left the game: missed two votes.
-cause-missed_votes = missed two votes
-death-excluded = { $nick } ({ $role }) was excluded by the host.
-cause-excluded = excluded
+death-inactive = { $nick } ({ $role }) was modkilled for inactivity: no post this turn.
+cause-inactive = modkilled for inactivity
+death-missed_votes = { $nick } ({ $role }) was modkilled for missing two votes.
+cause-missed_votes = modkilled for missing two votes
+death-excluded = { $nick } ({ $role }) was removed from the game by the host.
+cause-excluded = removed by the host
 death-pistol = { $nick } ({ $role }) was shot by { $by }.
 cause-pistol = shot
 cause-None = alive
-method-mafia = the mafia's kill
-method-euthanasia = the doctor's injection
-winner-town = The town wins!
-winner-mafia = The mafia wins!
-winner-maniac = The maniac wins!
+method-mafia = a mafia kill
+method-euthanasia = the Doctor's lethal injection
+winner-town = Town wins!
+winner-mafia = Mafia wins!
+winner-maniac = The Poisoner wins!
 winner-draw = Nobody survived: a draw.
 winner-none = The host ended the game.
 reveal-alive = { $nick }: { $role }, alive
 reveal-dead = { $nick }: { $role }, { $cause } on turn { $turn }
-gameover-reason-mafia_dead = No mafia and no maniac are left alive.
-gameover-reason-parity = The living mafia are as many as the living town, or more.
-gameover-reason-maniac_last = The maniac is alive with at most one other player.
+gameover-reason-mafia_dead = All the mafia and the Poisoner are dead.
+gameover-reason-parity = The mafia have reached parity with Town.
+gameover-reason-maniac_last = The Poisoner is alive with at most one other player left.
 gameover-reason-all_dead = Nobody is left alive.
 gameover-reason-host_ended = The host ended the game: nobody wins.
 gameover-reason-unknown = The game is over.
@@ -97,7 +133,7 @@ gameover-changed = { $role } → { $final }
 gameover-member = played by { $member }
 gameover-hidden = The host chose to keep the members behind the nicknames secret.
 gameover-reveal-yes = At the end of the game, the members behind the nicknames will be named.
-gameover-reveal-no = The members behind the nicknames stay secret, also after the game.
+gameover-reveal-no = The members behind the nicknames stay secret, even after the game.
 picture-game = Game #{ $game }, { $turns ->
         [one] { $turns } turn
        *[other] { $turns } turns
@@ -119,9 +155,23 @@ picture-mark-other = other
 picture-failed = The end-of-game picture of game #{ $game } could not be drawn: the final announcement went out without it.
 card-title = You are **{ $nick }**, { $role }.
 card-verbs = Your commands: { $verbs }
-card-team = The mafia: { $team }
-card-commissar = The commissar is { $commissar }.
-card-dead = You are dead: you may still post as a ghost.
+card-team = Your mafia team: { $team }
+card-commissar = Your Cop is { $commissar }.
+card-dead = You are dead. You may still post, as a ghost.
+# The parts of every role card after the role's own description (bot/render.py).
+card-day = By day: post in #game under your nickname (/say, /post). From Day 2, vote in the lynch (/vote): the player with the most votes is lynched, provided he has at least a quarter of the votes of those voting. Once per game you may write a death note to one player (/note): he gets it if the mafia kill you or you are lynched.
+card-hunt = The hunt (from Day 2): /hunt a player. If he is mafia, he dies; if not (Town, or the Poisoner), you die instead. Only the first hunt of a turn is carried out, and nobody learns who hunted.
+card-hunt_or_ability = A hunt or your night action: one or the other each turn; sending one withdraws the other.
+card-no_hunt = You cannot hunt.
+card-times = Times (the game's time zone): requests are accepted until 21:00, hunts from 12:00, and the results are posted at 21:00. In a fast game a turn lasts a few minutes and hunts open halfway through it. /status shows the deadline.
+card-times_forum = Times (forum schedule, { $zone } time): a turn lasts a day; requests until { $deadline }, hunts from { $hunt }, results at { $deadline }. /status shows the deadline.
+card-times_fast =
+    Times (fast schedule): a turn lasts { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    }; hunts open halfway through, and the results come at the end of the turn. /status shows the deadline.
+card-activity = Activity rules (unless the host turned them off): a player who posts nothing in #game during a turn is modkilled; a player who misses the lynch vote twice in the game is modkilled. You may skip your night action.
+card-activity_off = The activity rules are off in this game: nobody is modkilled for silence or missed votes. Vote anyway.
 announce-turn_open = Turn { $turn } begins. Deadline: { $deadline } ({ $relative }).
 announce-results = Results of turn { $turn }
 announce-nobody_died = Nobody died.
@@ -129,9 +179,9 @@ announce-pistol_window = { $nick } may shoot before the turn ends.
 announce-note =
     A death note from { $author }:
     { $text }
-announce-pistol = You were killed, but you may fire your pistol once: /shoot.
-announce-converted = The boss is dead: you now belong to the mafia.
-announce-promoted = The commissar is dead: you take over and check players now.
+announce-pistol = You were killed, but you have a pistol: one shot with /shoot while the pistol window is open.
+announce-converted = The Boss is dead: you have joined the mafia.
+announce-promoted = The Cop is dead: you are the Cop now, and check a player each turn.
 announce-mafia_joined = { $nick } has joined the mafia.
 announce-no_shot = { $nick } did not shoot.
 announce-unknown = (an announcement: { $kind })
@@ -146,7 +196,7 @@ lynch-totals =
        *[other] { $count } votes
     }
 lynch-no_votes = Nobody voted.
-lynch-hanged = The town lynched { $nick }.
+lynch-hanged = Lynched: { $nick }.
 lynch-nobody = Nobody was lynched.
 dawn-deaths = Deaths
 dawn-lynch = Lynch
@@ -188,8 +238,8 @@ dawn-tie_totals =
 dawn-pistols = Pistols
 dawn-living = Living players ({ $count })
 dawn-roles = Roles in this game
-check-mafia = Check: { $target } is in the mafia.
-check-not_mafia = Check: { $target } is not in the mafia.
+check-mafia = Check: { $target } is mafia.
+check-not_mafia = Check: { $target } is not mafia.
 check-killed_by = { $target } was killed tonight by { $killers } ({ $method }).
 signup-message =
     Sign-up for a new game is open ({ $schedule } schedule). Signed up: { $count ->
@@ -211,6 +261,8 @@ signup-left =
 signup-closed = Sign-up is closed: the game has started.
 signup-opened = Sign-up is open in { $channel }.
 roles-set = Roles: { $roles }.
+# A role in a role list: "Villager ×5", one of a kind by its name only.
+roles-count = { $role } ×{ $count }
 signup-cancelled = Sign-up was cancelled by the host.
 dm-header = { $server } · game #{ $game }
 dm-header_table = { $server } · { $table } · game #{ $game }
@@ -250,17 +302,17 @@ players-living =
 players-dead =
     Dead: { $count ->
         [0] nobody yet
-        [one] { $count } ghost
-       *[other] { $count } ghosts
+        [one] { $count } player
+       *[other] { $count } players
     }
 help-header = Your commands now:
 rules-page = Page { $page } of { $pages }.
 rules-next = Next: { $command }
 announce-excluded = The host has removed { $nick } from the game.
 reminder-vote = Turn { $turn }: you have not voted yet. Every living player must vote before the deadline (/vote).
-reminder-post = Turn { $turn }: you have not posted in the game channel yet. A player who posts nothing during a turn leaves the game (/say).
-reminder-last_chance = You have already missed one vote: missing a second one removes you from the game.
-announce-introduce = Turn 1 has no lynch and no hunts. Introduce yourselves here (/say or /post)!
+reminder-post = Turn { $turn }: you have not posted in #game yet. A player who posts nothing during a turn is modkilled for inactivity (/say).
+reminder-last_chance = You have already missed one vote: miss a second and you are modkilled.
+announce-introduce = Day 1 has no lynch and no hunts. Introduce yourselves here (/say or /post)!
 announce-clock_extended = The host has moved the deadline: { $deadline } ({ $relative }).
 announce-clock_paused =
     The host has paused the clock. Time left: { $minutes ->
@@ -273,7 +325,7 @@ announce-double_kill_next = The host allows the mafia to kill two players next n
 announce-hunts_open = Hunts are open: hunt requests (/hunt) are accepted until the deadline { $deadline } ({ $relative }).
 announce-last_hour = One hour to the deadline: { $deadline } ({ $relative }). Requests are accepted until then, not after.
 announce-replaced = { $nick } is now played by a substitute.
-announce-explain_votes = Everyone: explain your vote, and ask the others about theirs.
+announce-explain_votes = Explain your vote, and question the players you suspect.
 pistol-placeholder = Whom do you shoot?
 pistol-done = You shot { $nick }. The shot is announced when the pistol window closes.
 announce-mafia_left = { $nick } is dead and leaves this room.
@@ -289,6 +341,7 @@ archive-roles = Roles
 archive-players = Players
 archive-nick = Nickname
 archive-member = Member
+archive-member_unknown = name unknown
 archive-role = Role dealt
 archive-final_role = Final role
 archive-fate = Fate
@@ -303,8 +356,10 @@ archive-hidden = Hidden during the game
 archive-requests = Requests and their fate
 archive-refused = Refused requests
 archive-refused_line = { $by }: { $verb } → { $targets }, refused: { $reason }
-archive-checks = The commissar's checks
-archive-check = { $commissar }: { $text }
+archive-checks = The Cop's checks
+archive-check = { $commissar } → { $target }: { $answer }.
+archive-answer-mafia = mafia
+archive-answer-not_mafia = not mafia
 archive-mafia = The mafia's room: kill requests
 archive-kill_request = { $by } → { $targets }
 archive-notes = Death notes

@@ -94,7 +94,7 @@ cmd-hunt-description = Охотиться на игрока
 cmd-hunt-opt-target-name = цель
 cmd-hunt-opt-target-description = Ник живого игрока
 cmd-note-name = записка
-cmd-note-description = Оставить посмертную записку игроку
+cmd-note-description = Оставить предсмертную записку игроку
 cmd-note-opt-to-name = кому
 cmd-note-opt-to-description = Ник того, кому записка
 cmd-note-opt-text-name = текст
@@ -118,11 +118,11 @@ cmd-inject-description = Доктор: смертельный укол
 cmd-inject-opt-target-name = цель
 cmd-inject-opt-target-description = Ник живого игрока
 cmd-block-name = блокировать
-cmd-block-description = Путана: заблокировать игрока
+cmd-block-description = Путана: заблокировать ход игрока
 cmd-block-opt-target-name = цель
 cmd-block-opt-target-description = Ник живого игрока
-cmd-slander-name = подставить
-cmd-slander-description = Баламут: подставить игрока
+cmd-slander-name = оклеветать
+cmd-slander-description = Баламут: оклеветать игрока перед комиссаром
 cmd-slander-opt-target-name = цель
 cmd-slander-opt-target-description = Ник живого игрока
 cmd-poison-name = отравить
@@ -130,7 +130,7 @@ cmd-poison-description = Маньяк: отравить игрока
 cmd-poison-opt-target-name = цель
 cmd-poison-opt-target-description = Ник живого игрока
 cmd-shoot-name = выстрелить
-cmd-shoot-description = Убитый комиссар: выстрелить из пистолета
+cmd-shoot-description = Убитый комиссар: выстрел из пистолета
 cmd-shoot-opt-target-name = цель
 cmd-shoot-opt-target-description = Ник живого игрока
 choice-schedule-forum = Форумное
@@ -185,7 +185,7 @@ history-unknown = На этом сервере нет завершённой и�
 history-prev = Назад
 history-next = Вперёд
 history-not_yours = Листать этот список может только тот, кто его открыл; наберите /история сами.
-history-winner-town = победил город
+history-winner-town = победили мирные жители
 history-winner-mafia = победила мафия
 history-winner-maniac = победил маньяк
 history-winner-draw = ничья
@@ -193,17 +193,23 @@ history-winner-none = остановлена ведущим
 stats-title = Статистика на этом сервере
 stats-member = Участник: { $member }
 stats-games =
-    Сыграно { $games ->
-        [one] { $games } игра
-        [few] { $games } игры
-       *[many] { $games } игр
+    { $games ->
+        [one] Сыграна { $games } игра
+        [few] Сыграны { $games } игры
+       *[many] Сыграно { $games } игр
     }, { $wins ->
         [one] { $wins } победа
         [few] { $wins } победы
        *[many] { $wins } побед
     } ({ $rate }%)
-stats-survival = В живых к концу игры: { $survived } из { $games }. Казни: { $lynched }.
-stats-deaths = Гибели: { $list }
+stats-survival = В живых к концу игры: { $survived } из { $games }. Казней на суде Линча: { $lynched }.
+stats-deaths = Причины гибели: { $list }
+stats-death_count =
+    { $cause } — { $count ->
+        [one] { $count } раз
+        [few] { $count } раза
+       *[many] { $count } раз
+    }
 stats-checks = Проверки: сделано { $checks }, с ответом { $answered }, верных { $accurate } ({ $accuracy })
 stats-no_accuracy = ответов пока нет
 stats-tally =
@@ -218,7 +224,7 @@ stats-tally =
     }
 stats-by_faction = По сторонам (в конце игры)
 stats-by_role = По ролям (при раздаче)
-stats-faction-town = Город
+stats-faction-town = Мирные жители
 stats-faction-mafia = Мафия
 stats-faction-maniac = Маньяк
 stats-own = Здесь учтены все ваши игры, в том числе те, где ведущий скрыл участников (их видите только вы).
@@ -232,8 +238,8 @@ stats-table-line = **{ $table }**: { $count ->
         [few] { $count } игры
        *[many] { $count } игр
     } ({ $winners })
-stats-winners-town = город { $count }
-stats-winners-mafia = мафия { $count }
-stats-winners-maniac = маньяк { $count }
-stats-winners-draw = ничьи { $count }
-stats-winners-none = остановлены ведущим { $count }
+stats-winners-town = мирные жители — { $count }
+stats-winners-mafia = мафия — { $count }
+stats-winners-maniac = маньяк — { $count }
+stats-winners-draw = ничьих — { $count }
+stats-winners-none = остановлены ведущим — { $count }

@@ -69,10 +69,10 @@ error-bad_extend =
     }.
 refusal-game_over = Игра окончена.
 refusal-request_closed = Заявки сейчас не принимаются: дождитесь следующего хода.
-refusal-dead_sender = Вы мертвы: мёртвые этого не могут.
+refusal-dead_sender = Вы погибли, а погибшие заявок не подают.
 refusal-dead_target = Этот игрок мёртв.
-refusal-wrong_role = Ваша роль этого не умеет.
-refusal-not_town = Это может только город.
+refusal-wrong_role = Вашей роли это недоступно.
+refusal-not_town = Это могут только мирные жители.
 refusal-no_lynch_on_turn_1 = В первый ход суда Линча нет.
 refusal-no_hunt_on_turn_1 = В первый ход охоты нет.
 refusal-hunt_not_open = Охота ещё не открыта.
@@ -83,7 +83,7 @@ refusal-double_kill_not_granted = В этом ходу у мафии одно у
 refusal-same_targets = Выберите двух разных игроков.
 refusal-injection_used = Смертельный укол уже сделан.
 refusal-same_heal_target = Нельзя лечить одного игрока два хода подряд.
-refusal-note_already_sent = Вы уже написали посмертную записку.
+refusal-note_already_sent = Вы уже написали предсмертную записку.
 refusal-no_pistol = У вас нет пистолета.
 refusal-already_dead = Этот игрок уже мёртв.
 refusal-already_deprived = Этот игрок уже лишён голоса в этом ходу.
@@ -102,8 +102,8 @@ error-setup-too_few_mafia =
     }; нужно хотя бы { $need } (четверть игроков).
 error-setup-too_many_mafia =
     Слишком много мафии: { $mafia } против { $town ->
-        [one] { $town } мирного
-       *[other] { $town } мирных
+        [one] { $town } мирного жителя
+       *[other] { $town } мирных жителей
     }; мафия победила бы до начала игры.
 error-setup-count_mismatch =
     { $players ->

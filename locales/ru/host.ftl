@@ -117,8 +117,8 @@ host-resolve_preview_pistol = Закрыть окно выстрела хода 
 host-resolve_preview_removed = Выбудут из игры, если подвести итоги сейчас (если не погибнут раньше): { $players }.
 host-resolve_preview_nobody_removed = За неактивность никто не выбудет.
 host-resolve_preview_not_voted = Ещё не проголосовали: { $players }.
-host-removal_inactive = { $nick } (ни одного сообщения за ход)
-host-removal_missed_votes = { $nick } (второй пропущенный голос)
+host-removal_inactive = { $nick } (пропал без вести: ни одного сообщения за ход)
+host-removal_missed_votes = { $nick } (второй пропуск голосования)
 host-and_more = и ещё { $count }
 host-resolved_turn = Итоги хода { $turn } подведены.
 confirm-button = Подтвердить
@@ -159,27 +159,27 @@ start-bot_missing_permissions = Не могу начать игру: моей р
 start-mafia_room_missing_permissions = Не могу начать игру: мне не хватает прав в { $channel }, где открывается комната мафии (закрытая ветка): { $permissions }. Выдайте их моей роли (или выполните /мафия настройка, чтобы починить канал) и снова выполните /мафия старт.
 start-mafia_access_failed = Внимание: не удалось открыть комнату мафии в { $channel } (там не хватает прав). Выполните /мафия настройка, чтобы починить каналы; я открою её снова со следующей новостью для мафии.
 ### The hosts' console in #host: the night's account, the audit lines, /mafia log and /mafia state.
-console-account-title = **Ход { $turn }: ночь глазами ведущего**
+console-account-title = **Ход { $turn }: полный отчёт для ведущих**
 console-requests = Заявки:
 console-no_requests = Заявок не было.
 console-request = - { $by }: { $verb } → { $targets }: { $fate }
 console-request_attack = - { $by }: { $verb } → { $fate }
-console-fate-dead = не исполнена, отправитель уже мёртв
-console-fate-blocked = заблокирована
-console-fate-role = не исполнена, у отправителя уже другая роль
+console-fate-dead = не исполнено: отправитель уже мёртв
+console-fate-blocked = не исполнено: блок путаны
+console-fate-role = не исполнено: у отправителя уже другая роль
 console-fate-none = ответа нет
 console-fate-dead_before = ответа нет: комиссар или проверяемый был мёртв к началу ночи
 console-fate-mafia = ответ: мафия
 console-fate-not_mafia = ответ: не мафия
-console-fate-slandered = (подстава)
+console-fate-slandered = (клевета баламута)
 console-fate-saved = спасение от: { $causes }
 console-fate-no_attack = нападения не было
-console-fate-done = исполнена
-console-fate-counted = засчитан
-console-fate-deprived = не засчитан: ведущий отнял голос
-console-fate-candidate_dead = не засчитан: кандидат погиб раньше
-console-fate-not_counted = не засчитан
-console-fate-no_lynch_today = в первый ход суда нет
+console-fate-done = исполнено
+console-fate-counted = засчитано
+console-fate-deprived = не засчитано: ведущий лишил голоса
+console-fate-candidate_dead = не засчитано: кандидат погиб раньше
+console-fate-not_counted = не засчитано
+console-fate-no_lynch_today = в первый ход суда Линча нет
 console-hit-killed = { $target }: смерть
 console-hit-poisoned = { $target }: яд, смерть при следующих итогах
 console-hit-dead = { $target }: уже не в игре
@@ -194,10 +194,10 @@ console-deaths = Смерти:
 console-no_deaths = Никто не погиб.
 console-death = - { $nick } ({ $role }): { $cause }
 console-death_by = - { $nick } ({ $role }): { $cause }; кто: { $killers }
-console-lynch = Суд Линча, { $electorate ->
-        [one] { $electorate } избиратель
-        [few] { $electorate } избирателя
-       *[many] { $electorate } избирателей
+console-lynch =
+    Суд Линча, { $electorate ->
+        [one] { $electorate } голосующий
+       *[other] { $electorate } голосующих
     }:
 console-tally = - { $nick }: { $count ->
         [one] { $count } голос

@@ -67,3 +67,54 @@ async def test_the_archive_reads_right_in_a_browser(
     background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
     channels = [int(c) for c in background[background.index("(") + 1 : -1].split(",")[:3]]
     assert sum(channels) < 3 * 80, background
+
+
+#: An iPhone's window, in CSS pixels.
+PHONE = (390, 844)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_the_archive_reads_on_a_phone(tmp_path: Path, browser: Browser, lang: Lang) -> None:
+    """At 390 px, light and dark: nothing scrolls sideways, and every player's nickname, role
+    and fate are on the screen (the table becomes one card per nickname); members by display
+    name only, never an id; the dawn report as it was published (its title and headings)."""
+    store = await Store.open(tmp_path / "game.db")
+    try:
+        game = await play(store, lang=lang)
+    finally:
+        await store.close()
+    names = {uid: f"Участник {i}" for i, uid in enumerate(game.members.values(), start=1)}
+    page_file = tmp_path / f"archive-{lang}-phone.html"
+    page_file.write_text(archive_html(game, lang, names), encoding="utf-8")
+    page = await browser.open(page_file.as_uri(), viewport=PHONE)
+    folder = _artifacts(tmp_path)
+    for scheme in ("light", "dark"):
+        await page.color_scheme(scheme)
+        assert await page.evaluate("window.innerWidth") == PHONE[0]
+        assert await page.evaluate(
+            "document.documentElement.scrollWidth <= window.innerWidth"
+        ), f"the page scrolls sideways ({scheme})"
+        # Every cell of the players table lies inside the window: role and fate included.
+        outside = await page.evaluate(
+            """[...document.querySelectorAll('table.players td')]
+                .filter(td => td.offsetParent !== null)
+                .filter(td => { const r = td.getBoundingClientRect();
+                                return r.left < 0 || r.right > window.innerWidth + 0.5; })
+                .map(td => td.className + ': ' + td.innerText)"""
+        )
+        assert outside == [], outside
+        for cls in ("role", "fate"):
+            shown = await page.evaluate(
+                f"""[...document.querySelectorAll('table.players td.{cls}')]
+                    .filter(td => td.offsetParent !== null && td.getBoundingClientRect().width > 0)
+                    .length"""
+            )
+            assert shown == len(game.players), (cls, shown)
+        await page.screenshot(folder / f"archive-{lang}-phone-{scheme}.png")
+    text = await page.text()
+    for seat in game.players:
+        assert seat.nick in text and t(lang, f"role.{seat.role}") in text
+    for name in names.values():
+        assert name in text
+    assert not any(str(uid) in text for uid in game.members.values())
+    assert t(lang, "announce.results", turn=1) in text and t(lang, "dawn.deaths") in text

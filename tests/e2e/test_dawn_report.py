@@ -81,7 +81,7 @@ async def test_R31_Decision_votes_for_a_candidate_killed_first_are_shown_not_cou
     await start_game(world, "mafioso=3 commissar=1 doctor=1 villager=7", actors)
     # Turn 1's opening publishes the game's roles (counts, never who holds which).
     first = opening_of(world, 1)
-    assert t("en", "dawn.roles") in first and "Villager × 7" in first and "Mafioso × 3" in first
+    assert t("en", "dawn.roles") in first and "Villager ×7" in first and "Mafioso ×3" in first
     await to_turn_2(world, actors)
     by_user = {a.id: a for a in actors}
     seats = live_game(world).players

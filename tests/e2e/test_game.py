@@ -97,7 +97,8 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
         [card] = dm_texts(by_user[seat.user_id])
         assert seat.nick in card
         assert t("en", f"role.{seat.role}") in card
-    assert "/kill" in dm_texts(maf_a)[0] and "The mafia: " + maf.nick in dm_texts(maf_a)[0]
+    card = dm_texts(maf_a)[0]
+    assert "/kill" in card and t("en", "card.team", team=maf.nick) in card
     assert "/check" in dm_texts(com_a)[0]
     # The mafia's room, a private thread in #mafia: the mafioso reads it, a villager does not.
     mafia_ch = mafia_room(world)
@@ -111,7 +112,7 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
     # /role and /status, privately.
     assert maf.nick in reply_text(await maf_a.slash(game_ch, "role"))
     status = reply_text(await com_a.slash(game_ch, "status"))
-    assert "Commissar" in status and "<t:" in status
+    assert t("en", "role.commissar") in status and "<t:" in status
 
     # An anonymous post by webhook under the nickname, pinging nobody.
     reply_text(await v1_a.slash(game_ch, "say", text=f"Hello <@{com.user_id}> @everyone"))
@@ -467,7 +468,7 @@ async def test_host_excludes_the_mafioso_and_the_town_wins(simcord_env: Env) -> 
     assert excluded == t("en", "host.excluded", nick=maf.nick)
     last = game_ch.last_message
     assert last is not None and message_text(last).startswith(t("en", "winner.town"))
-    assert f"{maf.nick}: Mafioso, excluded" in message_text(last)
+    assert f"{maf.nick}: Mafioso, {t('en', 'cause.excluded')}" in message_text(last)
 
 
 async def test_R18_killed_commissar_shoots_from_the_menu_in_his_dm(simcord_env: Env) -> None:

@@ -84,7 +84,7 @@ async def test_the_final_announcement_carries_the_picture(simcord_env: Env, lang
     seated = [m for m in guild.members if m.display_name.startswith("Srv p")]
     assert len(seated) == 4
     for member in seated:
-        assert f"{member.display_name} ({member.id})" in page
+        assert f"<bdi>{member.display_name}</bdi>" in page and str(member.id) not in page
     assert 1000 <= image.width <= 1400 and 400 <= image.height <= 2400
     # Nothing else of the game carried a file.
     others = [m for m in slot(world, "game").history() if m.attachments and m.id != first.id]

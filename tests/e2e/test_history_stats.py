@@ -169,7 +169,8 @@ def expected_lines(lang: Lang, user_id: int, counted: dict[str, Any]) -> list[st
     ]
     if counted["deaths"]:
         listed = ", ".join(
-            f"{t(lang, f'cause.{c}')} × {k}" for c, k in sorted(counted["deaths"].items())
+            t(lang, "stats.death_count", cause=t(lang, f"cause.{c}"), count=k)
+            for c, k in sorted(counted["deaths"].items())
         )
         lines.append(t(lang, "stats.deaths", list=listed))
     if n["checks"]:
@@ -243,7 +244,13 @@ async def history_and_stats(simcord_env: Env, lang: Lang) -> None:
     files = [a for message in replies if message is not None for a in message.attachments]
     assert [a.filename for a in files] == [f"game-{shown['id']}.png", f"game-{shown['id']}.html"]
     page = (await files[1].read()).decode("utf-8")
-    assert all(str(uid) in page for uid in shown["members"].values())
+    # The members by display name, never by id (the archive on a phone, issue 25).
+    guild = bot_of(simcord_env).get_guild(world.guild.id)
+    assert guild is not None
+    for uid in shown["members"].values():
+        member = guild.get_member(uid)
+        assert member is not None and member.display_name in page
+        assert str(uid) not in page
     assert all(nick in page for nick in shown["members"])
 
     # R55: another server's game and an unknown number get the same refusal.

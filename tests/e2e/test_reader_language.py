@@ -46,8 +46,11 @@ NAMES = ("ann", "ben", "cat", "dan")
 
 def card_reply(world: World, actor: MemberActor, lang: Lang) -> str:
     """The role card ``actor`` reads in ``lang``."""
-    card = bot_of(world.env).service.card(world.guild.id, actor.id)
-    return render_role_card(lang, card)
+    service = bot_of(world.env).service
+    card = service.card(world.guild.id, actor.id)
+    game = service.game_in(world.guild.id)
+    assert game is not None
+    return render_role_card(lang, card, game.schedule, game.record.activity_rules)
 
 
 @pytest.mark.usefixtures("russian_clients")

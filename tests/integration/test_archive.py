@@ -97,7 +97,9 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     await s.close()
 
 
-async def play(store: Store, *, reveal: bool = True, lang: str = "ru") -> FinishedGame:
+async def play(
+    store: Store, *, reveal: bool = True, lang: str = "ru", zone: str = "UTC"
+) -> FinishedGame:
     """A four-player game to its end: hostile posts by the living on turn 1, the mafioso kills
     the commissar (who checked him and left a note), the dead commissar posts as a ghost and
     a villager talks in the pistol window, then the commissar shoots the mafioso (R18)."""
@@ -105,7 +107,7 @@ async def play(store: Store, *, reveal: bool = True, lang: str = "ru") -> Finish
     clock = FakeClock()
     service = GameService(store, clock)
     await service.new_game(
-        GUILD, HOST, "fast", "UTC", roles="mafioso=1 commissar=1 villager=2", seed=11,
+        GUILD, HOST, "fast", zone, roles="mafioso=1 commissar=1 villager=2", seed=11,
         activity_rules=False, reveal=reveal,
     )  # fmt: skip
     for uid in range(4):
@@ -183,8 +185,11 @@ async def test_the_html_archive_shows_everything_and_player_text_only_as_text(
     assert t(lang, "winner.town") in text and "<i>Table & co" in text
     for heading in ("checks", "mafia", "notes", "requests"):
         assert t(lang, f"archive.{heading}") in text
-    for uid in game.members.values():  # revealed: the host chose so
-        assert str(uid) in text
+    # Revealed (the host chose so), but no display name is known here (an offline export):
+    # the member column says so, and never shows a raw id.
+    for uid in game.members.values():
+        assert str(uid) not in html
+    assert t(lang, "archive.member_unknown") in text
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -215,9 +220,36 @@ async def test_members_are_absent_unless_the_host_chose_to_reveal_them(store: St
             assert t(lang, "archive.members_hidden") in page
     # The same game revealed (the host's choice is all that differs).
     shown = await play(store, reveal=True)
-    names = {uid: f"Member{uid}" for uid in shown.members.values()}
+    names = {uid: f"Member {i}" for i, uid in enumerate(shown.members.values(), start=1)}
     html = archive_html(shown, "en", names)
-    assert all(f"Member{uid}" in html for uid in shown.members.values())
+    assert all(f"<bdi>{name}</bdi>" in html for name in names.values())
+    assert not any(str(uid) in html for uid in shown.members.values())  # names, never ids
+
+
+async def test_times_are_in_the_games_time_zone_and_reports_as_published(store: Store) -> None:
+    """A Moscow game reads in Moscow time (START is 06:00 UTC, 09:00 in Moscow), Discord
+    timestamps of the published texts included; each dawn report is the published message
+    (its title, then its headings and their lines), and a check reads "commissar → target:
+    answer"."""
+    game = await play(store, zone="Europe/Moscow")
+    for lang in ("en", "ru"):
+        html = archive_html(game, lang)
+        text = "".join(parse(html).text)
+        start = "10.03.2026 09:00" if lang == "ru" else "2026-03-10 09:00"
+        assert f"{start} (Europe/Moscow)" in text
+        assert "UTC" not in text and "<t:" not in html
+        assert html.count('class="embed-title"') >= 1
+        assert f'<div class="embed-title">{t(lang, "announce.results", turn=1)}</div>' in html
+        assert f'<div class="field-name">{t(lang, "dawn.deaths")}</div>' in html
+        com = next(p.nick for p in game.players if p.role == "commissar")
+        maf = next(p.nick for p in game.players if p.role == "mafioso")
+        check = t(
+            lang, "archive.check", commissar=com, target=maf, answer=t(lang, "archive.answer.mafia")
+        )
+        assert check in text
+        assert t(lang, "check.mafia", target=maf) not in text  # not "Lynx: Check: ..."
+        md = archive_markdown(game, lang)
+        assert f"{start} (Europe/Moscow)" in md and "<t:" not in md
 
 
 async def test_a_game_the_host_ended_has_no_dawn_report_for_its_last_turn(store: Store) -> None:

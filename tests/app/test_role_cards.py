@@ -1,0 +1,138 @@
+"""Role cards as a forum host's role PM (R12-R27, R28-R30, R52, R53): every role's card, in both
+languages, is a full description that fits one Discord message even with a long server, table
+and nickname, names the commands as the reader's client does, and tells the hunt, the times
+and the activity rules. The card the Foundling reads is the Villager's (R22)."""
+
+from __future__ import annotations
+
+import re
+from datetime import time
+
+import pytest
+
+from bot.render import command_name, render_role_card, with_dm_header
+from bot.webhooks import MESSAGE_LIMIT
+from core.i18n import Lang, catalogue, t
+from rules.knowledge import RoleCard, role_card
+from rules.replay import parse_script
+from rules.roles.registry import INTERNAL_ROLES, ROLES
+from rules.schedule import make_schedule
+from tests.rules.dsl import game
+
+#: Discord's limits: a message's content; an embed's description; an embed in all.
+EMBED_DESCRIPTION_LIMIT = 4096
+EMBED_TOTAL_LIMIT = 6000
+
+LONG = "Ж" * 32  # a nickname, server or table name longer than any the bot deals
+SETUP = (
+    "Bo:boss Ma:mafioso Tr:troublemaker Co:commissar Se:sergeant Do:doctor Pr:prostitute "
+    "Fo:foundling Mn:maniac Ma2:mafioso V1 V2"
+)
+
+
+def every_card() -> list[RoleCard]:
+    """The card of every role of the registry as role_card builds it from a live game: the
+    roles a setup may name, then the states the rules turn them into (R19, R22)."""
+    engine, _ = parse_script(game(SETUP))
+    state = engine.state
+    by_role = {p.role_cls.code: p.nick for p in state.players.values()}
+    cards = [role_card(state, by_role[code]) for code in ROLES if code in by_role]
+    for code, cls in INTERNAL_ROLES.items():
+        nick = by_role[{"converted_foundling": "foundling"}.get(code, "sergeant")]
+        original = state.players[nick].role_cls
+        state.players[nick].role_cls = cls
+        try:
+            cards.append(role_card(state, nick))
+        finally:
+            state.players[nick].role_cls = original
+    return cards
+
+
+def test_every_role_of_the_registry_has_a_card() -> None:
+    """A role a setup may name, or one the rules turn a role into, is dealt with its card."""
+    shown = {card.role for card in every_card()}
+    assert shown == {cls.shown_as() for cls in [*ROLES.values(), *INTERNAL_ROLES.values()]}
+    assert "converted_foundling" in shown  # R22: told he has joined the mafia
+    assert "foundling" not in shown  # R22: he reads the Villager's card
+
+
+def command_names(lang: Lang) -> set[str]:
+    """Every top-level slash command of the reader's language (``/голос`` in Russian)."""
+    keys = catalogue(lang)
+    return {"/" + keys[k] for k in keys if re.fullmatch(r"cmd\.[a-z_]+\.name", k)}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_R12_every_card_fits_one_message_with_the_longest_header(lang: Lang) -> None:
+    """Each card, with a DM header naming a long server and table and a long nickname and
+    a mafia team of long nicknames, is one Discord message (2,000 characters) and would fit
+    an embed too."""
+    for card in every_card():
+        long_card = RoleCard(
+            nick=LONG,
+            role=card.role,
+            faction=card.faction,
+            verbs=card.verbs,
+            team=(LONG,) * 6 if card.team else (),
+            commissar=LONG if card.commissar else None,
+            alive=card.alive,
+        )
+        text = with_dm_header(lang, LONG * 3, 99, render_role_card(lang, long_card), table=LONG)
+        assert len(text) <= MESSAGE_LIMIT, (card.role, len(text))
+        assert len(text) <= EMBED_DESCRIPTION_LIMIT <= EMBED_TOTAL_LIMIT
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_R28_R52_every_card_is_a_full_description(lang: Lang) -> None:
+    """The role's own text, the day, the hunt (or that he may not hunt), the times (R1, R4)
+    and the activity rules (R52, R53), and his own commands by the reader's names."""
+    names = command_names(lang)
+    for card in every_card():
+        text = render_role_card(lang, card)
+        about = t(lang, f"card.about.{card.role}")
+        assert about in text and len(about) > 200, card.role
+        for part in ("card.day", "card.times", "card.activity"):
+            assert t(lang, part) in text, (card.role, part)
+        if "hunt" in card.verbs:  # R17, R28: town hunts, at the risk of his own life
+            assert t(lang, "card.hunt") in text and t(lang, "card.no_hunt") not in text
+        else:  # R23, R27: the mafia and the loner do not hunt
+            assert t(lang, "card.no_hunt") in text and t(lang, "card.hunt") not in text
+        for verb in card.verbs:
+            if verb != "post":
+                assert command_name(lang, verb) in text, (card.role, verb)
+        # Every command the card names is one the reader's client shows.
+        for found in re.findall(r"/[\w]+", text):
+            assert found in names, (card.role, found)
+        assert "21:00" in text and "12:00" in text
+
+
+def test_R18_R20_R27_the_cards_say_what_the_forum_role_pms_say() -> None:
+    """The commissar's pistol and "who killed him and how"; the doctor's "not the same player
+    two turns running" and the injection; the poisoner's victim dies a day later."""
+    ru = {c: t("ru", f"card.about.{c}") for c in ("commissar", "doctor", "maniac")}
+    en = {c: t("en", f"card.about.{c}") for c in ("commissar", "doctor", "maniac")}
+    assert "пистолет" in ru["commissar"] and "кто его убил, и как" in ru["commissar"]
+    assert "pistol" in en["commissar"] and "who killed him and how" in en["commissar"]
+    assert "два хода подряд" in ru["doctor"] and "/укол" in ru["doctor"]
+    assert "two turns running" in en["doctor"] and "/inject" in en["doctor"]
+    assert "проживёт ещё день" in ru["maniac"] and "one more day" in en["maniac"]
+    # R22: the Foundling reads the Villager's card, in both languages.
+    for lang in ("ru", "en"):
+        assert t(lang, "card.about.foundling") == t(lang, "card.about.villager")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_R1_R4_R52_the_card_gives_the_games_own_times_and_activity(lang: Lang) -> None:
+    """A forum game's card gives its own hunt and deadline times and time zone; a fast game's
+    its turn length; a game without the activity rules says they are off."""
+    forum = make_schedule("forum", "America/Argentina/ComodRivadavia", hunt_open=time(11, 30),
+                          deadline=time(22, 15))  # fmt: skip
+    fast = make_schedule("fast", "UTC", turn_minutes=7)
+    for card in every_card():
+        text = render_role_card(lang, card, forum, activity=True)
+        assert "11:30" in text and "22:15" in text and "ComodRivadavia" in text
+        assert "12:00" not in text and t(lang, "card.activity") in text
+        assert len(with_dm_header(lang, LONG * 3, 99, text, table=LONG)) <= MESSAGE_LIMIT
+        text = render_role_card(lang, card, fast, activity=False)
+        assert t(lang, "card.times_fast", minutes=7) in text and "21:00" not in text
+        assert t(lang, "card.activity_off") in text and t(lang, "card.activity") not in text
