@@ -288,7 +288,7 @@ profile-done = Your profile is saved.
 post-title = A post in the game channel
 post-label = Your post
 # The message command "Quote" (cogs/quote.py)
-quote-head = Quoting **{ $nick }** · [to the post]({ $link })
+quote-head = Quoting **{ $nick }** — [to the post]({ $link })
 quote-host = Host
 quote-title = Reply to { $nick }
 quote-label = Your reply

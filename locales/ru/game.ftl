@@ -303,7 +303,7 @@ profile-done = Ваш профиль сохранён.
 post-title = Пост в игровой канал
 post-label = Ваш пост
 # Команда сообщения «Цитировать» (cogs/quote.py)
-quote-head = Цитата: **{ $nick }** · [к посту]({ $link })
+quote-head = Цитата: **{ $nick }** — [к посту]({ $link })
 quote-host = Ведущий
 quote-title = Ответ: { $nick }
 quote-label = Ваш ответ

@@ -26,9 +26,24 @@ RU_SAMPLES: dict[str, object] = {
     "permissions": "Управлять каналами",
 }
 #: Latin words a Russian text may hold: product and key names, URL schemes, time zone names,
-#: and the role codes a host types in ``/мафия роли`` (``mafioso=2 villager=5``).
+#: the role codes a host types in ``/мафия роли`` (``mafioso=2 villager=5``), and the names of
+#: picture formats (a player's picture in ``/сказать``).
 ALLOWED_LATIN = frozenset(
-    {"Discord", "Ctrl", "https", "Europe", "Moscow", "UTC", "everyone", *ROLES, *INTERNAL_ROLES}
+    {
+        "Discord",
+        "Ctrl",
+        "https",
+        "Europe",
+        "Moscow",
+        "UTC",
+        "everyone",
+        "JPEG",
+        "PNG",
+        "GIF",
+        "WebP",
+        *ROLES,
+        *INTERNAL_ROLES,
+    }
 )
 
 
