@@ -38,6 +38,7 @@ from rules.announce import (
     host_account,
     night_announcements,
     public_death,
+    roster_in_public_order,
 )
 from rules.model import Phase, Request, RequestFormatError
 from rules.replay import parse_script
@@ -201,7 +202,7 @@ def build_archive(
     setup.append((t(lang, "archive.schedule"), t(lang, f"choice.schedule.{rec.schedule_kind}")))
     setup.append((t(lang, "archive.roles"), role_summary(lang, [p.role for p in game.players])))
     seats = []
-    for entry in summary.get("roles") or ():
+    for entry in roster_in_public_order(summary.get("roles") or ()):
         nick = str(entry["nick"])
         member = game.member_of(nick)  # None unless the host chose to reveal them
         if entry.get("alive"):
