@@ -62,6 +62,8 @@ class Seat:
     role: str  # dealt
     final_role: str | None  # if a conversion (R22) or promotion (R19) changed it
     fate: str
+    #: What the member wished for (R58): only in a game with wishes whose members are revealed.
+    wish: str | None = None
 
 
 @attrs.frozen
@@ -95,6 +97,7 @@ class Archive:
     reveal: bool
     seats: tuple[Seat, ...]
     turns: tuple[Turn, ...]
+    wishes: bool = False  # the players' column of role wishes is shown (R58)
 
 
 # --- the replay: each turn's announcements, as the service made them ------------------------
@@ -215,6 +218,7 @@ def build_archive(
                 turn=entry.get("turn") or 0,
             )
         final = entry.get("final_role")
+        wish = game.wish_of(nick)
         seats.append(
             Seat(
                 nick=nick,
@@ -222,6 +226,7 @@ def build_archive(
                 role=role_name(lang, str(entry["role"])),
                 final_role=role_name(lang, str(final)) if final else None,
                 fate=fate,
+                wish=None if wish is None else role_name(lang, wish),
             )
         )
     # /mafia end (no winner) stops the game's current turn before its deadline.
@@ -296,6 +301,7 @@ def build_archive(
         reveal=rec.reveal,
         seats=tuple(seats),
         turns=tuple(turns),
+        wishes=rec.wishes and rec.reveal,
     )
 
 
@@ -362,6 +368,8 @@ def _labels(lang: Lang) -> dict[str, str]:
         "mafia",
         "notes",
         "members_hidden",
+        "wish",
+        "no_wish",
         "footer",
     )
     return {key: t(lang, f"archive.{key}") for key in keys}
