@@ -217,7 +217,7 @@ def final_announcements(
     """When the pistol window closes (step 6, then 7): each shot or its absence, published
     together (R18), what the shots caused, and the winner with every role revealed."""
     out: list[Announcement] = []
-    for nick in result.pistols:
+    for nick in public_order(result.pistols):  # published together: never in seat order
         shots = [d for d in result.after_deaths if d.by == (nick,)]
         if shots:
             out.append(Announcement("shot", PUBLIC, public_death(shots[0])))
