@@ -9,7 +9,7 @@ may name the members behind them, when the host chose so (`game_over_announcemen
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -17,6 +17,8 @@ from rules.model import Death, GameState, Phase, Request, TurnResult
 from rules.names import collation_key, public_order
 from rules.roles import Step, role_classes
 from rules.win import win_reason
+
+_Entry = TypeVar("_Entry", bound=Mapping[str, Any])
 
 PUBLIC = "public"  # the game channel
 MAFIA = "mafia"  # the mafia channel
@@ -266,7 +268,7 @@ def game_over_announcement(
     return Announcement("game_over", PUBLIC, payload)
 
 
-def roster_in_public_order(entries: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def roster_in_public_order(entries: Iterable[_Entry]) -> list[_Entry]:
     """The end's list of every nickname (``game_over`` payload ``roles``) by nickname: a game
     that ended before the end listed them so was stored in seat order, which may follow the
     sign-up (the archive and the picture read stored ends)."""
