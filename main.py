@@ -260,6 +260,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             artifacts=args.artifacts,
             shard_count=args.shard_count,
             shard_id=args.shard_id,
+            wishes=args.wishes,
         )
     except StoreError as error:
         print(f"demo: {error}", file=sys.stderr)
@@ -422,6 +423,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="afterwards, write each game's archive (HTML, Markdown), its picture (PNG) and "
         "the server's stats to DIR",
+    )
+    p_demo.add_argument(
+        "--wishes",
+        action="store_true",
+        help="open the sign-up with role wishes: members wish for roles (privately), the "
+        "host adopts the tally as the setup, the wishes are granted at the start",
     )
     p_demo.add_argument(
         "--shard-count",

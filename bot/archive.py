@@ -48,6 +48,7 @@ from rules.announce import (
     host_account,
     night_announcements,
     public_death,
+    roster_in_public_order,
 )
 from rules.model import Phase, Request, RequestFormatError
 from rules.replay import parse_script
@@ -71,6 +72,8 @@ class Seat:
     role: str  # dealt
     final_role: str | None  # if a conversion (R22) or promotion (R19) changed it
     fate: str
+    #: What the member wished for (R58): only in a game with wishes whose members are revealed.
+    wish: str | None = None
 
 
 @attrs.frozen
@@ -123,6 +126,7 @@ class Archive:
     reveal: bool
     seats: tuple[Seat, ...]
     turns: tuple[Turn, ...]
+    wishes: bool = False  # the players' column of role wishes is shown (R58)
 
 
 # --- the replay: each turn's announcements, as the service made them ------------------------
@@ -291,7 +295,7 @@ def build_archive(
     setup.append((t(lang, "archive.schedule"), t(lang, f"choice.schedule.{rec.schedule_kind}")))
     setup.append((t(lang, "archive.roles"), role_summary(lang, [p.role for p in game.players])))
     seats = []
-    for entry in summary.get("roles") or ():
+    for entry in roster_in_public_order(summary.get("roles") or ()):
         nick = str(entry["nick"])
         member = game.member_of(nick)  # None unless the host chose to reveal them
         if entry.get("alive"):
@@ -304,6 +308,7 @@ def build_archive(
                 turn=entry.get("turn") or 0,
             )
         final = entry.get("final_role")
+        wish = game.wish_of(nick)
         seats.append(
             Seat(
                 nick=nick,
@@ -311,6 +316,7 @@ def build_archive(
                 role=role_name(lang, str(entry["role"])),
                 final_role=role_name(lang, str(final)) if final else None,
                 fate=fate,
+                wish=None if wish is None else role_name(lang, wish),
             )
         )
     # /mafia end (no winner) stops the game's current turn before its deadline.
@@ -393,6 +399,7 @@ def build_archive(
         reveal=rec.reveal,
         seats=tuple(seats),
         turns=tuple(turns),
+        wishes=rec.wishes and rec.reveal,
     )
 
 
@@ -459,6 +466,8 @@ def _labels(lang: Lang) -> dict[str, str]:
         "mafia",
         "notes",
         "members_hidden",
+        "wish",
+        "no_wish",
         "footer",
     )
     return {key: t(lang, f"archive.{key}") for key in keys}

@@ -20,6 +20,7 @@ import discord
 
 from bot.posts import LONER, MAFIA, NEUTRAL, NOTICE, TOWN, Post, add_list_field, clip, pack
 from core.i18n import Lang, t
+from rules.announce import roster_in_public_order
 
 #: The winner's colour; the host ending the game (no winner) is a notice.
 WINNER_COLOURS: Mapping[str | None, int] = {
@@ -81,7 +82,7 @@ def fate_line(lang: Lang, entry: Mapping[str, Any]) -> str:
 
 
 def fate_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
-    return [fate_line(lang, entry) for entry in payload.get("roles") or ()]
+    return [fate_line(lang, e) for e in roster_in_public_order(payload.get("roles") or ())]
 
 
 def _hidden(payload: Mapping[str, Any]) -> bool:

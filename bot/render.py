@@ -406,9 +406,18 @@ def _state_clock(lang: Lang, game: LiveGame) -> str:
     return "-"
 
 
-def _state_lines(lang: Lang, game: LiveGame) -> list[str]:
+def wish_words(lang: Lang, wish: str | None) -> str:
+    """A member's role wish as the hosts read it (R58)."""
+    if wish is None:
+        return t(lang, "state.no_wish")
+    return t(lang, "state.wish", role=role_name(lang, wish))
+
+
+def _state_lines(
+    lang: Lang, game: LiveGame, wishes: Mapping[int, str] | None = None
+) -> list[str]:
     """One line per seat for ``/mafia state``: nickname, role, member, alive or dead, posts,
-    this turn's requests."""
+    this turn's requests; in a game with wishes (``wishes``) what the member wished for."""
     engine = game.engine
     lines = []
     for seat in game.players:
@@ -427,6 +436,7 @@ def _state_lines(lang: Lang, game: LiveGame) -> list[str]:
                 requests=requests or "-",
                 cause=t(lang, f"cause.{p.death_cause}"),
             )
+            + ("" if wishes is None else f"; {wish_words(lang, wishes.get(seat.user_id))}")
         )
     return lines
 
@@ -810,15 +820,30 @@ def render_log_page(
     return embed
 
 
-def render_state_embeds(lang: Lang, game: LiveGame) -> list[discord.Embed]:
+def render_state_embeds(
+    lang: Lang, game: LiveGame, wishes: Mapping[int, str] | None = None
+) -> list[discord.Embed]:
     """``/mafia state`` as embeds: the turn and phase, the clock, one line per player
-    (nickname, role, member, alive or dead, posts, requests); a long table continues."""
+    (nickname, role, member, alive or dead, posts, requests, the wish in a game with wishes,
+    R58); a long table continues."""
     phase = t(lang, f"phase.{game.engine.phase.value}")
     embed = discord.Embed(
         title=t(lang, "state.header", turn=game.engine.turn, phase=phase),
         description=_state_clock(lang, game),
         colour=NOTICE,
     )
-    lines = _state_lines(lang, game)
+    lines = _state_lines(lang, game, wishes)
     name = t(lang, "console.state.players", count=len(lines))
     return add_list_field(embed, name, lines)
+
+
+def render_signup_state(
+    lang: Lang, game_id: int, members: Sequence[int], wishes: Mapping[int, str] | None
+) -> str:
+    """``/mafia state`` during sign-up: who signed up (by id, not in sign-up order) and, in a
+    game with wishes, what each wished for (R58: the hosts only)."""
+    lines = [t(lang, "state.signup", game=game_id, count=len(members))]
+    for user in sorted(members):
+        wish = "-" if wishes is None else wish_words(lang, wishes.get(user))
+        lines.append("- " + t(lang, "state.signup_line", user=f"<@{user}>", wish=wish))
+    return "\n".join(lines)

@@ -1,5 +1,7 @@
 """The sign-up message in #game: Join and Leave buttons (persistent: fixed custom ids, so they
-keep working after a restart) and a live count of the players who signed up.
+keep working after a restart) and a live count of the players who signed up; in a game with
+role wishes (R58) also a menu to wish for a role (answered privately) and the tally of the
+wishes by role, counts only.
 
 The buttons act on the table whose #game holds the message (``bot/tables.table_of``).
 """
@@ -7,32 +9,71 @@ The buttons act on the table whose #game holds the message (``bot/tables.table_o
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any, Final
 
 import discord
 
 from bot.context import GameContext
 from bot.delivery import slot_channel
+from bot.render import command_name, role_name
 from bot.replies import reader_language, send_private
 from bot.secrecy import ensure_may_join
 from bot.tables import table_language, table_of
 from core.i18n import Lang, t
 from core.refusal import Refusal
+from rules.wishes import NO_WISH, wishable_roles
 
 log = logging.getLogger(__name__)
 
 JOIN_ID: Final[str] = "mafia:signup:join"
 LEAVE_ID: Final[str] = "mafia:signup:leave"
+WISH_ID: Final[str] = "mafia:signup:wish"
+
+#: Discord shows at most 25 options in a select menu.
+MAX_OPTIONS: Final = 25
+
+
+def wish_options(lang: Lang) -> list[tuple[str, str]]:
+    """The roles a member may wish for, named in ``lang`` (label, value), then "no wish"
+    (``none``): the registry decides which roles there are (R58)."""
+    options = [(role_name(lang, code), code) for code in wishable_roles()]
+    return [*options[: MAX_OPTIONS - 1], (t(lang, "signup.wish_none_option"), NO_WISH)]
+
+
+class WishSelect(discord.ui.Select["SignupView"]):
+    """The sign-up post's role wish menu (R58): the choice is answered privately, and only
+    the member himself (and the hosts) ever learns it."""
+
+    def __init__(self, ctx: GameContext, lang: Lang) -> None:
+        super().__init__(
+            custom_id=WISH_ID,
+            placeholder=t(lang, "signup.wish_placeholder"),
+            min_values=1,
+            max_values=1,
+            options=[
+                discord.SelectOption(label=label, value=value)
+                for label, value in wish_options(lang)
+            ],
+        )
+        self.ctx = ctx
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await wish_action(self.ctx, interaction, self.values[0] if self.values else NO_WISH)
 
 
 class SignupView(discord.ui.View):
-    """Join / Leave. One instance is registered at start-up for every sign-up message."""
+    """Join / Leave, and the wish menu when the game takes wishes. One instance, with the
+    menu, is registered at start-up for every sign-up message (the menu's answers reach it
+    by its custom id)."""
 
-    def __init__(self, ctx: GameContext, lang: Lang = "en") -> None:
+    def __init__(self, ctx: GameContext, lang: Lang = "en", *, wishes: bool = True) -> None:
         super().__init__(timeout=None)
         self.ctx = ctx
         self.join_button.label = t(lang, "signup.join_button")
         self.leave_button.label = t(lang, "signup.leave_button")
+        if wishes:
+            self.add_item(WishSelect(ctx, lang))
 
     @discord.ui.button(label="Join", style=discord.ButtonStyle.success, custom_id=JOIN_ID)
     async def join_button(
@@ -77,8 +118,58 @@ async def signup_action(
     await refresh_signup(ctx, guild, count, table_id=table_id)
 
 
-def signup_text(lang: Lang, count: int, schedule: str) -> str:
-    return t(lang, "signup.message", count=count, schedule=t(lang, f"choice.schedule.{schedule}"))
+async def wish_action(ctx: GameContext, interaction: discord.Interaction[Any], value: str) -> None:
+    """R58: wish for a role (``none`` withdraws the wish), reply privately, show the new tally
+    on the sign-up post. Refusals are answered here for the menu (no command tree)."""
+    guild = interaction.guild
+    if guild is None:
+        return
+    lang = await reader_language(ctx.store, interaction)
+    role = None if value == NO_WISH else value
+    try:
+        table = await table_of(ctx.store, interaction)
+        table_id = table.table_id if table is not None else guild.id
+        await ctx.service.wish(table_id, interaction.user.id, role)
+    except Refusal as refusal:
+        if interaction.command is not None:
+            raise  # a slash command: the tree renders it
+        await send_private(interaction, refusal.render(lang))
+        return
+    if role is None:
+        await send_private(interaction, t(lang, "wish.withdrawn"))
+    else:
+        await send_private(interaction, t(lang, "wish.set", role=role_name(lang, role)))
+    rec = await ctx.store.open_game(table_id)
+    count = len(await ctx.store.signups(rec.id)) if rec is not None else 0
+    await refresh_signup(ctx, guild, count, table_id=table_id)
+
+
+def tally_text(lang: Lang, tally: Mapping[str, int], count: int) -> str:
+    """R58: ``Комиссар — 1, Жулик — 1, Мирный житель — 3; без пожелания — 2``: counts by role
+    (the registry's order), never who; then how many of the ``count`` signed up wished for
+    nothing."""
+    items = [
+        t(lang, "signup.wish_item", role=role_name(lang, role), count=n)
+        for role, n in tally.items()
+    ]
+    without = count - sum(tally.values())
+    if not items:
+        return t(lang, "signup.wishes_none")
+    text = ", ".join(items)
+    if without > 0:
+        text += "; " + t(lang, "signup.no_wish_item", count=without)
+    return t(lang, "signup.wishes", tally=text)
+
+
+def signup_text(
+    lang: Lang, count: int, schedule: str, tally: Mapping[str, int] | None = None
+) -> str:
+    """The sign-up post: the count; with wishes (``tally`` given) how to wish and the tally."""
+    text = t(lang, "signup.message", count=count, schedule=t(lang, f"choice.schedule.{schedule}"))
+    if tally is None:
+        return text
+    hint = t(lang, "signup.wishes_hint", command=command_name(lang, "wish"))
+    return f"{text}\n{hint}\n{tally_text(lang, tally, count)}"
 
 
 async def refresh_signup(
@@ -95,9 +186,10 @@ async def refresh_signup(
     if channel is None:
         return
     lang = table_language(table, guild)
+    tally = await ctx.service.wish_tally(rec.id) if rec.wishes else None
     try:
         await channel.get_partial_message(rec.signup_message_id).edit(
-            content=signup_text(lang, count, rec.schedule_kind)
+            content=signup_text(lang, count, rec.schedule_kind, tally)
         )
     except discord.HTTPException:
         log.warning("could not update the sign-up message in guild %s", guild.id)

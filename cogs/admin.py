@@ -30,6 +30,7 @@ from bot.posts import pack
 from bot.render import (
     render_audit_line,
     render_log_page,
+    render_signup_state,
     render_state_embeds,
     resolve_preview,
     timestamp,
@@ -232,9 +233,20 @@ class AdminCog(commands.Cog, name="Admin"):
     @app_commands.command(name="state", description=ltext("cmd.mafia.state.description"))
     async def state_command(self, interaction: discord.Interaction[Any]) -> None:
         """The full state, privately: who is who, alive or dead, and this turn's requests."""
-        game = self.ctx.service.running(await table_key(self.ctx.store, interaction))
+        key = await table_key(self.ctx.store, interaction)
         lang = await reader_language(self.ctx.store, interaction)
-        embeds = render_state_embeds(lang, game)
+        game = self.ctx.service.game_in(key)
+        if game is None:  # sign-up: who signed up, and what each wished for (R58)
+            lobby = await self.ctx.store.open_game(key)
+            if lobby is None or lobby.status != "lobby":
+                raise UserError("error.no_running_game")
+            members = await self.ctx.store.signups(lobby.id)
+            wishes = await self.ctx.store.wishes(lobby.id) if lobby.wishes else None
+            text = render_signup_state(lang, lobby.id, members, wishes)
+            await send_private(interaction, text)
+            return
+        wishes = await self.ctx.store.wishes(game.id) if game.record.wishes else None
+        embeds = render_state_embeds(lang, game, wishes)
         await interaction.response.defer(ephemeral=True, thinking=True)
         for post in pack(embeds):  # ten embeds and 6,000 characters a message
             await interaction.followup.send(

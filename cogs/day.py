@@ -141,6 +141,9 @@ class DayCog(PlayerCog, name="Day"):
     async def status_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
         key = await table_key(self.ctx.store, interaction)
+        if self.ctx.service.game_in(key) is None:  # sign-up: whether I am in it, my wish
+            await self._signup_status(interaction, key)
+            return
         game, nick = self.ctx.service.player_nick(key, interaction.user.id)
         card = self.ctx.service.card(key, interaction.user.id)
         lang = await reader_language(self.ctx.store, interaction)
@@ -183,6 +186,22 @@ class DayCog(PlayerCog, name="Day"):
                     relative=timestamp(record.deadline, "R"),
                 )
             )
+        await send_private(interaction, "\n".join(lines))
+
+    async def _signup_status(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """``/status`` while sign-up is open: that I am signed up and, in a game with wishes,
+        my own wish (R58: nobody else's)."""
+        found = await self.ctx.service.signed_up(table_id, interaction.user.id)
+        if found is None:
+            raise UserError("error.no_running_game")
+        rec, wish = found
+        lang = await reader_language(self.ctx.store, interaction)
+        lines = [t(lang, "status.signed_up", game=rec.id)]
+        if rec.wishes:
+            if wish is None:
+                lines.append(t(lang, "status.no_wish"))
+            else:
+                lines.append(t(lang, "status.wish", role=role_name(lang, wish)))
         await send_private(interaction, "\n".join(lines))
 
     # --- talking ----------------------------------------------------------------------

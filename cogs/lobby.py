@@ -38,6 +38,8 @@ from bot.signup import (
     refresh_signup,
     signup_action,
     signup_text,
+    wish_action,
+    wish_options,
 )
 from bot.tables import (
     TABLE_NAME_MAX,
@@ -50,11 +52,12 @@ from bot.tables import (
     table_title,
 )
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
-from core.i18n import Lang, as_lang, t
+from core.i18n import LANGUAGES, Lang, as_lang, t
 from core.service import LiveGame, setup_refusal
 from db.errors import TableNameTaken
 from db.models import GameRecord, TableSettings
 from rules.knowledge import mafia_members
+from rules.names import name_key
 from rules.setup import SetupError, format_role_list, preset
 
 log = logging.getLogger(__name__)
@@ -67,6 +70,32 @@ SCHEDULE_CHOICES = [
     app_commands.Choice(name=ltext("choice.schedule.forum"), value="forum"),
     app_commands.Choice(name=ltext("choice.schedule.fast"), value="fast"),
 ]
+
+
+async def wish_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The roles one may wish for, named in the reader's language, and "no wish": the same
+    list for everyone (nothing about the game or the other members)."""
+    ctx = game_context(interaction.client)
+    lang = await reader_language(ctx.store, interaction)
+    needle = current.casefold().strip()
+    return [
+        app_commands.Choice(name=label, value=value)
+        for label, value in wish_options(lang)
+        if needle in label.casefold() or needle in value
+    ][:25]
+
+
+def typed_wish(typed: str) -> str:
+    """What a member typed for ``/wish role``: a role code, ``none``, or a role's name (or
+    "no wish") in either language; anything else is left for the service to refuse."""
+    key = name_key(typed)
+    for lang in LANGUAGES:
+        for label, value in wish_options(lang):
+            if key in (name_key(label), value):
+                return value
+    return key[:40]
 
 
 @app_commands.guild_only()
@@ -182,6 +211,7 @@ class LobbyCog(
         turn_minutes=ltext("cmd.mafia.new.opt.turn_minutes.description"),
         activity_rules=ltext("cmd.mafia.new.opt.activity_rules.description"),
         reveal=ltext("cmd.mafia.new.opt.reveal.description"),
+        wishes=ltext("cmd.mafia.new.opt.wishes.description"),
     )
     @app_commands.choices(schedule=SCHEDULE_CHOICES)
     async def new_command(
@@ -193,9 +223,11 @@ class LobbyCog(
         turn_minutes: app_commands.Range[int, 1, 1440] = 10,
         activity_rules: bool = True,
         reveal: bool = True,
+        wishes: bool = False,
     ) -> None:
         """Open sign-up: a message in #game with Join and Leave buttons. ``reveal``: name the
-        members behind the nicknames when the game ends (the host says so in the reply)."""
+        members behind the nicknames when the game ends (the host says so in the reply).
+        ``wishes``: members may wish for a role (R58): the post adds a menu and the tally."""
         guild, member = guild_and_member(interaction)
         settings = await table_of(self.ctx.store, interaction)
         channel = slot_channel(guild, settings, "game")
@@ -213,10 +245,12 @@ class LobbyCog(
             roles=roles,
             activity_rules=activity_rules,
             reveal=reveal,
+            wishes=wishes,
         )
         game_lang = table_language(settings, guild)  # the public sign-up post
         message = await channel.send(
-            signup_text(game_lang, 0, rec.schedule_kind), view=SignupView(self.ctx, game_lang)
+            signup_text(game_lang, 0, rec.schedule_kind, {} if rec.wishes else None),
+            view=SignupView(self.ctx, game_lang, wishes=rec.wishes),
         )
         await self.ctx.store.update_lobby(rec.id, signup_message_id=message.id)
         log.info(
@@ -228,24 +262,32 @@ class LobbyCog(
         )
         lang = await reader_language(self.ctx.store, interaction)
         opened = t(lang, "signup.opened", channel=channel.mention)
-        told = t(lang, "gameover.reveal.yes" if rec.reveal else "gameover.reveal.no")
-        await send_private(interaction, f"{opened}\n{told}")
+        told = [t(lang, "gameover.reveal.yes" if rec.reveal else "gameover.reveal.no")]
+        if rec.wishes:
+            command = f"/{t(lang, 'cmd.mafia.name')} {t(lang, 'cmd.mafia.roles.name')}"
+            option = t(lang, "cmd.mafia.roles.opt.from_wishes.name")
+            told.append(t(lang, "signup.wishes_opened", command=command, option=option))
+        await send_private(interaction, "\n".join([opened, *told]))
 
     @app_commands.command(name="roles", description=ltext("cmd.mafia.roles.description"))
     @app_commands.describe(
         roles=ltext("cmd.mafia.roles.opt.roles.description"),
         preset=ltext("cmd.mafia.roles.opt.preset.description"),
+        from_wishes=ltext("cmd.mafia.roles.opt.from_wishes.description"),
     )
     async def roles_command(
         self,
         interaction: discord.Interaction[Any],
         roles: app_commands.Range[str, 1, 500] | None = None,
         preset: app_commands.Range[int, 4, 99] | None = None,
+        from_wishes: bool = False,
     ) -> None:
-        """The role list: written out, or the preset for a number of players (default: the
-        number signed up now)."""
+        """The role list: written out, adopted from the wishes' tally (R58), or the preset
+        for a number of players (default: the number signed up now)."""
         table_id = await table_key(self.ctx.store, interaction)
-        role_list = await self.ctx.service.set_roles(table_id, roles, preset)
+        role_list = await self.ctx.service.set_roles(
+            table_id, roles, preset, from_wishes=from_wishes
+        )
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "roles.set", roles=role_summary(lang, role_list)))
 
@@ -419,6 +461,18 @@ class SignupCog(PlayerCog, name="Signup"):
     async def leave_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
         await signup_action(self.ctx, interaction, joining=False)
+
+    @app_commands.command(name="wish", description=ltext("cmd.wish.description"))
+    @app_commands.describe(role=ltext("cmd.wish.opt.role.description"))
+    @app_commands.autocomplete(role=wish_autocomplete)
+    async def wish_command(
+        self, interaction: discord.Interaction[Any], role: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """R58: my role wish while sign-up is open (``none`` withdraws it); only I and the
+        hosts know it."""
+        guild_of(interaction)
+        await wish_action(self.ctx, interaction, typed_wish(role))
+
 
 
 def preset_roles(players: int) -> str:

@@ -43,6 +43,8 @@ class FinishedGame:
     #: Requests the rules refused when they were sent (the sender was told why, privately):
     #: not part of the game's script, shown in the archive once the game is over.
     refused: tuple[LogEntry, ...] = ()
+    #: The role wishes of a game opened with them (R58), by user id: not for display.
+    wishes: Mapping[int, str] = attrs.field(factory=dict)
 
     @property
     def id(self) -> int:
@@ -57,6 +59,15 @@ class FinishedGame:
     def member_of(self, nick: str) -> int | None:
         """The member behind ``nick`` if the host chose to reveal the members, else None."""
         return self.members.get(nick) if self.record.reveal else None
+
+    def wish_of(self, nick: str) -> str | None:
+        """What the member behind ``nick`` wished for (R58), only in a game with wishes
+        whose members are revealed: a wish would otherwise trace the nickname to its member
+        (the member himself knows his own, the hosts theirs from ``/mafia state``)."""
+        member = self.member_of(nick)
+        if not self.record.wishes or member is None:
+            return None
+        return self.wishes.get(member)
 
     @property
     def winner(self) -> str | None:
@@ -89,6 +100,7 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
     ended = await _ended(store, rec)
     table = await store.get_table(rec.table_id)
     posts = tuple(await store.posts(game_id))
+    wishes = await store.wishes(game_id) if rec.wishes else {}
     # Replaying a long game is CPU work: off the event loop that serves every server.
     summary, outcome = await asyncio.to_thread(_derive, rec, players, script, log, resolved, ended)
     return FinishedGame(
@@ -100,6 +112,7 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
         summary=summary,
         posts=posts,
         refused=tuple(e for e in log if not e.accepted),
+        wishes=wishes,
     )
 
 

@@ -30,6 +30,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from core.history import FinishedGame
 from core.i18n import Lang, t
+from rules.announce import roster_in_public_order
 from rules.roles import INTERNAL_ROLES, ROLES
 
 FONTS: Final = Path(__file__).resolve().parent.parent / "assets" / "fonts"
@@ -126,7 +127,7 @@ def picture_data(game: FinishedGame) -> PictureData:
     """The rows, turns and vote counts of ``game`` (its summary and replayed outcome)."""
     summary = game.summary
     rows = []
-    for entry in summary.get("roles") or ():
+    for entry in roster_in_public_order(summary.get("roles") or ()):
         role = str(entry.get("final_role") or entry.get("role"))
         rows.append(
             Row(

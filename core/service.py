@@ -24,7 +24,7 @@ import attrs
 
 from core.clock import Event, NoticeMark, notice_done, pending_notice
 from core.refusal import Refusal
-from db.errors import NotFound, OpenGameExists, StaleGame, StoreError
+from db.errors import NotFound, OpenGameExists, SignupFull, StaleGame, StoreError
 from db.interface import GameStore
 from db.models import (
     KEEP,
@@ -70,11 +70,19 @@ from rules.schedule import (
     next_deadline,
     reminder_at,
 )
-from rules.setup import SetupError, assign_nicknames, assign_roles, parse_role_list, preset
+from rules.setup import (
+    MAX_PLAYERS,
+    SetupError,
+    assign_nicknames,
+    deal,
+    parse_role_list,
+    preset,
+)
 from rules.setup import validate_setup as validate_role_list
 from rules.snapshot import SnapshotError, state_to_dict
 from rules.text import is_blank
 from rules.validation import validate_host_action, validate_request
+from rules.wishes import is_wishable, roles_from_wishes, wish_tally
 
 log = logging.getLogger(__name__)
 
@@ -359,6 +367,7 @@ class GameService:
         activity_rules: bool = True,
         reveal: bool = True,
         seed: int | None = None,
+        wishes: bool = False,
     ) -> GameRecord:
         try:
             schedule = make_schedule(schedule_kind, timezone, turn_minutes=turn_minutes)
@@ -384,6 +393,7 @@ class GameService:
                     roles=role_list,
                     host_user_id=host_user_id,
                     reveal=reveal,
+                    wishes=wishes,
                 )
             except OpenGameExists:  # another process opened one meanwhile
                 raise ServiceError("error.game_exists") from None
@@ -404,11 +414,44 @@ class GameService:
         return rec
 
     async def join(self, table_id: int, user_id: int) -> int:
+        """Sign up; refused past the most members a game seats (the store decides, so of two
+        members racing for the last place, in one process or two, one gets it)."""
         async with self.table_lock(table_id):
             rec = await self._lobby(table_id)
-            if not await self.store.add_signup(rec.id, user_id):
+            try:
+                added = await self.store.add_signup(rec.id, user_id, limit=MAX_PLAYERS)
+            except SignupFull:
+                raise ServiceError("error.signup_full", maximum=MAX_PLAYERS) from None
+            if not added:
                 raise ServiceError("error.already_joined")
             return len(await self.store.signups(rec.id))
+
+    async def wish(self, table_id: int, user_id: int, role: str | None) -> GameRecord:
+        """R58: a signed-up member's role wish (None withdraws it), while sign-up is open in
+        a game with wishes. Refused, changing nothing: no sign-up, no wishes in this game, a
+        role nobody may wish for, not signed up."""
+        async with self.table_lock(table_id):
+            rec = await self._lobby(table_id)
+            if not rec.wishes:
+                raise ServiceError("error.no_wishes")
+            if role is not None and not is_wishable(role):
+                raise ServiceError("error.unknown_wish", role=role)
+            if not await self.store.set_wish(rec.id, user_id, role):
+                raise ServiceError("error.not_joined")
+            return rec
+
+    async def signed_up(self, table_id: int, user_id: int) -> tuple[GameRecord, str | None] | None:
+        """The open sign-up ``user_id`` is in, with his own wish (R58), or None."""
+        rec = await self.store.open_game(table_id)
+        if rec is None or rec.status != "lobby":
+            return None
+        if user_id not in await self.store.signups(rec.id):
+            return None
+        return rec, (await self.store.wishes(rec.id)).get(user_id)
+
+    async def wish_tally(self, game_id: int) -> dict[str, int]:
+        """R58: the sign-up post's tally, counts by role only."""
+        return wish_tally(await self.store.wishes(game_id))
 
     async def leave(self, table_id: int, user_id: int) -> int:
         async with self.table_lock(table_id):
@@ -437,12 +480,28 @@ class GameService:
             return ("signup", len(await self.store.signups(rec.id)))
 
     async def set_roles(
-        self, table_id: int, roles: str | None, preset_for: int | None
+        self,
+        table_id: int,
+        roles: str | None,
+        preset_for: int | None,
+        *,
+        from_wishes: bool = False,
     ) -> list[str]:
+        """The role list: written out, adopted from the wishes' tally (R58: Villagers for the
+        members who wished for nothing, checked as any setup, R43), or a preset."""
         async with self.table_lock(table_id):
             rec = await self._lobby(table_id)
             if roles:
                 role_list = self._parse_roles(roles)
+            elif from_wishes:
+                if not rec.wishes:
+                    raise ServiceError("error.no_wishes")
+                members = await self.store.signups(rec.id)
+                role_list = roles_from_wishes(members, await self.store.wishes(rec.id))
+                try:
+                    validate_role_list(role_list)
+                except SetupError as exc:
+                    raise setup_refusal(exc) from None
             else:
                 count = preset_for or len(await self.store.signups(rec.id))
                 try:
@@ -490,8 +549,10 @@ class GameService:
                 roles = preset(len(members))
             except SetupError as exc:
                 raise setup_refusal(exc) from None
+        # R13, R58: the seats from the seed (never the sign-up order), the wishes granted first.
+        wishes = await self.store.wishes(rec.id) if rec.wishes else None
         try:
-            dealt = assign_roles(members, roles, rec.seed)
+            dealt = deal(members, roles, rec.seed, wishes)
         except SetupError as exc:
             raise setup_refusal(exc) from None
         nicks = assign_nicknames(len(dealt), rec.seed, theme)

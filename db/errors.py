@@ -31,6 +31,10 @@ class NotFound(StoreError):
     """A game, player or outbox item that the caller named does not exist."""
 
 
+class SignupFull(StoreError):
+    """The sign-up already holds as many members as a game can seat: nobody more was added."""
+
+
 class TableNameTaken(StoreError):
     """Another table of the server already has this name (names are unique per server)."""
 

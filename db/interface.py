@@ -88,10 +88,12 @@ class GameRepository(Protocol):
         host_user_id: int | None = None,
         reveal: bool = True,
         table_id: int | None = None,
+        wishes: bool = False,
     ) -> GameRecord:
         """Open a new game in the lobby (status and phase ``lobby``, turn 0, no deadline) at
         the table ``table_id`` (default: the server's first table, keyed by ``guild_id``).
         ``reveal``: whether the members behind the nicknames are named at the end.
+        ``wishes``: whether members who sign up may wish for a role (R58).
 
         Raises :class:`~db.errors.OpenGameExists`, writing nothing, if the table already has a
         game in the lobby or running. Game ids increase with creation.
@@ -222,9 +224,23 @@ class GameRepository(Protocol):
         """
         ...
 
-    async def add_signup(self, game_id: int, user_id: int) -> bool:
+    async def add_signup(self, game_id: int, user_id: int, *, limit: int | None = None) -> bool:
         """Sign ``user_id`` up. False, writing nothing, if already signed up or if the game
-        is not in the lobby (or does not exist)."""
+        is not in the lobby (or does not exist). ``limit``: the most members the sign-up
+        may hold; raises :class:`~db.errors.SignupFull`, writing nothing, when it holds as
+        many already. Atomic: of members racing for the last place, one gets it, whichever
+        process they reach."""
+        ...
+
+    async def set_wish(self, game_id: int, user_id: int, wish: str | None) -> bool:
+        """A signed-up member's role wish (R58; None withdraws it). False, writing nothing,
+        if he is not signed up or the game is not in the lobby. Leaving the sign-up drops
+        the wish with it."""
+        ...
+
+    async def wishes(self, game_id: int) -> dict[int, str]:
+        """The role wishes of the game's sign-ups: user id -> role code, for those who wished
+        (kept after the start, with the sign-ups)."""
         ...
 
     async def remove_signup(self, game_id: int, user_id: int) -> bool:

@@ -266,7 +266,15 @@ ALTER TABLE outbox ADD COLUMN lease_until TEXT;
 CREATE INDEX outbox_unsent ON outbox (id) WHERE sent = 0;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+_V8 = """
+-- Role wishes (R58): whether the game's sign-up takes them (the host's choice at /mafia new),
+-- and each signed-up member's wish (a role code; NULL: none). A wish lives with its sign-up:
+-- leaving the sign-up drops it. Kept after the start, for the hosts and the revealed archive.
+ALTER TABLE games ADD COLUMN wishes INTEGER NOT NULL DEFAULT 0 CHECK (wishes IN (0, 1));
+ALTER TABLE signups ADD COLUMN wish TEXT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -91,6 +91,7 @@ class GameRecord:
     #: The table the game is played at (its key; the server's id for its first table).
     table_id: int = attrs.field(default=attrs.Factory(_first_table, takes_self=True))
     started_at: dt.datetime | None = None  # UTC, when the game started; None before that
+    wishes: bool = False  # the sign-up takes role wishes (R58; /mafia new wishes)
 
 
 @attrs.frozen

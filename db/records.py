@@ -140,6 +140,7 @@ def game_record(row: Row) -> GameRecord:
         reveal=bool(row["reveal"]),
         table_id=int(row["table_id"]),
         started_at=opt_stored_time(row["started_at"]),
+        wishes=bool(row["wishes"]),
     )
 
 

@@ -8,14 +8,17 @@ may name the members behind them, when the host chose so (`game_over_announcemen
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 import attrs
 
 from rules.model import Death, GameState, Phase, Request, TurnResult
+from rules.names import collation_key, public_order
 from rules.roles import Step, role_classes
 from rules.win import win_reason
+
+_Entry = TypeVar("_Entry", bound=Mapping[str, Any])
 
 PUBLIC = "public"  # the game channel
 MAFIA = "mafia"  # the mafia channel
@@ -38,6 +41,22 @@ def public_death(death: Death) -> dict[str, Any]:
     if death.cause == "pistol":
         out["by"] = list(death.by)  # the shooter is a revealed, dead commissar (R18)
     return out
+
+
+def public_deaths(deaths: list[Death]) -> list[Death]:
+    """The deaths of the resolution (host exclusions left out: announced when they happened)
+    as the dawn report lists them: step by step, and within a step by nickname. The rules list
+    a step's deaths in seat order (section 8); in public they never follow the seats, which in
+    a game started before seats were dealt from the seed follow the sign-up."""
+    steps: list[list[Death]] = []
+    for death in deaths:
+        if death.step is None:
+            continue
+        if steps and steps[-1][0].step is death.step:
+            steps[-1].append(death)
+        else:
+            steps.append([death])
+    return [d for step in steps for d in sorted(step, key=lambda d: collation_key(d.player))]
 
 
 def _by_votes(votes: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
@@ -90,7 +109,7 @@ def turn_open_announcement(state: GameState, turn: int, deadline_iso: str | None
     payload: dict[str, Any] = {
         "turn": turn,
         "deadline": deadline_iso,
-        "living": [p.nick for p in state.living()],
+        "living": public_order(p.nick for p in state.living()),  # never the seats' order
         "roles": role_list(state),
     }
     return Announcement("turn_open", PUBLIC, payload)
@@ -105,9 +124,9 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
             {
                 "turn": result.turn,
                 # Host exclusions were announced when they happened.
-                "deaths": [public_death(d) for d in result.deaths if d.step is not None],
+                "deaths": [public_death(d) for d in public_deaths(result.deaths)],
                 "lynch": _lynch_view(result),
-                "pistols": list(result.pistols),
+                "pistols": public_order(result.pistols),
             },
         )
     ]
@@ -200,7 +219,7 @@ def final_announcements(
     """When the pistol window closes (step 6, then 7): each shot or its absence, published
     together (R18), what the shots caused, and the winner with every role revealed."""
     out: list[Announcement] = []
-    for nick in result.pistols:
+    for nick in public_order(result.pistols):  # published together: never in seat order
         shots = [d for d in result.after_deaths if d.by == (nick,)]
         if shots:
             out.append(Announcement("shot", PUBLIC, public_death(shots[0])))
@@ -224,7 +243,8 @@ def game_over_announcement(
     ending = ending or Ending()
     members = ending.members
     roles: list[dict[str, Any]] = []
-    for p in state.players.values():
+    # By nickname, never by seat (the archive and the picture show them in this order).
+    for p in sorted(state.players.values(), key=lambda p: collation_key(p.nick)):
         entry: dict[str, Any] = {
             "nick": p.nick,
             "role": p.original_role,
@@ -246,6 +266,13 @@ def game_over_announcement(
         "roles": roles,
     }
     return Announcement("game_over", PUBLIC, payload)
+
+
+def roster_in_public_order(entries: Iterable[_Entry]) -> list[_Entry]:
+    """The end's list of every nickname (``game_over`` payload ``roles``) by nickname: a game
+    that ended before the end listed them so was stored in seat order, which may follow the
+    sign-up (the archive and the picture read stored ends)."""
+    return sorted(entries, key=lambda entry: collation_key(str(entry.get("nick", ""))))
 
 
 def reminder_announcements(state: GameState) -> list[Announcement]:

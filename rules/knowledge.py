@@ -9,6 +9,7 @@ from __future__ import annotations
 import attrs
 
 from rules.model import GameState, Request
+from rules.names import collation_key, public_order
 from rules.roles import COMMON_VERBS, Faction, verb_spec
 
 
@@ -28,7 +29,7 @@ def role_card(state: GameState, nick: str) -> RoleCard:
     cls = player.role_cls
     team: tuple[str, ...] = ()
     if cls.faction is Faction.MAFIA:
-        team = tuple(p.nick for p in state.players.values() if p.is_mafia)
+        team = tuple(public_order(p.nick for p in state.players.values() if p.is_mafia))
     verbs = sorted(COMMON_VERBS | cls.verbs | ({"hunt"} if cls.may_hunt() else set()))
     return RoleCard(
         nick=nick,
@@ -44,7 +45,7 @@ def role_card(state: GameState, nick: str) -> RoleCard:
 def mafia_members(state: GameState) -> list[str]:
     """R14, R22: the living mafia, who share the mafia's private room (a converted Foundling
     included, an unconverted one not)."""
-    return [p.nick for p in state.living() if p.is_mafia]
+    return public_order(p.nick for p in state.living() if p.is_mafia)
 
 
 def kill_agreement(state: GameState) -> dict[str, tuple[str, ...]]:
@@ -77,7 +78,7 @@ def valid_targets(state: GameState, nick: str, verb: str) -> list[str]:
         if spares and me is not None and p.faction is me.faction:
             continue
         out.append(p.nick)
-    return out
+    return public_order(out)  # never the seats' order
 
 
 @attrs.frozen
@@ -102,10 +103,10 @@ class PublicRoster:
 def public_roster(state: GameState) -> PublicRoster:
     """Who is alive and who died of what, from public facts only (R35, R55): never a living
     player's role, never a member (R6), never who killed."""
-    living = tuple(p.nick for p in state.players.values() if p.alive)
-    dead = sorted(
+    living = tuple(public_order(p.nick for p in state.players.values() if p.alive))
+    dead = sorted(  # by turn of death, within a turn by nickname: never the seats' order
         (p for p in state.players.values() if not p.alive),
-        key=lambda p: p.death_turn or 0,
+        key=lambda p: (p.death_turn or 0, collation_key(p.nick)),
     )
     return PublicRoster(
         living=living,

@@ -27,6 +27,7 @@ and "Stork"). It never decides whether two names are the same name; that stays t
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Collection, Iterable
 
@@ -95,6 +96,37 @@ def find_name(names: Iterable[str], typed: str) -> str | None:
         if name_key(name) == key:
             return name
     return None
+
+
+#: Runs of ASCII digits in a name: compared as numbers ("Ворон 2" before "Ворон 10").
+_DIGITS = re.compile(r"([0-9]+)")
+
+Collation = tuple[tuple[tuple[int, int | str], ...], str, str]
+
+
+def collation_key(name: str) -> Collation:
+    """The alphabetical order in which every public list shows nicknames, never the seats'
+    (seats of games started before they were dealt from the seed follow the sign-up, which
+    anyone could watch: a list in seat order would trace nicknames to members).
+
+    Case-insensitive (the R44 key), "ё" sorting with "е" as Russian dictionaries do, runs of
+    digits compared as numbers. One key serves both languages of the bot: a name never mixes
+    Latin and Cyrillic letters (R44), so Latin names sort as English ones and Cyrillic names as
+    Russian ones (Cyrillic after Latin). Two names the same but for "ё"/"е" or case keep a
+    fixed order (the exact key, then the name), so the order never depends on the input's."""
+    key = name_key(name)
+    folded = key.replace("ё", "е")
+    parts = tuple(
+        (0, int(part)) if part.isascii() and part.isdigit() else (1, part)
+        for part in _DIGITS.split(folded)
+        if part
+    )
+    return parts, key, name
+
+
+def public_order(names: Iterable[str]) -> list[str]:
+    """``names`` in the public alphabetical order (`collation_key`)."""
+    return sorted(names, key=collation_key)
 
 
 #: Names this long or shorter (in letters of the folded form) are "short" for `confusable`.

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from rules.names import mixes_scripts, name_key
 from rules.roles import ROLES, Boss, Commissar, Faction, Foundling, Sergeant
+from rules.wishes import deal_with_wishes
 
 T = TypeVar("T")
 
@@ -187,6 +188,36 @@ def shuffled(items: Sequence[T], seed: int) -> list[T]:
     out = list(items)
     random.Random(seed).shuffle(out)
     return out
+
+
+def seat_order(members: Sequence[int], seed: int) -> list[int]:
+    """R13, R44: the seats, dealt from the game's stored seed once sign-up closes. The members
+    are first put in the order of their ids, so the seats depend only on who signed up and
+    on the seed, never on the order in which they signed up (which anyone could watch: the
+    sign-up post counts each member who joins)."""
+    return shuffled(sorted(members), _seat_seed(seed))
+
+
+def _seat_seed(seed: int) -> int:
+    # Apart from the roles' (seed) and the nicknames' (seed + 1) draws.
+    return (seed * 1_000_003 + 7) % 2**63
+
+
+def deal(
+    members: Sequence[int],
+    roles: Sequence[str],
+    seed: int,
+    wishes: Mapping[int, str | None] | None = None,
+) -> list[tuple[int, str]]:
+    """R13 (R58 with ``wishes``): the seats with their roles, at the start. The seats are
+    `seat_order`; the roles are dealt at random, or with the wishes granted first."""
+    seats = seat_order(members, seed)
+    if wishes is None:
+        return assign_roles(seats, roles, seed)
+    if len(seats) != len(roles):
+        assign_roles(seats, roles, seed)  # raises the count mismatch
+    validate_setup(roles)
+    return list(zip(seats, deal_with_wishes(seats, roles, seed, wishes), strict=True))
 
 
 def assign_roles(members: Sequence[T], roles: Sequence[str], seed: int) -> list[tuple[T, str]]:

@@ -61,7 +61,7 @@ from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberAc
 from bot.client import MafiaBot, create_bot
 from bot.posts import embed_text
 from bot.render import command_name, render_posts
-from bot.signup import JOIN_ID
+from bot.signup import JOIN_ID, WISH_ID
 from core.clock import game_events
 from core.i18n import Lang, Matcher, t
 from core.refusal import Refusal
@@ -70,6 +70,8 @@ from db.models import TableSettings
 from rules.model import Phase
 from rules.roles import INTERNAL_ROLES, ROLES
 from rules.schedule import hunt_opens_at
+from rules.setup import preset
+from rules.wishes import is_wishable
 from sandbox.artifacts import write_artifacts
 from sandbox.clients import EVERYONE, LOCALE_OF, client_locales
 
@@ -108,6 +110,9 @@ class DemoOptions:
     #: neither), its server an id on that shard; the other shards' demos share ``db``.
     shard_count: int | None = None
     shard_id: int | None = None
+    #: The sign-up takes role wishes (R58): members wish for roles of the preset, some in the
+    #: sign-up post's menu, some with /wish, and the host adopts the tally as the setup.
+    wishes: bool = False
 
     @property
     def guild_id(self) -> int:
@@ -824,25 +829,45 @@ class Demo:
         options: dict[str, Any] = {"schedule": self.options.schedule}
         if self.options.schedule == "fast":
             options["timezone"] = "UTC"
+        if self.options.wishes:
+            options["wishes"] = True
         await self.slash(self.host, "mafia new", where=self.host_place, **options)
+
+    def _signup_message(self) -> Any:
+        """The sign-up post in #game (the latest message with the Join button), or None."""
+        return next(
+            (
+                m
+                for m in reversed(self.game_channel.history())
+                if any(
+                    getattr(item, "custom_id", None) == JOIN_ID
+                    for row in m.components
+                    for item in getattr(row, "children", ())
+                )
+            ),
+            None,
+        )
+
+    async def wish(self, *, resumed: bool) -> None:
+        """R58: members wish for the preset's roles other than Villager (one each, drawn with
+        the seed; the rest wish for nothing), half in the sign-up post's menu, half with
+        /wish; then the host adopts the tally as the setup (``/mafia roles from_wishes``)."""
+        rng = Random(f"demo-wishes/{self.options.seed}")
+        roles = [r for r in preset(len(self.seats)) if r != "villager" and is_wishable(r)]
+        wishers = rng.sample(list(self.seats), min(len(roles), len(self.seats)))
+        signup = None if resumed else self._signup_message()
+        for n, (seat, role) in enumerate(zip(wishers, roles, strict=False)):
+            if signup is not None and n % 2 == 0:
+                await self._observe(seat.actor.select(signup, [role], custom_id=WISH_ID))
+                self.transcript.flush()
+            else:
+                await self.slash(seat.actor, "wish", role=role)
+        await self.slash(self.host, "mafia roles", where=self.host_place, from_wishes=True)
 
     async def sign_up(self, *, resumed: bool) -> None:
         """Every member signs up, in order: some with the button, some with /join (after a
         restart the sign-up message is gone, and /join tells who already signed up)."""
-        signup = None
-        if not resumed:
-            signup = next(
-                (
-                    m
-                    for m in reversed(self.game_channel.history())
-                    if any(
-                        getattr(item, "custom_id", None) == JOIN_ID
-                        for row in m.components
-                        for item in getattr(row, "children", ())
-                    )
-                ),
-                None,
-            )
+        signup = None if resumed else self._signup_message()
         for seat in self.seats:
             if signup is not None and seat.index % 2 == 1:
                 await self._observe(seat.actor.click(signup, custom_id=JOIN_ID))
@@ -966,6 +991,8 @@ class Demo:
         if record is None:
             await self.open_signup()
             await self.sign_up(resumed=False)
+            if self.options.wishes:
+                await self.wish(resumed=False)
             await self.start()
         else:
             where = "" if self.table_name is None else f" at table {self.table_name}"
@@ -975,6 +1002,8 @@ class Demo:
             )
             if record.status == "lobby":
                 await self.sign_up(resumed=True)
+                if record.wishes:
+                    await self.wish(resumed=True)
                 await self.start()
         self._label_players()
         return False
@@ -1226,6 +1255,7 @@ def demo_main(
     artifacts: str | None = None,
     shard_count: int | None = None,
     shard_id: int | None = None,
+    wishes: bool = False,
 ) -> int:
     """``main.py demo``: the command line entry (its own event loop)."""
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
@@ -1240,6 +1270,7 @@ def demo_main(
         artifacts=artifacts,
         shard_count=shard_count,
         shard_id=shard_id,
+        wishes=wishes,
     )
     try:
         return asyncio.run(run_demo(options))

@@ -25,7 +25,7 @@ from db.records import game_record, lobby_columns
 GAME_COLUMNS = (
     "id, guild_id, status, seed, schedule_kind, schedule_params, timezone, activity_rules, "
     "roles, host_user_id, signup_message_id, turn, phase, deadline, paused, paused_remaining, "
-    "winner, created_at, updated_at, reveal, started_at, table_id"
+    "winner, created_at, updated_at, reveal, started_at, table_id, wishes"
 )
 
 # Sets a game to finished; the parameters are ($1 winner, $2 updated_at, $3 game id).
@@ -56,6 +56,7 @@ class GamesMixin(PostgresBase):
         host_user_id: int | None = None,
         reveal: bool = True,
         table_id: int | None = None,
+        wishes: bool = False,
     ) -> GameRecord:
         now = utcnow()
         table = guild_id if table_id is None else table_id
@@ -71,6 +72,7 @@ class GamesMixin(PostgresBase):
             host_user_id,
             bool(reveal),
             now,
+            bool(wishes),
         )
 
         async def body(db: Conn) -> GameRecord:
@@ -78,9 +80,9 @@ class GamesMixin(PostgresBase):
                 row = await db.fetchrow(
                     "INSERT INTO games (guild_id, table_id, status, seed, schedule_kind, "
                     "schedule_params, timezone, activity_rules, roles, host_user_id, reveal, "
-                    "turn, phase, created_at, updated_at) "
+                    "turn, phase, created_at, updated_at, wishes) "
                     "VALUES ($1, $2, 'lobby', $3, $4, $5, $6, $7, $8, $9, $10, 0, 'lobby', "
-                    f"$11, $11) RETURNING {GAME_COLUMNS}",
+                    f"$11, $11, $12) RETURNING {GAME_COLUMNS}",
                     *params,
                 )
             except asyncpg.UniqueViolationError as e:

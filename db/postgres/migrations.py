@@ -256,7 +256,13 @@ ALTER TABLE outbox ADD COLUMN lease_until TIMESTAMPTZ;
 CREATE INDEX outbox_unsent ON outbox (id) WHERE NOT sent;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+_V8 = """
+-- Role wishes (R58; see db/migrations.py, migration 8): the game's choice, each sign-up's wish.
+ALTER TABLE games ADD COLUMN wishes BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE signups ADD COLUMN wish TEXT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 LATEST_VERSION = len(MIGRATIONS)
 
 _CREATED = re.compile(r"^CREATE TABLE (\w+)", re.MULTILINE)

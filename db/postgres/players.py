@@ -7,7 +7,7 @@ from typing import Any
 
 import asyncpg
 
-from db.errors import NotFound, StoreError
+from db.errors import NotFound, SignupFull, StoreError
 from db.models import KEEP, Keep, OutboxItem, PlayerRecord
 from db.postgres.base import Conn, PostgresBase
 from db.postgres.convert import utcnow
@@ -28,10 +28,23 @@ class PlayersMixin(PostgresBase):
 
     # --- sign-ups --------------------------------------------------------------------------
 
-    async def add_signup(self, game_id: int, user_id: int) -> bool:
+    async def add_signup(self, game_id: int, user_id: int, *, limit: int | None = None) -> bool:
         now = utcnow()
 
         async def body(db: Conn) -> bool:
+            if limit is not None:
+                # The game's row locked first: a sign-up racing in another process waits for
+                # this transaction, then counts the row it added.
+                await db.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+                row = await db.fetchrow(
+                    "SELECT COUNT(*) AS n, bool_or(user_id = $2) AS me "
+                    "FROM signups WHERE game_id = $1",
+                    game_id,
+                    user_id,
+                )
+                assert row is not None
+                if not row["me"] and int(row["n"]) >= limit:
+                    raise SignupFull(f"the sign-up of game {game_id} is full ({limit})")
             status = await db.execute(
                 "INSERT INTO signups (game_id, user_id, joined_at) "
                 "SELECT id, $1, $2 FROM games WHERE id = $3 AND status = 'lobby' "
@@ -55,6 +68,27 @@ class PlayersMixin(PostgresBase):
             return affected(status) > 0
 
         return await self._write(body)
+
+    async def set_wish(self, game_id: int, user_id: int, wish: str | None) -> bool:
+        async def body(db: Conn) -> bool:
+            status = await db.execute(
+                "UPDATE signups SET wish = $3 WHERE game_id = $1 AND user_id = $2 "
+                "AND EXISTS (SELECT 1 FROM games WHERE id = $1 AND status = 'lobby')",
+                game_id,
+                user_id,
+                wish,
+            )
+            return affected(status) > 0
+
+        return await self._write(body)
+
+    async def wishes(self, game_id: int) -> dict[int, str]:
+        rows = await self._read(
+            "SELECT user_id, wish FROM signups WHERE game_id = $1 AND wish IS NOT NULL "
+            "ORDER BY user_id",
+            (game_id,),
+        )
+        return {int(r["user_id"]): str(r["wish"]) for r in rows}
 
     async def signups(self, game_id: int) -> list[int]:
         rows = await self._read(

@@ -26,7 +26,7 @@ from db.sqlite.players import PLAYER_COLUMNS
 GAME_COLUMNS = (
     "id, guild_id, status, seed, schedule_kind, schedule_params, timezone, activity_rules, "
     "roles, host_user_id, signup_message_id, turn, phase, deadline, paused, paused_remaining, "
-    "winner, created_at, updated_at, reveal, started_at, table_id"
+    "winner, created_at, updated_at, reveal, started_at, table_id, wishes"
 )
 
 # Sets a game to finished; the parameters are (winner, updated_at, game id).
@@ -57,6 +57,7 @@ class GamesMixin(SQLiteBase):
         host_user_id: int | None = None,
         reveal: bool = True,
         table_id: int | None = None,
+        wishes: bool = False,
     ) -> GameRecord:
         now = to_db_time(utcnow())
         table = guild_id if table_id is None else table_id
@@ -71,6 +72,7 @@ class GamesMixin(SQLiteBase):
             None if roles is None else dumps(roles),
             host_user_id,
             int(reveal),
+            int(wishes),
             now,
             now,
         )
@@ -80,8 +82,8 @@ class GamesMixin(SQLiteBase):
                 rows = await db.execute_fetchall(
                     "INSERT INTO games (guild_id, table_id, status, seed, schedule_kind, "
                     "schedule_params, timezone, activity_rules, roles, host_user_id, reveal, "
-                    "turn, phase, created_at, updated_at) "
-                    "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, 0, 'lobby', ?, ?) "
+                    "wishes, turn, phase, created_at, updated_at) "
+                    "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'lobby', ?, ?) "
                     f"RETURNING {GAME_COLUMNS}",
                     params,
                 )

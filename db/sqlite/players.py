@@ -8,7 +8,7 @@ from typing import Any
 
 import aiosqlite
 
-from db.errors import NotFound, StoreError
+from db.errors import NotFound, SignupFull, StoreError
 from db.models import KEEP, Keep, OutboxItem, PlayerRecord
 from db.records import player_record
 from db.sqlite.base import SQLiteBase
@@ -27,10 +27,23 @@ class PlayersMixin(SQLiteBase):
 
     # --- sign-ups --------------------------------------------------------------------------
 
-    async def add_signup(self, game_id: int, user_id: int) -> bool:
+    async def add_signup(self, game_id: int, user_id: int, *, limit: int | None = None) -> bool:
         now = to_db_time(utcnow())
 
         async def body(db: aiosqlite.Connection) -> bool:
+            # One writer at a time (the write transaction): the count and the insert agree.
+            if limit is not None:
+                row = await (
+                    await db.execute(
+                        "SELECT COUNT(*) AS n, "
+                        "EXISTS (SELECT 1 FROM signups WHERE game_id = ? AND user_id = ?) AS me "
+                        "FROM signups WHERE game_id = ?",
+                        (game_id, user_id, game_id),
+                    )
+                ).fetchone()
+                assert row is not None
+                if not row["me"] and int(row["n"]) >= limit:
+                    raise SignupFull(f"the sign-up of game {game_id} is full ({limit})")
             cur = await db.execute(
                 "INSERT INTO signups (game_id, user_id, joined_at) "
                 "SELECT id, ?, ? FROM games WHERE id = ? AND status = 'lobby' "
@@ -51,6 +64,25 @@ class PlayersMixin(SQLiteBase):
             return cur.rowcount > 0
 
         return await self._write(body)
+
+    async def set_wish(self, game_id: int, user_id: int, wish: str | None) -> bool:
+        async def body(db: aiosqlite.Connection) -> bool:
+            cur = await db.execute(
+                "UPDATE signups SET wish = ? WHERE game_id = ? AND user_id = ? "
+                "AND EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'lobby')",
+                (wish, game_id, user_id, game_id),
+            )
+            return cur.rowcount > 0
+
+        return await self._write(body)
+
+    async def wishes(self, game_id: int) -> dict[int, str]:
+        rows = await self._read(
+            "SELECT user_id, wish FROM signups WHERE game_id = ? AND wish IS NOT NULL "
+            "ORDER BY user_id",
+            (game_id,),
+        )
+        return {int(r["user_id"]): str(r["wish"]) for r in rows}
 
     async def signups(self, game_id: int) -> list[int]:
         rows = await self._read(

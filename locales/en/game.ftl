@@ -259,6 +259,19 @@ signup-left =
        *[other] { $count } players
     }.
 signup-closed = Sign-up is closed: the game has started.
+signup-wishes_hint = Wish for a role in the menu below or with { $command }: only you and the hosts see your wish, and you can change or withdraw it until the game starts.
+signup-wishes = Role wishes: { $tally }.
+signup-wishes_none = No role wishes yet.
+signup-wish_item = { $role } — { $count }
+signup-no_wish_item = no wish — { $count }
+signup-wish_placeholder = Wish for a role (only you see it)
+signup-wish_none_option = No wish
+signup-wishes_opened = Players may wish for a role. { $command } with { $option } adopts the wishes as the role list (Villagers for the rest).
+wish-set = Your wish: { $role }. Only you and the hosts know it; you can change or withdraw it until the game starts. If it cannot be granted (the role is not in the setup, or more players wished for it than it has places), your role is dealt at random, and nobody learns whose wish was not granted.
+wish-withdrawn = Wish withdrawn: your role will be dealt at random.
+status-signed_up = You are signed up for game #{ $game }; sign-up is still open.
+status-wish = Your wish: { $role }.
+status-no_wish = You have not wished for a role.
 signup-opened = Sign-up is open in { $channel }.
 roles-set = Roles: { $roles }.
 # A role in a role list: "Villager ×5", one of a kind by its name only.
@@ -342,6 +355,8 @@ archive-players = Players
 archive-nick = Nickname
 archive-member = Member
 archive-member_unknown = name unknown
+archive-wish = Wished for
+archive-no_wish = no wish
 archive-role = Role dealt
 archive-final_role = Final role
 archive-fate = Fate

@@ -145,6 +145,14 @@ state-alive =
        *[other] { $posts } posts
     }, requests: { $requests }
 state-dead = { $nick }: { $role }, { $user }, dead ({ $cause })
+state-wish = wished for: { $role }
+state-no_wish = no wish
+state-signup =
+    Game #{ $game }: sign-up open, { $count ->
+        [one] { $count } member
+       *[other] { $count } members
+    } signed up.
+state-signup_line = { $user }: { $wish }
 delivery-forbidden = I cannot post in { $channel }: my role lacks { $permissions } there. Nothing is lost: the announcement waits and goes out once the permission is back (/mafia setup repairs the channels).
 delivery-stuck =
     Discord keeps failing to take this game's announcements (for { $minutes ->

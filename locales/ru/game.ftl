@@ -273,6 +273,19 @@ signup-left =
        *[many] { $count } игроков
     }.
 signup-closed = Запись закрыта: игра началась.
+signup-wishes_hint = Роль можно пожелать в меню ниже или командой { $command }: пожелание видно только вам и ведущим, до начала игры его можно изменить или отменить.
+signup-wishes = Пожелания: { $tally }.
+signup-wishes_none = Пожеланий пока нет.
+signup-wish_item = { $role } — { $count }
+signup-no_wish_item = без пожелания — { $count }
+signup-wish_placeholder = Пожелать роль (видно только вам)
+signup-wish_none_option = Без пожелания
+signup-wishes_opened = Игроки могут пожелать себе роль. Команда { $command } с параметром { $option } возьмёт роли из пожеланий (остальным — мирные жители).
+wish-set = Ваше пожелание — { $role }. Его знаете только вы и ведущие; до начала игры его можно изменить или отменить. Если исполнить его нельзя (такой роли нет в наборе или желающих больше, чем мест), роль выпадет по жребию, и никто не узнает, чьё пожелание не исполнилось.
+wish-withdrawn = Пожелание отменено: роль вам выпадет по жребию.
+status-signed_up = Вы записаны на игру №{ $game }; запись ещё идёт.
+status-wish = Ваше пожелание: { $role }.
+status-no_wish = Вы не пожелали роль.
 signup-opened = Запись открыта в { $channel }.
 roles-set = Роли: { $roles }.
 # A role in a role list: "Мирный житель — 5", one of a kind by its name only.
@@ -360,6 +373,8 @@ archive-players = Игроки
 archive-nick = Ник
 archive-member = Участник
 archive-member_unknown = имя неизвестно
+archive-wish = Пожелание
+archive-no_wish = без пожелания
 archive-role = Роль при раздаче
 archive-final_role = Роль в конце игры
 archive-fate = Судьба

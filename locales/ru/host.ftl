@@ -148,6 +148,15 @@ state-alive =
        *[many] { $posts } постов
     }, заявки: { $requests }
 state-dead = { $nick }: { $role }, { $user }, вне игры ({ $cause })
+state-wish = пожелание: { $role }
+state-no_wish = без пожелания
+state-signup =
+    Игра №{ $game }: идёт запись, { $count ->
+        [one] { $count } участник
+        [few] { $count } участника
+       *[many] { $count } участников
+    }.
+state-signup_line = { $user }: { $wish }
 delivery-forbidden = Не могу писать в { $channel }: моей роли не хватает там прав: { $permissions }. Ничего не потеряно: объявление ждёт и уйдёт, когда права вернутся (/мафия настройка чинит каналы).
 delivery-stuck =
     Discord уже { $minutes ->

@@ -255,3 +255,21 @@ def test_the_demo_on_postgresql_is_the_demo_on_sqlite_word_for_word(tmp_path: Pa
     # A fresh PostgreSQL database, not interrupted: the very same transcript.
     code, on_postgres = play(DemoOptions(players=8, seed=5, db=pgserver.fresh_url()))
     assert (code, on_postgres) == (0, on_sqlite)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_R58_the_demo_opens_a_game_with_wishes(lang: Lang) -> None:
+    """``demo --wishes``: the sign-up shows the tally, members wish in the menu and with
+    /wish (answered privately), the host adopts the tally, and the game plays to its end;
+    the public transcript names no wish of anyone."""
+    options = DemoOptions(seed=3, players=8, lang=lang, wishes=True, host_view=True)
+    code, lines = play(options)
+    assert code == 0 and WINNER_LINE.match(lines[-1])
+    text = "\n".join(lines)
+    assert t(lang, "signup.wishes_none") in text
+    granted = [line for line in lines if line.startswith("[reply to member_")]
+    wished = [line for line in granted if t(lang, "wish.set", role="X").split("X")[0] in line]
+    assert len(wished) == 4  # Boss, Mafioso, Commissar, Doctor: the preset's but Villagers
+    public = [line for line in lines if line.startswith(f"[#{t(lang, 'channel.game')}]")]
+    assert not any(t(lang, "wish.set", role="X").split("X")[0] in line for line in public)
+    assert play(options) == (code, lines)  # deterministic

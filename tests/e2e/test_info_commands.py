@@ -15,6 +15,7 @@ from bot.render import command_name, role_name
 from bot.webhooks import MESSAGE_LIMIT
 from cogs.info import rules_pages
 from core.i18n import Lang, t
+from rules.names import public_order
 from tests.e2e.helpers import (
     World,
     add_players,
@@ -54,7 +55,7 @@ async def test_R35_players_lists_nicknames_and_only_the_dead_roles(
     actors, ghost = await game_with_a_ghost(world, lang)
     game_ch = slot(world, "game")
     live = live_game(world)
-    living = [p.nick for p in live.players if p.nick != ghost]
+    living = public_order(p.nick for p in live.players if p.nick != ghost)  # never by seat
     dead_line = t(
         lang,
         "reveal.dead",

@@ -172,7 +172,7 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
     # /players, /rules, /help, /history, /stats answer anyone (public facts, or the asker's
     # own numbers): checked below to change nothing.
     info = {"players", "rules", "help", "history", "stats"}
-    assert set(options) | {"join", "leave", "mafia"} | info == command_names(env)
+    assert set(options) | {"join", "leave", "wish", "mafia"} | info == command_names(env)
     outsider = world.player
 
     before = await snapshot(world)
@@ -184,6 +184,8 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
     for verb in ("join", "leave"):  # sign-up is closed once the game runs
         text = await refusal(env, outsider.slash(game_ch, verb))
         assert text == t("en", "error.no_signup"), (verb, text)
+    text = await refusal(env, outsider.slash(game_ch, "wish", role="commissar"))
+    assert text == t("en", "error.no_signup")
     assert await snapshot(world) == before
     assert [m for m in game_ch.history() if m.webhook_id is not None] == []
     for verb in ("vote", "hunt", "kill", "check", "heal", "shoot"):  # no nicknames offered

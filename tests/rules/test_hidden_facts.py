@@ -230,7 +230,7 @@ def test_R55_the_town_is_offered_the_mafia_for_a_kill() -> None:
             ("V5", "villager"),
         ]
     )
-    everyone = list(game.state.players)
+    everyone = sorted(game.state.players, key=str.casefold)  # by nickname, never by seat
     assert valid_targets(game.state, "V1", "kill") == [n for n in everyone if n != "V1"]
     assert valid_targets(game.state, "Com", "kill") == [n for n in everyone if n != "Com"]
     assert valid_targets(game.state, "Boss", "kill") == ["Com", "V1", "V2", "V3", "V4", "V5"]
