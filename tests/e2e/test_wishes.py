@@ -63,13 +63,14 @@ async def test_R58_wishes_are_private_the_tally_counts_only_and_wishes_are_grant
     reply_text(await cat.slash(game_ch, "wish", role="Mafioso"))  # a name, typed
     reply_text(await cat.slash(game_ch, "wish", role="none"))  # withdrawn
     post = game_ch.history()[0]
-    assert "Mafioso — 1, Commissar — 1; no wish — 2" in post.content
+    commissar = t("en", "role.commissar")
+    assert f"Mafioso — 1, {commissar} — 1; no wish — 2" in post.content
     for actor in actors:  # counts only: nobody is named
         assert not any(name in post.content for name in identities(actor))
 
     # Leaving drops the wish; coming back, none.
     reply_text(await ben.click(post, custom_id=LEAVE_ID))
-    assert "Commissar — 1; no wish — 2" in game_ch.history()[0].content
+    assert f"{commissar} — 1; no wish — 2" in game_ch.history()[0].content
     reply_text(await ben.click(post, custom_id=JOIN_ID))
     reply_text(await ben.slash(game_ch, "wish", role="mafioso"))
 
