@@ -16,6 +16,7 @@ from bot.endgame import game_over_embeds, game_over_text
 from bot.posts import NOTICE, TOWN, Post, add_list_field, pack, post_text
 from bot.webhooks import split_message
 from core.i18n import Lang, t
+from core.quoting import quote_player_text
 from core.service import LiveGame
 from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request
@@ -289,7 +290,9 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
             )
         return "\n".join(lines)
     if kind == "note":
-        return t(lang, "announce.note", author=payload["from"], text=payload["text"])
+        # Player text: framed and attributed, never in the bot's voice (core/quoting.py).
+        text = quote_player_text(str(payload["text"]))
+        return t(lang, "announce.note", author=payload["from"], text=text)
     if kind == "pistol":
         return t(lang, "announce.pistol")
     if kind == "converted":
