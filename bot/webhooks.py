@@ -55,6 +55,23 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return pieces
 
 
+def pack_lines(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Whole ``lines`` joined into messages of at most ``limit`` characters, so that no line
+    (a quoted death note: a code block) is cut in two; only a line longer than a whole
+    message is cut, by :func:`split_message`."""
+    messages: list[str] = []
+    current = ""
+    for line in lines:
+        for part in [line] if len(line) <= limit else split_message(line, limit):
+            if current and len(current) + 1 + len(part) > limit:
+                messages.append(current)
+                current = ""
+            current = f"{current}\n{part}" if current else part
+    if current:
+        messages.append(current)
+    return messages
+
+
 #: Discord refuses a webhook username containing these words (any case), or equal to these.
 FORBIDDEN_WORDS: Final[dict[str, re.Pattern[str]]] = {
     # Each letter also matches what a name checker reads as that letter (digits and signs);

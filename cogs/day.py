@@ -24,6 +24,7 @@ from bot.errors import UserError
 from bot.render import describe_request, render, render_role_card, role_name, timestamp
 from bot.replies import reader_language, send_private
 from bot.tables import table_key, table_language, table_of
+from bot.webhooks import pack_lines
 from cogs._common import (
     Nick,
     PlayerCog,
@@ -164,7 +165,8 @@ class DayCog(PlayerCog, name="Day"):
                     relative=timestamp(record.deadline, "R"),
                 )
             )
-        await send_private(interaction, "\n".join(lines))
+        for piece in pack_lines(lines):  # several long death notes: more than one message
+            await send_private(interaction, piece)
 
     # --- talking ----------------------------------------------------------------------
     @app_commands.command(name="say", description=ltext("cmd.say.description"))

@@ -481,3 +481,13 @@ def test_installed_wraps_simcord_s_router_and_restores_it() -> None:
         assert router.dispatch is not original
         assert router.dispatch.__wrapped__ is original  # type: ignore[attr-defined]
     assert router.dispatch is original
+
+
+def test_the_documentation_shows_the_whole_table() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "DISCORD_LAYER.md").read_text(encoding="utf-8")
+    rows = text.splitlines()
+    for limit in LIMITS.values():
+        row = next((line for line in rows if line.startswith(f"| `{limit.key}` |")), "")
+        assert row.endswith(f"| {limit.source} |"), limit.key

@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.webhooks import FORBIDDEN_WORDS, _skeleton, split_message, webhook_username
+from bot.webhooks import (
+    FORBIDDEN_WORDS,
+    _skeleton,
+    pack_lines,
+    split_message,
+    webhook_username,
+)
 
 
 def test_short_text_is_one_message() -> None:
@@ -125,3 +131,14 @@ def test_names_made_of_forbidden_letters_are_legal_too(nickname: str) -> None:
 @given(st.text())
 def test_every_webhook_username_is_legal_on_discord(nickname: str) -> None:
     check_legal(nickname)
+
+
+def test_pack_lines_keeps_each_line_whole() -> None:
+    block = "A death note from Fox:\n```\n" + "z " * 700 + "\n```"
+    lines = ["Fox, Villager, turn 2", block, block, "Deadline: soon"]
+    messages = pack_lines(lines)
+    assert all(len(m) <= 2000 for m in messages)
+    assert [m.count("```") for m in messages] == [2, 2]
+    assert "\n".join(messages) == "\n".join(lines)
+    assert pack_lines(["x" * 2500]) == ["x" * 2000, "x" * 500]
+    assert pack_lines([]) == []
