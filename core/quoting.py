@@ -38,8 +38,11 @@ _BIDI_CONTROLS: Final[dict[int, None]] = dict.fromkeys(
 )
 _LINE_BREAKS: Final[re.Pattern[str]] = re.compile("\r\n|[\r\u2028\u2029\u0085\x0b\x0c]")
 #: Every ASCII character Discord's markdown (or its mention, emoji, timestamp and link
-#: syntax) gives a meaning to somewhere; escaped, each shows as itself.
-_MARKUP: Final[re.Pattern[str]] = re.compile(r"([\\*_~|`>#\-\[\]()<:@!.+=/])")
+#: syntax) gives a meaning to anywhere in a line; escaped, each shows as itself.
+_MARKUP: Final[re.Pattern[str]] = re.compile(r"([\\*_~|`>#\[\]()<:@])")
+#: What means something at the start of a line only: a list ("- ", "+ ", "1. "), subtext
+#: ("-#").
+_LINE_START: Final[re.Pattern[str]] = re.compile(r"^([-+]|\d+(?=\.))")
 
 
 def _clean(text: str) -> str:
@@ -58,8 +61,13 @@ def quote_player_text(text: str) -> str:
 
 def quote_player_line(text: str) -> str:
     """``text`` as one line of literal text inside the bot's message (no markup, no break)."""
-    line = " ".join(_clean(text).split())
-    return _MARKUP.sub(r"\\\1", line)
+    line = _MARKUP.sub(r"\\\1", " ".join(_clean(text).split()))
+    start = _LINE_START.match(line)
+    if start is None:
+        return line
+    if start[1] in "-+":
+        return "\\" + line
+    return f"{start[1]}\\{line[start.end():]}"  # "1\. first"
 
 
 __all__ = ["BACKTICK_LOOKALIKE", "FENCE", "quote_player_line", "quote_player_text"]
