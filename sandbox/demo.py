@@ -1176,8 +1176,9 @@ async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
                 _ = env.errors  # acknowledged: refusals are part of play, the rest reported above
     finally:
         await bot.close_store()
-    for violation in contract.violations:
-        print(f"demo: Discord would refuse: {violation}", file=sys.stderr)
+        for violation in contract.violations:  # also when the demo stopped early
+            print(f"demo: Discord would refuse: {violation}", file=sys.stderr)
+    if contract.violations:
         code = 1
     log.info("demo finished in %.1f s", time.monotonic() - started)
     if not winners:

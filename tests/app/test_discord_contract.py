@@ -491,3 +491,26 @@ def test_the_documentation_shows_the_whole_table() -> None:
     for limit in LIMITS.values():
         row = next((line for line in rows if line.startswith(f"| `{limit.key}` |")), "")
         assert row.endswith(f"| {limit.source} |"), limit.key
+
+
+def test_the_demo_reports_what_discord_refuses_and_fails(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The demo runs behind the contract too: with the nickname limit made shorter than the
+    bot's "Host", its nickname request breaks it; the demo plays on (the nickname is
+    optional), names the limit and its source, and exits 1."""
+    import asyncio
+
+    import attrs
+
+    from sandbox.demo import DemoOptions, run_demo
+
+    nick = LIMITS["member.nick"]
+    monkeypatch.setitem(LIMITS, "member.nick", attrs.evolve(nick, high=3))
+    out = io.StringIO()
+    code = asyncio.run(run_demo(DemoOptions(players=5, seed=2), out))
+    err = capsys.readouterr().err
+    assert code == 1
+    assert out.getvalue().splitlines()[-1].startswith("winner: ")  # the game was played
+    assert "demo: Discord would refuse: PATCH /guilds/" in err
+    assert nick.source in err and "nick: 4 (allowed 1-3)" in err
