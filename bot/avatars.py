@@ -53,4 +53,10 @@ def avatar_refusal(url: str) -> str | None:
     return None
 
 
-__all__ = ["DISCORD_CDN_HOSTS", "avatar_refusal"]
+def usable_avatar(url: str | None) -> str | None:
+    """The stored avatar a post may wear: None for one these rules now refuse (saved before
+    they existed), so a post never shows another member's face."""
+    return url if url is not None and avatar_refusal(url) is None else None
+
+
+__all__ = ["DISCORD_CDN_HOSTS", "avatar_refusal", "usable_avatar"]

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.avatars import avatar_refusal
+from bot.avatars import avatar_refusal, usable_avatar
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
 from bot.delivery import slot_channel
@@ -64,9 +64,8 @@ async def post_as_player(
     if seat is not None and seat.signature:
         body = f"{body}\n\n{quote_player_line(seat.signature)}"  # literal, never markup
     username = nick if alive else t(game_lang, "say.ghost_name", nick=nick)
-    await ctx.webhooks.post(
-        channel, body, username=username, avatar_url=seat.avatar_url if seat else None
-    )
+    avatar = usable_avatar(seat.avatar_url if seat else None)  # none saved before R10's checks
+    await ctx.webhooks.post(channel, body, username=username, avatar_url=avatar)
     lang = await reader_language(ctx.store, interaction)
     await send_private(interaction, t(lang, "say.done", channel=channel.mention))
 

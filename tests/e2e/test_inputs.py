@@ -233,3 +233,25 @@ async def test_R10_an_avatar_of_a_discord_member_or_over_http_is_refused(
         reply_text(await players[0].slash(game_ch, "profile", avatar=url))
         seat = next(p for p in live_game(world).players if p.user_id == players[0].id)
         assert seat.avatar_url == url
+
+
+async def test_R10_an_avatar_saved_before_the_checks_is_not_worn(simcord_env: Env) -> None:
+    """A Discord member's avatar stored by an older version (it accepted any link) is not
+    worn: the post goes out with the webhook's own avatar, not another member's face."""
+    world = make_world(simcord_env)
+    players = add_players(world, ["ann", "ben", "cid", "dan"])
+    await start_game(world, ROLES_4, players)
+    game = live_game(world)
+    face = "https://cdn.discordapp.com/avatars/123456789012345678/a_0123abcd.gif"
+    await bot_of(simcord_env).service.set_profile(
+        game.record.table_id, players[0].id, avatar_url=face
+    )
+    seat = next(p for p in live_game(world).players if p.user_id == players[0].id)
+    assert seat.avatar_url == face  # stored, as an older version would have
+    reply_text(await players[0].slash(slot(world, "game"), "say", text="Hello."))
+    [body] = [
+        r.json
+        for r in simcord_env.http_requests
+        if r.method == "POST" and "/webhooks/" in r.path and "simcord_interaction_" not in r.path
+    ]
+    assert "avatar_url" not in body
