@@ -15,6 +15,8 @@ from typing import Final
 
 import discord
 
+from rules.text import is_blank
+
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT: Final[int] = 2000
@@ -135,7 +137,8 @@ def webhook_username(nickname: str) -> str:
     name = _defuse(" ".join(visible.split()))[:USERNAME_LIMIT].strip()
     if _skeleton(name)[0] in FORBIDDEN_NAMES:
         name = f"«{name[: USERNAME_LIMIT - 2]}»"
-    return _defuse(name) or "?"
+    name = _defuse(name)
+    return "?" if is_blank(name) else name  # nothing visible (a lone joiner, fillers)
 
 
 class GameWebhooks:

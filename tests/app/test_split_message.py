@@ -101,6 +101,7 @@ def refused_by_discord(name: str) -> bool:
         ("  Everyone ", "«Everyone»"),
         ("hеre", "«hеre»"),  # Cyrillic е
         ("Old Fox", "Old Fox"),
+        ("\u200d\u3164", "?"),  # nothing visible
         ("Лиса Алиса", "Лиса Алиса"),
     ],
 )
