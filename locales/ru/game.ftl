@@ -130,7 +130,7 @@ announce-results = Итоги хода { $turn }
 announce-nobody_died = Никто не погиб.
 announce-pistol_window = До конца хода может выстрелить игрок { $nick }.
 announce-note =
-    Посмертная записка от игрока { $author }:
+    Посмертная записка. Автор: { $author }.
     { $text }
 announce-pistol = Вас убили, но вы можете выстрелить один раз: /выстрелить.
 announce-converted = Босс погиб: теперь вы в мафии.
