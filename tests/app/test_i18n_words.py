@@ -28,7 +28,8 @@ RU_SAMPLES: dict[str, object] = {
 #: Latin words a Russian text may hold: product and key names, URL schemes, time zone names,
 #: and the role codes a host types in ``/мафия роли`` (``mafioso=2 villager=5``).
 ALLOWED_LATIN = frozenset(
-    {"Discord", "Ctrl", "http", "https", "Europe", "Moscow", "UTC", "everyone", *ROLES, *INTERNAL_ROLES}
+    {"Discord", "Ctrl", "http", "https", "Europe", "Moscow", "UTC", "everyone"}
+    | {*ROLES, *INTERNAL_ROLES}
 )
 
 
