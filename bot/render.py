@@ -16,6 +16,7 @@ from bot.endgame import game_over_embeds, game_over_text
 from bot.posts import NOTICE, TOWN, Post, add_list_field, pack, post_text
 from bot.webhooks import split_message
 from core.i18n import Lang, t
+from core.quoting import quote_player_line, quote_player_text
 from core.service import LiveGame
 from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request
@@ -336,7 +337,9 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
             )
         return "\n".join(lines)
     if kind == "note":
-        return t(lang, "announce.note", author=payload["from"], text=payload["text"])
+        # Player text: framed and attributed, never in the bot's voice (core/quoting.py).
+        text = quote_player_text(str(payload["text"]))
+        return t(lang, "announce.note", author=payload["from"], text=text)
     if kind == "pistol":
         return t(lang, "announce.pistol")
     if kind == "converted":
@@ -687,13 +690,13 @@ def render_audit_line(lang: Lang, command: str, actor_id: int, args: Mapping[str
         details += t(lang, "console.audit.pistol")
     if args.get("signup"):
         details += t(lang, "console.audit.signup")
-    if args.get("reason"):
-        details += t(lang, "console.audit.reason", reason=str(args["reason"]))
+    if args.get("reason"):  # a host's words: shown literally (core/quoting.py)
+        details += t(lang, "console.audit.reason", reason=quote_player_line(str(args["reason"])))
     if isinstance(args.get("text"), str):
         text = " ".join(str(args["text"]).split())
         if len(text) > AUDIT_TEXT_LIMIT:
             text = text[: AUDIT_TEXT_LIMIT - 1] + "…"
-        details += t(lang, "console.audit.text", text=text)
+        details += t(lang, "console.audit.text", text=quote_player_line(text))
     return t(
         lang,
         "console.audit",

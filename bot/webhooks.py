@@ -9,9 +9,13 @@ and recreates it once if someone deleted it.
 from __future__ import annotations
 
 import logging
+import re
+import unicodedata
 from typing import Final
 
 import discord
+
+from rules.text import is_blank
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +57,88 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return pieces
 
 
+def pack_lines(lines: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Whole ``lines`` joined into messages of at most ``limit`` characters, so that no line
+    (a quoted death note: a code block) is cut in two; only a line longer than a whole
+    message is cut, by :func:`split_message`."""
+    messages: list[str] = []
+    current = ""
+    for line in lines:
+        for part in [line] if len(line) <= limit else split_message(line, limit):
+            if current and len(current) + 1 + len(part) > limit:
+                messages.append(current)
+                current = ""
+            current = f"{current}\n{part}" if current else part
+    if current:
+        messages.append(current)
+    return messages
+
+
+#: Discord refuses a webhook username containing these words (any case), or equal to these.
+FORBIDDEN_WORDS: Final[dict[str, re.Pattern[str]]] = {
+    # Each letter also matches what a name checker reads as that letter (digits and signs);
+    # the skeleton below has already turned look-alike letters into Latin ones.
+    "discord": re.compile(r"d[i1l!|][s5$][c(][o0]rd"),
+    "clyde": re.compile("c[l1i!|]yd[e3]"),
+}
+FORBIDDEN_NAMES: Final[frozenset[str]] = frozenset({"everyone", "here"})
+#: Where a forbidden word is cut, and by what: "Disc·ord", "Cl·yde".
+CUT_AFTER: Final[dict[str, int]] = {"discord": 4, "clyde": 2}
+SEPARATOR: Final[str] = "\u00b7"
+#: Letters of other scripts that read as Latin ones (Cyrillic, Greek, fullwidth is NFKC's).
+_LOOKALIKES: Final[dict[str, str]] = {
+    **dict(zip("аϲсԁеһіјӏоοօрԛѕտυуүхχνκкгɡ", "accdehijlooopqsuuyyxxvkkrg", strict=True)),
+    "ı": "i", "ɩ": "i", "ι": "i", "ℓ": "l", "ǀ": "l", "ε": "e", "α": "a", "δ": "d",
+}
+
+
+def _skeleton(name: str) -> tuple[str, list[int]]:
+    """``name`` as a name checker reads it (compatibility forms, no accents, no invisible
+    characters, lower case, look-alike letters as Latin ones), and for each of its characters
+    the index of the character of ``name`` it comes from."""
+    out: list[str] = []
+    origin: list[int] = []
+    for index, ch in enumerate(name):
+        for part in unicodedata.normalize("NFKD", ch).casefold():
+            if unicodedata.category(part) in ("Mn", "Me", "Cf"):
+                continue
+            out.append(_LOOKALIKES.get(part, part))
+            origin.append(index)
+    return "".join(out), origin
+
+
+def _defuse(name: str) -> str:
+    """``name`` with every forbidden word cut by a visible separator ("Disc·ord")."""
+    for _ in range(2 * len(name) + 1):
+        skeleton, origin = _skeleton(name)
+        found = next(
+            ((word, m) for word, rx in FORBIDDEN_WORDS.items() if (m := rx.search(skeleton))),
+            None,
+        )
+        if found is None:
+            return name
+        word, match = found
+        at = origin[match.start() + CUT_AFTER[word]]  # the character after the cut
+        if at <= origin[match.start()]:  # one character reads as the whole word: drop it
+            name = name[: origin[match.start()]] + SEPARATOR + name[origin[match.end() - 1] + 1 :]
+        else:
+            name = name[:at] + SEPARATOR + name[at:]
+    return SEPARATOR  # unreachable: each pass removes one match
+
+
 def webhook_username(nickname: str) -> str:
-    """A nickname shaped for Discord: 1 to 80 characters."""
-    name = " ".join(nickname.split())[:USERNAME_LIMIT]
-    return name or "?"
+    """A nickname (or the host's display name) as a webhook username Discord accepts, still
+    recognisable: one line of 1 to 80 characters, no invisible characters, "discord" and
+    "clyde" (in any case or look-alike spelling) cut by a middle dot ("Disc·ord"), and never
+    "everyone" or "here" alone (those are quoted: «here»)."""
+    visible = "".join(
+        ch for ch in nickname if ch == "\u200d" or unicodedata.category(ch) != "Cf"
+    )
+    name = _defuse(" ".join(visible.split()))[:USERNAME_LIMIT].strip()
+    if _skeleton(name)[0] in FORBIDDEN_NAMES:
+        name = f"«{name[: USERNAME_LIMIT - 2]}»"
+    name = _defuse(name)
+    return "?" if is_blank(name) else name  # nothing visible (a lone joiner, fillers)
 
 
 class GameWebhooks:

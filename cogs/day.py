@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import logging
 from typing import Any
-from urllib.parse import urlsplit
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.avatars import avatar_refusal, usable_avatar
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
 from bot.delivery import slot_channel
@@ -24,7 +24,7 @@ from bot.errors import UserError
 from bot.render import describe_request, render, render_role_card, role_name, timestamp
 from bot.replies import reader_language, send_private
 from bot.tables import table_key, table_language, table_of
-from bot.webhooks import split_message
+from bot.webhooks import pack_lines, split_message
 from cogs._common import (
     Nick,
     PlayerCog,
@@ -34,6 +34,7 @@ from cogs._common import (
     submit_request,
 )
 from core.i18n import Lang, t
+from core.quoting import quote_player_line
 from core.refusal import Refusal
 from db.models import OutboxRecord
 
@@ -61,11 +62,10 @@ async def post_as_player(
     # R6: a post never shows a real account, not even as a mention someone typed.
     body = discord.utils.escape_mentions(text)
     if seat is not None and seat.signature:
-        body = f"{body}\n\n{seat.signature}"
+        body = f"{body}\n\n{quote_player_line(seat.signature)}"  # literal, never markup
     username = nick if alive else t(game_lang, "say.ghost_name", nick=nick)
-    await ctx.webhooks.post(
-        channel, body, username=username, avatar_url=seat.avatar_url if seat else None
-    )
+    avatar = usable_avatar(seat.avatar_url if seat else None)  # none saved before R10's checks
+    await ctx.webhooks.post(channel, body, username=username, avatar_url=avatar)
     lang = await reader_language(ctx.store, interaction)
     await send_private(interaction, t(lang, "say.done", channel=channel.mention))
 
@@ -81,18 +81,6 @@ async def private_news(ctx: GameContext, game_id: int, nick: str) -> list[Outbox
         return []
     latest = max(row.turn for row in mine)
     return [row for row in mine if row.turn == latest]
-
-
-def avatar_url_ok(url: str) -> bool:
-    """A link Discord can fetch as a webhook avatar: http(s), a host, printable ASCII with no
-    space (anything else fails the post later, at Discord, instead of being refused now)."""
-    if not (url.isascii() and url.isprintable()) or " " in url:
-        return False
-    try:
-        parts = urlsplit(url)
-    except ValueError:  # e.g. a malformed IPv6 host
-        return False
-    return parts.scheme in ("https", "http") and bool(parts.netloc)
 
 
 class PostModal(discord.ui.Modal):
@@ -186,7 +174,8 @@ class DayCog(PlayerCog, name="Day"):
                     relative=timestamp(record.deadline, "R"),
                 )
             )
-        await send_private(interaction, "\n".join(lines))
+        for piece in pack_lines(lines):  # several long death notes: more than one message
+            await send_private(interaction, piece)
 
     async def _signup_status(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """``/status`` while sign-up is open: that I am signed up and, in a game with wishes,
@@ -238,8 +227,9 @@ class DayCog(PlayerCog, name="Day"):
         """R10: my anonymous avatar and signature for my posts."""
         guild_of(interaction)
         url = image.url if image is not None else avatar
-        if url is not None and not avatar_url_ok(url):
-            raise UserError("error.bad_avatar")
+        refused = avatar_refusal(url) if url is not None else None
+        if refused is not None:  # not a link, plain http, or a Discord member's own face
+            raise UserError(refused)
         if url is None and signature is None:
             raise UserError("error.profile_empty")
         await self.ctx.service.set_profile(

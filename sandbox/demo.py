@@ -74,6 +74,7 @@ from rules.setup import preset
 from rules.wishes import is_wishable
 from sandbox.artifacts import write_artifacts
 from sandbox.clients import EVERYONE, LOCALE_OF, client_locales
+from sandbox.discord_contract import DiscordContract
 
 log = logging.getLogger(__name__)
 
@@ -1177,9 +1178,11 @@ async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
     winners: list[tuple[str | None, str | None]] = []  # (table name, winner)
     code = 0
     started = time.monotonic()
+    # Every request is checked against Discord's limits (sandbox/discord_contract.py).
+    contract = DiscordContract()
     try:
         # Every member's client speaks the demo's language, as in a club of one language.
-        with client_locales({EVERYONE: LOCALE_OF[options.lang]}):
+        with client_locales({EVERYONE: LOCALE_OF[options.lang]}), contract.installed():
             async with simcord.run(bot, check_errors=False) as env:
                 first = Demo(env, bot, options, out)
                 demos = [first] + [
@@ -1202,6 +1205,10 @@ async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
                 _ = env.errors  # acknowledged: refusals are part of play, the rest reported above
     finally:
         await bot.close_store()
+        for violation in contract.violations:  # also when the demo stopped early
+            print(f"demo: Discord would refuse: {violation}", file=sys.stderr)
+    if contract.violations:
+        code = 1
     log.info("demo finished in %.1f s", time.monotonic() - started)
     if not winners:
         winners = [(None, None)]

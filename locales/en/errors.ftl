@@ -94,6 +94,8 @@ error-confirmation_expired = This confirmation has expired: run the command agai
 error-already_playing = That member already plays in this game.
 error-bot_cannot_play = A bot cannot play.
 error-bad_avatar = The avatar must be an https:// link to an image.
+error-avatar_not_https = The avatar must be an https:// link: a plain http:// link is not accepted (anyone on the way could swap the picture).
+error-avatar_discord_profile = This link is a Discord member's own avatar or banner: your anonymous posts may not wear a real member's face. Upload a picture with the image option, or link one from elsewhere.
 error-profile_empty = Give an avatar, a signature, or both.
 error-setup-too_few_mafia =
     Too few mafia: { $mafia } for { $players ->

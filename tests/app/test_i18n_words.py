@@ -32,6 +32,7 @@ ALLOWED_LATIN = frozenset(
     {
         "Discord",
         "Ctrl",
+        "http",
         "https",
         "Europe",
         "Moscow",

@@ -9,11 +9,13 @@ import pytest
 import pytest_asyncio
 from discord.ext import commands
 from simcord import Env
+from simcord.http import router
 
 from bot.client import MafiaBot
 from core.i18n import Lang
 from main import create_bot
 from sandbox.clients import LOCALE_OF
+from sandbox.discord_contract import DiscordContract
 from tests.e2e.helpers import Restart, bot_of, client_locale
 
 ENGINES = ("sqlite", "postgres")
@@ -35,6 +37,18 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
         return pgserver.fresh_url()
     return str(tmp_path / "mafia.db")
+
+
+@pytest.fixture(autouse=True)
+def discord_contract(monkeypatch: pytest.MonkeyPatch) -> Iterator[DiscordContract]:
+    """The contract layer (sandbox/discord_contract.py): every request the bot sends in this
+    test is checked against Discord's published limits. One that breaks a limit is refused as
+    Discord would (HTTP 400), and fails the test at teardown, naming the limit and its source
+    in Discord's documentation. A test that sends one on purpose reads ``contract.take()``."""
+    contract = DiscordContract()
+    monkeypatch.setattr(router, "dispatch", contract.guard(router.dispatch))
+    yield contract
+    contract.assert_clean()
 
 
 @pytest_asyncio.fixture

@@ -28,6 +28,7 @@ import pytest
 from simcord import BackendError, Env, MemberActor, SetupError
 
 from core.i18n import Lang, catalogue, t
+from core.quoting import quote_player_text
 from tests.e2e.helpers import (
     World,
     add_players,
@@ -284,7 +285,8 @@ async def play(world: World, lang: Lang, *, reveal: bool = False) -> Script:
     assert s.tr("announce.pistol") in dm_texts(s.actor["commissar"])
     assert s.tr("announce.converted") in dm_texts(s.actor["foundling"])  # R22
     assert s.tr("announce.promoted") in dm_texts(s.actor["sergeant"])  # R19
-    note = s.tr("announce.note", author=n["commissar"], text="Trust nobody but yourself.")
+    quoted = quote_player_text("Trust nobody but yourself.")
+    note = s.tr("announce.note", author=n["commissar"], text=quoted)
     assert note in dm_texts(s.actor["sergeant"])  # R37
     # R22: the converted Foundling is in the room; the dead Boss and Mafioso are out of it.
     assert (await s.mafia_readers()) == {s.actor[r].id for r in ("troublemaker", "foundling")}

@@ -9,6 +9,7 @@ from simcord import BackendError, ChannelHandle, Env, MemberActor, SetupError
 from bot.client import MafiaBot
 from bot.signup import JOIN_ID, LEAVE_ID
 from core.i18n import t
+from core.quoting import quote_player_line
 from core.service import LiveGame
 from tests.e2e.helpers import (
     World,
@@ -314,7 +315,7 @@ async def test_profile_post_modal_state_and_replace(simcord_env: Env) -> None:
     reply_text(await maf_a.submit_modal(shown, {"body": "word " * 700}))
     posts = [m for m in game_ch.history() if m.webhook_id is not None]
     assert len(posts) == 2 and all(m.author.name == maf.nick for m in posts)
-    assert posts[-1].content.endswith("-- the fox")
+    assert posts[-1].content.endswith(quote_player_line("-- the fox"))  # literal text
     bodies = [
         r.json
         for r in env.http_requests

@@ -185,3 +185,73 @@ async def test_R10_an_avatar_that_is_no_link_is_refused(simcord_env: Env, avatar
         simcord_env, players[0].slash(slot(world, "game"), "profile", avatar=avatar)
     )
     assert text == t("en", "error.bad_avatar")
+
+
+#: Links to a Discord member's own face: his avatar or banner, his server profile's, a default
+#: avatar; through the media proxy, in capitals, percent-encoded, with doubled slashes or a dot
+#: segment (the CDN resolves each to the same picture).
+DISCORD_FACES = [
+    "https://cdn.discordapp.com/avatars/123456789012345678/a_0123abcd.gif?size=256",
+    "https://media.discordapp.net/avatars/123456789012345678/0123abcd.webp",
+    "https://cdn.discordapp.com/banners/123456789012345678/0123abcd.png",
+    "https://cdn.discordapp.com/embed/avatars/3.png",
+    "https://cdn.discordapp.com/guilds/1/users/123456789012345678/avatars/0123abcd.png",
+    "https://cdn.discordapp.com/guilds/1/users/123456789012345678/banners/0123abcd.png",
+    "https://CDN.DiscordApp.com./AVATARS/123456789012345678/x.png",
+    "https://cdn.discordapp.com/%61vatars/123456789012345678/x.png",
+    "https://cdn.discordapp.com//avatars/123456789012345678/x.png",
+    "https://cdn.discordapp.com/attachments/../avatars/123456789012345678/x.png",
+    "https://cdn.discordapp.com:443/avatars/123456789012345678/x.png",
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.usefixtures("clients_in")
+async def test_R10_an_avatar_of_a_discord_member_or_over_http_is_refused(
+    simcord_env: Env, lang: str
+) -> None:
+    """R10: an anonymous post may not wear another member's face (his Discord avatar or
+    banner), nor a plain http picture; each refusal says why, and nothing is saved."""
+    world = make_world(simcord_env)
+    players = add_players(world, ["ann", "ben", "cid", "dan"])
+    await start_game(world, ROLES_4, players)
+    game_ch = slot(world, "game")
+    refused = {
+        url: await refusal(simcord_env, players[0].slash(game_ch, "profile", avatar=url))
+        for url in [*DISCORD_FACES, "http://example.com/fox.png"]
+    }
+    for url in DISCORD_FACES:
+        assert refused[url] == t(lang, "error.avatar_discord_profile"), url
+    assert refused["http://example.com/fox.png"] == t(lang, "error.avatar_not_https")
+    seat = next(p for p in live_game(world).players if p.user_id == players[0].id)
+    assert seat.avatar_url is None  # nothing saved
+    # Elsewhere on the CDN (an uploaded picture), or any https link, is fine.
+    for url in (
+        "https://cdn.discordapp.com/attachments/1/2/fox.png",
+        "https://example.com/avatars/123456789012345678/x.png",
+    ):
+        reply_text(await players[0].slash(game_ch, "profile", avatar=url))
+        seat = next(p for p in live_game(world).players if p.user_id == players[0].id)
+        assert seat.avatar_url == url
+
+
+async def test_R10_an_avatar_saved_before_the_checks_is_not_worn(simcord_env: Env) -> None:
+    """A Discord member's avatar stored by an older version (it accepted any link) is not
+    worn: the post goes out with the webhook's own avatar, not another member's face."""
+    world = make_world(simcord_env)
+    players = add_players(world, ["ann", "ben", "cid", "dan"])
+    await start_game(world, ROLES_4, players)
+    game = live_game(world)
+    face = "https://cdn.discordapp.com/avatars/123456789012345678/a_0123abcd.gif"
+    await bot_of(simcord_env).service.set_profile(
+        game.record.table_id, players[0].id, avatar_url=face
+    )
+    seat = next(p for p in live_game(world).players if p.user_id == players[0].id)
+    assert seat.avatar_url == face  # stored, as an older version would have
+    reply_text(await players[0].slash(slot(world, "game"), "say", text="Hello."))
+    [body] = [
+        r.json
+        for r in simcord_env.http_requests
+        if r.method == "POST" and "/webhooks/" in r.path and "simcord_interaction_" not in r.path
+    ]
+    assert "avatar_url" not in body

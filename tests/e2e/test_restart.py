@@ -9,6 +9,7 @@ from simcord import Env, SetupError
 
 from bot.signup import JOIN_ID
 from core.i18n import t
+from core.quoting import quote_player_text
 from db.models import OutboxItem
 from db.store import open_store
 from tests.e2e.helpers import (
@@ -230,7 +231,7 @@ async def test_unsent_outbox_rows_are_delivered_at_start_up(
     new = await restart(queue)
 
     said = t("en", "announce.no_shot", nick=com_nick)
-    noted = t("en", "announce.note", author=com_nick, text="Hi")
+    noted = t("en", "announce.note", author=com_nick, text=quote_player_text("Hi"))
     assert [m.content for m in slot(world, "game").history()].count(said) == 1
     assert dm_texts(vil).count(noted) == 1
     assert not await new.store.pending_outbox(game_id)
