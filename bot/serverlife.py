@@ -21,8 +21,8 @@ into calls here; who may read what is ``bot/secrecy.py``).
   ``cogs/lobby.py``).
 - **The host role deleted.** The hosts are told that until a new one is set with
   ``/mafia setup host_role:``, only members with Manage Server run the host commands.
-- **What the bot did not see.** When the bot is ready, and :data:`SWEEP_SECONDS` after the
-  clock or a command acted, games whose turn moved since the last look (a resolution, by the
+- **What the bot did not see.** When the bot is ready, and whenever the clock or a command
+  acted, games whose turn moved since the last look (a resolution, by the
   clock, a host or a pistol shot) and games seen for the first time (a start, a restart:
   whatever changed while the bot was down) get a full check, the room's member list read from
   Discord included. No timer runs while nothing happens.
@@ -61,9 +61,6 @@ log = logging.getLogger(__name__)
 #: How long after a server change the check runs: the events of one edit (a role change
 #: fires one per member, a category's overwrites one per channel) make one check.
 DEBOUNCE_SECONDS: Final[float] = 15.0
-#: How long after the clock or a command acted the running games are looked at for a turn
-#: that moved (the check at every resolution) and for games not seen yet.
-SWEEP_SECONDS: Final[float] = 20.0
 #: Checks running at once, over every server.
 CHECKS_AT_ONCE: Final[int] = 4
 
@@ -87,14 +84,12 @@ class ServerWatch:
         delivery: Delivery,
         *,
         debounce: float = DEBOUNCE_SECONDS,
-        sweep: float = SWEEP_SECONDS,
     ) -> None:
         self.client = client
         self.store = store
         self.service = service
         self.delivery = delivery
         self.debounce = debounce
-        self.sweep_seconds = sweep
         self._pool = asyncio.Semaphore(CHECKS_AT_ONCE)
         self._dirty: dict[int, _Dirty] = {}  # guild -> what its pending check covers
         self._pending: dict[int, asyncio.Task[None]] = {}  # guild -> its pending check
@@ -103,7 +98,6 @@ class ServerWatch:
         #: game -> user -> what the hosts were last told he can read (from the outbox).
         self._reported: dict[int, dict[int, frozenset[ExposureKey]]] = {}
         self._broken: set[int] = set()  # games whose hosts were told the room cannot be made
-        self._sweeper: asyncio.Task[None] | None = None
         self._stopped = False
 
     # --- scheduling -----------------------------------------------------------------------
@@ -113,19 +107,17 @@ class ServerWatch:
             self.sweep()
 
     def sweep_soon(self) -> None:
-        """Look at the running games :attr:`sweep_seconds` from now (after the clock or a
-        command acted: a turn may have been resolved). Calls meanwhile make one look; no timer
-        runs while nothing happens."""
-        if self._stopped or (self._sweeper is not None and not self._sweeper.done()):
-            return
-        self._sweeper = asyncio.get_running_loop().create_task(
-            self._sweep_later(), name="server-watch"
-        )
+        """The clock or a command acted (a turn may have been resolved): look at the running
+        games now. The look is cheap (an index of the games by server); a game whose turn
+        moved gets its checks after the debounce. No timer runs while nothing happens, and
+        none runs for the look itself: a timer per command would keep a simulated clock, and
+        a real loop, busy for nothing."""
+        if not self._stopped and not self.client.is_closed():
+            self.sweep()
 
     def stop(self) -> None:
         self._stopped = True
-        tasks = [self._sweeper, *self._pending.values()]
-        self._sweeper = None
+        tasks = list(self._pending.values())
         self._pending.clear()
         for task in tasks:
             if task is not None:
@@ -161,11 +153,6 @@ class ServerWatch:
                 await self.check(guild, rooms=dirty.rooms)
             except Exception:
                 log.exception("guild %s: checking the running games failed", guild_id)
-
-    async def _sweep_later(self) -> None:
-        await asyncio.sleep(self.sweep_seconds)
-        if not self._stopped and not self.client.is_closed():
-            self.sweep()
 
     def sweep(self) -> None:
         """Index the running games by guild; a game whose turn moved since the last look, or

@@ -22,7 +22,7 @@ from simcord import ChannelHandle, Env, MemberActor, RoleHandle
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
-from bot.serverlife import DEBOUNCE_SECONDS, SWEEP_SECONDS
+from bot.serverlife import DEBOUNCE_SECONDS
 from core.i18n import t
 from tests.e2e.helpers import (
     Restart,
@@ -86,7 +86,7 @@ async def started(env: Env) -> tuple[World, list[MemberActor]]:
     world = make_world(env)
     players = add_players(world, ("ann", "ben", "cat", "dan"))
     await start_game(world, ROLES, players)
-    await env.advance_time(SWEEP_SECONDS + SOON)  # the watch has looked at the new game
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)  # the watch has looked at the new game
     return world, players
 
 
@@ -157,7 +157,7 @@ async def test_R55_rights_gained_mid_game_are_told_to_the_hosts_once(
     await restart(while_down)
     await env.advance_time(SOON)
     assert news.new() == [lost(v_nick, villager, reason("administrator"))]
-    await env.advance_time(2 * SWEEP_SECONDS)
+    await env.advance_time(2 * DEBOUNCE_SECONDS)
     assert news.new() == []
 
 
@@ -170,7 +170,7 @@ async def test_R55_the_table_host_role_given_to_a_player_is_told(
     players = add_players(world, ("ann", "ben", "cat", "dan"))
     reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en", host_role=hosts))
     await start_game(world, ROLES, players)
-    await env.advance_time(SWEEP_SECONDS + SOON)
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)
     host_ch = slot(world, "host")
     news = HostNews(host_ch)
     d_nick, doctor = seats_by_role(world, players)["doctor"]
@@ -271,7 +271,7 @@ async def test_R14_the_mafia_room_keeps_the_living_mafia_and_nobody_else(
         t("en", "server.room_restored", member=player(m_nick, mafioso)),
     ]
 
-    await env.advance_time(SWEEP_SECONDS + SOON)
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)
     assert news.new() == []
 
 
@@ -329,14 +329,14 @@ async def test_R14_every_resolution_looks_at_the_room_again(simcord_env: Env) ->
     v_nick, villager = seats_by_role(world, players)["villager"]
     room = mafia_room(world)
     env.backend.get_channel(room.id).thread_members[villager.id] = env.backend.now_iso()
-    await env.advance_time(SWEEP_SECONDS + SOON)
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)
     assert villager.id in thread_members(env, room)  # unseen so far
     game_ch = slot(world, "game")
     for actor in players:  # everyone posts: nobody leaves for inactivity (R52)
         reply_text(await actor.slash(game_ch, "say", text="good morning"))
     await until_deadline(world)
     assert live_game(world).engine.turn == 2
-    await env.advance_time(SWEEP_SECONDS + SOON)
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)
     assert villager.id not in thread_members(env, room)
     removed = t("en", "server.room_intruder_removed", member=player(v_nick, villager))
     assert removed in news.new()
