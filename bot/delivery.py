@@ -42,6 +42,7 @@ Nothing public ever names a Discord user: nicknames only.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import os
 import socket
@@ -72,12 +73,12 @@ from bot.render import (
     with_dm_header,
 )
 from bot.tables import table_language, table_title
-from bot.webhooks import split_message
+from bot.webhooks import GameWebhooks, split_message, webhook_username
 from core.i18n import Lang, t
-from core.service import GameService
+from core.service import POST_KIND, GameService
 from core.shards import Shards
 from db.interface import GameStore
-from db.models import GameRecord, OutboxRecord, TableSettings
+from db.models import GameRecord, OutboxRecord, PlayerRecord, TableSettings
 from rules.announce import HOST, MAFIA, PUBLIC
 from rules.knowledge import role_card
 
@@ -105,8 +106,29 @@ RETRY_FIRST_SECONDS: Final[float] = 10.0
 RETRY_MAX_SECONDS: Final[float] = 300.0
 #: How long a game's announcements may fail before the hosts are told in #host.
 STUCK_NOTICE_SECONDS: Final[float] = 300.0
-#: How many of a target's latest messages are read to find a piece already sent (plus pieces).
-HISTORY_LIMIT: Final[int] = 10
+#: The most messages read after the last one known to be ours in a target, to find a piece
+#: an attempt whose answer was lost did post (100 a page; read only after a failed attempt,
+#: and only until every piece is found): a busy #game's posts of a long outage fit.
+HISTORY_LIMIT: Final[int] = 2000
+#: The outcome of a player's post (:meth:`Delivery.publish_post`): shown in #game, refused
+#: for good (the bot cannot post under nicknames there), or not shown yet (Discord fails).
+POST_SHOWN: Final[str] = "shown"
+POST_NO_WEBHOOK: Final[str] = "no_webhook"
+POST_FAILING: Final[str] = "failing"
+#: How long the author's answer waits for each attempt to show his post.
+POST_WAIT_SECONDS: Final[float] = 20.0
+#: How many outcomes of posts delivered while nobody waited are kept for a late waiter.
+POST_RESULTS_KEPT: Final[int] = 1000
+#: The most hosts told in private when #host cannot be reached.
+HOST_DMS: Final[int] = 10
+
+
+class _Done(enum.Enum):
+    MARKED = "marked"
+
+
+#: A row delivered and marked sent already (a post: archived and marked in one write).
+MARKED: Final = _Done.MARKED
 #: Clocks disagree a little: a message a bit older than the failed attempt still counts.
 CLOCK_SLACK: Final[timedelta] = timedelta(seconds=30)
 
@@ -174,21 +196,51 @@ def global_rate_trace(rate: float = GLOBAL_RATE) -> aiohttp.TraceConfig:
 
 
 # --- sending ----------------------------------------------------------------------------------
+#: A game's destination: (game id, ``game`` | ``mafia`` | ``host`` | ``dm:<nickname>``).
+Dest = tuple[int, str]
+
+
+def destination(row: OutboxRecord) -> str:
+    """Where a row goes, each with its own order: #game (the announcements and the players'
+    posts), the mafia's room, #host, or one player's DMs."""
+    audience = str(row.payload.get("audience", PUBLIC))
+    if audience == PUBLIC:
+        return "game"
+    if audience == MAFIA:
+        return "mafia"
+    if audience == HOST:
+        return "host"
+    return f"dm:{audience}"
+
+
+class ChannelMissing(Exception):
+    """One of the game's channels is gone (deleted): its rows wait for ``/mafia setup``."""
+
+    def __init__(self, slot: str) -> None:
+        super().__init__(f"no #{slot} channel")
+        self.slot = slot
+
+
 @attrs.define
 class _Pass:
     """What a worker's run (or a whole delivery) did: rows marked sent, games whose row
-    waits (``stuck``), of those the ones Discord failed (``failing``), games that moved on."""
+    waits (``stuck``), the destinations holding their later rows back (``blocked``), of
+    those the ones Discord failed (``failing``), the games and destinations that moved on."""
 
     done: int = 0
     stuck: set[int] = attrs.Factory(set)
-    failing: set[int] = attrs.Factory(set)
+    blocked: set[Dest] = attrs.Factory(set)
+    failing: set[Dest] = attrs.Factory(set)
     progressed: set[int] = attrs.Factory(set)
+    moved: set[Dest] = attrs.Factory(set)
 
     def merge(self, other: _Pass) -> None:
         self.done += other.done
         self.stuck |= other.stuck
+        self.blocked |= other.blocked
         self.failing |= other.failing
         self.progressed |= other.progressed
+        self.moved |= other.moved
 
 
 class Delivery:
@@ -212,6 +264,7 @@ class Delivery:
         shards: Shards | None = None,
         owner: str | None = None,
         lease_seconds: float = LEASE_SECONDS,
+        webhooks: GameWebhooks | None = None,
     ) -> None:
         #: Whose leases this deliverer's claims are (one per process).
         self.owner = owner or process_owner(shards)
@@ -223,6 +276,11 @@ class Delivery:
         self._renewed = time.monotonic()  # when this deliverer's leases were last renewed
         self._lost: set[int] = set()  # rows queued here whose lease another deliverer took
         self.client = client
+        #: The anonymous posts' webhooks (the players' posts go out through the outbox too).
+        self.webhooks = webhooks or GameWebhooks()
+        #: Posts whose author waits for the outcome (:meth:`publish_post`), by outbox row.
+        self._post_waiters: dict[int, asyncio.Future[str]] = {}
+        self._post_results: dict[int, str] = {}  # what became of posts nobody waited for
         #: Shards (issue 15): the servers whose games' rows this process sends (None: all);
         #: another process sends the others' (``core/shards.py``).
         self._owns = owns
@@ -241,7 +299,9 @@ class Delivery:
         self._next_read: asyncio.Future[list[asyncio.Task[_Pass]]] | None = None
         self._tables: dict[int, int] = {}  # game -> table
         self._mine: dict[int, bool] = {}  # game -> whether this process owns it (shards)
-        self._reported: set[int] = set()  # rows whose failure the hosts were told of
+        #: Destinations whose hosts were told they are broken (a channel gone, a permission
+        #: lost), until a row goes out there again: told once per episode.
+        self._broken: set[Dest] = set()
         self.rooms = MafiaRooms(service)
         #: Rows whose last attempt failed, with the time of their first failed attempt: they
         #: may have gone through, so their target's history is read before sending again.
@@ -249,9 +309,9 @@ class Delivery:
         #: Per row being sent, the last message known to be ours in each of its targets.
         self._marks: dict[int, dict[tuple[str, int], int | None]] = {}
         self._last_sent: dict[tuple[str, int], int] = {}  # target -> our last message there
-        #: Games whose rows fail (transiently), since when, without progress meanwhile.
-        self._failing_since: dict[int, datetime] = {}
-        self._told: set[int] = set()  # games whose hosts were told of this stuck episode
+        #: Destinations whose rows fail (transiently), since when, without progress meanwhile.
+        self._failing_since: dict[Dest, datetime] = {}
+        self._told: set[Dest] = set()  # destinations whose hosts were told of this episode
         self._retry: asyncio.Task[None] | None = None
         self._retry_round = 0  # failed passes in a row: the backoff's exponent
         self._retry_sleeping = False
@@ -330,7 +390,7 @@ class Delivery:
         for worker in workers:
             if not worker.cancelled():  # the bot is closing
                 outcome.merge(worker.result())
-        await self._track_failures(outcome.failing, outcome.progressed, covered)
+        await self._track_failures(outcome.failing, outcome.moved, covered)
         self._schedule_retry(outcome.stuck, outcome.progressed, every_game=covered is None)
         return outcome.done
 
@@ -395,8 +455,8 @@ class Delivery:
             async with self._pool:
                 while queue:
                     row = queue[0]
-                    try:
-                        if row.game_id not in outcome.stuck:
+                    try:  # a destination that failed holds back its own later rows only
+                        if (row.game_id, destination(row)) not in outcome.blocked:
                             await self._deliver_one(row, outcome)
                     finally:
                         queue.popleft()
@@ -410,30 +470,39 @@ class Delivery:
         return outcome
 
     async def _deliver_one(self, row: OutboxRecord, outcome: _Pass) -> None:
-        """Send one row and mark it sent, or note its game as stuck (and why)."""
+        """Send one row and mark it sent, or note its destination as blocked (and why)."""
+        dest = (row.game_id, destination(row))
         try:
             await self._keep_leases()
             if row.id in self._lost:  # another deliverer has it (and the game's later rows)
                 self._lost.discard(row.id)
                 log.warning("outbox row %s (game %s): taken over elsewhere", row.id, row.game_id)
                 return
-            if await self._deliver_row(row):
-                await self.store.mark_sent(row.id, self.owner)
+            done = await self._deliver_row(row)
+            if done:
+                if done is not MARKED:
+                    await self.store.mark_sent(row.id, self.owner)
                 self._attempted.pop(row.id, None)
                 self._marks.pop(row.id, None)
+                self._broken.discard(dest)
                 outcome.progressed.add(row.game_id)
+                outcome.moved.add(dest)
                 outcome.done += 1
             else:
                 outcome.stuck.add(row.game_id)
-        except discord.Forbidden as exc:
+                outcome.blocked.add(dest)
+        except (discord.Forbidden, ChannelMissing) as exc:
             outcome.stuck.add(row.game_id)
-            # The bot lost a permission in a game channel: the row stays pending (it is
-            # sent once the permission is back) and the hosts are told, once.
-            log.warning("outbox row %s (game %s): %s", row.id, row.game_id, exc.text)
-            await self._report_forbidden(row)
-        except Exception as exc:  # one row never stops the other games'
+            outcome.blocked.add(dest)
+            # A permission lost in a game channel, or the channel deleted: the row stays
+            # pending (sent once the permission is back, or /mafia setup rebuilt the
+            # channel, in order) and the hosts are told at once, once.
+            log.warning("outbox row %s (game %s): %s", row.id, row.game_id, exc)
+            await self._report_broken(row, dest, missing=isinstance(exc, ChannelMissing))
+        except Exception as exc:  # one row never stops the other games' nor destinations'
             outcome.stuck.add(row.game_id)
-            outcome.failing.add(row.game_id)
+            outcome.blocked.add(dest)
+            outcome.failing.add(dest)
             self._attempted.setdefault(row.id, self.clock())
             if isinstance(exc, TRANSIENT):
                 log.warning(
@@ -444,27 +513,29 @@ class Delivery:
                 )
             else:
                 log.exception("could not deliver outbox row %s (game %s)", row.id, row.game_id)
+            self._post_outcome(row.id, POST_FAILING)
 
     async def _track_failures(
-        self, failing: set[int], progressed: set[int], covered: set[int] | None = None
+        self, failing: set[Dest], moved: set[Dest], covered: set[int] | None = None
     ) -> None:
-        """Open, close and report the stuck episodes of the games ``covered`` (None: all)."""
+        """Open, close and report the stuck episodes of the destinations of the games
+        ``covered`` (None: all)."""
         now = self.clock()
-        for game_id in list(self._failing_since):
-            if covered is not None and game_id not in covered:
+        for dest in list(self._failing_since):
+            if covered is not None and dest[0] not in covered:
                 continue
-            if game_id not in failing or game_id in progressed:  # the episode is over
-                del self._failing_since[game_id]
-                self._told.discard(game_id)
-        for game_id in failing:
-            since = self._failing_since.setdefault(game_id, now)
+            if dest not in failing or dest in moved:  # the episode is over
+                del self._failing_since[dest]
+                self._told.discard(dest)
+        for dest in sorted(failing):
+            since = self._failing_since.setdefault(dest, now)
             stuck_for = (now - since).total_seconds()
             if (
                 stuck_for >= STUCK_NOTICE_SECONDS
-                and game_id not in self._told
-                and await self._tell_stuck(game_id, stuck_for)
+                and dest not in self._told
+                and await self._tell_stuck(dest, stuck_for)
             ):
-                self._told.add(game_id)
+                self._told.add(dest)
 
     def _schedule_retry(
         self, stuck: set[int], progressed: set[int], *, every_game: bool = True
@@ -512,29 +583,23 @@ class Delivery:
         for worker in list(self._workers.values()):
             worker.cancel()
 
-    async def _tell_stuck(self, game_id: int, stuck_for: float) -> bool:
-        """Tell the hosts that the game's announcements wait; True once they were told."""
+    async def _tell_stuck(self, dest: Dest, stuck_for: float) -> bool:
+        """Tell the hosts that the game's announcements wait; True once they were told (in
+        #host, or in private when the stuck ones are #host's)."""
+        game_id, slot = dest
         game = await self.store.get_game(game_id)
         guild = self.client.get_guild(game.guild_id) if game is not None else None
         if guild is None or game is None:
             return False
         settings = await self.store.get_table(game.table_id)
-        host = slot_channel(guild, settings, "host")
-        if host is None:
-            return False
         lang = table_language(settings, guild)
-        try:
-            await host.send(
-                t(lang, "delivery.stuck", minutes=int(stuck_for // 60)),
-                allowed_mentions=NO_MENTIONS,
-            )
-        except TRANSIENT as exc:
-            log.warning("could not tell the hosts of guild %s: %r", guild.id, exc)
-            return False
-        return True
+        text = t(lang, "delivery.stuck", minutes=int(stuck_for // 60))
+        return await self._warn_hosts(guild, settings, lang, game_id, text, host=slot != "host")
 
-    async def _deliver_row(self, row: OutboxRecord) -> bool:
-        """True when the row is done with (sent, or undeliverable for good)."""
+    async def _deliver_row(self, row: OutboxRecord) -> bool | _Done:
+        """True when the row is done with (sent, or undeliverable for good); ``MARKED`` when
+        it is, and marked sent already (a post); False when it waits (no server). Raises
+        :class:`ChannelMissing` or ``discord.Forbidden`` when its channel is broken."""
         game = await self.store.get_game(row.game_id)
         if game is None:
             return True
@@ -551,12 +616,17 @@ class Delivery:
         if audience == HOST:  # the hosts' console: never a player's eyes (bot/secrecy.py)
             return await self._deliver_host(guild, settings, lang, row, kind, payload)
 
+        if kind == POST_KIND:  # a player's post, in #game's order
+            return await self._deliver_post(guild, game, settings, lang, row, payload)
+
         if audience in (PUBLIC, MAFIA):
             slot = "game" if audience == PUBLIC else "mafia"
+            if settings is None:  # the table was dropped: nowhere to send it
+                log.warning("outbox row %s: game %s has no table", row.id, row.game_id)
+                return False
             channel = slot_channel(guild, settings, slot)
             if channel is None:
-                log.warning("outbox row %s: no #%s channel in guild %s", row.id, slot, guild.id)
-                return False
+                raise ChannelMissing(slot)
             if audience == PUBLIC:
                 # The end-of-game picture goes with the final announcement (R15).
                 files = (
@@ -596,11 +666,7 @@ class Delivery:
             )
             # R18: the pistol's prompt carries a menu of the living nicknames
             await self._send(dm, row.id, posts, view=view)
-        except discord.Forbidden as exc:
-            if exc.code != CANNOT_DM:
-                raise
-            await self._tell_host(guild, settings, lang, audience, user_id)
-        except discord.NotFound:
+        except (discord.Forbidden, discord.NotFound):  # closed DMs (50007), a user gone
             await self._tell_host(guild, settings, lang, audience, user_id)
         return True
 
@@ -650,30 +716,37 @@ class Delivery:
         posts: Sequence[Post],
         mark: int | None,
         since: datetime,
+        mine: Callable[[discord.Message], bool] | None = None,
     ) -> int:
         """How many of the first ``posts`` the bot already posted to ``target`` after its
-        message ``mark`` (or, unknown, since shortly before ``since``), read from its latest
-        messages: a message is recognised by its signature (text and embeds, as text)."""
-        me = self.client.user
-        if me is None:
-            return 0
+        message ``mark`` (or, unknown, since shortly before ``since``), read from the
+        target's history after it, oldest first, page after page (however many players
+        posted meanwhile, up to :data:`HISTORY_LIMIT` messages), until all are found: a
+        message is recognised by its author (``mine``; by default the bot itself) and its
+        signature (text and embeds, as text)."""
+        if mine is None:
+            me = self.client.user
+            if me is None:
+                return 0
+            me_id = me.id
+
+            def mine(message: discord.Message) -> bool:
+                return message.author.id == me_id
+
         after: discord.abc.Snowflake | datetime = (
             discord.Object(mark) if mark is not None else since - CLOCK_SLACK
         )
-        mine = [
-            signature(Post(content=message.content, embeds=tuple(message.embeds)))
-            async for message in target.history(
-                limit=HISTORY_LIMIT + len(posts), after=after, oldest_first=True
-            )
-            if message.author.id == me.id
-        ]
+        wanted = [signature(post) for post in posts]
         done = 0
-        for post in posts:  # the messages go out in order: what was sent is a prefix
-            sig = signature(post)
-            if sig not in mine:
-                break
-            mine = mine[mine.index(sig) + 1 :]
-            done += 1
+        # The messages go out in order: what was sent is a prefix, found in order.
+        async for message in target.history(limit=HISTORY_LIMIT, after=after, oldest_first=True):
+            if not mine(message):
+                continue
+            shown = Post(content=message.content, embeds=tuple(message.embeds))
+            if signature(shown) == wanted[done]:
+                done += 1
+                if done == len(wanted):
+                    break
         if done:
             log.info("%d message(s) were already posted by an attempt whose answer was lost", done)
         return done
@@ -772,13 +845,9 @@ class Delivery:
         nick: str,
         user_id: int,
     ) -> None:
-        channel = slot_channel(guild, settings, "host")
         log.info("could not DM user %s (player %s) in guild %s", user_id, nick, guild.id)
-        if channel is not None:
-            await channel.send(
-                t(lang, "delivery.dm_failed", nick=nick, user=f"<@{user_id}>"),
-                allowed_mentions=NO_MENTIONS,
-            )
+        text = t(lang, "delivery.dm_failed", nick=nick, user=f"<@{user_id}>")
+        await self._warn_hosts(guild, settings, lang, None, text)
 
     async def tell_hosts(
         self, guild: discord.Guild, text: str, *, table_id: int | None = None
@@ -796,34 +865,70 @@ class Delivery:
             return False
         return True
 
-    async def _report_forbidden(self, row: OutboxRecord) -> None:
-        if row.id in self._reported:
+    async def _report_broken(self, row: OutboxRecord, dest: Dest, *, missing: bool) -> None:
+        """Tell the hosts, once per episode, that a destination of the game is broken: its
+        channel deleted (``missing``) or a permission lost there, and how to repair it. About
+        #host, and when #host cannot be reached, they are told in private."""
+        if dest in self._broken:
             return
-        self._reported.add(row.id)
+        slot = dest[1]
+        if slot not in ("game", "mafia", "host"):
+            return  # a player's DMs: handled with the row (closed DMs)
+        self._broken.add(dest)
         game = await self.store.get_game(row.game_id)
         guild = self.client.get_guild(game.guild_id) if game is not None else None
         if guild is None or game is None:
             return
         settings = await self.store.get_table(game.table_id)
-        audience = str(row.payload.get("audience", PUBLIC))
-        slot = "game" if audience == PUBLIC else "mafia"
-        target = slot_channel(guild, settings, slot)
-        host = slot_channel(guild, settings, "host")
-        if host is None or target is None:
-            return
         lang = table_language(settings, guild)
-        have = target.permissions_for(guild.me)
-        needs = CHANNEL_NEEDS if audience == PUBLIC else ROOM_NEEDS
-        send = "send_messages" if audience == PUBLIC else "send_messages_in_threads"
-        missing = [flag for flag in needs if not getattr(have, flag)] or [send]
-        names = ", ".join(t(lang, f"perm.{flag}") for flag in missing)
-        try:
-            await host.send(
-                t(lang, "delivery.forbidden", channel=target.mention, permissions=names),
-                allowed_mentions=NO_MENTIONS,
-            )
-        except discord.HTTPException:
-            log.warning("could not tell the hosts of guild %s either", guild.id)
+        target = slot_channel(guild, settings, slot)
+        if missing or target is None:
+            text = t(lang, f"delivery.missing_{slot}", channel=f"#{t(lang, f'channel.{slot}')}")
+        else:
+            have = target.permissions_for(guild.me)
+            needs = ROOM_NEEDS if slot == "mafia" else CHANNEL_NEEDS
+            send = "send_messages_in_threads" if slot == "mafia" else "send_messages"
+            lacking = [flag for flag in needs if not getattr(have, flag)] or [send]
+            names = ", ".join(t(lang, f"perm.{flag}") for flag in lacking)
+            text = t(lang, "delivery.forbidden", channel=f"#{target.name}", permissions=names)
+        await self._warn_hosts(guild, settings, lang, row.game_id, text, host=slot != "host")
+
+    async def _warn_hosts(
+        self,
+        guild: discord.Guild,
+        settings: TableSettings | None,
+        lang: Lang,
+        game_id: int | None,
+        text: str,
+        *,
+        host: bool = True,
+    ) -> bool:
+        """A notice for the table's hosts: in #host (unless ``host`` is False: it is #host
+        that is broken), else, when #host is gone or refuses it, in private to each host
+        (:func:`table_hosts`), naming the server, table and game. True if anyone got it."""
+        if host:
+            channel = slot_channel(guild, settings, "host")
+            if channel is not None:
+                try:
+                    await channel.send(text, allowed_mentions=NO_MENTIONS)
+                    return True
+                except (discord.HTTPException, *TRANSIENT) as exc:
+                    log.warning("guild %s: cannot post in #host (%r): %.80s", guild.id, exc, text)
+        table = table_title(lang, settings, guild) if settings is not None else None
+        body = f"{text}\n{t(lang, 'delivery.told_in_private')}"
+        if game_id is not None:
+            body = with_dm_header(lang, guild.name, game_id, body, table=table)
+        told = False
+        for member in table_hosts(guild, settings)[:HOST_DMS]:
+            try:
+                dm = await self._dm_channel(member.id)
+                await dm.send(body, allowed_mentions=NO_MENTIONS)
+                told = True
+            except (discord.HTTPException, *TRANSIENT) as exc:
+                log.info("guild %s: could not tell host %s: %r", guild.id, member.id, exc)
+        if not told:
+            log.warning("guild %s: nobody could be told: %.80s", guild.id, text)
+        return told
 
     async def mafia_room(self, guild: discord.Guild, game_id: int) -> discord.Thread | None:
         """The game's mafia room in its table's #mafia (opened again if it is gone), or None
@@ -867,15 +972,161 @@ class Delivery:
         kind: str,
         payload: Mapping[str, Any],
     ) -> bool:
-        """A row for #host (the night's account, an audit line, R47, R56). A server without
-        #host has nobody to tell: the row is done with."""
-        channel = slot_channel(guild, settings, "host")
-        if channel is None:
+        """A row for #host (the night's account, an audit line, R47, R56). A table without
+        one (dropped) has nobody to tell: the row is done with; a #host deleted keeps it
+        waiting (:class:`ChannelMissing`) until ``/mafia setup`` rebuilds it."""
+        if settings is None or settings.host_channel_id is None:
             log.warning("outbox row %s: no #host channel in guild %s", row.id, guild.id)
             return True
+        channel = slot_channel(guild, settings, "host")
+        if channel is None:
+            raise ChannelMissing("host")
         text = render_console(lang, kind, payload)
         await self._send(channel, row.id, [Post(content=piece) for piece in split_message(text)])
         return True
+
+    # --- the players' posts ----------------------------------------------------------------
+    async def publish_post(self, game_id: int, row_id: int) -> str:
+        """Deliver the game's pending rows until the post of outbox row ``row_id`` (queued by
+        ``GameService.queue_post``) is shown or refused, for the author's answer: at most two
+        attempts (the second reads #game first, so a post whose answer was lost is found and
+        not sent again), each waited for at most :data:`POST_WAIT_SECONDS`. Returns
+        :data:`POST_SHOWN`, :data:`POST_NO_WEBHOOK`, or :data:`POST_FAILING` (it waits in the
+        outbox and goes out with the retries, in #game's order)."""
+        loop = asyncio.get_running_loop()
+        for _attempt in range(2):
+            waiter: asyncio.Future[str] = loop.create_future()
+            self._post_waiters[row_id] = waiter
+            try:
+                attempt = loop.create_task(self.deliver_game(game_id), name=f"post-{row_id}")
+                attempt.add_done_callback(_log_failure)
+                first = asyncio.FIRST_COMPLETED
+                await asyncio.wait({attempt, waiter}, timeout=POST_WAIT_SECONDS, return_when=first)
+            finally:
+                self._post_waiters.pop(row_id, None)
+            outcome = waiter.result() if waiter.done() else self._post_results.pop(row_id, None)
+            if outcome in (POST_SHOWN, POST_NO_WEBHOOK):
+                return outcome
+            if not attempt.done():  # this pass goes on: wait for it before trying again
+                await asyncio.wait({attempt}, timeout=POST_WAIT_SECONDS)
+                outcome = self._post_results.pop(row_id, None)
+                if outcome in (POST_SHOWN, POST_NO_WEBHOOK):
+                    return outcome
+                if not attempt.done():  # slow: the post waits its turn in #game's queue
+                    return POST_FAILING
+        return POST_FAILING
+
+    def _post_outcome(self, row_id: int, outcome: str) -> None:
+        """Give the author's answer what became of his post (kept a while for a waiter that
+        comes late: another pass may deliver the row first)."""
+        waiter = self._post_waiters.get(row_id)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(outcome)
+        elif outcome != POST_FAILING:
+            self._post_results[row_id] = outcome
+            while len(self._post_results) > POST_RESULTS_KEPT:
+                del self._post_results[next(iter(self._post_results))]
+
+    async def _deliver_post(
+        self,
+        guild: discord.Guild,
+        game: GameRecord,
+        settings: TableSettings | None,
+        lang: Lang,
+        row: OutboxRecord,
+        payload: Mapping[str, Any],
+    ) -> bool | _Done:
+        """A player's post in #game through the bot's webhook, under his nickname (R6), once:
+        after a failed attempt #game is read first (a webhook takes no nonce) and a post
+        found there is not sent again. Once shown it counts (R52) and is archived, with its
+        row marked sent (``GameService.post_shown``). A bot that cannot post under nicknames
+        there (no Manage Webhooks, its webhook gone) drops it: the author is told, and the
+        hosts, once."""
+        channel = slot_channel(guild, settings, "game") if settings is not None else None
+        if channel is None:
+            if settings is None:
+                return False
+            raise ChannelMissing("game")
+        nick = str(payload.get("nick", ""))
+        ghost = bool(payload.get("ghost"))
+        seat = await self._seat(row.game_id, nick)
+        # R6: a post never shows a real account, not even as a mention someone typed.
+        body = discord.utils.escape_mentions(str(payload.get("text", "")))
+        if seat is not None and seat.signature:
+            body = f"{body}\n\n{seat.signature}"
+        username = webhook_username(t(lang, "say.ghost_name", nick=nick) if ghost else nick)
+        avatar = seat.avatar_url if seat is not None else None
+        pieces = [Post(content=piece) for piece in split_message(body)]
+        key = target_key(channel)
+        marks = self._marks.setdefault(row.id, {})
+        mark = marks.setdefault(key, self._last_sent.get(key))
+        first = 0
+        attempted = self._attempted.get(row.id)
+        if attempted is not None:
+
+            def ours(message: discord.Message) -> bool:
+                return message.webhook_id is not None and message.author.name == username
+
+            first = await self._already_sent(channel, pieces, mark, attempted, ours)
+        try:
+            for piece in pieces[first:]:
+                [message] = await self.webhooks.post(
+                    channel, piece.content, username=username, avatar_url=avatar
+                )
+                self._last_sent[key] = message.id
+                first += 1
+        except discord.Forbidden as exc:
+            if first:  # a part is shown: the post stands as shown
+                log.warning("outbox row %s: the rest of a post was refused: %s", row.id, exc)
+            else:
+                log.warning("outbox row %s: cannot post under a nickname: %s", row.id, exc)
+                await self._report_no_webhook(guild, settings, lang, row, channel)
+                self._post_outcome(row.id, POST_NO_WEBHOOK)
+                return True
+        await self.service.post_shown(row.id, row.game_id, row.turn, dict(payload))
+        self._broken.discard((row.game_id, "webhook"))
+        self._post_outcome(row.id, POST_SHOWN)
+        return MARKED
+
+    async def _report_no_webhook(
+        self,
+        guild: discord.Guild,
+        settings: TableSettings | None,
+        lang: Lang,
+        row: OutboxRecord,
+        channel: discord.TextChannel,
+    ) -> None:
+        dest = (row.game_id, "webhook")
+        if dest in self._broken:
+            return
+        self._broken.add(dest)
+        text = t(lang, "delivery.no_webhook", channel=f"#{channel.name}")
+        await self._warn_hosts(guild, settings, lang, row.game_id, text)
+
+    async def _seat(self, game_id: int, nick: str) -> PlayerRecord | None:
+        live = self.service.live.get(game_id)
+        if live is not None:
+            seat = next((p for p in live.players if p.nick == nick), None)
+            if seat is not None:
+                return seat
+        return await self.store.player_by_nick(game_id, nick)
+
+
+def _log_failure(task: asyncio.Task[int]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("delivering a post failed", exc_info=task.exception())
+
+
+def table_hosts(guild: discord.Guild, settings: TableSettings | None) -> list[discord.Member]:
+    """Who is told in private when #host cannot be reached: the members of the table's host
+    role, or, without one (none set, the role gone or empty), the members who may act as
+    hosts anyway (Manage Server, the owner included); never a bot. In id order."""
+    role_id = settings.host_role_id if settings is not None else None
+    role = guild.get_role(role_id) if role_id is not None else None
+    members = [m for m in role.members if not m.bot] if role is not None else []
+    if not members:
+        members = [m for m in guild.members if not m.bot and m.guild_permissions.manage_guild]
+    return sorted(members, key=lambda m: m.id)
 
 
 def signature(post: Post) -> str:

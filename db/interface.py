@@ -522,6 +522,23 @@ class Outbox(Protocol):
         record: a row is marked sent whoever holds its lease, since it was sent)."""
         ...
 
+    async def publish_post(
+        self,
+        outbox_id: int,
+        game_id: int,
+        turn: int,
+        nick: str,
+        text: str,
+        *,
+        ghost: bool = False,
+        at: dt.datetime | None = None,
+    ) -> PostRecord | None:
+        """A player's post queued in the outbox (kind ``post``) was shown in #game: keep it
+        for the archive (as :meth:`RequestLog.add_post`) and mark its row sent, in ONE
+        transaction. None, writing nothing, if the row was marked sent already (or does not
+        exist): a post is archived once however often its delivery is confirmed."""
+        ...
+
 
 class SettingsRepository(Protocol):
     """A server's tables (a category each, with its channels and settings), written by
