@@ -309,6 +309,11 @@ class Delivery:
         #: Per row being sent, the last message known to be ours in each of its targets.
         self._marks: dict[int, dict[tuple[str, int], int | None]] = {}
         self._last_sent: dict[tuple[str, int], int] = {}  # target -> our last message there
+        #: Retaken rows (a dead deliverer's): the last message of their destination recorded
+        #: in the store before them (:meth:`_recall_marks`).
+        self._stored_marks: dict[int, int] = {}
+        #: Per row being sent, the last message it posted: recorded when it is marked sent.
+        self._row_messages: dict[int, int] = {}
         #: Destinations whose rows fail (transiently), since when, without progress meanwhile.
         self._failing_since: dict[Dest, datetime] = {}
         self._told: set[Dest] = set()  # destinations whose hosts were told of this episode
@@ -364,10 +369,27 @@ class Delivery:
             shard_count=None if shards is None else shards.count,
             shard_ids=() if shards is None else shards.ids,
         )
-        for row in rows:
-            if row.retaken:  # its deliverer died, maybe after sending it: look first
-                self._attempted.setdefault(row.id, row.created_at)
+        retaken = [row for row in rows if row.retaken and row.id not in self._attempted]
+        for row in retaken:  # its deliverer died, maybe after sending it: look first
+            self._attempted[row.id] = row.created_at
+        for game in sorted({row.game_id for row in retaken}):
+            await self._recall_marks(game, [row for row in retaken if row.game_id == game])
         return rows
+
+    async def _recall_marks(self, game_id: int, rows: list[OutboxRecord]) -> None:
+        """Where to read on from in each retaken row's destination: the last message recorded
+        there by the game's rows sent before it (a destination's rows go out in order, so
+        what the dead deliverer may have posted for the row comes after it), kept in the
+        store (``message_id``) so a restart knows it too."""
+        last: dict[str, int] = {}
+        pending = {row.id for row in rows}
+        for row in await self.store.outbox(game_id):
+            dest = destination(row)
+            if row.id in pending:
+                if dest in last:
+                    self._stored_marks[row.id] = last[dest]
+            elif row.sent and row.message_id is not None:
+                last[dest] = max(last.get(dest, 0), row.message_id)
 
     async def _keep_leases(self) -> None:
         """Renew this deliverer's leases when a third of their time has passed; a queued row
@@ -480,10 +502,12 @@ class Delivery:
                 return
             done = await self._deliver_row(row)
             if done:
+                message_id = self._row_messages.pop(row.id, None)
                 if done is not MARKED:
-                    await self.store.mark_sent(row.id, self.owner)
+                    await self.store.mark_sent(row.id, self.owner, message_id=message_id)
                 self._attempted.pop(row.id, None)
                 self._marks.pop(row.id, None)
+                self._stored_marks.pop(row.id, None)
                 self._broken.discard(dest)
                 outcome.progressed.add(row.game_id)
                 outcome.moved.add(dest)
@@ -689,7 +713,7 @@ class Delivery:
         # The target's last message known to be ours before this row: what a lost answer
         # posted can only come after it.
         marks = self._marks.setdefault(row_id, {})
-        mark = marks.setdefault(key, self._last_sent.get(key))
+        mark = marks.setdefault(key, self._mark_for(row_id, key))
         first = 0
         attempted = self._attempted.get(row_id)
         if attempted is not None:
@@ -708,7 +732,13 @@ class Delivery:
                 allowed_mentions=NO_MENTIONS,
                 **extra,
             )
-            self._last_sent[key] = message.id
+            self._last_sent[key] = self._row_messages[row_id] = message.id
+
+    def _mark_for(self, row_id: int, key: tuple[str, int]) -> int | None:
+        """The target's last message known to be ours before this row: this process's own
+        last one there, or the one the store recorded before a retaken row (the later)."""
+        known = [m for m in (self._last_sent.get(key), self._stored_marks.get(row_id)) if m]
+        return max(known) if known else None
 
     async def _already_sent(
         self,
@@ -720,10 +750,10 @@ class Delivery:
     ) -> int:
         """How many of the first ``posts`` the bot already posted to ``target`` after its
         message ``mark`` (or, unknown, since shortly before ``since``), read from the
-        target's history after it, oldest first, page after page (however many players
-        posted meanwhile, up to :data:`HISTORY_LIMIT` messages), until all are found: a
-        message is recognised by its author (``mine``; by default the bot itself) and its
-        signature (text and embeds, as text)."""
+        target's history after it, page after page (however many players posted meanwhile,
+        up to :data:`HISTORY_LIMIT` messages, newest first down to the mark): a message is
+        recognised by its author (``mine``; by default the bot itself) and its signature
+        (text and embeds, as text)."""
         if mine is None:
             me = self.client.user
             if me is None:
@@ -736,17 +766,21 @@ class Delivery:
         after: discord.abc.Snowflake | datetime = (
             discord.Object(mark) if mark is not None else since - CLOCK_SLACK
         )
-        wanted = [signature(post) for post in posts]
+        found = [
+            signature(Post(content=message.content, embeds=tuple(message.embeds)))
+            async for message in target.history(
+                limit=HISTORY_LIMIT, after=after, oldest_first=False
+            )
+            if mine(message)
+        ]
+        found.reverse()  # oldest first
         done = 0
-        # The messages go out in order: what was sent is a prefix, found in order.
-        async for message in target.history(limit=HISTORY_LIMIT, after=after, oldest_first=True):
-            if not mine(message):
-                continue
-            shown = Post(content=message.content, embeds=tuple(message.embeds))
-            if signature(shown) == wanted[done]:
-                done += 1
-                if done == len(wanted):
-                    break
+        for post in posts:  # the messages go out in order: what was sent is a prefix
+            sig = signature(post)
+            if sig not in found:
+                break
+            found = found[found.index(sig) + 1 :]
+            done += 1
         if done:
             log.info("%d message(s) were already posted by an attempt whose answer was lost", done)
         return done
@@ -890,7 +924,7 @@ class Delivery:
             send = "send_messages_in_threads" if slot == "mafia" else "send_messages"
             lacking = [flag for flag in needs if not getattr(have, flag)] or [send]
             names = ", ".join(t(lang, f"perm.{flag}") for flag in lacking)
-            text = t(lang, "delivery.forbidden", channel=f"#{target.name}", permissions=names)
+            text = t(lang, "delivery.forbidden", channel=target.mention, permissions=names)
         await self._warn_hosts(guild, settings, lang, row.game_id, text, host=slot != "host")
 
     async def _warn_hosts(
@@ -1059,7 +1093,7 @@ class Delivery:
         pieces = [Post(content=piece) for piece in split_message(body)]
         key = target_key(channel)
         marks = self._marks.setdefault(row.id, {})
-        mark = marks.setdefault(key, self._last_sent.get(key))
+        mark = marks.setdefault(key, self._mark_for(row.id, key))
         first = 0
         attempted = self._attempted.get(row.id)
         if attempted is not None:
@@ -1073,7 +1107,7 @@ class Delivery:
                 [message] = await self.webhooks.post(
                     channel, piece.content, username=username, avatar_url=avatar
                 )
-                self._last_sent[key] = message.id
+                self._last_sent[key] = self._row_messages[row.id] = message.id
                 first += 1
         except discord.Forbidden as exc:
             if first:  # a part is shown: the post stands as shown
@@ -1083,7 +1117,13 @@ class Delivery:
                 await self._report_no_webhook(guild, settings, lang, row, channel)
                 self._post_outcome(row.id, POST_NO_WEBHOOK)
                 return True
-        await self.service.post_shown(row.id, row.game_id, row.turn, dict(payload))
+        await self.service.post_shown(
+            row.id,
+            row.game_id,
+            row.turn,
+            dict(payload),
+            message_id=self._row_messages.get(row.id),
+        )
         self._broken.discard((row.game_id, "webhook"))
         self._post_outcome(row.id, POST_SHOWN)
         return MARKED
@@ -1100,7 +1140,7 @@ class Delivery:
         if dest in self._broken:
             return
         self._broken.add(dest)
-        text = t(lang, "delivery.no_webhook", channel=f"#{channel.name}")
+        text = t(lang, "delivery.no_webhook", channel=channel.mention)
         await self._warn_hosts(guild, settings, lang, row.game_id, text)
 
     async def _seat(self, game_id: int, nick: str) -> PlayerRecord | None:

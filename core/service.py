@@ -650,13 +650,20 @@ class GameService:
         return QueuedPost(game_id=game.id, row_id=row_id, turn=turn, payload=body)
 
     async def post_shown(
-        self, row_id: int, game_id: int, turn: int, payload: dict[str, Any]
+        self,
+        row_id: int,
+        game_id: int,
+        turn: int,
+        payload: dict[str, Any],
+        *,
+        message_id: int | None = None,
     ) -> bool:
         """The post of outbox row ``row_id`` (``payload`` as :meth:`queue_post` wrote it) was
         shown in #game: it counts for a living player while the requests of the turn it was
         written in are still open (R52; a ghost's never does, nor one between turns, or one
         shown only after its turn was resolved), then it is kept for the archive and its row
-        marked sent, in one transaction (:meth:`GameStore.publish_post`). The count comes
+        marked sent (with ``message_id``, the last message it posted), in one transaction
+        (:meth:`GameStore.publish_post`). The count comes
         first: a crash in between counts it twice when the post is confirmed again, which
         R52 does not mind, where the other order could lose it. Returns whether it counted."""
         nick = str(payload.get("nick", ""))
@@ -664,8 +671,9 @@ class GameService:
         at_text = payload.get("at")
         at = datetime.fromisoformat(at_text) if isinstance(at_text, str) else self.clock()
         counted = False if ghost else await self._count_post(game_id, turn, nick)
+        text = str(payload.get("text", ""))
         await self.store.publish_post(
-            row_id, game_id, turn, nick, str(payload.get("text", "")), ghost=ghost, at=at
+            row_id, game_id, turn, nick, text, ghost=ghost, at=at, message_id=message_id
         )
         return counted
 

@@ -516,10 +516,13 @@ class Outbox(Protocol):
         the ids of those rows, in queue order."""
         ...
 
-    async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
+    async def mark_sent(
+        self, outbox_id: int, owner: str | None = None, *, message_id: int | None = None
+    ) -> bool:
         """Mark an announcement delivered (and release its lease). True once; False if it
         already was (or does not exist). ``owner``: the deliverer marking it (for the
-        record: a row is marked sent whoever holds its lease, since it was sent)."""
+        record: a row is marked sent whoever holds its lease, since it was sent).
+        ``message_id``: the last Discord message it posted, kept with it (``message_id``)."""
         ...
 
     async def publish_post(
@@ -532,6 +535,7 @@ class Outbox(Protocol):
         *,
         ghost: bool = False,
         at: dt.datetime | None = None,
+        message_id: int | None = None,
     ) -> PostRecord | None:
         """A player's post queued in the outbox (kind ``post``) was shown in #game: keep it
         for the archive (as :meth:`RequestLog.add_post`) and mark its row sent, in ONE

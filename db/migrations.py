@@ -266,7 +266,14 @@ ALTER TABLE outbox ADD COLUMN lease_until TEXT;
 CREATE INDEX outbox_unsent ON outbox (id) WHERE sent = 0;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+_V8 = """
+-- The id of the last Discord message an outbox row posted, recorded when it is marked sent:
+-- after a restart, the bot's last message known in a destination is where it reads on from
+-- to find what a send whose answer was lost did post (NULL: unknown, or sent before).
+ALTER TABLE outbox ADD COLUMN message_id INTEGER;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -27,7 +27,7 @@ from db.postgres.convert import aware, dumps, utcnow
 from db.records import outbox_record as _outbox
 from db.sqlite.outbox import check_claim
 
-_OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at"
+_OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at, message_id"
 
 
 
@@ -190,15 +190,18 @@ class OutboxMixin(PostgresBase):
 
         return await self._write(body)
 
-    async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
+    async def mark_sent(
+        self, outbox_id: int, owner: str | None = None, *, message_id: int | None = None
+    ) -> bool:
         now = utcnow()
 
         async def body(db: Conn) -> bool:
             status = await db.execute(
                 "UPDATE outbox SET sent = TRUE, sent_at = $1, lease_owner = NULL, "
-                "lease_until = NULL WHERE id = $2 AND NOT sent",
+                "lease_until = NULL, message_id = $3 WHERE id = $2 AND NOT sent",
                 now,
                 outbox_id,
+                message_id,
             )
             return status.endswith(" 1")
 
@@ -214,6 +217,7 @@ class OutboxMixin(PostgresBase):
         *,
         ghost: bool = False,
         at: dt.datetime | None = None,
+        message_id: int | None = None,
     ) -> PostRecord | None:
         if turn < 0:
             raise ValueError(f"turn must be at least 0, got {turn}")
@@ -223,10 +227,11 @@ class OutboxMixin(PostgresBase):
         async def body(db: Conn) -> int | None:
             status = await db.execute(
                 "UPDATE outbox SET sent = TRUE, sent_at = $1, lease_owner = NULL, "
-                "lease_until = NULL WHERE id = $2 AND game_id = $3 AND NOT sent",
+                "lease_until = NULL, message_id = $4 WHERE id = $2 AND game_id = $3 AND NOT sent",
                 now,
                 outbox_id,
                 game_id,
+                message_id,
             )
             if not status.endswith(" 1"):
                 return None
