@@ -163,6 +163,8 @@ class LiveGame:
 
 #: The outbox kind of a player's post in #game (``/say``, ``/post``).
 POST_KIND = "post"
+#: How many counted posts :class:`GameService` remembers (see ``_counted_posts``).
+COUNTED_POSTS_KEPT = 10_000
 
 
 @attrs.frozen
@@ -205,6 +207,9 @@ class GameService:
         #: The seed of every new game when set (reproducible demos), else a random one each.
         self.game_seed = game_seed
         self.live: dict[int, LiveGame] = {}  # running games by game id
+        #: The posts (outbox rows) counted lately (R52), so a confirmation retried after the
+        #: archive's write failed counts none twice (a crash in between still may).
+        self._counted_posts: dict[int, None] = {}
         self._game_of_table: dict[int, int] = {}  # table id -> game id, checked (game_in)
         #: One lock per guild for the lobby (new, join, leave, roles, start, end): two such
         #: commands at once end in one success and one clear refusal, never a store error.
@@ -663,21 +668,23 @@ class GameService:
         written in are still open (R52; a ghost's never does, nor one between turns, or one
         shown only after its turn was resolved), then it is kept for the archive and its row
         marked sent (with ``message_id``, the last message it posted), in one transaction
-        (:meth:`GameStore.publish_post`). The count comes
-        first: a crash in between counts it twice when the post is confirmed again, which
-        R52 does not mind, where the other order could lose it. Returns whether it counted."""
+        (:meth:`GameStore.publish_post`). The count comes first (the other order could lose
+        it): confirmed again after the archive's write failed, it is not counted again; only
+        a crash in between counts it twice, which R52 does not mind. Returns whether it counted."""
         nick = str(payload.get("nick", ""))
         ghost = bool(payload.get("ghost"))
         at_text = payload.get("at")
         at = datetime.fromisoformat(at_text) if isinstance(at_text, str) else self.clock()
-        counted = False if ghost else await self._count_post(game_id, turn, nick)
+        counted = False if ghost else await self._count_post(row_id, game_id, turn, nick)
         text = str(payload.get("text", ""))
         await self.store.publish_post(
             row_id, game_id, turn, nick, text, ghost=ghost, at=at, message_id=message_id
         )
         return counted
 
-    async def _count_post(self, game_id: int, turn: int, nick: str) -> bool:
+    async def _count_post(self, row_id: int, game_id: int, turn: int, nick: str) -> bool:
+        if row_id in self._counted_posts:  # counted, then the archive's write failed
+            return True
         live = self.live.get(game_id)
         if live is None or live.engine.turn != turn or not live.engine.state.alive(nick):
             return False
@@ -690,6 +697,9 @@ class GameService:
             if refusal.key not in ("refusal.request_closed", "error.no_running_game"):
                 raise
             return False  # between turns (the pistol window): talk is free, it does not count
+        self._counted_posts[row_id] = None
+        while len(self._counted_posts) > COUNTED_POSTS_KEPT:
+            del self._counted_posts[next(iter(self._counted_posts))]
         return True
 
     async def set_profile(
