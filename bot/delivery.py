@@ -1034,8 +1034,9 @@ class Delivery:
             try:
                 attempt = loop.create_task(self.deliver_game(game_id), name=f"post-{row_id}")
                 attempt.add_done_callback(_log_failure)
+                either: set[asyncio.Future[Any]] = {attempt, waiter}
                 first = asyncio.FIRST_COMPLETED
-                await asyncio.wait({attempt, waiter}, timeout=POST_WAIT_SECONDS, return_when=first)
+                await asyncio.wait(either, timeout=POST_WAIT_SECONDS, return_when=first)
             finally:
                 self._post_waiters.pop(row_id, None)
             outcome = waiter.result() if waiter.done() else self._post_results.pop(row_id, None)

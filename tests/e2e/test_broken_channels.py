@@ -269,3 +269,46 @@ async def test_a_restart_after_a_lost_answer_finds_it_in_a_busy_channel(
     texts = bot_messages(game_ch, env)
     assert len(starting(texts, results_header(1))) == 1
     assert len(starting(texts, opening_header(2))) == 1
+
+
+# --- posts under a nickname when the bot cannot use webhooks ---------------------------------------
+async def test_a_post_the_bot_cannot_make_under_a_nickname_is_refused_plainly_and_hosts_told(
+    simcord_env: Env, faults: Faults
+) -> None:
+    """Someone deleted the bot's webhook in #game and the bot lacks Manage Webhooks there: the
+    author reads that his post was not published, why, and that the hosts were told; #host
+    reads it once; the post is neither counted (R52) nor archived, and nothing waits. Once the
+    permission is back, posting works again."""
+    env = simcord_env
+    world, actors = await started(env)
+    game_ch = slot(world, "game")
+    game = game_of(env, world.guild)
+    author = actors[0]
+    nick = game.nick_of(author.id)
+    posts_before = game.engine.state.posts.get(nick, 0)
+    [hook_id] = {m.webhook_id for m in game_ch.history() if m.webhook_id is not None}
+    env.backend.delete_webhook(hook_id)
+    await env.settle()
+    faults.kind, faults.once = "403", False  # Missing Permissions: Manage Webhooks
+    faults.steps = (
+        ("GET", f"/channels/{game_ch.id}/webhooks"),
+        ("POST", f"/channels/{game_ch.id}/webhooks"),
+    )
+    store = bot_of(env).store
+    archived = len(await store.posts(game.id))
+    for text in ("Nobody hears me.", "Still nothing?"):
+        result = await author.slash(game_ch, "say", text=text)
+        assert reply_text(result) == t("en", "say.no_webhook", channel=game_ch.mention)
+    assert host_warnings(slot(world, "host")) == [
+        t("en", "delivery.no_webhook", channel=game_ch.mention)
+    ]
+    assert "Nobody hears me." not in [m.content for m in game_ch.history()]
+    assert len(await store.posts(game.id)) == archived
+    assert game_of(env, world.guild).engine.state.posts.get(nick, 0) == posts_before
+    assert not await store.pending_outbox(game.id)
+
+    faults.kind = None  # Manage Webhooks is back: the webhook is made again
+    result = await author.slash(game_ch, "say", text="Back again.")
+    assert reply_text(result) == t("en", "say.done", channel=game_ch.mention)
+    assert [m.content for m in game_ch.history()].count("Back again.") == 1
+    assert game_of(env, world.guild).engine.state.posts.get(nick, 0) == posts_before + 1
