@@ -1,33 +1,54 @@
 """Delivering the game's outbox: every announcement the service queued, rendered in its table's
-language and sent where its audience is, in the channels of the game's table.
+language and sent where its audience is, in the channels of the game's table, and the players'
+posts under their nicknames.
 
 An outbox row's payload is ``{"kind", "audience", "payload"}`` (``rules/announce.py``):
 audience ``public`` is a bot message in #game, ``mafia`` a bot message in the game's mafia room
-(a private thread in #mafia, ``bot/mafia_room.py``), anything else
-a player's nickname, sent to that player's Discord user as a private message. A row is marked
-sent only after Discord accepted it (delivery is at least once). A private message that Discord
+(a private thread in #mafia, ``bot/mafia_room.py``), ``host`` one in #host, anything else
+a player's nickname, sent to that player's Discord user as a private message. A row of kind
+``post`` (``GameService.queue_post``: ``/say``, ``/post``) is a player's post, shown in #game
+through the bot's webhook. A row is marked sent only after Discord accepted it (delivery is at
+least once), with the id of the last message it posted. A private message that Discord
 refuses (closed DMs) is reported plainly in #host, without its text, and still marked sent: the
 player reads his card and his news with ``/role`` and ``/status``.
 
+Each game's rows go to destinations (:func:`destination`): #game (announcements and posts),
+the mafia's room, #host, and each player's DMs. Each destination keeps its order, and one
+destination's trouble holds up only its own later rows: a #host or a mafia room the bot can no
+longer post in never keeps the players from their results or the next turn's opening.
+
 Discord failing (a 5xx, a 429 past discord.py's own retries, a timeout, a dropped connection)
-blocks only the failing row's game: its later rows wait, so each game keeps its order, while
-the other games' rows go on (another table's game too: a table's deleted channel or lost
-permission stops only its own game). A timer tries again with a backoff (:data:`RETRY_FIRST_SECONDS`
-doubling to :data:`RETRY_MAX_SECONDS`), and the hosts read a notice in #host once a game's
-announcements have been stuck for :data:`STUCK_NOTICE_SECONDS`, once per stuck episode.
+blocks only the failing row's destination; the other destinations and games go on. A timer
+tries again with a backoff (:data:`RETRY_FIRST_SECONDS` doubling to
+:data:`RETRY_MAX_SECONDS`), and the hosts read a notice once a destination's rows have been
+stuck for :data:`STUCK_NOTICE_SECONDS`, once per stuck episode. A broken channel (deleted:
+:class:`ChannelMissing`; a permission lost: ``discord.Forbidden``) keeps its rows waiting, never
+marked sent, until ``/mafia setup`` (which delivers at once) or the permission is back; the
+hosts are told at once, once per episode, naming the channel and the repair: in #host, or, when
+it is #host that broke (or #host refuses the notice), in private to each of the table's hosts
+(:func:`table_hosts`).
 
 The tables deliver concurrently (issue 14: a thousand games share the forum's 21:00 deadline):
-each table's rows go out in order through one worker, since a table's channels (#game, its
-mafia room, #host) are its own, at most :data:`WORKERS` tables at a time. Every request waits
-on discord.py's bucket for its route (5 messages per 5 s in a channel, read from Discord's
-``X-RateLimit-*`` headers), then on one limiter for Discord's global 50 requests per second
-(:func:`global_rate_trace`), so none of them is answered 429 on the way.
+each table's rows go out in order through one worker, at most :data:`WORKERS` tables at a
+time. Every request waits on discord.py's bucket for its route (5 messages per 5 s in a
+channel, read from Discord's ``X-RateLimit-*`` headers), then on one limiter for Discord's
+global 50 requests per second (:func:`global_rate_trace`), so none of them is answered 429 on
+the way.
 
-A send whose answer was lost may have gone through. Every message carries a nonce derived from
-its outbox row and piece (:func:`nonce_of`), which Discord enforces (discord.py sends
+A send whose answer was lost may have gone through. Every bot message carries a nonce derived
+from its outbox row and piece (:func:`nonce_of`), which Discord enforces (discord.py sends
 ``enforce_nonce`` with it) for a few minutes; and before sending a row again after a failed
-attempt, the bot reads the target's latest messages and skips the pieces it finds there, posted
-by itself since that attempt, so a retry long after the nonce window sends nothing twice either.
+attempt, the bot reads the target's history after its last message known there (this process's,
+or for a dead deliverer's row the last one the store recorded in that destination), through as
+many pages as the players' posts since then fill (up to :data:`HISTORY_LIMIT` messages), and
+skips the pieces it finds, so a retry long after the nonce window sends nothing twice either. A
+webhook takes no nonce: a post is found the same way, by its nickname and text.
+
+A player's post counts (R52) and is archived only once it was shown: ``GameService.post_shown``
+counts it, then archives it and marks its row sent in one write. The author's command waits
+for it (:meth:`Delivery.publish_post`) and is told the truth: shown, refused (the bot cannot
+post under nicknames in #game: the hosts are told), or not shown yet (Discord fails: it stays
+queued and goes out with the retries, once).
 
 Several processes may deliver one outbox (issue 15): each claims the rows it sends
 (``GameStore.claim_outbox``) under a lease named by its own owner id (:func:`process_owner`),

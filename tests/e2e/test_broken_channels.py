@@ -34,11 +34,16 @@ from tests.e2e.helpers import (
 from tests.e2e.test_delivery_faults import (
     Faults,
     bot_messages,
-    faults,  # noqa: F401  (the fixture)
     game_of,
     play_turn,
     start_slow_game,
 )
+
+
+@pytest.fixture(name="faults")
+def faults_fixture(monkeypatch: pytest.MonkeyPatch) -> Faults:
+    return Faults(monkeypatch)
+
 
 NAMES = ("p1", "p2", "p3", "p4", "p5", "p6", "p7")
 
@@ -77,7 +82,7 @@ def opening_header(turn: int) -> str:
 
 
 # --- #host broken -------------------------------------------------------------------------------
-async def test_a_host_channel_the_bot_may_not_post_in_holds_up_nothing_and_hosts_are_told_in_private(
+async def test_a_host_channel_the_bot_may_not_post_in_holds_up_nothing_hosts_told_in_private(
     simcord_env: Env, faults: Faults
 ) -> None:
     env = simcord_env
@@ -188,7 +193,7 @@ async def test_a_deleted_game_channel_tells_the_hosts_at_once_and_setup_delivers
     assert len(results) == 1 and len(opened) == 1 and results[0] < opened[0]
 
 
-# --- the mafia's room broken -----------------------------------------------------------------------
+# --- the mafia's room broken ----------------------------------------------------------------------
 async def test_a_mafia_room_the_bot_may_not_post_in_holds_up_no_other_channel(
     simcord_env: Env, faults: Faults
 ) -> None:
@@ -219,7 +224,7 @@ async def test_a_mafia_room_the_bot_may_not_post_in_holds_up_no_other_channel(
     assert not await store.pending_outbox(game.id)
 
 
-# --- a busy channel after a lost answer ------------------------------------------------------------
+# --- a busy channel after a lost answer -----------------------------------------------------------
 async def chatter(env: Env, where: ChannelHandle, count: int) -> None:
     """``count`` messages in ``where`` by others (webhook posts, as players' posts are)."""
     channel = env.bot.get_channel(where.id)
@@ -271,7 +276,7 @@ async def test_a_restart_after_a_lost_answer_finds_it_in_a_busy_channel(
     assert len(starting(texts, opening_header(2))) == 1
 
 
-# --- posts under a nickname when the bot cannot use webhooks ---------------------------------------
+# --- posts under a nickname when the bot cannot use webhooks --------------------------------------
 async def test_a_post_the_bot_cannot_make_under_a_nickname_is_refused_plainly_and_hosts_told(
     simcord_env: Env, faults: Faults
 ) -> None:

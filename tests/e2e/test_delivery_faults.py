@@ -3,9 +3,10 @@
 Every step of a resolution's delivery (each message of each outbox row, the mafia room's member
 changes, the room's lock at the end) fails once with a 500, a 503, a 429, a timeout, or a
 timeout *after* Discord stored the message (the answer was lost); the retry timer sends what
-waits, in order, and every message arrives exactly once. A game whose deliveries fail blocks
-only itself; after five minutes stuck its hosts are told once in #host. Webhook posts (``/say``)
-do not go through the outbox: a failed one is answered with the generic error and never resent.
+waits, in order in each channel, and every message arrives exactly once. A game whose
+deliveries fail blocks only itself; after five minutes stuck its hosts are told once in #host.
+Players' posts (``/say``) go through the outbox too: a post is shown once whatever fails, its
+author is told whether it was shown, and only a shown post counts (R52) and is archived.
 
 SimCord's ``env.inject_error`` raises only HTTP errors before the route runs; timeouts and lost
 answers need a wrapper around its router (:class:`Faults`, docs/SIMCORD_NOTES.md).
@@ -19,7 +20,6 @@ from typing import Any
 
 import discord
 import pytest
-import simcord
 from simcord import BackendError, ChannelHandle, Env, GuildHandle, MemberActor
 from simcord.http import router
 
