@@ -563,8 +563,10 @@ class Delivery:
     async def _track_failures(
         self, failing: set[Dest], moved: set[Dest], covered: set[int] | None = None
     ) -> None:
-        """Open, close and report the stuck episodes of the destinations of the games
-        ``covered`` (None: all)."""
+        """Open, close and report the stuck episodes of the games ``covered`` (None: all):
+        one episode for a game's #host, one for its other destinations together (a Discord
+        outage failing #game and twenty DMs is one notice, not twenty-one)."""
+        failing, moved = {_episode(d) for d in failing}, {_episode(d) for d in moved}
         now = self.clock()
         for dest in list(self._failing_since):
             if covered is not None and dest[0] not in covered:
@@ -1177,6 +1179,11 @@ class Delivery:
 def _log_failure(task: asyncio.Task[int]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("delivering a post failed", exc_info=task.exception())
+
+
+def _episode(dest: Dest) -> Dest:
+    """The stuck episode a destination's failures belong to: #host's, or the game's."""
+    return (dest[0], "host" if dest[1] == "host" else "game")
 
 
 def table_hosts(guild: discord.Guild, settings: TableSettings | None) -> list[discord.Member]:

@@ -15,7 +15,7 @@ import discord
 import pytest
 from simcord import ChannelHandle, Env, MemberActor
 
-from bot.delivery import RETRY_FIRST_SECONDS
+from bot.delivery import RETRY_FIRST_SECONDS, STUCK_NOTICE_SECONDS
 from core.i18n import t
 from tests.e2e.helpers import (
     Restart,
@@ -317,3 +317,27 @@ async def test_a_post_the_bot_cannot_make_under_a_nickname_is_refused_plainly_an
     assert reply_text(result) == t("en", "say.done", channel=game_ch.mention)
     assert [m.content for m in game_ch.history()].count("Back again.") == 1
     assert game_of(env, world.guild).engine.state.posts.get(nick, 0) == posts_before + 1
+
+
+async def test_an_outage_failing_several_destinations_of_a_game_is_one_notice(
+    simcord_env: Env, faults: Faults
+) -> None:
+    """#game and a player's DMs failing together (Discord down for the game) is one stuck
+    episode: the hosts read one notice, not one per destination."""
+    env = simcord_env
+    world, actors = await started(env)
+    game = game_of(env, world.guild)
+    commissar = next(p for p in game.players if p.role == "commissar")
+    com = next(a for a in actors if a.id == commissar.user_id)
+    assert com.user.dm_channel is not None
+    faults.kind, faults.once = "503", False
+    faults.steps = (
+        ("POST", f"/channels/{slot(world, 'game').id}/messages"),
+        ("POST", f"/channels/{com.user.dm_channel.id}/messages"),
+    )
+    await resolve_now(world)
+    await env.advance_time(3 * STUCK_NOTICE_SECONDS)
+    assert host_warnings(slot(world, "host")) == [t("en", "delivery.stuck", minutes=5)]
+    faults.kind = None
+    await env.advance_time(STUCK_NOTICE_SECONDS)
+    assert not await bot_of(env).store.pending_outbox(game.id)
