@@ -302,6 +302,8 @@ class Delivery:
         #: Posts whose author waits for the outcome (:meth:`publish_post`), by outbox row.
         self._post_waiters: dict[int, asyncio.Future[str]] = {}
         self._post_results: dict[int, str] = {}  # what became of posts nobody waited for
+        #: Posts whose author was told they wait: how to tell him what became of them.
+        self._late_answers: dict[int, Callable[[str], Awaitable[object]]] = {}
         #: Shards (issue 15): the servers whose games' rows this process sends (None: all);
         #: another process sends the others' (``core/shards.py``).
         self._owns = owns
@@ -1043,13 +1045,31 @@ class Delivery:
         return True
 
     # --- the players' posts ----------------------------------------------------------------
-    async def publish_post(self, game_id: int, row_id: int) -> str:
+    async def publish_post(
+        self,
+        game_id: int,
+        row_id: int,
+        *,
+        later: Callable[[str], Awaitable[object]] | None = None,
+    ) -> str:
         """Deliver the game's pending rows until the post of outbox row ``row_id`` (queued by
         ``GameService.queue_post``) is shown or refused, for the author's answer: at most two
         attempts (the second reads #game first, so a post whose answer was lost is found and
         not sent again), each waited for at most :data:`POST_WAIT_SECONDS`. Returns
         :data:`POST_SHOWN`, :data:`POST_NO_WEBHOOK`, or :data:`POST_FAILING` (it waits in the
-        outbox and goes out with the retries, in #game's order)."""
+        outbox and goes out with the retries, in #game's order; ``later`` is then called with
+        what became of it once it is known, so the author hears that too)."""
+        outcome = await self._publish_post(game_id, row_id)
+        if outcome == POST_FAILING and later is not None:
+            late = self._post_results.pop(row_id, None)  # decided in between
+            if late is not None:
+                return late
+            self._late_answers[row_id] = later
+            while len(self._late_answers) > POST_RESULTS_KEPT:
+                del self._late_answers[next(iter(self._late_answers))]
+        return outcome
+
+    async def _publish_post(self, game_id: int, row_id: int) -> str:
         loop = asyncio.get_running_loop()
         for _attempt in range(2):
             waiter: asyncio.Future[str] = loop.create_future()
@@ -1078,7 +1098,11 @@ class Delivery:
         """Give the author's answer what became of his post (kept a while for a waiter that
         comes late: another pass may deliver the row first)."""
         waiter = self._post_waiters.get(row_id)
-        if waiter is not None and not waiter.done():
+        later = self._late_answers.pop(row_id, None) if outcome != POST_FAILING else None
+        if later is not None:  # the author was told it waits: now he hears what became of it
+            task = asyncio.ensure_future(later(outcome))
+            task.add_done_callback(_log_failure)
+        elif waiter is not None and not waiter.done():
             waiter.set_result(outcome)
         elif outcome != POST_FAILING:
             self._post_results[row_id] = outcome
@@ -1176,7 +1200,7 @@ class Delivery:
         return await self.store.player_by_nick(game_id, nick)
 
 
-def _log_failure(task: asyncio.Task[int]) -> None:
+def _log_failure(task: asyncio.Task[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("delivering a post failed", exc_info=task.exception())
 

@@ -58,8 +58,13 @@ async def post_as_player(
     await interaction.response.defer(ephemeral=True, thinking=True)
     # Refuses a blank text (nothing would show); commits the post before anything is told.
     queued = await ctx.service.queue_post(key, interaction.user.id, text)
-    outcome = await ctx.delivery.publish_post(queued.game_id, queued.row_id)
     lang = await reader_language(ctx.store, interaction)
+
+    async def later(outcome: str) -> None:  # shown (or refused) after he was told it waits
+        late = "say.shown_late" if outcome == POST_SHOWN else "say.no_webhook"
+        await send_private(interaction, t(lang, late, channel=channel.mention))
+
+    outcome = await ctx.delivery.publish_post(queued.game_id, queued.row_id, later=later)
     answer = {POST_SHOWN: "say.done", POST_NO_WEBHOOK: "say.no_webhook"}.get(
         outcome, "say.waiting"
     )

@@ -230,6 +230,7 @@ status-deadline = Deadline: { $deadline } ({ $relative }).
 say-done = Posted in { $channel }.
 say-no_webhook = Your post was not published: I cannot post under nicknames in { $channel } (a permission of mine is missing there). The hosts have been told; post it again once they have fixed it.
 say-waiting = Discord has not accepted your post yet. It is saved and will appear in { $channel } as soon as Discord takes it, once and in order: do not post it again.
+say-shown_late = Your post is now shown in { $channel }.
 say-ghost_name = { $nick } (ghost)
 mafia-agreement = Kill requests this turn:
 mafia-agreement_line = { $nick } → { $targets }

@@ -240,6 +240,7 @@ status-deadline = Дедлайн: { $deadline } ({ $relative }).
 say-done = Опубликовано в { $channel }.
 say-no_webhook = Пост не опубликован: я не могу писать под никами в { $channel } (там не хватает моих прав). Ведущим сообщено; напишите снова, когда они это исправят.
 say-waiting = Discord пока не принял ваш пост. Он сохранён и появится в { $channel }, как только Discord его примет, один раз и по порядку: не отправляйте его повторно.
+say-shown_late = Ваш пост теперь опубликован в { $channel }.
 say-ghost_name = { $nick } (призрак)
 mafia-agreement = Заявки на убийство в этом ходу:
 mafia-agreement_line = { $nick } → { $targets }

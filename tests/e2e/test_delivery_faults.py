@@ -389,6 +389,9 @@ async def test_a_post_discord_keeps_refusing_waits_uncounted_and_shows_once_when
     assert game_of(env, world.guild).engine.state.posts.get(nick, 0) == 0
     faults.kind = None
     await env.advance_time(STUCK_NOTICE_SECONDS)
+    assert [m.content for m in result.followups] == [
+        t("en", "say.shown_late", channel=game_ch.mention)  # and he hears it
+    ]
     assert await webhook_posts(game_ch) == ["Can you hear me?"]
     assert [p.text for p in await store.posts(game.id)] == ["Can you hear me?"]
     assert game_of(env, world.guild).engine.state.posts.get(nick) == 1
