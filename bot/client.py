@@ -146,12 +146,15 @@ class MafiaBot(commands.Bot):
         # arms for them only; the delivery sends only their rows. Other games stay untouched.
         owns = None if self.owned is None else self.owns_guild
         await service.load(owns=owns)
-        delivery = Delivery(self, store, service, owns=owns, shards=self.owned)
+        webhooks = GameWebhooks()  # the players' posts go out through the delivery
+        delivery = Delivery(
+            self, store, service, owns=owns, shards=self.owned, webhooks=webhooks
+        )
         self._context = context = GameContext(
             client=self,
             store=store,
             service=service,
-            webhooks=GameWebhooks(),
+            webhooks=webhooks,
             delivery=delivery,
             clock=GameClock(service, self.deliver, deliver_game=self.deliver_game),
             watch=ServerWatch(self, store, service, delivery),

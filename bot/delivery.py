@@ -1,33 +1,54 @@
 """Delivering the game's outbox: every announcement the service queued, rendered in its table's
-language and sent where its audience is, in the channels of the game's table.
+language and sent where its audience is, in the channels of the game's table, and the players'
+posts under their nicknames.
 
 An outbox row's payload is ``{"kind", "audience", "payload"}`` (``rules/announce.py``):
 audience ``public`` is a bot message in #game, ``mafia`` a bot message in the game's mafia room
-(a private thread in #mafia, ``bot/mafia_room.py``), anything else
-a player's nickname, sent to that player's Discord user as a private message. A row is marked
-sent only after Discord accepted it (delivery is at least once). A private message that Discord
+(a private thread in #mafia, ``bot/mafia_room.py``), ``host`` one in #host, anything else
+a player's nickname, sent to that player's Discord user as a private message. A row of kind
+``post`` (``GameService.queue_post``: ``/say``, ``/post``) is a player's post, shown in #game
+through the bot's webhook. A row is marked sent only after Discord accepted it (delivery is at
+least once), with the id of the last message it posted. A private message that Discord
 refuses (closed DMs) is reported plainly in #host, without its text, and still marked sent: the
 player reads his card and his news with ``/role`` and ``/status``.
 
+Each game's rows go to destinations (:func:`destination`): #game (announcements and posts),
+the mafia's room, #host, and each player's DMs. Each destination keeps its order, and one
+destination's trouble holds up only its own later rows: a #host or a mafia room the bot can no
+longer post in never keeps the players from their results or the next turn's opening.
+
 Discord failing (a 5xx, a 429 past discord.py's own retries, a timeout, a dropped connection)
-blocks only the failing row's game: its later rows wait, so each game keeps its order, while
-the other games' rows go on (another table's game too: a table's deleted channel or lost
-permission stops only its own game). A timer tries again with a backoff (:data:`RETRY_FIRST_SECONDS`
-doubling to :data:`RETRY_MAX_SECONDS`), and the hosts read a notice in #host once a game's
-announcements have been stuck for :data:`STUCK_NOTICE_SECONDS`, once per stuck episode.
+blocks only the failing row's destination; the other destinations and games go on. A timer
+tries again with a backoff (:data:`RETRY_FIRST_SECONDS` doubling to
+:data:`RETRY_MAX_SECONDS`), and the hosts read a notice once a destination's rows have been
+stuck for :data:`STUCK_NOTICE_SECONDS`, once per stuck episode. A broken channel (deleted:
+:class:`ChannelMissing`; a permission lost: ``discord.Forbidden``) keeps its rows waiting, never
+marked sent, until ``/mafia setup`` (which delivers at once) or the permission is back; the
+hosts are told at once, once per episode, naming the channel and the repair: in #host, or, when
+it is #host that broke (or #host refuses the notice), in private to each of the table's hosts
+(:func:`table_hosts`).
 
 The tables deliver concurrently (issue 14: a thousand games share the forum's 21:00 deadline):
-each table's rows go out in order through one worker, since a table's channels (#game, its
-mafia room, #host) are its own, at most :data:`WORKERS` tables at a time. Every request waits
-on discord.py's bucket for its route (5 messages per 5 s in a channel, read from Discord's
-``X-RateLimit-*`` headers), then on one limiter for Discord's global 50 requests per second
-(:func:`global_rate_trace`), so none of them is answered 429 on the way.
+each table's rows go out in order through one worker, at most :data:`WORKERS` tables at a
+time. Every request waits on discord.py's bucket for its route (5 messages per 5 s in a
+channel, read from Discord's ``X-RateLimit-*`` headers), then on one limiter for Discord's
+global 50 requests per second (:func:`global_rate_trace`), so none of them is answered 429 on
+the way.
 
-A send whose answer was lost may have gone through. Every message carries a nonce derived from
-its outbox row and piece (:func:`nonce_of`), which Discord enforces (discord.py sends
+A send whose answer was lost may have gone through. Every bot message carries a nonce derived
+from its outbox row and piece (:func:`nonce_of`), which Discord enforces (discord.py sends
 ``enforce_nonce`` with it) for a few minutes; and before sending a row again after a failed
-attempt, the bot reads the target's latest messages and skips the pieces it finds there, posted
-by itself since that attempt, so a retry long after the nonce window sends nothing twice either.
+attempt, the bot reads the target's history after its last message known there (this process's,
+or for a dead deliverer's row the last one the store recorded in that destination), through as
+many pages as the players' posts since then fill (up to :data:`HISTORY_LIMIT` messages), and
+skips the pieces it finds, so a retry long after the nonce window sends nothing twice either. A
+webhook takes no nonce: a post is found the same way, by its nickname and text.
+
+A player's post counts (R52) and is archived only once it was shown: ``GameService.post_shown``
+counts it, then archives it and marks its row sent in one write. The author's command waits
+for it (:meth:`Delivery.publish_post`) and is told the truth: shown, refused (the bot cannot
+post under nicknames in #game: the hosts are told), or not shown yet (Discord fails: it stays
+queued and goes out with the retries, once).
 
 Several processes may deliver one outbox (issue 15): each claims the rows it sends
 (``GameStore.claim_outbox``) under a lease named by its own owner id (:func:`process_owner`),
@@ -42,6 +63,7 @@ Nothing public ever names a Discord user: nicknames only.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import os
 import socket
@@ -60,6 +82,7 @@ import discord
 from aiolimiter import AsyncLimiter
 
 from bot.attachments import game_files
+from bot.avatars import usable_avatar
 from bot.mafia_room import ROOM_NEEDS, MafiaRooms
 from bot.pistol import pistol_view
 from bot.posts import Post, post_text
@@ -72,12 +95,13 @@ from bot.render import (
     with_dm_header,
 )
 from bot.tables import table_language, table_title
-from bot.webhooks import split_message
+from bot.webhooks import GameWebhooks, split_message, webhook_username
 from core.i18n import Lang, t
-from core.service import GameService
+from core.quoting import quote_player_line
+from core.service import POST_KIND, GameService
 from core.shards import Shards
 from db.interface import GameStore
-from db.models import GameRecord, OutboxRecord, TableSettings
+from db.models import GameRecord, OutboxRecord, PlayerRecord, TableSettings
 from rules.announce import HOST, MAFIA, PUBLIC
 from rules.knowledge import role_card
 
@@ -105,8 +129,29 @@ RETRY_FIRST_SECONDS: Final[float] = 10.0
 RETRY_MAX_SECONDS: Final[float] = 300.0
 #: How long a game's announcements may fail before the hosts are told in #host.
 STUCK_NOTICE_SECONDS: Final[float] = 300.0
-#: How many of a target's latest messages are read to find a piece already sent (plus pieces).
-HISTORY_LIMIT: Final[int] = 10
+#: The most messages read after the last one known to be ours in a target, to find a piece
+#: an attempt whose answer was lost did post (100 a page; read only after a failed attempt,
+#: and only until every piece is found): a busy #game's posts of a long outage fit.
+HISTORY_LIMIT: Final[int] = 2000
+#: The outcome of a player's post (:meth:`Delivery.publish_post`): shown in #game, refused
+#: for good (the bot cannot post under nicknames there), or not shown yet (Discord fails).
+POST_SHOWN: Final[str] = "shown"
+POST_NO_WEBHOOK: Final[str] = "no_webhook"
+POST_FAILING: Final[str] = "failing"
+#: How long the author's answer waits for each attempt to show his post.
+POST_WAIT_SECONDS: Final[float] = 20.0
+#: How many outcomes of posts delivered while nobody waited are kept for a late waiter.
+POST_RESULTS_KEPT: Final[int] = 1000
+#: The most hosts told in private when #host cannot be reached.
+HOST_DMS: Final[int] = 10
+
+
+class _Done(enum.Enum):
+    MARKED = "marked"
+
+
+#: A row delivered and marked sent already (a post: archived and marked in one write).
+MARKED: Final = _Done.MARKED
 #: Clocks disagree a little: a message a bit older than the failed attempt still counts.
 CLOCK_SLACK: Final[timedelta] = timedelta(seconds=30)
 
@@ -174,21 +219,51 @@ def global_rate_trace(rate: float = GLOBAL_RATE) -> aiohttp.TraceConfig:
 
 
 # --- sending ----------------------------------------------------------------------------------
+#: A game's destination: (game id, ``game`` | ``mafia`` | ``host`` | ``dm:<nickname>``).
+Dest = tuple[int, str]
+
+
+def destination(row: OutboxRecord) -> str:
+    """Where a row goes, each with its own order: #game (the announcements and the players'
+    posts), the mafia's room, #host, or one player's DMs."""
+    audience = str(row.payload.get("audience", PUBLIC))
+    if audience == PUBLIC:
+        return "game"
+    if audience == MAFIA:
+        return "mafia"
+    if audience == HOST:
+        return "host"
+    return f"dm:{audience}"
+
+
+class ChannelMissing(Exception):
+    """One of the game's channels is gone (deleted): its rows wait for ``/mafia setup``."""
+
+    def __init__(self, slot: str) -> None:
+        super().__init__(f"no #{slot} channel")
+        self.slot = slot
+
+
 @attrs.define
 class _Pass:
     """What a worker's run (or a whole delivery) did: rows marked sent, games whose row
-    waits (``stuck``), of those the ones Discord failed (``failing``), games that moved on."""
+    waits (``stuck``), the destinations holding their later rows back (``blocked``), of
+    those the ones Discord failed (``failing``), the games and destinations that moved on."""
 
     done: int = 0
     stuck: set[int] = attrs.Factory(set)
-    failing: set[int] = attrs.Factory(set)
+    blocked: set[Dest] = attrs.Factory(set)
+    failing: set[Dest] = attrs.Factory(set)
     progressed: set[int] = attrs.Factory(set)
+    moved: set[Dest] = attrs.Factory(set)
 
     def merge(self, other: _Pass) -> None:
         self.done += other.done
         self.stuck |= other.stuck
+        self.blocked |= other.blocked
         self.failing |= other.failing
         self.progressed |= other.progressed
+        self.moved |= other.moved
 
 
 class Delivery:
@@ -212,6 +287,7 @@ class Delivery:
         shards: Shards | None = None,
         owner: str | None = None,
         lease_seconds: float = LEASE_SECONDS,
+        webhooks: GameWebhooks | None = None,
     ) -> None:
         #: Whose leases this deliverer's claims are (one per process).
         self.owner = owner or process_owner(shards)
@@ -223,6 +299,13 @@ class Delivery:
         self._renewed = time.monotonic()  # when this deliverer's leases were last renewed
         self._lost: set[int] = set()  # rows queued here whose lease another deliverer took
         self.client = client
+        #: The anonymous posts' webhooks (the players' posts go out through the outbox too).
+        self.webhooks = webhooks or GameWebhooks()
+        #: Posts whose author waits for the outcome (:meth:`publish_post`), by outbox row.
+        self._post_waiters: dict[int, asyncio.Future[str]] = {}
+        self._post_results: dict[int, str] = {}  # what became of posts nobody waited for
+        #: Posts whose author was told they wait: how to tell him what became of them.
+        self._late_answers: dict[int, Callable[[str], Awaitable[object]]] = {}
         #: Shards (issue 15): the servers whose games' rows this process sends (None: all);
         #: another process sends the others' (``core/shards.py``).
         self._owns = owns
@@ -241,7 +324,9 @@ class Delivery:
         self._next_read: asyncio.Future[list[asyncio.Task[_Pass]]] | None = None
         self._tables: dict[int, int] = {}  # game -> table
         self._mine: dict[int, bool] = {}  # game -> whether this process owns it (shards)
-        self._reported: set[int] = set()  # rows whose failure the hosts were told of
+        #: Destinations whose hosts were told they are broken (a channel gone, a permission
+        #: lost), until a row goes out there again: told once per episode.
+        self._broken: set[Dest] = set()
         self.rooms = MafiaRooms(service)
         #: Rows whose last attempt failed, with the time of their first failed attempt: they
         #: may have gone through, so their target's history is read before sending again.
@@ -249,9 +334,14 @@ class Delivery:
         #: Per row being sent, the last message known to be ours in each of its targets.
         self._marks: dict[int, dict[tuple[str, int], int | None]] = {}
         self._last_sent: dict[tuple[str, int], int] = {}  # target -> our last message there
-        #: Games whose rows fail (transiently), since when, without progress meanwhile.
-        self._failing_since: dict[int, datetime] = {}
-        self._told: set[int] = set()  # games whose hosts were told of this stuck episode
+        #: Retaken rows (a dead deliverer's): the last message of their destination recorded
+        #: in the store before them (:meth:`_recall_marks`).
+        self._stored_marks: dict[int, int] = {}
+        #: Per row being sent, the last message it posted: recorded when it is marked sent.
+        self._row_messages: dict[int, int] = {}
+        #: Destinations whose rows fail (transiently), since when, without progress meanwhile.
+        self._failing_since: dict[Dest, datetime] = {}
+        self._told: set[Dest] = set()  # destinations whose hosts were told of this episode
         self._retry: asyncio.Task[None] | None = None
         self._retry_round = 0  # failed passes in a row: the backoff's exponent
         self._retry_sleeping = False
@@ -304,10 +394,27 @@ class Delivery:
             shard_count=None if shards is None else shards.count,
             shard_ids=() if shards is None else shards.ids,
         )
-        for row in rows:
-            if row.retaken:  # its deliverer died, maybe after sending it: look first
-                self._attempted.setdefault(row.id, row.created_at)
+        retaken = [row for row in rows if row.retaken and row.id not in self._attempted]
+        for row in retaken:  # its deliverer died, maybe after sending it: look first
+            self._attempted[row.id] = row.created_at
+        for game in sorted({row.game_id for row in retaken}):
+            await self._recall_marks(game, [row for row in retaken if row.game_id == game])
         return rows
+
+    async def _recall_marks(self, game_id: int, rows: list[OutboxRecord]) -> None:
+        """Where to read on from in each retaken row's destination: the last message recorded
+        there by the game's rows sent before it (a destination's rows go out in order, so
+        what the dead deliverer may have posted for the row comes after it), kept in the
+        store (``message_id``) so a restart knows it too."""
+        last: dict[str, int] = {}
+        pending = {row.id for row in rows}
+        for row in await self.store.outbox(game_id):
+            dest = destination(row)
+            if row.id in pending:
+                if dest in last:
+                    self._stored_marks[row.id] = last[dest]
+            elif row.sent and row.message_id is not None:
+                last[dest] = max(last.get(dest, 0), row.message_id)
 
     async def _keep_leases(self) -> None:
         """Renew this deliverer's leases when a third of their time has passed; a queued row
@@ -330,7 +437,7 @@ class Delivery:
         for worker in workers:
             if not worker.cancelled():  # the bot is closing
                 outcome.merge(worker.result())
-        await self._track_failures(outcome.failing, outcome.progressed, covered)
+        await self._track_failures(outcome.failing, outcome.moved, covered)
         self._schedule_retry(outcome.stuck, outcome.progressed, every_game=covered is None)
         return outcome.done
 
@@ -395,8 +502,8 @@ class Delivery:
             async with self._pool:
                 while queue:
                     row = queue[0]
-                    try:
-                        if row.game_id not in outcome.stuck:
+                    try:  # a destination that failed holds back its own later rows only
+                        if (row.game_id, destination(row)) not in outcome.blocked:
                             await self._deliver_one(row, outcome)
                     finally:
                         queue.popleft()
@@ -410,30 +517,41 @@ class Delivery:
         return outcome
 
     async def _deliver_one(self, row: OutboxRecord, outcome: _Pass) -> None:
-        """Send one row and mark it sent, or note its game as stuck (and why)."""
+        """Send one row and mark it sent, or note its destination as blocked (and why)."""
+        dest = (row.game_id, destination(row))
         try:
             await self._keep_leases()
             if row.id in self._lost:  # another deliverer has it (and the game's later rows)
                 self._lost.discard(row.id)
                 log.warning("outbox row %s (game %s): taken over elsewhere", row.id, row.game_id)
                 return
-            if await self._deliver_row(row):
-                await self.store.mark_sent(row.id, self.owner)
+            done = await self._deliver_row(row)
+            if done:
+                message_id = self._row_messages.pop(row.id, None)
+                if done is not MARKED:
+                    await self.store.mark_sent(row.id, self.owner, message_id=message_id)
                 self._attempted.pop(row.id, None)
                 self._marks.pop(row.id, None)
+                self._stored_marks.pop(row.id, None)
+                self._broken.discard(dest)
                 outcome.progressed.add(row.game_id)
+                outcome.moved.add(dest)
                 outcome.done += 1
             else:
                 outcome.stuck.add(row.game_id)
-        except discord.Forbidden as exc:
+                outcome.blocked.add(dest)
+        except (discord.Forbidden, ChannelMissing) as exc:
             outcome.stuck.add(row.game_id)
-            # The bot lost a permission in a game channel: the row stays pending (it is
-            # sent once the permission is back) and the hosts are told, once.
-            log.warning("outbox row %s (game %s): %s", row.id, row.game_id, exc.text)
-            await self._report_forbidden(row)
-        except Exception as exc:  # one row never stops the other games'
+            outcome.blocked.add(dest)
+            # A permission lost in a game channel, or the channel deleted: the row stays
+            # pending (sent once the permission is back, or /mafia setup rebuilt the
+            # channel, in order) and the hosts are told at once, once.
+            log.warning("outbox row %s (game %s): %s", row.id, row.game_id, exc)
+            await self._report_broken(row, dest, missing=isinstance(exc, ChannelMissing))
+        except Exception as exc:  # one row never stops the other games' nor destinations'
             outcome.stuck.add(row.game_id)
-            outcome.failing.add(row.game_id)
+            outcome.blocked.add(dest)
+            outcome.failing.add(dest)
             self._attempted.setdefault(row.id, self.clock())
             if isinstance(exc, TRANSIENT):
                 log.warning(
@@ -444,27 +562,31 @@ class Delivery:
                 )
             else:
                 log.exception("could not deliver outbox row %s (game %s)", row.id, row.game_id)
+            self._post_outcome(row.id, POST_FAILING)
 
     async def _track_failures(
-        self, failing: set[int], progressed: set[int], covered: set[int] | None = None
+        self, failing: set[Dest], moved: set[Dest], covered: set[int] | None = None
     ) -> None:
-        """Open, close and report the stuck episodes of the games ``covered`` (None: all)."""
+        """Open, close and report the stuck episodes of the games ``covered`` (None: all):
+        one episode for a game's #host, one for its other destinations together (a Discord
+        outage failing #game and twenty DMs is one notice, not twenty-one)."""
+        failing, moved = {_episode(d) for d in failing}, {_episode(d) for d in moved}
         now = self.clock()
-        for game_id in list(self._failing_since):
-            if covered is not None and game_id not in covered:
+        for dest in list(self._failing_since):
+            if covered is not None and dest[0] not in covered:
                 continue
-            if game_id not in failing or game_id in progressed:  # the episode is over
-                del self._failing_since[game_id]
-                self._told.discard(game_id)
-        for game_id in failing:
-            since = self._failing_since.setdefault(game_id, now)
+            if dest not in failing or dest in moved:  # the episode is over
+                del self._failing_since[dest]
+                self._told.discard(dest)
+        for dest in sorted(failing):
+            since = self._failing_since.setdefault(dest, now)
             stuck_for = (now - since).total_seconds()
             if (
                 stuck_for >= STUCK_NOTICE_SECONDS
-                and game_id not in self._told
-                and await self._tell_stuck(game_id, stuck_for)
+                and dest not in self._told
+                and await self._tell_stuck(dest, stuck_for)
             ):
-                self._told.add(game_id)
+                self._told.add(dest)
 
     def _schedule_retry(
         self, stuck: set[int], progressed: set[int], *, every_game: bool = True
@@ -512,29 +634,23 @@ class Delivery:
         for worker in list(self._workers.values()):
             worker.cancel()
 
-    async def _tell_stuck(self, game_id: int, stuck_for: float) -> bool:
-        """Tell the hosts that the game's announcements wait; True once they were told."""
+    async def _tell_stuck(self, dest: Dest, stuck_for: float) -> bool:
+        """Tell the hosts that the game's announcements wait; True once they were told (in
+        #host, or in private when the stuck ones are #host's)."""
+        game_id, slot = dest
         game = await self.store.get_game(game_id)
         guild = self.client.get_guild(game.guild_id) if game is not None else None
         if guild is None or game is None:
             return False
         settings = await self.store.get_table(game.table_id)
-        host = slot_channel(guild, settings, "host")
-        if host is None:
-            return False
         lang = table_language(settings, guild)
-        try:
-            await host.send(
-                t(lang, "delivery.stuck", minutes=int(stuck_for // 60)),
-                allowed_mentions=NO_MENTIONS,
-            )
-        except TRANSIENT as exc:
-            log.warning("could not tell the hosts of guild %s: %r", guild.id, exc)
-            return False
-        return True
+        text = t(lang, "delivery.stuck", minutes=int(stuck_for // 60))
+        return await self._warn_hosts(guild, settings, lang, game_id, text, host=slot != "host")
 
-    async def _deliver_row(self, row: OutboxRecord) -> bool:
-        """True when the row is done with (sent, or undeliverable for good)."""
+    async def _deliver_row(self, row: OutboxRecord) -> bool | _Done:
+        """True when the row is done with (sent, or undeliverable for good); ``MARKED`` when
+        it is, and marked sent already (a post); False when it waits (no server). Raises
+        :class:`ChannelMissing` or ``discord.Forbidden`` when its channel is broken."""
         game = await self.store.get_game(row.game_id)
         if game is None:
             return True
@@ -551,12 +667,17 @@ class Delivery:
         if audience == HOST:  # the hosts' console: never a player's eyes (bot/secrecy.py)
             return await self._deliver_host(guild, settings, lang, row, kind, payload)
 
+        if kind == POST_KIND:  # a player's post, in #game's order
+            return await self._deliver_post(guild, game, settings, lang, row, payload)
+
         if audience in (PUBLIC, MAFIA):
             slot = "game" if audience == PUBLIC else "mafia"
+            if settings is None:  # the table was dropped: nowhere to send it
+                log.warning("outbox row %s: game %s has no table", row.id, row.game_id)
+                return False
             channel = slot_channel(guild, settings, slot)
             if channel is None:
-                log.warning("outbox row %s: no #%s channel in guild %s", row.id, slot, guild.id)
-                return False
+                raise ChannelMissing(slot)
             if audience == PUBLIC:
                 # The end-of-game picture goes with the final announcement (R15).
                 files = (
@@ -596,11 +717,7 @@ class Delivery:
             )
             # R18: the pistol's prompt carries a menu of the living nicknames
             await self._send(dm, row.id, posts, view=view)
-        except discord.Forbidden as exc:
-            if exc.code != CANNOT_DM:
-                raise
-            await self._tell_host(guild, settings, lang, audience, user_id)
-        except discord.NotFound:
+        except (discord.Forbidden, discord.NotFound):  # closed DMs (50007), a user gone
             await self._tell_host(guild, settings, lang, audience, user_id)
         return True
 
@@ -623,7 +740,7 @@ class Delivery:
         # The target's last message known to be ours before this row: what a lost answer
         # posted can only come after it.
         marks = self._marks.setdefault(row_id, {})
-        mark = marks.setdefault(key, self._last_sent.get(key))
+        mark = marks.setdefault(key, self._mark_for(row_id, key))
         first = 0
         attempted = self._attempted.get(row_id)
         if attempted is not None:
@@ -642,7 +759,13 @@ class Delivery:
                 allowed_mentions=NO_MENTIONS,
                 **extra,
             )
-            self._last_sent[key] = message.id
+            self._last_sent[key] = self._row_messages[row_id] = message.id
+
+    def _mark_for(self, row_id: int, key: tuple[str, int]) -> int | None:
+        """The target's last message known to be ours before this row: this process's own
+        last one there, or the one the store recorded before a retaken row (the later)."""
+        known = [m for m in (self._last_sent.get(key), self._stored_marks.get(row_id)) if m]
+        return max(known) if known else None
 
     async def _already_sent(
         self,
@@ -650,29 +773,40 @@ class Delivery:
         posts: Sequence[Post],
         mark: int | None,
         since: datetime,
+        mine: Callable[[discord.Message], bool] | None = None,
     ) -> int:
         """How many of the first ``posts`` the bot already posted to ``target`` after its
-        message ``mark`` (or, unknown, since shortly before ``since``), read from its latest
-        messages: a message is recognised by its signature (text and embeds, as text)."""
-        me = self.client.user
-        if me is None:
-            return 0
+        message ``mark`` (or, unknown, since shortly before ``since``), read from the
+        target's history after it, page after page (however many players posted meanwhile,
+        up to :data:`HISTORY_LIMIT` messages, newest first down to the mark): a message is
+        recognised by its author (``mine``; by default the bot itself) and its signature
+        (text and embeds, as text)."""
+        if mine is None:
+            me = self.client.user
+            if me is None:
+                return 0
+            me_id = me.id
+
+            def mine(message: discord.Message) -> bool:
+                return message.author.id == me_id
+
         after: discord.abc.Snowflake | datetime = (
             discord.Object(mark) if mark is not None else since - CLOCK_SLACK
         )
-        mine = [
+        found = [
             signature(Post(content=message.content, embeds=tuple(message.embeds)))
             async for message in target.history(
-                limit=HISTORY_LIMIT + len(posts), after=after, oldest_first=True
+                limit=HISTORY_LIMIT, after=after, oldest_first=False
             )
-            if message.author.id == me.id
+            if mine(message)
         ]
+        found.reverse()  # oldest first
         done = 0
         for post in posts:  # the messages go out in order: what was sent is a prefix
             sig = signature(post)
-            if sig not in mine:
+            if sig not in found:
                 break
-            mine = mine[mine.index(sig) + 1 :]
+            found = found[found.index(sig) + 1 :]
             done += 1
         if done:
             log.info("%d message(s) were already posted by an attempt whose answer was lost", done)
@@ -777,13 +911,9 @@ class Delivery:
         nick: str,
         user_id: int,
     ) -> None:
-        channel = slot_channel(guild, settings, "host")
         log.info("could not DM user %s (player %s) in guild %s", user_id, nick, guild.id)
-        if channel is not None:
-            await channel.send(
-                t(lang, "delivery.dm_failed", nick=nick, user=f"<@{user_id}>"),
-                allowed_mentions=NO_MENTIONS,
-            )
+        text = t(lang, "delivery.dm_failed", nick=nick, user=f"<@{user_id}>")
+        await self._warn_hosts(guild, settings, lang, None, text)
 
     async def tell_hosts(
         self, guild: discord.Guild, text: str, *, table_id: int | None = None
@@ -801,34 +931,70 @@ class Delivery:
             return False
         return True
 
-    async def _report_forbidden(self, row: OutboxRecord) -> None:
-        if row.id in self._reported:
+    async def _report_broken(self, row: OutboxRecord, dest: Dest, *, missing: bool) -> None:
+        """Tell the hosts, once per episode, that a destination of the game is broken: its
+        channel deleted (``missing``) or a permission lost there, and how to repair it. About
+        #host, and when #host cannot be reached, they are told in private."""
+        if dest in self._broken:
             return
-        self._reported.add(row.id)
+        slot = dest[1]
+        if slot not in ("game", "mafia", "host"):
+            return  # a player's DMs: handled with the row (closed DMs)
+        self._broken.add(dest)
         game = await self.store.get_game(row.game_id)
         guild = self.client.get_guild(game.guild_id) if game is not None else None
         if guild is None or game is None:
             return
         settings = await self.store.get_table(game.table_id)
-        audience = str(row.payload.get("audience", PUBLIC))
-        slot = "game" if audience == PUBLIC else "mafia"
-        target = slot_channel(guild, settings, slot)
-        host = slot_channel(guild, settings, "host")
-        if host is None or target is None:
-            return
         lang = table_language(settings, guild)
-        have = target.permissions_for(guild.me)
-        needs = CHANNEL_NEEDS if audience == PUBLIC else ROOM_NEEDS
-        send = "send_messages" if audience == PUBLIC else "send_messages_in_threads"
-        missing = [flag for flag in needs if not getattr(have, flag)] or [send]
-        names = ", ".join(t(lang, f"perm.{flag}") for flag in missing)
-        try:
-            await host.send(
-                t(lang, "delivery.forbidden", channel=target.mention, permissions=names),
-                allowed_mentions=NO_MENTIONS,
-            )
-        except discord.HTTPException:
-            log.warning("could not tell the hosts of guild %s either", guild.id)
+        target = slot_channel(guild, settings, slot)
+        if missing or target is None:
+            text = t(lang, f"delivery.missing_{slot}", channel=f"#{t(lang, f'channel.{slot}')}")
+        else:
+            have = target.permissions_for(guild.me)
+            needs = ROOM_NEEDS if slot == "mafia" else CHANNEL_NEEDS
+            send = "send_messages_in_threads" if slot == "mafia" else "send_messages"
+            lacking = [flag for flag in needs if not getattr(have, flag)] or [send]
+            names = ", ".join(t(lang, f"perm.{flag}") for flag in lacking)
+            text = t(lang, "delivery.forbidden", channel=target.mention, permissions=names)
+        await self._warn_hosts(guild, settings, lang, row.game_id, text, host=slot != "host")
+
+    async def _warn_hosts(
+        self,
+        guild: discord.Guild,
+        settings: TableSettings | None,
+        lang: Lang,
+        game_id: int | None,
+        text: str,
+        *,
+        host: bool = True,
+    ) -> bool:
+        """A notice for the table's hosts: in #host (unless ``host`` is False: it is #host
+        that is broken), else, when #host is gone or refuses it, in private to each host
+        (:func:`table_hosts`), naming the server, table and game. True if anyone got it."""
+        if host:
+            channel = slot_channel(guild, settings, "host")
+            if channel is not None:
+                try:
+                    await channel.send(text, allowed_mentions=NO_MENTIONS)
+                    return True
+                except (discord.HTTPException, *TRANSIENT) as exc:
+                    log.warning("guild %s: cannot post in #host (%r): %.80s", guild.id, exc, text)
+        table = table_title(lang, settings, guild) if settings is not None else None
+        body = f"{text}\n{t(lang, 'delivery.told_in_private')}"
+        if game_id is not None:
+            body = with_dm_header(lang, guild.name, game_id, body, table=table)
+        told = False
+        for member in table_hosts(guild, settings)[:HOST_DMS]:
+            try:
+                dm = await self._dm_channel(member.id)
+                await dm.send(body, allowed_mentions=NO_MENTIONS)
+                told = True
+            except (discord.HTTPException, *TRANSIENT) as exc:
+                log.info("guild %s: could not tell host %s: %r", guild.id, member.id, exc)
+        if not told:
+            log.warning("guild %s: nobody could be told: %.80s", guild.id, text)
+        return told
 
     async def mafia_room(self, guild: discord.Guild, game_id: int) -> discord.Thread | None:
         """The game's mafia room in its table's #mafia (opened again if it is gone), or None
@@ -872,15 +1038,196 @@ class Delivery:
         kind: str,
         payload: Mapping[str, Any],
     ) -> bool:
-        """A row for #host (the night's account, an audit line, R47, R56). A server without
-        #host has nobody to tell: the row is done with."""
-        channel = slot_channel(guild, settings, "host")
-        if channel is None:
+        """A row for #host (the night's account, an audit line, R47, R56). A table without
+        one (dropped) has nobody to tell: the row is done with; a #host deleted keeps it
+        waiting (:class:`ChannelMissing`) until ``/mafia setup`` rebuilds it."""
+        if settings is None or settings.host_channel_id is None:
             log.warning("outbox row %s: no #host channel in guild %s", row.id, guild.id)
             return True
+        channel = slot_channel(guild, settings, "host")
+        if channel is None:
+            raise ChannelMissing("host")
         text = render_console(lang, kind, payload)
         await self._send(channel, row.id, [Post(content=piece) for piece in split_message(text)])
         return True
+
+    # --- the players' posts ----------------------------------------------------------------
+    async def publish_post(
+        self,
+        game_id: int,
+        row_id: int,
+        *,
+        later: Callable[[str], Awaitable[object]] | None = None,
+    ) -> str:
+        """Deliver the game's pending rows until the post of outbox row ``row_id`` (queued by
+        ``GameService.queue_post``) is shown or refused, for the author's answer: at most two
+        attempts (the second reads #game first, so a post whose answer was lost is found and
+        not sent again), each waited for at most :data:`POST_WAIT_SECONDS`. Returns
+        :data:`POST_SHOWN`, :data:`POST_NO_WEBHOOK`, or :data:`POST_FAILING` (it waits in the
+        outbox and goes out with the retries, in #game's order; ``later`` is then called with
+        what became of it once it is known, so the author hears that too)."""
+        outcome = await self._publish_post(game_id, row_id)
+        if outcome == POST_FAILING and later is not None:
+            late = self._post_results.pop(row_id, None)  # decided in between
+            if late is not None:
+                return late
+            self._late_answers[row_id] = later
+            while len(self._late_answers) > POST_RESULTS_KEPT:
+                del self._late_answers[next(iter(self._late_answers))]
+        return outcome
+
+    async def _publish_post(self, game_id: int, row_id: int) -> str:
+        loop = asyncio.get_running_loop()
+        for _attempt in range(2):
+            waiter: asyncio.Future[str] = loop.create_future()
+            self._post_waiters[row_id] = waiter
+            try:
+                attempt = loop.create_task(self.deliver_game(game_id), name=f"post-{row_id}")
+                attempt.add_done_callback(_log_failure)
+                either: set[asyncio.Future[Any]] = {attempt, waiter}
+                first = asyncio.FIRST_COMPLETED
+                await asyncio.wait(either, timeout=POST_WAIT_SECONDS, return_when=first)
+            finally:
+                self._post_waiters.pop(row_id, None)
+            outcome = waiter.result() if waiter.done() else self._post_results.pop(row_id, None)
+            if outcome in (POST_SHOWN, POST_NO_WEBHOOK):
+                return outcome
+            if not attempt.done():  # this pass goes on: wait for it before trying again
+                await asyncio.wait({attempt}, timeout=POST_WAIT_SECONDS)
+                outcome = self._post_results.pop(row_id, None)
+                if outcome in (POST_SHOWN, POST_NO_WEBHOOK):
+                    return outcome
+                if not attempt.done():  # slow: the post waits its turn in #game's queue
+                    return POST_FAILING
+        return POST_FAILING
+
+    def _post_outcome(self, row_id: int, outcome: str) -> None:
+        """Give the author's answer what became of his post (kept a while for a waiter that
+        comes late: another pass may deliver the row first)."""
+        waiter = self._post_waiters.get(row_id)
+        later = self._late_answers.pop(row_id, None) if outcome != POST_FAILING else None
+        if later is not None:  # the author was told it waits: now he hears what became of it
+            task = asyncio.ensure_future(later(outcome))
+            task.add_done_callback(_log_failure)
+        elif waiter is not None and not waiter.done():
+            waiter.set_result(outcome)
+        elif outcome != POST_FAILING:
+            self._post_results[row_id] = outcome
+            while len(self._post_results) > POST_RESULTS_KEPT:
+                del self._post_results[next(iter(self._post_results))]
+
+    async def _deliver_post(
+        self,
+        guild: discord.Guild,
+        game: GameRecord,
+        settings: TableSettings | None,
+        lang: Lang,
+        row: OutboxRecord,
+        payload: Mapping[str, Any],
+    ) -> bool | _Done:
+        """A player's post in #game through the bot's webhook, under his nickname (R6), once:
+        after a failed attempt #game is read first (a webhook takes no nonce) and a post
+        found there is not sent again. Once shown it counts (R52) and is archived, with its
+        row marked sent (``GameService.post_shown``). A bot that cannot post under nicknames
+        there (no Manage Webhooks, its webhook gone) drops it: the author is told, and the
+        hosts, once."""
+        channel = slot_channel(guild, settings, "game") if settings is not None else None
+        if channel is None:
+            if settings is None:
+                return False
+            raise ChannelMissing("game")
+        nick = str(payload.get("nick", ""))
+        ghost = bool(payload.get("ghost"))
+        seat = await self._seat(row.game_id, nick)
+        # R6: a post never shows a real account, not even as a mention someone typed.
+        body = discord.utils.escape_mentions(str(payload.get("text", "")))
+        if seat is not None and seat.signature:
+            body = f"{body}\n\n{quote_player_line(seat.signature)}"  # literal, never markup
+        username = webhook_username(t(lang, "say.ghost_name", nick=nick) if ghost else nick)
+        # R10: an avatar saved before the avatar checks and refused by them now is not worn.
+        avatar = usable_avatar(seat.avatar_url if seat is not None else None)
+        pieces = [Post(content=piece) for piece in split_message(body)]
+        key = target_key(channel)
+        marks = self._marks.setdefault(row.id, {})
+        mark = marks.setdefault(key, self._mark_for(row.id, key))
+        first = 0
+        attempted = self._attempted.get(row.id)
+        if attempted is not None:
+
+            def ours(message: discord.Message) -> bool:
+                return message.webhook_id is not None and message.author.name == username
+
+            first = await self._already_sent(channel, pieces, mark, attempted, ours)
+        try:
+            for piece in pieces[first:]:
+                [message] = await self.webhooks.post(
+                    channel, piece.content, username=username, avatar_url=avatar
+                )
+                self._last_sent[key] = self._row_messages[row.id] = message.id
+                first += 1
+        except discord.Forbidden as exc:
+            if first:  # a part is shown: the post stands as shown
+                log.warning("outbox row %s: the rest of a post was refused: %s", row.id, exc)
+            else:
+                log.warning("outbox row %s: cannot post under a nickname: %s", row.id, exc)
+                await self._report_no_webhook(guild, settings, lang, row, channel)
+                self._post_outcome(row.id, POST_NO_WEBHOOK)
+                return True
+        await self.service.post_shown(
+            row.id,
+            row.game_id,
+            row.turn,
+            dict(payload),
+            message_id=self._row_messages.get(row.id),
+        )
+        self._broken.discard((row.game_id, "webhook"))
+        self._post_outcome(row.id, POST_SHOWN)
+        return MARKED
+
+    async def _report_no_webhook(
+        self,
+        guild: discord.Guild,
+        settings: TableSettings | None,
+        lang: Lang,
+        row: OutboxRecord,
+        channel: discord.TextChannel,
+    ) -> None:
+        dest = (row.game_id, "webhook")
+        if dest in self._broken:
+            return
+        self._broken.add(dest)
+        text = t(lang, "delivery.no_webhook", channel=channel.mention)
+        await self._warn_hosts(guild, settings, lang, row.game_id, text)
+
+    async def _seat(self, game_id: int, nick: str) -> PlayerRecord | None:
+        live = self.service.live.get(game_id)
+        if live is not None:
+            seat = next((p for p in live.players if p.nick == nick), None)
+            if seat is not None:
+                return seat
+        return await self.store.player_by_nick(game_id, nick)
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("delivering a post failed", exc_info=task.exception())
+
+
+def _episode(dest: Dest) -> Dest:
+    """The stuck episode a destination's failures belong to: #host's, or the game's."""
+    return (dest[0], "host" if dest[1] == "host" else "game")
+
+
+def table_hosts(guild: discord.Guild, settings: TableSettings | None) -> list[discord.Member]:
+    """Who is told in private when #host cannot be reached: the members of the table's host
+    role, or, without one (none set, the role gone or empty), the members who may act as
+    hosts anyway (Manage Server, the owner included); never a bot. In id order."""
+    role_id = settings.host_role_id if settings is not None else None
+    role = guild.get_role(role_id) if role_id is not None else None
+    members = [m for m in role.members if not m.bot] if role is not None else []
+    if not members:
+        members = [m for m in guild.members if not m.bot and m.guild_permissions.manage_guild]
+    return sorted(members, key=lambda m: m.id)
 
 
 def signature(post: Post) -> str:

@@ -16,14 +16,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.avatars import avatar_refusal, usable_avatar
+from bot.avatars import avatar_refusal
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
-from bot.delivery import slot_channel
+from bot.delivery import POST_NO_WEBHOOK, POST_SHOWN, slot_channel
 from bot.errors import UserError
 from bot.render import describe_request, render, render_role_card, role_name, timestamp
 from bot.replies import reader_language, send_private
-from bot.tables import table_key, table_language, table_of
+from bot.tables import table_key, table_of
 from bot.webhooks import pack_lines, split_message
 from cogs._common import (
     Nick,
@@ -34,7 +34,6 @@ from cogs._common import (
     submit_request,
 )
 from core.i18n import Lang, t
-from core.quoting import quote_player_line
 from core.refusal import Refusal
 from db.models import OutboxRecord
 
@@ -44,30 +43,33 @@ log = logging.getLogger(__name__)
 async def post_as_player(
     ctx: GameContext, interaction: discord.Interaction[Any], text: str
 ) -> None:
-    """Post ``text`` in #game under the caller's nickname; a living player's post counts
-    (R52), a ghost's is marked as a ghost's."""
+    """Post ``text`` in #game under the caller's nickname: committed to the outbox, then
+    shown through the same exactly-once delivery as the announcements (``bot/delivery.py``),
+    and the author told what became of it: shown, refused (the bot cannot post under
+    nicknames there; the hosts are told), or not shown yet (Discord fails; it is kept and
+    goes out with the retries, never twice). Only a shown post counts (R52) and is archived;
+    a ghost's is marked as a ghost's."""
     guild = guild_of(interaction)
     table = await table_of(ctx.store, interaction)  # the game of the table it is used at
     key = await table_key(ctx.store, interaction)
-    game, nick = ctx.service.player_nick(key, interaction.user.id)
+    ctx.service.player_nick(key, interaction.user.id)
     channel = slot_channel(guild, table, "game")
     if channel is None:
         raise UserError("error.not_set_up")
-    game_lang = table_language(table, guild)
-    alive = game.engine.state.alive(nick)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    # Refuses a blank text (nothing would show); counts a living player's post (R52).
-    await ctx.service.post(key, interaction.user.id, text)
-    seat = next((p for p in game.players if p.nick == nick), None)
-    # R6: a post never shows a real account, not even as a mention someone typed.
-    body = discord.utils.escape_mentions(text)
-    if seat is not None and seat.signature:
-        body = f"{body}\n\n{quote_player_line(seat.signature)}"  # literal, never markup
-    username = nick if alive else t(game_lang, "say.ghost_name", nick=nick)
-    avatar = usable_avatar(seat.avatar_url if seat else None)  # none saved before R10's checks
-    await ctx.webhooks.post(channel, body, username=username, avatar_url=avatar)
+    # Refuses a blank text (nothing would show); commits the post before anything is told.
+    queued = await ctx.service.queue_post(key, interaction.user.id, text)
     lang = await reader_language(ctx.store, interaction)
-    await send_private(interaction, t(lang, "say.done", channel=channel.mention))
+
+    async def later(outcome: str) -> None:  # shown (or refused) after he was told it waits
+        late = "say.shown_late" if outcome == POST_SHOWN else "say.no_webhook"
+        await send_private(interaction, t(lang, late, channel=channel.mention))
+
+    outcome = await ctx.delivery.publish_post(queued.game_id, queued.row_id, later=later)
+    answer = {POST_SHOWN: "say.done", POST_NO_WEBHOOK: "say.no_webhook"}.get(
+        outcome, "say.waiting"
+    )
+    await send_private(interaction, t(lang, answer, channel=channel.mention))
 
 
 async def private_news(ctx: GameContext, game_id: int, nick: str) -> list[OutboxRecord]:

@@ -39,6 +39,7 @@ from db.models import (
 )
 from rules.announce import (
     HOST,
+    PUBLIC,
     Announcement,
     Ending,
     clock_extended_announcement,
@@ -169,6 +170,22 @@ class LiveGame:
         return None
 
 
+#: The outbox kind of a player's post in #game (``/say``, ``/post``).
+POST_KIND = "post"
+#: How many counted posts :class:`GameService` remembers (see ``_counted_posts``).
+COUNTED_POSTS_KEPT = 10_000
+
+
+@attrs.frozen
+class QueuedPost:
+    """A player's post committed to the outbox (:meth:`GameService.queue_post`)."""
+
+    game_id: int
+    row_id: int
+    turn: int
+    payload: dict[str, Any]
+
+
 @attrs.frozen
 class Accepted:
     """A committed request; `mafia_update` is the kill agreement to show in the mafia channel."""
@@ -199,6 +216,9 @@ class GameService:
         #: The seed of every new game when set (reproducible demos), else a random one each.
         self.game_seed = game_seed
         self.live: dict[int, LiveGame] = {}  # running games by game id
+        #: The posts (outbox rows) counted lately (R52), so a confirmation retried after the
+        #: archive's write failed counts none twice (a crash in between still may).
+        self._counted_posts: dict[int, None] = {}
         self._game_of_table: dict[int, int] = {}  # table id -> game id, checked (game_in)
         #: One lock per guild for the lobby (new, join, leave, roles, start, end): two such
         #: commands at once end in one success and one clear refusal, never a store error.
@@ -669,28 +689,79 @@ class GameService:
         return accepted
 
     async def post(self, table_id: int, user_id: int, text: str) -> bool:
-        """A post in #game under the player's nickname: refused when it is blank (nothing
-        would be published, `rules.text`), else counted for a living player (R52) while
-        requests are open. Returns whether it counted; the caller publishes it.
+        """A post published at once (callers with no channel to wait on: tests, benches):
+        :meth:`queue_post` then :meth:`post_shown`. Returns whether it counted (R52)."""
+        queued = await self.queue_post(table_id, user_id, text)
+        return await self.post_shown(queued.row_id, queued.game_id, queued.turn, queued.payload)
 
-        Every post is kept for the archive (a living player's, a ghost's, one between turns),
-        committed before anything else, so a failed write leaves nothing to publish and no
-        count; a retry then counts once."""
+    async def queue_post(self, table_id: int, user_id: int, text: str) -> QueuedPost:
+        """A post in #game under the player's nickname: refused when it is blank (nothing
+        would be published, `rules.text`), else committed to the outbox (kind ``post``,
+        audience ``public``) in #game's order with the announcements, before the player is
+        told anything. Nothing is counted or archived yet: only a post Discord showed is
+        (:meth:`post_shown`, called by the delivery)."""
         game, nick = self.player_nick(table_id, user_id)
         if is_blank(text):
             raise ServiceError("error.empty_text")
-        alive = game.engine.state.alive(nick)
-        await self.store.add_post(
-            game.id, game.engine.turn, nick, text, ghost=not alive, at=self.clock()
+        turn = game.engine.turn
+        body = {
+            "nick": nick,
+            "text": text,
+            "ghost": not game.engine.state.alive(nick),
+            "at": self.clock().isoformat(),
+        }
+        item = OutboxItem(
+            kind=POST_KIND, payload={"kind": POST_KIND, "audience": PUBLIC, "payload": body}
         )
-        if not alive:
-            return False  # a ghost's post never counts
+        [row_id] = await self.store.add_outbox(game.id, turn, [item])
+        return QueuedPost(game_id=game.id, row_id=row_id, turn=turn, payload=body)
+
+    async def post_shown(
+        self,
+        row_id: int,
+        game_id: int,
+        turn: int,
+        payload: dict[str, Any],
+        *,
+        message_id: int | None = None,
+    ) -> bool:
+        """The post of outbox row ``row_id`` (``payload`` as :meth:`queue_post` wrote it) was
+        shown in #game: it counts for a living player while the requests of the turn it was
+        written in are still open (R52; a ghost's never does, nor one between turns, or one
+        shown only after its turn was resolved), then it is kept for the archive and its row
+        marked sent (with ``message_id``, the last message it posted), in one transaction
+        (:meth:`GameStore.publish_post`). The count comes first (the other order could lose
+        it): confirmed again after the archive's write failed, it is not counted again; only
+        a crash in between counts it twice, which R52 does not mind. Returns whether it counted."""
+        nick = str(payload.get("nick", ""))
+        ghost = bool(payload.get("ghost"))
+        at_text = payload.get("at")
+        at = datetime.fromisoformat(at_text) if isinstance(at_text, str) else self.clock()
+        counted = False if ghost else await self._count_post(row_id, game_id, turn, nick)
+        text = str(payload.get("text", ""))
+        await self.store.publish_post(
+            row_id, game_id, turn, nick, text, ghost=ghost, at=at, message_id=message_id
+        )
+        return counted
+
+    async def _count_post(self, row_id: int, game_id: int, turn: int, nick: str) -> bool:
+        if row_id in self._counted_posts:  # counted, then the archive's write failed
+            return True
+        live = self.live.get(game_id)
+        if live is None or live.engine.turn != turn or not live.engine.state.alive(nick):
+            return False
+        user_id = live.user_of(nick)
+        if user_id is None:
+            return False
         try:
-            await self.submit(table_id, user_id, {"do": "post"})
+            await self.submit(live.record.table_id, user_id, {"do": "post"})
         except ServiceError as refusal:
-            if refusal.key != "refusal.request_closed":
+            if refusal.key not in ("refusal.request_closed", "error.no_running_game"):
                 raise
             return False  # between turns (the pistol window): talk is free, it does not count
+        self._counted_posts[row_id] = None
+        while len(self._counted_posts) > COUNTED_POSTS_KEPT:
+            del self._counted_posts[next(iter(self._counted_posts))]
         return True
 
     async def set_profile(

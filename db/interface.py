@@ -532,10 +532,31 @@ class Outbox(Protocol):
         the ids of those rows, in queue order."""
         ...
 
-    async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
+    async def mark_sent(
+        self, outbox_id: int, owner: str | None = None, *, message_id: int | None = None
+    ) -> bool:
         """Mark an announcement delivered (and release its lease). True once; False if it
         already was (or does not exist). ``owner``: the deliverer marking it (for the
-        record: a row is marked sent whoever holds its lease, since it was sent)."""
+        record: a row is marked sent whoever holds its lease, since it was sent).
+        ``message_id``: the last Discord message it posted, kept with it (``message_id``)."""
+        ...
+
+    async def publish_post(
+        self,
+        outbox_id: int,
+        game_id: int,
+        turn: int,
+        nick: str,
+        text: str,
+        *,
+        ghost: bool = False,
+        at: dt.datetime | None = None,
+        message_id: int | None = None,
+    ) -> PostRecord | None:
+        """A player's post queued in the outbox (kind ``post``) was shown in #game: keep it
+        for the archive (as :meth:`RequestLog.add_post`) and mark its row sent, in ONE
+        transaction. None, writing nothing, if the row was marked sent already (or does not
+        exist): a post is archived once however often its delivery is confirmed."""
         ...
 
 

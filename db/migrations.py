@@ -274,7 +274,14 @@ ALTER TABLE games ADD COLUMN wishes INTEGER NOT NULL DEFAULT 0 CHECK (wishes IN 
 ALTER TABLE signups ADD COLUMN wish TEXT;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
+_V9 = """
+-- The id of the last Discord message an outbox row posted, recorded when it is marked sent:
+-- after a restart, the bot's last message known in a destination is where it reads on from
+-- to find what a send whose answer was lost did post (NULL: unknown, or sent before).
+ALTER TABLE outbox ADD COLUMN message_id INTEGER;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -203,6 +203,9 @@ class OutboxRecord:
     #: deliverer whose lease expired (it may have sent the row without marking it, so the
     #: target is checked before sending again).
     retaken: bool = False
+    #: The last Discord message the row posted, recorded when it was marked sent (None:
+    #: unknown, or not sent).
+    message_id: int | None = None
 
 
 @attrs.frozen

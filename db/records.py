@@ -67,6 +67,7 @@ def outbox_record(row: Row) -> OutboxRecord:
         sent=bool(row["sent"]),
         created_at=stored_time(row["created_at"]),
         sent_at=opt_stored_time(row["sent_at"]),
+        message_id=None if row["message_id"] is None else int(row["message_id"]),
     )
 
 

@@ -262,7 +262,14 @@ ALTER TABLE games ADD COLUMN wishes BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE signups ADD COLUMN wish TEXT;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
+_V9 = """
+-- The id of the last Discord message an outbox row posted, recorded when it is marked sent:
+-- after a restart, the bot's last message known in a destination is where it reads on from
+-- to find what a send whose answer was lost did post (NULL: unknown, or sent before).
+ALTER TABLE outbox ADD COLUMN message_id BIGINT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
 LATEST_VERSION = len(MIGRATIONS)
 
 _CREATED = re.compile(r"^CREATE TABLE (\w+)", re.MULTILINE)

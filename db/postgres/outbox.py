@@ -21,13 +21,13 @@ from collections.abc import Sequence
 import asyncpg
 import attrs
 
-from db.models import OutboxItem, OutboxRecord
+from db.models import OutboxItem, OutboxRecord, PostRecord
 from db.postgres.base import Conn, PostgresBase, foreign_key_to_not_found
-from db.postgres.convert import dumps, utcnow
+from db.postgres.convert import aware, dumps, utcnow
 from db.records import outbox_record as _outbox
 from db.sqlite.outbox import check_claim
 
-_OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at"
+_OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at, message_id"
 
 
 
@@ -190,16 +190,64 @@ class OutboxMixin(PostgresBase):
 
         return await self._write(body)
 
-    async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
+    async def mark_sent(
+        self, outbox_id: int, owner: str | None = None, *, message_id: int | None = None
+    ) -> bool:
         now = utcnow()
 
         async def body(db: Conn) -> bool:
             status = await db.execute(
                 "UPDATE outbox SET sent = TRUE, sent_at = $1, lease_owner = NULL, "
-                "lease_until = NULL WHERE id = $2 AND NOT sent",
+                "lease_until = NULL, message_id = $3 WHERE id = $2 AND NOT sent",
                 now,
                 outbox_id,
+                message_id,
             )
             return status.endswith(" 1")
 
         return await self._write(body)
+
+    async def publish_post(
+        self,
+        outbox_id: int,
+        game_id: int,
+        turn: int,
+        nick: str,
+        text: str,
+        *,
+        ghost: bool = False,
+        at: dt.datetime | None = None,
+        message_id: int | None = None,
+    ) -> PostRecord | None:
+        if turn < 0:
+            raise ValueError(f"turn must be at least 0, got {turn}")
+        now = utcnow()
+        when = now if at is None else aware(at)  # ValueError for a naive datetime
+
+        async def body(db: Conn) -> int | None:
+            status = await db.execute(
+                "UPDATE outbox SET sent = TRUE, sent_at = $1, lease_owner = NULL, "
+                "lease_until = NULL, message_id = $4 WHERE id = $2 AND game_id = $3 AND NOT sent",
+                now,
+                outbox_id,
+                game_id,
+                message_id,
+            )
+            if not status.endswith(" 1"):
+                return None
+            post_id = await db.fetchval(
+                "INSERT INTO posts (game_id, turn, nick, text, ghost, at) "
+                "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                game_id,
+                turn,
+                nick,
+                text,
+                bool(ghost),
+                when,
+            )
+            return int(post_id)
+
+        post_id = await self._write(body)
+        if post_id is None:
+            return None
+        return PostRecord(post_id, game_id, turn, nick, text, ghost, when)

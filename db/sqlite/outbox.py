@@ -9,12 +9,12 @@ from collections.abc import Sequence
 import aiosqlite
 import attrs
 
-from db.models import OutboxItem, OutboxRecord
+from db.models import OutboxItem, OutboxRecord, PostRecord
 from db.records import outbox_record as _outbox
 from db.sqlite.base import SQLiteBase, foreign_key_to_not_found
-from db.sqlite.convert import dumps, to_db_time, utcnow
+from db.sqlite.convert import dumps, from_db_time, to_db_time, utcnow
 
-_OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at"
+_OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at, message_id"
 
 
 def check_claim(
@@ -174,15 +174,55 @@ class OutboxMixin(SQLiteBase):
 
         return await self._write_at_once(body)
 
-    async def mark_sent(self, outbox_id: int, owner: str | None = None) -> bool:
+    async def mark_sent(
+        self, outbox_id: int, owner: str | None = None, *, message_id: int | None = None
+    ) -> bool:
         now = to_db_time(utcnow())
 
         async def body(db: aiosqlite.Connection) -> bool:
             cur = await db.execute(
                 "UPDATE outbox SET sent = 1, sent_at = ?, lease_owner = NULL, "
-                "lease_until = NULL WHERE id = ? AND sent = 0",
-                (now, outbox_id),
+                "lease_until = NULL, message_id = ? WHERE id = ? AND sent = 0",
+                (now, message_id, outbox_id),
             )
             return cur.rowcount > 0
 
         return await self._write(body)
+
+    async def publish_post(
+        self,
+        outbox_id: int,
+        game_id: int,
+        turn: int,
+        nick: str,
+        text: str,
+        *,
+        ghost: bool = False,
+        at: dt.datetime | None = None,
+        message_id: int | None = None,
+    ) -> PostRecord | None:
+        if turn < 0:
+            raise ValueError(f"turn must be at least 0, got {turn}")
+        now = utcnow()
+        stamp = to_db_time(now if at is None else at)  # ValueError for a naive datetime
+        sent_at = to_db_time(now)
+
+        def body(conn: sqlite3.Connection) -> int | None:
+            marked = conn.execute(
+                "UPDATE outbox SET sent = 1, sent_at = ?, lease_owner = NULL, "
+                "lease_until = NULL, message_id = ? WHERE id = ? AND game_id = ? AND sent = 0",
+                (sent_at, message_id, outbox_id, game_id),
+            )
+            if marked.rowcount == 0:
+                return None
+            rows = conn.execute(
+                "INSERT INTO posts (game_id, turn, nick, text, ghost, at) "
+                "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (game_id, turn, nick, text, int(ghost), stamp),
+            ).fetchall()
+            return int(rows[0]["id"])
+
+        post_id = await self._write_at_once(body)
+        if post_id is None:
+            return None
+        return PostRecord(post_id, game_id, turn, nick, text, ghost, from_db_time(stamp))

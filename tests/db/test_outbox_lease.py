@@ -216,3 +216,57 @@ async def test_a_restarted_process_takes_over_its_last_runs_leases_at_once(
     assert await store.claim_outbox("host/all#3:dd", game_id=games[1]) == []
     with pytest.raises(ValueError):
         await store.expire_leases("host/all", "host/all#2:cc")  # not a slot
+
+
+# --- message ids and players' posts (migration 8) ----------------------------------------------
+async def test_a_rows_last_message_id_is_kept_when_it_is_marked_sent(store: GameStore) -> None:
+    """Migration 8: what a restarted deliverer reads on from, in the store on both engines."""
+    game_id = await running_game(store)
+    first, second = await queue(store, game_id, 2)
+    big = 1456074443980800088  # a snowflake: past 32 bits
+    assert await store.mark_sent(first, "a", message_id=big)
+    assert await store.mark_sent(second, "a")
+    rows = {row.id: row for row in await store.outbox(game_id)}
+    assert rows[first].message_id == big and rows[second].message_id is None
+    assert not await store.mark_sent(first, "a", message_id=1)  # once: the id stays
+    assert (await store.outbox(game_id))[0].message_id == big
+
+
+async def test_a_shown_post_is_archived_and_its_row_marked_sent_once(store: GameStore) -> None:
+    """A player's post waits in the outbox; once shown it is archived and its row marked sent
+    in one transaction, once however often the delivery confirms it; before, the archive does
+    not list it."""
+    game_id = await running_game(store)
+    item = OutboxItem("post", {"kind": "post", "audience": "public", "payload": {}})
+    [row_id] = await store.add_outbox(game_id, 1, [item])
+    assert await store.posts(game_id) == []
+    post = await store.publish_post(row_id, game_id, 1, "Anna", "Hello", message_id=42)
+    assert post is not None and post.text == "Hello" and not post.ghost
+    assert await store.posts(game_id) == [post]
+    [row] = await store.outbox(game_id)
+    assert row.sent and row.message_id == 42
+    assert await store.publish_post(row_id, game_id, 1, "Anna", "Hello") is None
+    assert await store.posts(game_id) == [post]
+    assert await store.publish_post(row_id + 99, game_id, 1, "Anna", "Hi") is None
+
+
+async def test_migration_9_keeps_a_v8_outbox(tmp_path: Path) -> None:
+    """Rows a v8 bot left (pending and sent) have no message id; they are claimed and sent."""
+    path = tmp_path / "old.db"
+    _make_v1_file(path)
+    assert migrate(path, target=8).new_version == 8
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute(
+            "INSERT INTO outbox (game_id, turn, kind, payload, sent, created_at) VALUES "
+            "(1, 1, 'narrative', '{\"text\": \"old\"}', 0, '2025-03-01T10:00:00.000000+00:00')"
+        )
+    conn.close()
+    old = await Store.open(path)
+    try:
+        [row] = await old.claim_outbox("new")
+        assert row.message_id is None
+        assert await old.mark_sent(row.id, "new", message_id=7)
+        assert [r.message_id for r in await old.outbox(1)] == [7]
+    finally:
+        await old.close()

@@ -3,9 +3,10 @@
 Every step of a resolution's delivery (each message of each outbox row, the mafia room's member
 changes, the room's lock at the end) fails once with a 500, a 503, a 429, a timeout, or a
 timeout *after* Discord stored the message (the answer was lost); the retry timer sends what
-waits, in order, and every message arrives exactly once. A game whose deliveries fail blocks
-only itself; after five minutes stuck its hosts are told once in #host. Webhook posts (``/say``)
-do not go through the outbox: a failed one is answered with the generic error and never resent.
+waits, in order in each channel, and every message arrives exactly once. A game whose
+deliveries fail blocks only itself; after five minutes stuck its hosts are told once in #host.
+Players' posts (``/say``) go through the outbox too: a post is shown once whatever fails, its
+author is told whether it was shown, and only a shown post counts (R52) and is archived.
 
 SimCord's ``env.inject_error`` raises only HTTP errors before the route runs; timeouts and lost
 answers need a wrapper around its router (:class:`Faults`, docs/SIMCORD_NOTES.md).
@@ -19,7 +20,6 @@ from typing import Any
 
 import discord
 import pytest
-import simcord
 from simcord import BackendError, ChannelHandle, Env, GuildHandle, MemberActor
 from simcord.http import router
 
@@ -202,14 +202,18 @@ async def test_every_step_of_a_resolution_fails_once_and_arrives_once_in_order(
 
     rows = (await store.outbox(game_id))[first_row:]
     assert rows and all(row.sent for row in rows)
+    rows = [row for row in rows if row.kind != "post"]  # the players' posts: webhooks, no nonce
     kinds = [row.kind for row in rows]
     assert "check" in kinds and "mafia_left" in kinds  # a DM and the mafia room were covered
     # Each message of each row was tried and failed once (the steps in turn), then arrived:
-    # exactly once (no nonce twice among the stored messages), in the outbox's order.
-    created = faults.nonces()
-    delivered = [n for n in created if int(n.split("-")[1]) >= rows[0].id]
+    # exactly once (no nonce twice among the stored messages), in the outbox's order in each
+    # channel (a channel's trouble holds up only its own later messages).
+    created = [(c, n) for c, n in faults.created if n is not None and n.startswith("mafia-")]
+    delivered = [n for _c, n in created if int(n.split("-")[1]) >= rows[0].id]
     assert [n for n, count in Counter(delivered).items() if count > 1] == []
-    assert delivered == sorted(delivered, key=lambda n: tuple(int(x) for x in n.split("-")[1:]))
+    for channel in {c for c, _n in created}:
+        here = [n for c, n in created if c == channel and int(n.split("-")[1]) >= rows[0].id]
+        assert here == sorted(here, key=lambda n: tuple(int(x) for x in n.split("-")[1:]))
     assert {nonce_of(row.id, 0) for row in rows} <= set(delivered), [
         (r.id, r.kind, r.payload.get("audience")) for r in rows
     ]
@@ -320,29 +324,75 @@ async def test_a_stuck_game_blocks_only_itself_and_its_hosts_are_told_once(
 WEBHOOK_STEPS = (("POST", "/webhooks/*/*"),)
 
 
+async def webhook_posts(where: ChannelHandle) -> list[str]:
+    return [m.content for m in where.history() if m.webhook_id is not None]
+
+
 @pytest.mark.parametrize("kind", KINDS)
-async def test_a_failed_anonymous_post_is_answered_and_never_resent(
+async def test_a_post_whose_send_fails_once_is_shown_once_counted_once_and_answered_posted(
     simcord_env: Env, faults: Faults, kind: str
 ) -> None:
-    """``/say`` posts through the webhook inside the command, not through the outbox: a
-    failure is the command's (the generic error, logged), and nothing re-sends the post behind
-    the player's back, so it is never doubled; saying it again posts it (once)."""
+    """``/say`` goes through the outbox (R52: only a shown post counts): a send that fails
+    once (a 5xx, a 429, a timeout, or a lost answer: the post did appear) is tried again
+    within the command after #game was read, so the post shows once, the author reads that
+    it was posted, and it is counted and archived once."""
     env = simcord_env
     world = make_world(env)
     actors = await start_slow_game(
         env, world.guild, world.admin, world.lobby, ("d1", "d2", "d3", "d4"), "mafioso=1 villager=3"
     )
     game_ch = slot(world, "game")
+    game = game_of(env, world.guild)
+    nick = game.nick_of(actors[0].id)
     faults.kind, faults.once, faults.steps = kind, True, WEBHOOK_STEPS
     result = await actors[0].slash(game_ch, "say", text="First words.")
     faults.kind = None
-    assert reply_text(result) == t("en", "error.unexpected")
-    simcord.assert_error(
-        env, TimeoutError if kind in ("timeout", "lost") else discord.HTTPException
+    assert faults.failed, "nothing failed"
+    assert reply_text(result) == t("en", "say.done", channel=game_ch.mention)
+    await env.advance_time(STUCK_NOTICE_SECONDS)  # the retries find nothing left to send
+    assert await webhook_posts(game_ch) == ["First words."]
+    store = bot_of(env).store
+    assert [p.text for p in await store.posts(game.id)] == ["First words."]
+    assert game_of(env, world.guild).engine.state.posts.get(nick) == 1
+    assert not await store.pending_outbox(game.id)
+
+
+@pytest.mark.parametrize("kind", ("503", "timeout", "lost"))
+async def test_a_post_discord_keeps_refusing_waits_uncounted_and_shows_once_when_it_is_back(
+    simcord_env: Env, faults: Faults, kind: str
+) -> None:
+    """While Discord keeps failing the post, its author is told it is not shown yet and
+    waits (not to post it again); it is neither counted (R52) nor archived. Once Discord
+    takes it, the retries show it once (a lost answer: found in #game, not sent again) and
+    only then is it counted and archived."""
+    env = simcord_env
+    world = make_world(env)
+    actors = await start_slow_game(
+        env, world.guild, world.admin, world.lobby, ("e1", "e2", "e3", "e4"), "mafioso=1 villager=3"
     )
-    await env.advance_time(STUCK_NOTICE_SECONDS)  # no timer resends it
-    posts = [m.content for m in game_ch.history() if m.webhook_id is not None]
-    assert posts == (["First words."] if kind == "lost" else [])
-    reply_text(await actors[0].slash(game_ch, "say", text="Second words."))
-    posts = [m.content for m in game_ch.history() if m.webhook_id is not None]
-    assert posts[-1] == "Second words." and posts.count("Second words.") == 1
+    game_ch = slot(world, "game")
+    game = game_of(env, world.guild)
+    nick = game.nick_of(actors[0].id)
+    store = bot_of(env).store
+    faults.kind, faults.once, faults.steps = kind, False, WEBHOOK_STEPS
+    result = await actors[0].slash(game_ch, "say", text="Can you hear me?")
+    if kind == "lost":  # stored, but never confirmed: the history check finds it at once
+        faults.kind = None
+        assert reply_text(result) == t("en", "say.done", channel=game_ch.mention)
+        assert await webhook_posts(game_ch) == ["Can you hear me?"]
+        assert game_of(env, world.guild).engine.state.posts.get(nick) == 1
+        return
+    assert reply_text(result) == t("en", "say.waiting", channel=game_ch.mention)
+    await env.advance_time(3 * RETRY_FIRST_SECONDS)  # still failing
+    assert await webhook_posts(game_ch) == []
+    assert await store.posts(game.id) == []
+    assert game_of(env, world.guild).engine.state.posts.get(nick, 0) == 0
+    faults.kind = None
+    await env.advance_time(STUCK_NOTICE_SECONDS)
+    assert [m.content for m in result.followups] == [
+        t("en", "say.shown_late", channel=game_ch.mention)  # and he hears it
+    ]
+    assert await webhook_posts(game_ch) == ["Can you hear me?"]
+    assert [p.text for p in await store.posts(game.id)] == ["Can you hear me?"]
+    assert game_of(env, world.guild).engine.state.posts.get(nick) == 1
+    assert not await store.pending_outbox(game.id)

@@ -281,8 +281,20 @@ SCENARIOS: dict[str, tuple[Step, Step]] = {
     "member_left_signup": (_lobby_full, lambda w: w.service.member_left(GUILD, 3)),
 }
 
+async def _post_again(w: World) -> None:
+    """A post committed to the outbox is the delivery's to show again (it stays pending: the
+    retry confirms that one, never a second copy); one never committed is posted again."""
+    game_id = w.live().id
+    pending = [row for row in await w.real.pending_outbox(game_id) if row.kind == "post"]
+    if not pending:
+        await w.service.post(GUILD, w.by_role["villager"], "Hello.")
+    for row in pending:
+        await w.service.post_shown(row.id, game_id, row.turn, row.payload["payload"])
+
+
 #: How a retry looks where it is not the same call again.
 RETRIES: dict[str, Step] = {
+    "post": _post_again,
     "resolution": _clock_again,
     "pistol_window": _clock_again,
     "pistol_window_closes": _clock_again,
