@@ -602,8 +602,9 @@ class GameService:
             )
             update = kill_agreement(engine.state) if req.do == "kill" else None
             accepted = Accepted(req, engine.turn, update, withdrawn)
-        if req.do == "shoot" and not engine.state.pistols:
-            await self.deadline_reached(game.id)  # the last shot closes the window
+            closes = req.do == "shoot" and not engine.state.pistols
+        if closes:  # the last shot closes its window, and only its own (not the next turn)
+            await self.deadline_reached(game.id, stage=(accepted.turn, Phase.PISTOL))
         return accepted
 
     async def post(self, table_id: int, user_id: int, text: str) -> bool:
@@ -826,20 +827,27 @@ class GameService:
             )
 
     # --- the clock --------------------------------------------------------------------
-    async def deadline_reached(self, game_id: int, *, if_due: bool = False) -> None:
+    async def deadline_reached(
+        self, game_id: int, *, if_due: bool = False, stage: tuple[int, Phase] | None = None
+    ) -> None:
         """Resolve the turn (steps 0-5), or close its pistol window (steps 6-7).
 
         One transaction per stage, keyed by (game, turn): a crash before the commit resolves
         the turn again from the log, with the same result; after it, never again.
 
         ``if_due`` (the clock): only if the deadline has still passed once the game's lock is
-        held, so a turn the host resolved meanwhile, or a deadline he moved, is left alone."""
+        held, so a turn the host resolved meanwhile, or a deadline he moved, is left alone.
+        ``stage`` (turn, phase): only if the game still stands there once the lock is held (a
+        request resolves only the stage it was validated against, never the next one: the
+        last pistol shot racing the window's close)."""
         game = self.live.get(game_id)
         if game is None:
             return
         async with game.lock:
             if not await self._in_step(game):
                 return  # finished (here or by another process) while this call waited
+            if stage is not None and (game.engine.turn, game.engine.phase) != stage:
+                return  # that stage was closed meanwhile (the clock, a host, another process)
             if if_due:
                 deadline = game.record.deadline
                 if game.record.paused or deadline is None or deadline > self.clock():

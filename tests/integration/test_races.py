@@ -182,3 +182,68 @@ async def test_R18_a_second_resolve_leaves_the_pistol_window_alone(
     assert live is not None and live.engine.phase is Phase.PISTOL and live.engine.turn == 1
     await service.resolve(GUILD, HOST, turn=1, stage="pistol")
     assert live.engine.phase is Phase.OPEN and live.engine.turn == 2
+
+
+async def pistol_window(service: GameService, clock: FakeClock) -> dict[str, list[int]]:
+    """Eight players, turn 1 resolved with the commissar killed: his pistol window is open
+    (R18). Returns role -> user ids."""
+    await service.new_game(
+        GUILD, HOST, "fast", "UTC", roles="mafioso=2 commissar=1 villager=5", seed=11
+    )
+    for uid in range(1, 9):
+        await service.join(GUILD, uid)
+    live = await service.start(GUILD)
+    by_role: dict[str, list[int]] = {}
+    for p in live.players:
+        by_role.setdefault(p.role, []).append(p.user_id)
+    com = nick(service, by_role["commissar"][0])
+    for uid in live.players:
+        await service.submit(GUILD, uid.user_id, {"do": "post"})
+    for maf in by_role["mafioso"]:
+        await service.submit(GUILD, maf, {"do": "kill", "target": com})
+    clock.advance(minutes=10)
+    await service.deadline_reached(live.id, if_due=True)
+    assert live.engine.phase is Phase.PISTOL and live.engine.turn == 1
+    return by_role
+
+
+async def test_R18_the_last_shot_at_the_close_resolves_only_its_window(
+    store: Store, clock: FakeClock
+) -> None:
+    """The last shot lands in the instant the window closes (the clock waits for the shot's
+    lock and closes the window first): the shot closes nothing more. Before, it resolved the
+    turn that had just opened: everyone removed for not posting in it (R52), a false draw."""
+    service = GameService(store, clock)
+    by_role = await pistol_window(service, clock)
+    live = service.game_in(GUILD)
+    assert live is not None and live.record.deadline is not None
+    clock.now = live.record.deadline  # the window closes now
+    target = nick(service, by_role["villager"][0])
+    ok, refused = await outcomes(
+        service.submit(GUILD, by_role["commissar"][0], {"do": "shoot", "target": target}),
+        service.deadline_reached(live.id, if_due=True),
+    )
+    assert len(ok) == 2 and refused == []
+    assert [r.turn for r in await store.resolutions(live.id)] == [1]
+    assert service.game_in(GUILD) is live
+    assert live.engine.turn == 2 and live.engine.phase is Phase.OPEN
+    assert len(live.engine.state.living()) == 6  # the commissar and the one he shot
+
+
+async def test_R18_a_resolve_confirmed_at_the_close_resolves_only_its_window(
+    store: Store, clock: FakeClock
+) -> None:
+    """The host confirms "close the pistol window of turn 1" as the clock closes it: turn 2,
+    just opened, stays open."""
+    service = GameService(store, clock)
+    await pistol_window(service, clock)
+    live = service.game_in(GUILD)
+    assert live is not None and live.record.deadline is not None
+    clock.now = live.record.deadline
+    ok, refused = await outcomes(
+        service.deadline_reached(live.id, if_due=True),
+        service.resolve(GUILD, HOST, turn=1, stage="pistol"),
+    )
+    assert len(ok) == 1 and refused == ["error.turn_already_resolved"]
+    assert [r.turn for r in await store.resolutions(live.id)] == [1]
+    assert live.engine.turn == 2 and live.engine.phase is Phase.OPEN
