@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 
 from core.clock import Event, NoticeMark, notice_done, pending_notice
+from core.i18n import Lang, t
 from core.refusal import Refusal
 from db.errors import NotFound, OpenGameExists, StaleGame, StoreError
 from db.interface import GameStore
@@ -93,6 +94,19 @@ def utc_now() -> datetime:
 
 class ServiceError(Refusal):
     """A refusal the user caused: a catalogue key and its placeholders (never a role leak)."""
+
+
+class LateRefusal(ServiceError):
+    """A request refused in a later stage than the one it was sent in (it waited while the
+    deadline closed that turn, R5): the reply says so first, then why (the same key)."""
+
+    def __init__(self, sent_turn: int, refusal: ServiceError) -> None:
+        super().__init__(refusal.key, in_lang=refusal.in_lang, **refusal.values)
+        self.sent_turn = sent_turn
+
+    def render(self, lang: Lang) -> str:
+        late = t(lang, "play.late_refused", sent=self.sent_turn)
+        return f"{late}\n{super().render(lang)}"
 
 
 def setup_refusal(exc: SetupError) -> ServiceError:
@@ -168,6 +182,9 @@ class Accepted:
     turn: int
     mafia_update: dict[str, tuple[str, ...]] | None = None
     withdrawn: tuple[str, ...] = ()  # R17: verbs this request withdrew (hunt vs. ability)
+    #: The turn open when the request was sent, if the deadline closed it while the request
+    #: waited and it counts for a later turn (``turn``): the reply says so (R5).
+    sent_turn: int | None = None
 
 
 def _items(announcements: Iterable[Announcement]) -> list[OutboxItem]:
@@ -549,13 +566,27 @@ class GameService:
         (``Fence``: the turn, phase and accepted entries validated against), so when another
         process changed the game meanwhile nothing is written, the game is reloaded from the
         store and the request validated again: the player's answer is the one a single
-        process would give."""
+        process would give.
+
+        A request that waited while the deadline closed the stage it was sent in is decided
+        in the next one, and its answer says so (``Accepted.sent_turn``, ``LateRefusal``)."""
+        game, _nick = self.player_nick(table_id, user_id)
+        sent = (game.id, game.engine.turn, game.engine.phase)
         for _attempt in range(STALE_ATTEMPTS):
             game, nick = self.player_nick(table_id, user_id)
             try:
-                return await self._submit(game, nick, user_id, raw)
+                accepted = await self._submit(game, nick, user_id, raw)
             except StaleGame as exc:  # reloaded by _store_is_the_truth
                 log.info("game %s: %s; reloaded, deciding again", game.id, exc)
+                continue
+            except ServiceError as refusal:
+                late = (game.id, game.engine.turn, game.engine.phase) != sent
+                if late and game.id == sent[0] and not isinstance(refusal, LateRefusal):
+                    raise LateRefusal(sent[1], refusal) from None
+                raise
+            if game.id == sent[0] and accepted.turn != sent[1]:
+                accepted = attrs.evolve(accepted, sent_turn=sent[1])
+            return accepted
         raise ServiceError("error.game_changed")
 
     async def _submit(
