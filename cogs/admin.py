@@ -377,18 +377,23 @@ class AuditLogView(PagedView):
     def __init__(self, ctx: GameContext, lang: Lang, owner_id: int, table_id: int) -> None:
         super().__init__(ctx, lang, owner_id, keys="console.log", timeout=LOG_TIMEOUT_SECONDS)
         self.table_id = table_id
+        #: Paged by entry id (keyset): ``bounds[k]`` is the id page ``k`` starts below. The
+        #: first page is fixed when it is shown, so the lines logged afterwards (this very
+        #: command's, other hosts') never shift a page: Next and Prev neither repeat nor skip.
+        self.bounds: list[int | None] = [None]
 
     async def render(self) -> discord.Embed:
-        """The current page (clamped to the log as it is now)."""
-        rows, total = await self.ctx.store.audit_page(
-            self.table_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
+        """The current page (its start fixed when first shown; the count as it is now)."""
+        self.page = min(self.page, len(self.bounds) - 1)
+        rows, below = await self.ctx.store.audit_page(
+            self.table_id, limit=LOG_PAGE_SIZE, before=self.bounds[self.page]
         )
-        self.pages = max(1, -(-total // LOG_PAGE_SIZE))
-        if self.page >= self.pages:
-            self.page = self.pages - 1
-            rows, total = await self.ctx.store.audit_page(
-                self.table_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
-            )
+        if self.page == 0 and self.bounds[0] is None and rows:
+            self.bounds[0] = rows[0].id + 1  # the newest line when the log was opened
+        if len(rows) == LOG_PAGE_SIZE and below > LOG_PAGE_SIZE:
+            del self.bounds[self.page + 1 :]
+            self.bounds.append(rows[-1].id)  # the next page: the lines below this one
+        self.pages = self.page + max(1, -(-below // LOG_PAGE_SIZE))
         lines = [
             f"{timestamp(r.at, 'f')} " + render_audit_line(self.lang, r.command, r.actor_id, r.args)
             for r in rows

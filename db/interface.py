@@ -581,11 +581,12 @@ class AuditLog(Protocol):
         ...
 
     async def audit_page(
-        self, table_id: int, *, limit: int, offset: int = 0
+        self, table_id: int, *, limit: int, offset: int = 0, before: int | None = None
     ) -> tuple[list[AuditRecord], int]:
         """One page of a table's audit log, newest first: at most ``limit`` rows (clamped
         to 1..:data:`AUDIT_PAGE_MAX`) after skipping ``offset`` (at least 0), and the number
-        of rows the table's log holds."""
+        of rows the table's log holds. ``before``: only rows whose id is below it, and the
+        number of those (keyset paging: rows added meanwhile never shift a page)."""
         ...
 
 
