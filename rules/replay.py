@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from json.encoder import encode_basestring  # the C function (ensure_ascii=False)
 from typing import Any
 
+from rules.downtime import Downtime, DowntimeFormatError, is_downtime_entry
 from rules.engine import Game
 from rules.model import HostAction, Phase, Rejected, Request, RequestFormatError
 from rules.names import (
@@ -39,9 +40,12 @@ class ScriptError(ValueError):
 
 class ParsedTurn:
     def __init__(
-        self, host: list[HostAction], requests: list[Request], after: list[Request]
+        self,
+        host: list[HostAction | Downtime],
+        requests: list[Request],
+        after: list[Request],
     ) -> None:
-        self.host = host
+        self.host = host  # host commands, and R59's downtime measured at the deadline
         self.requests = requests
         self.after = after
 
@@ -160,9 +164,15 @@ def _parse_turn(number: int, raw: Any, nicks: list[str], fast: _FastRequests) ->
         if not isinstance(value, list):
             raise ScriptError(f"{where}: '{key}' must be a list")
         sections[key] = value
-    host: list[HostAction] = []
+    host: list[HostAction | Downtime] = []
     for i, item in enumerate(sections["host"]):
         at = f"{where}, host[{i}]"
+        if is_downtime_entry(item):  # R59 (scripts before it have none: still valid)
+            try:
+                host.append(Downtime.from_dict(item))
+            except DowntimeFormatError as exc:
+                raise ScriptError(f"{at}: {exc}") from None
+            continue
         if isinstance(item, dict):
             _no_unknown_keys(at, item, HOST_KEYS)
         try:
@@ -224,7 +234,12 @@ def replay_game(script: Any) -> tuple[Game, dict[str, Any]]:
 
 def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
     host_rejected: list[dict[str, Any]] = []
+    downtime: Downtime | None = None
     for i, action in enumerate(turn.host):
+        if isinstance(action, Downtime):  # R59: noted, the last measure of the turn counts
+            game.note_downtime(action)
+            downtime = game.state.downtime
+            continue
         refusal = game.host_action(action)
         if refusal is not None:
             host_rejected.append({"index": i, "do": action.do, "reason": str(refusal.code)})
@@ -243,6 +258,9 @@ def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
     out["after"]["rejected"] = [r.to_dict() for r in after_rejected]
     if host_rejected:
         out["host_rejected"] = host_rejected
+    if downtime is not None:  # only in a turn that had some: older outcomes are unchanged
+        out["downtime"] = {"lost": downtime.lost, "length": downtime.length}
+        out["downtime"]["excused"] = downtime.excuses
     return out
 
 
