@@ -39,6 +39,7 @@ from db.models import (
     ACCEPTED,
     KEEP,
     AuditRecord,
+    DowntimeCause,
     Fence,
     GameHead,
     GameRecord,
@@ -58,6 +59,8 @@ from db.models import (
 
 __all__ = [
     "AuditLog",
+    "Confirmations",
+    "DowntimeLog",
     "GameLoader",
     "GameRepository",
     "GameStore",
@@ -634,6 +637,48 @@ class StoreLifecycle(Protocol):
         ...
 
 
+class DowntimeLog(Protocol):
+    """R59: when each process last served its games, and the spans a game was not served."""
+
+    async def beat(
+        self,
+        process: str,
+        at: dt.datetime,
+        game_ids: Sequence[int],
+        *,
+        gap: dt.timedelta,
+        cause: DowntimeCause,
+    ) -> dt.datetime | None:
+        """``process`` (a key naming the shards it runs) serves its games at ``at``. If its
+        previous beat (for a key never seen, the newest beat of any: the bot was re-sharded)
+        is more than ``gap`` before ``at``, the span between is downtime of each game of
+        ``game_ids`` (still running), kept in the same transaction; returns its start (None:
+        no downtime)."""
+        ...
+
+    async def downtime(
+        self, game_id: int, since: dt.datetime
+    ) -> list[tuple[dt.datetime, dt.datetime, DowntimeCause]]:
+        """The game's downtime spans ending after ``since``: (start, end, cause), by start."""
+        ...
+
+
+class Confirmations(Protocol):
+    """A host's confirmation whose options do not fit in its button's id, until it expires:
+    kept in the store, so a restart keeps it."""
+
+    async def put_confirmation(
+        self, token: str, data: Mapping[str, Any], *, now: dt.datetime, expires_at: dt.datetime
+    ) -> None:
+        """Keep ``data`` under ``token`` until ``expires_at`` (those expired by ``now`` are
+        dropped)."""
+        ...
+
+    async def get_confirmation(self, token: str, now: dt.datetime) -> JSONDict | None:
+        """The data kept under ``token`` if it has not expired by ``now``."""
+        ...
+
+
 class GameStore(
     GameRepository,
     RequestLog,
@@ -641,6 +686,8 @@ class GameStore(
     SettingsRepository,
     AuditLog,
     GameLoader,
+    DowntimeLog,
+    Confirmations,
     StoreLifecycle,
     Protocol,
 ):

@@ -22,6 +22,9 @@ SECTIONS: tuple[Section, ...] = ("host", "requests", "after")
 
 ACCEPTED = "accepted"
 
+#: R59: why the bot could not serve a game: it was not running, or Discord did not answer it.
+DowntimeCause = Literal["down", "discord"]
+
 
 class Keep(enum.Enum):
     """The type of :data:`KEEP`."""
