@@ -483,6 +483,18 @@ def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str
         return t(lang, f"announce.double_kill_{payload['night']}")
     if kind == "replaced":  # the nickname only: never a member, never the role
         return t(lang, "announce.replaced", nick=payload["nick"])
+    if kind == "downtime":  # R59, with the results of the turn it excused
+        return t(lang, "announce.downtime", turn=payload["turn"], minutes=payload["minutes"])
+    if kind == "downtime_host":  # R59, for the hosts: how much of the turn was lost
+        verdict = "console.downtime_excused" if payload["excused"] else "console.downtime_counted"
+        line = t(
+            lang,
+            "console.downtime",
+            turn=payload["turn"],
+            minutes=payload["minutes"],
+            percent=payload["percent"],
+        )
+        return f"{line} {t(lang, verdict)}"
     return None
 
 

@@ -29,6 +29,7 @@ from db.errors import NotFound, OpenGameExists, StaleGame, StoreError
 from db.interface import GameStore
 from db.models import (
     KEEP,
+    DowntimeCause,
     Fence,
     GameRecord,
     OutboxItem,
@@ -45,6 +46,7 @@ from rules.announce import (
     clock_paused_announcement,
     clock_resumed_announcement,
     double_kill_announcement,
+    downtime_announcements,
     exclusion_announcements,
     final_announcements,
     game_over_announcement,
@@ -57,6 +59,7 @@ from rules.announce import (
     replaced_announcement,
     turn_open_announcement,
 )
+from rules.downtime import Downtime, measure
 from rules.engine import Game, RebuildError, rebuild
 from rules.knowledge import RoleCard, kill_agreement, role_card
 from rules.model import HostAction, Phase, Request
@@ -80,6 +83,11 @@ log = logging.getLogger(__name__)
 
 #: The longest a host can move a deadline at once (a week, as `/mafia extend` offers).
 MAX_EXTEND_MINUTES = 7 * 24 * 60
+
+#: R59: a process beats (``GameService.heartbeat``) about every half minute while it serves
+#: its games; a longer gap than this between two beats is downtime of its running games.
+HEARTBEAT_SECONDS = 30.0
+DOWNTIME_GAP = timedelta(seconds=90)
 
 #: How many times a fenced write refused as stale (another process changed the game) is
 #: decided again on the game reloaded from the store before the caller gets a refusal.
@@ -931,8 +939,18 @@ class GameService:
         turn = engine.turn
         now = self.clock()
         if engine.phase is Phase.OPEN:
+            downtime = await self._downtime(game, now)
+            if downtime is not None:  # R59: an input of the resolution, logged with the turn
+                await self.store.add_request(
+                    game.id, turn, "host", downtime.to_dict(), None, fence=fence
+                )
+                game.entries += 1
+                fence = game.fence()
+                engine.note_downtime(downtime)
             result = engine.resolve()
             night = [*first, *night_announcements(engine.state, result)]
+            if downtime is not None:  # with the results (public only if it excused the turn)
+                night[len(first) + 1 : len(first) + 1] = downtime_announcements(turn, downtime)
             night.append(host_account(engine.state, result))  # R47: the night, for the hosts
             if engine.state.pistols:  # R18: the win check waits for the shots
                 window_end = now + game.schedule.pistol_window
@@ -977,6 +995,39 @@ class GameService:
         else:
             game.record = await self.store.require_game(game.id)
         return True
+
+    async def _downtime(self, game: LiveGame, now: datetime) -> Downtime | None:
+        """R59: what the bot could not serve of the open turn (the store's downtime spans
+        within it: from its opening to its deadline, or to now if resolved early); None if
+        nothing was lost."""
+        opened = game.record.started_at if game.engine.turn == 1 else None
+        if opened is None:
+            previous = [
+                r for r in await self.store.resolutions(game.id) if r.turn == game.engine.turn - 1
+            ]
+            opened = previous[-1].resolved_at if previous else game.record.started_at
+        if opened is None:
+            return None
+        deadline = game.record.deadline
+        end = min(now, deadline) if deadline is not None else now
+        lost = 0.0
+        for start, stop, _cause in await self.store.downtime(game.id, opened):
+            lost += max(0.0, (min(stop, end) - max(start, opened)).total_seconds())
+        if lost <= 0:
+            return None
+        return measure(lost, (end - opened).total_seconds())
+
+    async def heartbeat(self, process: str, *, cause: DowntimeCause = "discord") -> datetime | None:
+        """R59: this process serves its games now. ``process`` names the shards it runs (the
+        same key after a restart). A longer gap than :data:`DOWNTIME_GAP` since its previous
+        beat is kept as downtime of each running game it holds, as ``cause``: ``down`` for
+        the first beat of a run (the bot was not running), ``discord`` for later ones (it
+        beats only while Discord answers it). Returns the gap's start, if there was one."""
+        ids = list(self.live)
+        since = await self.store.beat(process, self.clock(), ids, gap=DOWNTIME_GAP, cause=cause)
+        if since is not None:
+            log.warning("downtime since %s (%s) for %d running games", since, cause, len(ids))
+        return since
 
     async def send_reminders(self, game_id: int) -> int:
         """Queue this turn's private reminders (once a turn, also across restarts)."""

@@ -41,13 +41,16 @@ class ScriptError(ValueError):
 class ParsedTurn:
     def __init__(
         self,
-        host: list[HostAction | Downtime],
+        host: list[HostAction],
         requests: list[Request],
         after: list[Request],
+        downtime: Downtime | None = None,
     ) -> None:
-        self.host = host  # host commands, and R59's downtime measured at the deadline
+        self.host = host
         self.requests = requests
         self.after = after
+        #: R59: the last downtime entry of the turn's ``host`` section, if any.
+        self.downtime = downtime
 
 
 def _no_unknown_keys(where: str, obj: dict[Any, Any], known: Sequence[str]) -> None:
@@ -164,12 +167,13 @@ def _parse_turn(number: int, raw: Any, nicks: list[str], fast: _FastRequests) ->
         if not isinstance(value, list):
             raise ScriptError(f"{where}: '{key}' must be a list")
         sections[key] = value
-    host: list[HostAction | Downtime] = []
+    host: list[HostAction] = []
+    downtime: Downtime | None = None
     for i, item in enumerate(sections["host"]):
         at = f"{where}, host[{i}]"
         if is_downtime_entry(item):  # R59 (scripts before it have none: still valid)
             try:
-                host.append(Downtime.from_dict(item))
+                downtime = Downtime.from_dict(item)  # the last measure of the turn counts
             except DowntimeFormatError as exc:
                 raise ScriptError(f"{at}: {exc}") from None
             continue
@@ -187,6 +191,7 @@ def _parse_turn(number: int, raw: Any, nicks: list[str], fast: _FastRequests) ->
         host,
         _parse_requests(where, "requests", sections["requests"], nicks, fast),
         _parse_requests(where, "after", sections["after"], nicks, fast),
+        downtime,
     )
 
 
@@ -234,19 +239,15 @@ def replay_game(script: Any) -> tuple[Game, dict[str, Any]]:
 
 def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
     host_rejected: list[dict[str, Any]] = []
-    downtime: Downtime | None = None
     for i, action in enumerate(turn.host):
-        if isinstance(action, Downtime):  # R59: noted, the last measure of the turn counts
-            game.note_downtime(action)
-            downtime = game.state.downtime
-            continue
         refusal = game.host_action(action)
         if refusal is not None:
             host_rejected.append({"index": i, "do": action.do, "reason": str(refusal.code)})
     rejected = _submit_all(game, turn.requests)
     after_rejected: list[Rejected] = []
+    downtime = turn.downtime if game.phase is Phase.OPEN else None
     if game.phase is Phase.OPEN:
-        game.resolve()
+        game.resolve(downtime)  # R59
         after_rejected = _submit_all(game, turn.after)
         result = game.finish_turn()
     else:  # the game ended at a host exclusion before the deadline

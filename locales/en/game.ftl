@@ -270,6 +270,7 @@ announce-double_kill_next = The host allows the mafia to kill two players next n
 announce-hunts_open = Hunts are open: hunt requests (/hunt) are accepted until the deadline { $deadline } ({ $relative }).
 announce-last_hour = One hour to the deadline: { $deadline } ({ $relative }). Requests are accepted until then, not after.
 announce-replaced = { $nick } is now played by a substitute.
+announce-downtime = Turn { $turn }: the bot was unavailable for { $minutes } min, a tenth of the turn or more, so nobody leaves for inactivity and no missed vote is counted this turn.
 announce-explain_votes = Everyone: explain your vote, and ask the others about theirs.
 pistol-placeholder = Whom do you shoot?
 pistol-done = Turn { $turn }: you shot { $nick }. The shot is announced when the pistol window closes.
