@@ -182,7 +182,7 @@ class AdminCog(commands.Cog, name="Admin"):
         lines = [t(lang, "host.exclude_preview", nick=nick)]
         if reason:
             lines.append(t(lang, "host.exclude_reason", reason=reason))
-        token = remember(interaction.client, {"player": nick, "reason": reason})
+        token = await remember(self.ctx, {"player": nick, "reason": reason})
         await send_preview(
             interaction, "\n".join(lines), confirm_view(lang, "exclude", table_id, game.id, token)
         )

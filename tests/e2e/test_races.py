@@ -12,6 +12,7 @@ import discord
 import pytest
 from simcord import Env, InteractionResult, MemberActor
 
+from bot.confirm import CONFIRMATION_TTL
 from core.i18n import t
 from core.refusal import Refusal
 from tests.e2e.helpers import (
@@ -318,21 +319,38 @@ async def test_R56_exclude_confirms_the_player_it_names(
     no_errors_logged(caplog)
 
 
-async def test_a_confirmation_from_before_a_restart_of_an_exclusion_expires(
+async def test_a_confirmation_of_an_exclusion_survives_a_restart_until_it_expires(
     simcord_env: Env,
     restart: Restart,
 ) -> None:
+    """The preview's reason is kept in the store: after a restart its Confirm still excludes
+    the player, with the reason in #host's audit line (before: refused as expired). An old
+    preview expires after an hour."""
     env = simcord_env
     world = make_world(env)
     players = add_players(world, ["a", "b", "c", "d", "e", "f", "g"])
     await start_game(world, "mafioso=2 commissar=1 villager=4", players)
-    vil_nick = seats_by_role(world, players)["villager"][0]
+    seats = seats_by_role(world, players)
+    vil_nick = seats["villager"][0]
     preview = await world.admin.slash(world.lobby, "mafia exclude", player=vil_nick, reason="x")
+    late = await world.admin.slash(
+        world.lobby, "mafia exclude", player=seats["commissar"][0], reason="y"
+    )
     await restart()
-    assert preview.response is not None
+    assert preview.response is not None and late.response is not None
     clicked = await world.admin.click(preview.response, custom_id=confirm_button(preview))
+    assert confirmed_text(clicked) == t("en", "host.excluded", nick=vil_nick)
+    assert not live_game(world).engine.state.players[vil_nick].alive
+    [audit] = [
+        a for a in await bot_of(env).store.audit_log(guild_id=world.guild.id)
+        if a.command == "exclude"
+    ]
+    assert audit.args.get("reason") == "x"
+    reply_text(await world.admin.slash(world.lobby, "mafia pause"))  # the game waits meanwhile
+    await env.advance_time(CONFIRMATION_TTL.total_seconds() + 1)
+    clicked = await world.admin.click(late.response, custom_id=confirm_button(late))
     assert confirmed_text(clicked) == t("en", "error.confirmation_expired")
-    assert live_game(world).engine.state.players[vil_nick].alive
+    assert live_game(world).engine.state.players[seats["commissar"][0]].alive
 
 
 async def pistol_window_open(world: World) -> list[MemberActor]:
