@@ -29,6 +29,7 @@ from db.errors import NotFound, OpenGameExists, StaleGame, StoreError
 from db.interface import GameStore
 from db.models import (
     KEEP,
+    AuditSpec,
     DowntimeCause,
     Fence,
     GameRecord,
@@ -195,8 +196,25 @@ class Accepted:
     sent_turn: int | None = None
 
 
-def _items(announcements: Iterable[Announcement]) -> list[OutboxItem]:
-    return [OutboxItem(kind=a.kind, payload=a.to_dict()) for a in announcements]
+def _items(
+    announcements: Iterable[Announcement], audit: AuditSpec | None = None
+) -> list[OutboxItem]:
+    """The outbox rows of ``announcements``. ``audit``: the host command whose #host line is
+    among them; its audit row is written with that row, in the same transaction (R56: a
+    command is audited once, exactly when it takes effect, also when a failure is retried)."""
+    out: list[OutboxItem] = []
+    for a in announcements:
+        spec = None
+        if audit is not None and a.kind == "audit":
+            spec, audit = audit, None
+        out.append(OutboxItem(kind=a.kind, payload=a.to_dict(), audit=spec))
+    assert audit is None, "an audit row needs its #host line"
+    return out
+
+
+def _audited(actor_id: int, command: str, args: dict[str, Any]) -> tuple[Announcement, AuditSpec]:
+    """A host command's #host line and its audit row, to queue together (:func:`_items`)."""
+    return host_audit_announcement(command, actor_id, args), AuditSpec(actor_id, command, args)
 
 
 def table_seed(game_seed: int, table_id: int, guild_id: int) -> int:
@@ -526,9 +544,18 @@ class GameService:
         schedule = self._schedule(rec)
         now = self.clock()
         deadline = first_deadline(schedule, now)
+        # The role cards and turn 1's opening commit with the seats (one transaction).
+        first = rebuild([(s.nick, s.role) for s in specs], rec.seed, rec.activity_rules, [], ())
+        cards = [Announcement("role_card", s.nick, {"turn": 1}) for s in specs]
+        opening = turn_open_announcement(first.state, 1, deadline.isoformat())
         try:
             rec = await self.store.start_game(
-                rec.id, specs, deadline=deadline, phase="open", started_at=now
+                rec.id,
+                specs,
+                deadline=deadline,
+                phase="open",
+                started_at=now,
+                outbox_items=_items([*cards, opening]),
             )
         except NotFound:  # started or ended by another process meanwhile
             raise ServiceError("error.no_signup") from None
@@ -543,7 +570,7 @@ class GameService:
 
     async def _deal_cards_once(self, live: LiveGame) -> None:
         """Queue the role cards and turn 1's opening unless they are queued already (the
-        start commits the seats first: a crash or failure in between must not lose them)."""
+        start commits them with the seats; a game started by an older build may lack them)."""
         if any(o.kind == "role_card" for o in await self.store.outbox(live.id)):
             return
         deadline = live.record.deadline
@@ -781,8 +808,9 @@ class GameService:
         self, table_id: int, actor_id: int, nick: str, new_user_id: int
     ) -> tuple[int | None, PlayerRecord]:
         """`/mafia replace`: a substitute takes over a nickname and gets its role card.
-        Returns the previous user id and the new seat. The same replacement again (a retry
-        after a failure once the seat had changed) sends the card it may have missed."""
+        Returns the previous user id and the new seat. The seat, its audit row, the notices
+        and the card commit together: the same replacement again (a retry whose answer was
+        lost) changes and queues nothing more."""
         game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
@@ -791,21 +819,20 @@ class GameService:
                 raise ServiceError("error.unknown_nick", nick=nick)
             nick = found
             previous = game.user_of(nick)
-            if previous == new_user_id:  # a retry once the seat had changed: resend the card
+            if previous == new_user_id:  # a retry once the seat had changed: done already
                 record = next(p for p in game.players if p.nick == nick)
-            elif game.nick_of(new_user_id) is not None:
+                return previous, record
+            if game.nick_of(new_user_id) is not None:
                 raise ServiceError("error.already_playing")
-            else:  # R56: #game learns the nickname has a new player (never who), at once
-                notice = replaced_announcement(nick)
-                record = await self.store.replace_player(
-                    game.id, nick, new_user_id, outbox_items=_items([notice])
-                )
-            args = {"nick": nick, "user_id": new_user_id}
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "replace", args)
-            game.players = await self.store.players(game.id)
+            # One transaction: the seat, its audit row and #host line, #game's notice (R56:
+            # the nickname has a new player, never who) and the substitute's role card.
+            audit, spec = _audited(actor_id, "replace", {"nick": nick, "user_id": new_user_id})
+            notice = replaced_announcement(nick)
             card = Announcement("role_card", nick, {"turn": game.engine.turn})
-            audit = host_audit_announcement("replace", actor_id, args)
-            await self.store.add_outbox(game.id, game.engine.turn, _items([audit, card]))
+            record = await self.store.replace_player(
+                game.id, nick, new_user_id, outbox_items=_items([audit, notice, card], spec)
+            )
+            game.players = await self.store.players(game.id)
             return previous, record
 
     async def end(
@@ -824,17 +851,15 @@ class GameService:
                     raise ServiceError("error.no_running_game")
                 if game_id is not None and rec.id != game_id:
                     raise ServiceError("error.no_running_game")
-                await self.store.add_audit(rec.guild_id, rec.id, actor_id, "end", {"signup": True})
-                audit = host_audit_announcement("end", actor_id, {"signup": True})
-                await self.store.finish_game(rec.id, None, _items([audit]))
+                audit, spec = _audited(actor_id, "end", {"signup": True})
+                await self.store.finish_game(rec.id, None, _items([audit], spec))
                 return rec
             async with game.lock, self._store_is_the_truth(game):
                 self._still_live(game)
                 ending = self._ending(game)
                 over = game_over_announcement(game.engine.state, None, ending)
-                await self.store.add_audit(game.record.guild_id, game.id, actor_id, "end", {})
-                audit = host_audit_announcement("end", actor_id, {})
-                await self.store.finish_game(game.id, None, _items([audit, over]))
+                audit, spec = _audited(actor_id, "end", {})
+                await self.store.finish_game(game.id, None, _items([audit, over], spec))
                 self.live.pop(game.id, None)
             return None
 
@@ -858,12 +883,9 @@ class GameService:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
             if stage is not None and game.engine.phase.value != stage:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
-            args = {"turn": turn, "stage": stage}
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "resolve", args)
-            # Its line in #host commits with the resolution it asked for (R56).
-            await self._advance_locked(
-                game, first=[host_audit_announcement("resolve", actor_id, args)]
-            )
+            audit, spec = _audited(actor_id, "resolve", {"turn": turn, "stage": stage})
+            # Its line in #host and its audit row commit with the resolution it asked for.
+            await self._advance_locked(game, first=[audit], audit=spec)
 
     # --- the clock --------------------------------------------------------------------
     async def deadline_reached(
@@ -905,7 +927,12 @@ class GameService:
             await self._refresh(game)
         return self.live.get(game.id) is game
 
-    async def _advance_locked(self, game: LiveGame, first: Sequence[Announcement] = ()) -> None:
+    async def _advance_locked(
+        self,
+        game: LiveGame,
+        first: Sequence[Announcement] = (),
+        audit: AuditSpec | None = None,
+    ) -> None:
         """`_advance` under the game's lock; a failure reloads the game from the store.
 
         Another process may resolve the same stage: the store's claim decides. If it was
@@ -915,7 +942,7 @@ class GameService:
         stage = (game.engine.turn, game.engine.phase)
         for attempt in range(1, STALE_ATTEMPTS + 1):
             try:
-                if not await self._advance(game, first):
+                if not await self._advance(game, first, audit):
                     log.info("game %s: turn %s resolved by another process", game.id, stage[0])
                     await self._refresh(game)
                 return
@@ -930,8 +957,14 @@ class GameService:
                 await self._refresh(game)
                 raise
 
-    async def _advance(self, game: LiveGame, first: Sequence[Announcement] = ()) -> bool:
-        """``first``: announcements queued ahead of the stage's own, in its transaction.
+    async def _advance(
+        self,
+        game: LiveGame,
+        first: Sequence[Announcement] = (),
+        audit: AuditSpec | None = None,
+    ) -> bool:
+        """``first``: announcements queued ahead of the stage's own, in its transaction
+        (``audit``: the audit row of the host command among them).
         False: another process claimed the stage first (nothing was written; the live game
         is then out of date)."""
         fence = game.fence()
@@ -955,7 +988,7 @@ class GameService:
             if engine.state.pistols:  # R18: the win check waits for the shots
                 window_end = now + game.schedule.pistol_window
                 if not await self.store.begin_pistol_window(
-                    game.id, turn, result.to_dict(), _items(night), window_end, fence=fence
+                    game.id, turn, result.to_dict(), _items(night, audit), window_end, fence=fence
                 ):
                     return False
                 game.record = await self.store.require_game(game.id)
@@ -975,7 +1008,7 @@ class GameService:
             game.id,
             turn,
             result.to_dict(),
-            _items([*night, *final]),
+            _items([*night, *final], audit),
             engine.turn,
             deadline,
             next_phase=Phase.OPEN.value,
@@ -1089,11 +1122,11 @@ class GameService:
             self._still_live(game)
             base = game.record.deadline or self.clock()
             deadline = base + timedelta(minutes=minutes)
-            args = {"minutes": minutes}
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "extend", args)
             notice = clock_extended_announcement(deadline.isoformat())  # R56: everyone is told
-            audit = host_audit_announcement("extend", actor_id, {"minutes": minutes})
-            game.record = await self.store.set_deadline(game.id, deadline, _items([audit, notice]))
+            audit, spec = _audited(actor_id, "extend", {"minutes": minutes})
+            game.record = await self.store.set_deadline(
+                game.id, deadline, _items([audit, notice], spec)
+            )
             return deadline
 
     async def pause(self, table_id: int, actor_id: int) -> None:
@@ -1102,12 +1135,12 @@ class GameService:
             self._still_live(game)
             if game.record.paused or game.record.deadline is None:
                 raise ServiceError("error.already_paused")
-            remaining = (game.record.deadline - self.clock()).total_seconds()
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "pause", {})
-            remaining = max(0.0, remaining)
+            remaining = max(0.0, (game.record.deadline - self.clock()).total_seconds())
             notice = clock_paused_announcement(remaining)  # R56: everyone is told
-            audit = host_audit_announcement("pause", actor_id, {})
-            game.record = await self.store.pause_game(game.id, remaining, _items([audit, notice]))
+            audit, spec = _audited(actor_id, "pause", {})
+            game.record = await self.store.pause_game(
+                game.id, remaining, _items([audit, notice], spec)
+            )
 
     async def resume(self, table_id: int, actor_id: int) -> datetime:
         game = self.running(table_id)
@@ -1116,10 +1149,11 @@ class GameService:
             if not game.record.paused:
                 raise ServiceError("error.not_paused")
             deadline = self.clock() + timedelta(seconds=game.record.paused_remaining or 0.0)
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "resume", {})
             notice = clock_resumed_announcement(deadline.isoformat())  # R56: everyone is told
-            audit = host_audit_announcement("resume", actor_id, {})
-            game.record = await self.store.resume_game(game.id, deadline, _items([audit, notice]))
+            audit, spec = _audited(actor_id, "resume", {})
+            game.record = await self.store.resume_game(
+                game.id, deadline, _items([audit, notice], spec)
+            )
             return deadline
 
     async def audit(
@@ -1133,15 +1167,15 @@ class GameService:
         """Record a host command the service did not record itself (``/mafia announce``,
         ``state``, ...), and queue its line for #host when it belongs to a game (R56).
         False: no game, the caller tells #host directly."""
-        table = await self.store.get_table(table_id)
-        guild_id = table.guild_id if table is not None else table_id
-        await self.store.add_audit(guild_id, game_id, actor_id, command, args, table_id=table_id)
         if game_id is None:
+            table = await self.store.get_table(table_id)
+            guild_id = table.guild_id if table is not None else table_id
+            await self.store.add_audit(guild_id, None, actor_id, command, args, table_id=table_id)
             return False
         live = self.live.get(game_id)
         turn = live.engine.turn if live is not None else 0
-        audit = host_audit_announcement(command, actor_id, args)
-        await self.store.add_outbox(game_id, turn, _items([audit]))
+        audit, spec = _audited(actor_id, command, args)
+        await self.store.add_outbox(game_id, turn, _items([audit], spec))  # one transaction
         return True
 
     async def pending_outbox(self) -> list[OutboxRecord]:

@@ -160,11 +160,13 @@ class GameRepository(Protocol):
         phase: str = "day",
         seed: int | None = None,
         started_at: dt.datetime | None = None,
+        outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
         """Seat ``players`` (seat ``i`` is ``players[i]``: the script's order) and move the
         game from the lobby to running with this turn, phase and deadline (and ``seed`` if
-        given, else the lobby's), in one transaction. ``started_at`` (default: now) is kept
-        for the end-of-game announcement.
+        given, else the lobby's), in one transaction, with ``outbox_items`` (the role cards
+        and the first turn's opening) queued at turn ``turn``. ``started_at`` (default: now)
+        is kept for the end-of-game announcement.
 
         Raises :class:`~db.errors.NotFound` if the game is not in the lobby, and
         :class:`~db.errors.StoreError` if two seats share a user or a nickname (nicknames
