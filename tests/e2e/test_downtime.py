@@ -6,6 +6,7 @@ had not posted was removed at the deadline."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import pytest_asyncio
 from discord.ext import commands
@@ -24,6 +25,9 @@ from tests.e2e.helpers import (
     slot,
     start_game,
 )
+
+#: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
+BOTH_ENGINES = True
 
 ROLES = "mafioso=1 commissar=1 villager=2"
 
@@ -67,3 +71,28 @@ async def test_R59_a_restart_that_cost_a_tenth_of_the_turn_removes_nobody(
         assert f"{line} {t('en', 'console.downtime_excused')}" in hosts
     finally:
         await new.close_store()
+
+
+async def test_R59_discord_not_answering_counts_as_downtime(simcord_env: Env) -> None:
+    """The gateway drops for three minutes (the bot runs on, but Discord does not answer
+    it): no beat meanwhile, and the beat when it is back keeps the gap as downtime (cause
+    ``discord``); the turn removes nobody for inactivity."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ["a", "b", "c", "d"])
+    await start_game(world, ROLES, players)
+    bot = bot_of(env)
+    await env.advance_time(60)
+    await bot.on_disconnect()
+    await env.advance_time(180)
+    game = live_game(world)
+    assert await bot.store.downtime(game.id, game.record.started_at or env.now()) == []
+    await bot.on_resumed()
+    [(start, end, cause)] = await bot.store.downtime(game.id, env.now() - timedelta(hours=1))
+    assert cause == "discord" and (end - start).total_seconds() >= 180
+    deadline = game.record.deadline
+    assert deadline is not None
+    await env.advance_time((deadline - env.now()).total_seconds() + 1)
+    game = live_game(world)
+    assert game.engine.turn == 2
+    assert all(p.alive for p in game.engine.state.players.values())
