@@ -1033,18 +1033,22 @@ class GameService:
         """R59: what the bot could not serve of the open turn (the store's downtime spans
         within it: from its opening to its deadline, or to now if resolved early); None if
         nothing was lost."""
-        opened = game.record.started_at if game.engine.turn == 1 else None
-        if opened is None:
+        started = game.record.started_at
+        if started is None:
+            return None
+        spans = await self.store.downtime(game.id, started)
+        if not spans:
+            return None  # the usual case: one cheap read, no more
+        opened = started
+        if game.engine.turn > 1:
             previous = [
                 r for r in await self.store.resolutions(game.id) if r.turn == game.engine.turn - 1
             ]
-            opened = previous[-1].resolved_at if previous else game.record.started_at
-        if opened is None:
-            return None
+            opened = previous[-1].resolved_at if previous else started
         deadline = game.record.deadline
         end = min(now, deadline) if deadline is not None else now
         lost = 0.0
-        for start, stop, _cause in await self.store.downtime(game.id, opened):
+        for start, stop, _cause in spans:
             lost += max(0.0, (min(stop, end) - max(start, opened)).total_seconds())
         if lost <= 0:
             return None
