@@ -106,7 +106,8 @@ class AdminCog(commands.Cog, name="Admin"):
         lang = await reader_language(self.ctx.store, interaction)
         stage = game.engine.phase.value
         view = confirm_view(lang, "resolve", table_id, game.id, f"{game.engine.turn}.{stage}")
-        await send_preview(interaction, resolve_preview(lang, game), view)
+        downtime = await self.ctx.service.downtime_now(game)  # R59
+        await send_preview(interaction, resolve_preview(lang, game, downtime), view)
 
     @app_commands.command(name="extend", description=ltext("cmd.mafia.extend.description"))
     @app_commands.describe(minutes=ltext("cmd.mafia.extend.opt.minutes.description"))

@@ -1054,6 +1054,13 @@ class GameService:
             return None
         return measure(lost, (end - opened).total_seconds())
 
+    async def downtime_now(self, game: LiveGame) -> Downtime | None:
+        """R59 for the ``/mafia resolve`` preview: what the resolution would note if the open
+        turn were resolved now."""
+        if game.engine.phase is not Phase.OPEN:
+            return None
+        return await self._downtime(game, self.clock())
+
     async def heartbeat(self, process: str, *, cause: DowntimeCause = "discord") -> datetime | None:
         """R59: this process serves its games now. ``process`` names the shards it runs (the
         same key after a restart). A longer gap than :data:`DOWNTIME_GAP` since its previous

@@ -59,6 +59,10 @@ async def test_R59_a_restart_that_cost_a_tenth_of_the_turn_removes_nobody(
     try:
         await env.restart_bot(new)
         game = live_game(world)
+        # The host's preview already counts it: nobody would be removed now (R52, R59).
+        preview = reply_text(await world.admin.slash(world.lobby, "mafia resolve"))
+        assert t("en", "console.downtime", turn=1, minutes=3, percent=60) in preview
+        assert t("en", "host.resolve_preview_nobody_removed") in preview
         deadline = game.record.deadline
         assert deadline is not None
         await env.advance_time((deadline - env.now()).total_seconds() + 1)
