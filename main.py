@@ -125,6 +125,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         str(settings.database),
         dev_guild_id=settings.dev_guild_id,
         freeze_heap=True,
+        heartbeat=True,  # R59: downtime is known
         **shard_options,
     )
     source = "environment" if os.environ.get("DISCORD_TOKEN") else str(dotenv)

@@ -162,7 +162,7 @@ def _replay(script: Mapping[str, Any], unresolved: int | None = None) -> dict[in
         if number == unresolved:
             break  # never resolved: nothing was published at its deadline
         if game.phase is Phase.OPEN:
-            result = game.resolve()
+            result = game.resolve(turn.downtime)  # R59, as the service resolved it
             announcements = night_announcements(game.state, result)
             seen.account = host_account(game.state, result).payload
             for req in turn.after:

@@ -18,6 +18,7 @@ from bot.clock import GameClock
 from bot.command_i18n import CatalogueTranslator
 from bot.context import GameContext
 from bot.delivery import Delivery, global_rate_trace
+from bot.heartbeat import Heartbeat, process_key
 from bot.serverlife import ServerWatch
 from bot.tree import MafiaTree
 from bot.webhooks import GameWebhooks
@@ -76,6 +77,10 @@ class BotSettings:
     #: servers on them (``core/shards.py``). None (the default): a plain bot owning every game.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = attrs.field(default=None, converter=_optional_ids)
+    #: R59: beat in the store (``bot/heartbeat.py``) so that the time the bot could not serve
+    #: its games is known. ``main.py run`` sets it; the offline demo and most tests, which
+    #: advance a virtual clock by hours at once, do not.
+    heartbeat: bool = False
 
     @property
     def shards(self) -> Shards | None:
@@ -111,6 +116,10 @@ class MafiaBot(commands.Bot):
         self.database = settings.database
         self._store: GameStore | None = None
         self._context: GameContext | None = None
+        #: Whether Discord answers the bot (its gateway is connected): the heartbeat (R59)
+        #: beats only then, so a long disconnection is downtime.
+        self.gateway_up = False
+        self.heartbeat: Heartbeat | None = None
 
     @property
     def context(self) -> GameContext:
@@ -164,6 +173,11 @@ class MafiaBot(commands.Bot):
             await self.load_extension(extension)
         if self.settings.sync_commands:
             await self.sync_commands()
+        # R59: what the bot was not running is downtime of its games, kept before the clock
+        # resolves the deadlines missed meanwhile (once each, now).
+        if self.settings.heartbeat:
+            self.heartbeat = Heartbeat(service, process_key(self.owned), lambda: self.gateway_up)
+            await self.heartbeat.start()
         context.clock.rearm()
         if self.settings.freeze_heap:
             gc.collect()
@@ -181,7 +195,19 @@ class MafiaBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d guilds", self.user, len(self.guilds))
+        await self._gateway_back()
         await self.deliver()  # what a previous run queued and could not send
+
+    async def on_resumed(self) -> None:
+        await self._gateway_back()
+
+    async def on_disconnect(self) -> None:
+        self.gateway_up = False  # R59: no beat until Discord answers again
+
+    async def _gateway_back(self) -> None:
+        self.gateway_up = True
+        if self.heartbeat is not None:
+            await self.heartbeat.beat_now()  # a disconnection's downtime ends now
 
     async def sync_commands(self) -> None:
         """Register the slash commands with Discord (per guild for development: instant)."""
@@ -195,6 +221,8 @@ class MafiaBot(commands.Bot):
             log.info("synced %d global commands", len(synced))
 
     async def close(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.stop()
         if self._context is not None:
             self._context.clock.stop()
             self._context.delivery.stop()  # the outbox's retry timer

@@ -19,8 +19,8 @@ import logging
 import re
 import secrets
 import weakref
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
+from datetime import timedelta
 from typing import Any, Final
 
 import discord
@@ -47,28 +47,25 @@ CONFIRM_PREFIX: Final[str] = "mafia:confirm"
 CANCEL_ID: Final[str] = "mafia:cancel"
 
 
-#: Options too long for a custom id (a reason), by token, per bot; kept in memory only: after
-#: a restart such a confirmation is refused as expired and the host runs the command again.
-_PENDING: weakref.WeakKeyDictionary[discord.Client, OrderedDict[str, dict[str, Any]]] = (
-    weakref.WeakKeyDictionary()
-)
-MAX_PENDING: Final[int] = 1000
+#: Options too long for a custom id (an exclusion's reason) are kept in the store under a
+#: token the custom id carries, until they expire: a restart keeps them.
+CONFIRMATION_TTL: Final[timedelta] = timedelta(hours=1)
 
 
-def remember(client: discord.Client, values: dict[str, Any]) -> str:
-    """Keep ``values`` for a Confirm button; returns the token its custom id carries."""
-    pending = _PENDING.setdefault(client, OrderedDict())
+async def remember(ctx: GameContext, values: dict[str, Any]) -> str:
+    """Keep ``values`` for a Confirm button (in the store, for :data:`CONFIRMATION_TTL`);
+    returns the token its custom id carries."""
     token = secrets.token_hex(8)
-    pending[token] = values
-    while len(pending) > MAX_PENDING:
-        pending.popitem(last=False)
+    now = ctx.service.clock()
+    await ctx.store.put_confirmation(
+        token, values, now=now, expires_at=now + CONFIRMATION_TTL
+    )
     return token
 
 
-def recall(client: discord.Client, token: str) -> dict[str, Any]:
-    """The values behind a token; a refusal if they are gone (a restart, or long ago)."""
-    pending = _PENDING.get(client)
-    values = pending.get(token) if pending is not None else None
+async def recall(ctx: GameContext, token: str) -> dict[str, Any]:
+    """The values behind a token; a refusal if they are gone (expired, or never kept)."""
+    values = await ctx.store.get_confirmation(token, ctx.service.clock())
     if values is None:
         raise Refusal("error.confirmation_expired")
     return values

@@ -62,13 +62,13 @@ class PistolSelect(
             if rec is None or rec.status != "running":
                 raise Refusal("refusal.no_pistol")
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await ctx.service.submit(
+            accepted = await ctx.service.submit(
                 rec.table_id, interaction.user.id, {"do": "shoot", "target": target}
             )
         except Refusal as refusal:  # a view has no command tree to render it
             await send_private(interaction, refusal.render(lang))
             return
-        await send_private(interaction, t(lang, "pistol.done", nick=target))
+        await send_private(interaction, t(lang, "pistol.done", nick=target, turn=accepted.turn))
         ctx.clock.rearm()
         await ctx.deliver()
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
 
+import attrs
 import discord
 
 from bot.endgame import game_over_embeds, game_over_text
@@ -18,6 +19,7 @@ from bot.webhooks import split_message
 from core.i18n import Lang, t
 from core.quoting import quote_player_line, quote_player_text
 from core.service import LiveGame
+from rules.downtime import Downtime
 from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request
 from rules.pipeline import inactivity
@@ -451,8 +453,9 @@ def render_state(lang: Lang, game: LiveGame) -> str:
     return "\n".join([header, _state_clock(lang, game), *_state_lines(lang, game)])
 
 
-def resolve_preview(lang: Lang, game: LiveGame) -> str:
-    """What the host confirms: the turn, and how far the players are (counts only)."""
+def resolve_preview(lang: Lang, game: LiveGame, downtime: Downtime | None = None) -> str:
+    """What the host confirms: the turn, and how far the players are (counts only).
+    ``downtime``: what the bot lost of the turn so far (R59), as the resolution would note."""
     engine = game.engine
     state = engine.state
     turn = engine.turn
@@ -473,10 +476,19 @@ def resolve_preview(lang: Lang, game: LiveGame) -> str:
         )
     ]
     # R52, R53: who step 4 would remove now, by the pipeline's own decision (the hosts see
-    # every name).
-    removed = [
-        t(lang, f"host.removal_{cause}", nick=nick) for nick, cause in inactivity(state).removed
-    ]
+    # every name), with the downtime the resolution would note (R59).
+    if downtime is not None:
+        lines.append(
+            t(
+                lang,
+                "console.downtime",
+                turn=turn,
+                minutes=-(-downtime.lost // 60),
+                percent=downtime.lost * 100 // max(1, downtime.length),
+            )
+        )
+    decided = inactivity(attrs.evolve(state, downtime=downtime) if downtime else state)
+    removed = [t(lang, f"host.removal_{cause}", nick=nick) for nick, cause in decided.removed]
     if removed:
         lines.append(t(lang, "host.resolve_preview_removed", players=bounded_list(lang, removed)))
     else:
@@ -544,6 +556,18 @@ def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str
         return t(lang, f"announce.double_kill_{payload['night']}")
     if kind == "replaced":  # the nickname only: never a member, never the role
         return t(lang, "announce.replaced", nick=payload["nick"])
+    if kind == "downtime":  # R59, with the results of the turn it excused
+        return t(lang, "announce.downtime", turn=payload["turn"], minutes=payload["minutes"])
+    if kind == "downtime_host":  # R59, for the hosts: how much of the turn was lost
+        verdict = "console.downtime_excused" if payload["excused"] else "console.downtime_counted"
+        line = t(
+            lang,
+            "console.downtime",
+            turn=payload["turn"],
+            minutes=payload["minutes"],
+            percent=payload["percent"],
+        )
+        return f"{line} {t(lang, verdict)}"
     return None
 
 

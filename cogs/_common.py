@@ -115,7 +115,9 @@ async def submit_request(
     game = ctx.service.game_in(key)
     header = await game_header(ctx, interaction, game, lang) if game is not None else None
     lines = [header] if header else []
-    lines.append(t(lang, f"play.accepted.{verb}", target=names, to=names))
+    if accepted.sent_turn is not None:  # the deadline closed the turn it was sent in (R5)
+        lines.append(t(lang, "play.late", sent=accepted.sent_turn, turn=accepted.turn))
+    lines.append(t(lang, f"play.accepted.{verb}", target=names, to=names, turn=accepted.turn))
     if accepted.withdrawn:  # R17
         names = ", ".join(verb_name(lang, v) for v in accepted.withdrawn)
         lines.append(t(lang, "play.withdrawn", verbs=names))

@@ -107,7 +107,8 @@ class AdminCog(commands.Cog, name="Admin"):
         lang = await reader_language(self.ctx.store, interaction)
         stage = game.engine.phase.value
         view = confirm_view(lang, "resolve", table_id, game.id, f"{game.engine.turn}.{stage}")
-        await send_preview(interaction, resolve_preview(lang, game), view)
+        downtime = await self.ctx.service.downtime_now(game)  # R59
+        await send_preview(interaction, resolve_preview(lang, game, downtime), view)
 
     @app_commands.command(name="extend", description=ltext("cmd.mafia.extend.description"))
     @app_commands.describe(minutes=ltext("cmd.mafia.extend.opt.minutes.description"))
@@ -183,7 +184,7 @@ class AdminCog(commands.Cog, name="Admin"):
         lines = [t(lang, "host.exclude_preview", nick=nick)]
         if reason:
             lines.append(t(lang, "host.exclude_reason", reason=reason))
-        token = remember(interaction.client, {"player": nick, "reason": reason})
+        token = await remember(self.ctx, {"player": nick, "reason": reason})
         await send_preview(
             interaction, "\n".join(lines), confirm_view(lang, "exclude", table_id, game.id, token)
         )
@@ -389,18 +390,23 @@ class AuditLogView(PagedView):
     def __init__(self, ctx: GameContext, lang: Lang, owner_id: int, table_id: int) -> None:
         super().__init__(ctx, lang, owner_id, keys="console.log", timeout=LOG_TIMEOUT_SECONDS)
         self.table_id = table_id
+        #: Paged by entry id (keyset): ``bounds[k]`` is the id page ``k`` starts below. The
+        #: first page is fixed when it is shown, so the lines logged afterwards (this very
+        #: command's, other hosts') never shift a page: Next and Prev neither repeat nor skip.
+        self.bounds: list[int | None] = [None]
 
     async def render(self) -> discord.Embed:
-        """The current page (clamped to the log as it is now)."""
-        rows, total = await self.ctx.store.audit_page(
-            self.table_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
+        """The current page (its start fixed when first shown; the count as it is now)."""
+        self.page = min(self.page, len(self.bounds) - 1)
+        rows, below = await self.ctx.store.audit_page(
+            self.table_id, limit=LOG_PAGE_SIZE, before=self.bounds[self.page]
         )
-        self.pages = max(1, -(-total // LOG_PAGE_SIZE))
-        if self.page >= self.pages:
-            self.page = self.pages - 1
-            rows, total = await self.ctx.store.audit_page(
-                self.table_id, limit=LOG_PAGE_SIZE, offset=self.page * LOG_PAGE_SIZE
-            )
+        if self.page == 0 and self.bounds[0] is None and rows:
+            self.bounds[0] = rows[0].id + 1  # the newest line when the log was opened
+        if len(rows) == LOG_PAGE_SIZE and below > LOG_PAGE_SIZE:
+            del self.bounds[self.page + 1 :]
+            self.bounds.append(rows[-1].id)  # the next page: the lines below this one
+        self.pages = self.page + max(1, -(-below // LOG_PAGE_SIZE))
         lines = [
             f"{timestamp(r.at, 'f')} " + render_audit_line(self.lang, r.command, r.actor_id, r.args)
             for r in rows

@@ -47,7 +47,7 @@ async def confirm_exclude(
 ) -> str:
     """R56: exclude the player the preview named, in the game it named."""
     _guild, member = guild_and_member(interaction)
-    values = recall(interaction.client, arg)
+    values = await recall(ctx, arg)
     game = ctx.service.game_in(table_id)
     if game is None or game.id != game_id:
         raise ServiceError("error.no_running_game")

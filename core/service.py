@@ -23,11 +23,14 @@ from typing import Any
 import attrs
 
 from core.clock import Event, NoticeMark, notice_done, pending_notice
+from core.i18n import Lang, t
 from core.refusal import Refusal
 from db.errors import NotFound, OpenGameExists, SignupFull, StaleGame, StoreError
 from db.interface import GameStore
 from db.models import (
     KEEP,
+    AuditSpec,
+    DowntimeCause,
     Fence,
     GameRecord,
     OutboxItem,
@@ -46,6 +49,7 @@ from rules.announce import (
     clock_paused_announcement,
     clock_resumed_announcement,
     double_kill_announcement,
+    downtime_announcements,
     exclusion_announcements,
     final_announcements,
     game_over_announcement,
@@ -58,6 +62,7 @@ from rules.announce import (
     replaced_announcement,
     turn_open_announcement,
 )
+from rules.downtime import Downtime, measure
 from rules.engine import Game, RebuildError, rebuild
 from rules.knowledge import RoleCard, kill_agreement, role_card
 from rules.model import HostAction, Phase, Request
@@ -90,6 +95,11 @@ log = logging.getLogger(__name__)
 #: The longest a host can move a deadline at once (a week, as `/mafia extend` offers).
 MAX_EXTEND_MINUTES = 7 * 24 * 60
 
+#: R59: a process beats (``GameService.heartbeat``) about every half minute while it serves
+#: its games; a longer gap than this between two beats is downtime of its running games.
+HEARTBEAT_SECONDS = 30.0
+DOWNTIME_GAP = timedelta(seconds=90)
+
 #: How many times a fenced write refused as stale (another process changed the game) is
 #: decided again on the game reloaded from the store before the caller gets a refusal.
 STALE_ATTEMPTS = 3
@@ -103,6 +113,19 @@ def utc_now() -> datetime:
 
 class ServiceError(Refusal):
     """A refusal the user caused: a catalogue key and its placeholders (never a role leak)."""
+
+
+class LateRefusal(ServiceError):
+    """A request refused in a later stage than the one it was sent in (it waited while the
+    deadline closed that turn, R5): the reply says so first, then why (the same key)."""
+
+    def __init__(self, sent_turn: int, refusal: ServiceError) -> None:
+        super().__init__(refusal.key, in_lang=refusal.in_lang, **refusal.values)
+        self.sent_turn = sent_turn
+
+    def render(self, lang: Lang) -> str:
+        late = t(lang, "play.late_refused", sent=self.sent_turn)
+        return f"{late}\n{super().render(lang)}"
 
 
 def setup_refusal(exc: SetupError) -> ServiceError:
@@ -194,10 +217,30 @@ class Accepted:
     turn: int
     mafia_update: dict[str, tuple[str, ...]] | None = None
     withdrawn: tuple[str, ...] = ()  # R17: verbs this request withdrew (hunt vs. ability)
+    #: The turn open when the request was sent, if the deadline closed it while the request
+    #: waited and it counts for a later turn (``turn``): the reply says so (R5).
+    sent_turn: int | None = None
 
 
-def _items(announcements: Iterable[Announcement]) -> list[OutboxItem]:
-    return [OutboxItem(kind=a.kind, payload=a.to_dict()) for a in announcements]
+def _items(
+    announcements: Iterable[Announcement], audit: AuditSpec | None = None
+) -> list[OutboxItem]:
+    """The outbox rows of ``announcements``. ``audit``: the host command whose #host line is
+    among them; its audit row is written with that row, in the same transaction (R56: a
+    command is audited once, exactly when it takes effect, also when a failure is retried)."""
+    out: list[OutboxItem] = []
+    for a in announcements:
+        spec = None
+        if audit is not None and a.kind == "audit":
+            spec, audit = audit, None
+        out.append(OutboxItem(kind=a.kind, payload=a.to_dict(), audit=spec))
+    assert audit is None, "an audit row needs its #host line"
+    return out
+
+
+def _audited(actor_id: int, command: str, args: dict[str, Any]) -> tuple[Announcement, AuditSpec]:
+    """A host command's #host line and its audit row, to queue together (:func:`_items`)."""
+    return host_audit_announcement(command, actor_id, args), AuditSpec(actor_id, command, args)
 
 
 def table_seed(game_seed: int, table_id: int, guild_id: int) -> int:
@@ -583,9 +626,18 @@ class GameService:
         schedule = self._schedule(rec)
         now = self.clock()
         deadline = first_deadline(schedule, now)
+        # The role cards and turn 1's opening commit with the seats (one transaction).
+        first = rebuild([(s.nick, s.role) for s in specs], rec.seed, rec.activity_rules, [], ())
+        cards = [Announcement("role_card", s.nick, {"turn": 1}) for s in specs]
+        opening = turn_open_announcement(first.state, 1, deadline.isoformat())
         try:
             rec = await self.store.start_game(
-                rec.id, specs, deadline=deadline, phase="open", started_at=now
+                rec.id,
+                specs,
+                deadline=deadline,
+                phase="open",
+                started_at=now,
+                outbox_items=_items([*cards, opening]),
             )
         except NotFound:  # started or ended by another process meanwhile
             raise ServiceError("error.no_signup") from None
@@ -600,7 +652,7 @@ class GameService:
 
     async def _deal_cards_once(self, live: LiveGame) -> None:
         """Queue the role cards and turn 1's opening unless they are queued already (the
-        start commits the seats first: a crash or failure in between must not lose them)."""
+        start commits them with the seats; a game started by an older build may lack them)."""
         if any(o.kind == "role_card" for o in await self.store.outbox(live.id)):
             return
         deadline = live.record.deadline
@@ -631,13 +683,27 @@ class GameService:
         (``Fence``: the turn, phase and accepted entries validated against), so when another
         process changed the game meanwhile nothing is written, the game is reloaded from the
         store and the request validated again: the player's answer is the one a single
-        process would give."""
+        process would give.
+
+        A request that waited while the deadline closed the stage it was sent in is decided
+        in the next one, and its answer says so (``Accepted.sent_turn``, ``LateRefusal``)."""
+        game, _nick = self.player_nick(table_id, user_id)
+        sent = (game.id, game.engine.turn, game.engine.phase)
         for _attempt in range(STALE_ATTEMPTS):
             game, nick = self.player_nick(table_id, user_id)
             try:
-                return await self._submit(game, nick, user_id, raw)
+                accepted = await self._submit(game, nick, user_id, raw)
             except StaleGame as exc:  # reloaded by _store_is_the_truth
                 log.info("game %s: %s; reloaded, deciding again", game.id, exc)
+                continue
+            except ServiceError as refusal:
+                late = (game.id, game.engine.turn, game.engine.phase) != sent
+                if late and game.id == sent[0] and not isinstance(refusal, LateRefusal):
+                    raise LateRefusal(sent[1], refusal) from None
+                raise
+            if game.id == sent[0] and accepted.turn != sent[1]:
+                accepted = attrs.evolve(accepted, sent_turn=sent[1])
+            return accepted
         raise ServiceError("error.game_changed")
 
     async def _submit(
@@ -684,8 +750,9 @@ class GameService:
             )
             update = kill_agreement(engine.state) if req.do == "kill" else None
             accepted = Accepted(req, engine.turn, update, withdrawn)
-        if req.do == "shoot" and not engine.state.pistols:
-            await self.deadline_reached(game.id)  # the last shot closes the window
+            closes = req.do == "shoot" and not engine.state.pistols
+        if closes:  # the last shot closes its window, and only its own (not the next turn)
+            await self.deadline_reached(game.id, stage=(accepted.turn, Phase.PISTOL))
         return accepted
 
     async def post(self, table_id: int, user_id: int, text: str) -> bool:
@@ -874,8 +941,9 @@ class GameService:
         self, table_id: int, actor_id: int, nick: str, new_user_id: int
     ) -> tuple[int | None, PlayerRecord]:
         """`/mafia replace`: a substitute takes over a nickname and gets its role card.
-        Returns the previous user id and the new seat. The same replacement again (a retry
-        after a failure once the seat had changed) sends the card it may have missed."""
+        Returns the previous user id and the new seat. The seat, its audit row, the notices
+        and the card commit together: the same replacement again (a retry whose answer was
+        lost) changes and queues nothing more."""
         game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
@@ -884,21 +952,20 @@ class GameService:
                 raise ServiceError("error.unknown_nick", nick=nick)
             nick = found
             previous = game.user_of(nick)
-            if previous == new_user_id:  # a retry once the seat had changed: resend the card
+            if previous == new_user_id:  # a retry once the seat had changed: done already
                 record = next(p for p in game.players if p.nick == nick)
-            elif game.nick_of(new_user_id) is not None:
+                return previous, record
+            if game.nick_of(new_user_id) is not None:
                 raise ServiceError("error.already_playing")
-            else:  # R56: #game learns the nickname has a new player (never who), at once
-                notice = replaced_announcement(nick)
-                record = await self.store.replace_player(
-                    game.id, nick, new_user_id, outbox_items=_items([notice])
-                )
-            args = {"nick": nick, "user_id": new_user_id}
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "replace", args)
-            game.players = await self.store.players(game.id)
+            # One transaction: the seat, its audit row and #host line, #game's notice (R56:
+            # the nickname has a new player, never who) and the substitute's role card.
+            audit, spec = _audited(actor_id, "replace", {"nick": nick, "user_id": new_user_id})
+            notice = replaced_announcement(nick)
             card = Announcement("role_card", nick, {"turn": game.engine.turn})
-            audit = host_audit_announcement("replace", actor_id, args)
-            await self.store.add_outbox(game.id, game.engine.turn, _items([audit, card]))
+            record = await self.store.replace_player(
+                game.id, nick, new_user_id, outbox_items=_items([audit, notice, card], spec)
+            )
+            game.players = await self.store.players(game.id)
             return previous, record
 
     async def end(
@@ -917,17 +984,15 @@ class GameService:
                     raise ServiceError("error.no_running_game")
                 if game_id is not None and rec.id != game_id:
                     raise ServiceError("error.no_running_game")
-                await self.store.add_audit(rec.guild_id, rec.id, actor_id, "end", {"signup": True})
-                audit = host_audit_announcement("end", actor_id, {"signup": True})
-                await self.store.finish_game(rec.id, None, _items([audit]))
+                audit, spec = _audited(actor_id, "end", {"signup": True})
+                await self.store.finish_game(rec.id, None, _items([audit], spec))
                 return rec
             async with game.lock, self._store_is_the_truth(game):
                 self._still_live(game)
                 ending = self._ending(game)
                 over = game_over_announcement(game.engine.state, None, ending)
-                await self.store.add_audit(game.record.guild_id, game.id, actor_id, "end", {})
-                audit = host_audit_announcement("end", actor_id, {})
-                await self.store.finish_game(game.id, None, _items([audit, over]))
+                audit, spec = _audited(actor_id, "end", {})
+                await self.store.finish_game(game.id, None, _items([audit, over], spec))
                 self.live.pop(game.id, None)
             return None
 
@@ -951,28 +1016,32 @@ class GameService:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
             if stage is not None and game.engine.phase.value != stage:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
-            args = {"turn": turn, "stage": stage}
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "resolve", args)
-            # Its line in #host commits with the resolution it asked for (R56).
-            await self._advance_locked(
-                game, first=[host_audit_announcement("resolve", actor_id, args)]
-            )
+            audit, spec = _audited(actor_id, "resolve", {"turn": turn, "stage": stage})
+            # Its line in #host and its audit row commit with the resolution it asked for.
+            await self._advance_locked(game, first=[audit], audit=spec)
 
     # --- the clock --------------------------------------------------------------------
-    async def deadline_reached(self, game_id: int, *, if_due: bool = False) -> None:
+    async def deadline_reached(
+        self, game_id: int, *, if_due: bool = False, stage: tuple[int, Phase] | None = None
+    ) -> None:
         """Resolve the turn (steps 0-5), or close its pistol window (steps 6-7).
 
         One transaction per stage, keyed by (game, turn): a crash before the commit resolves
         the turn again from the log, with the same result; after it, never again.
 
         ``if_due`` (the clock): only if the deadline has still passed once the game's lock is
-        held, so a turn the host resolved meanwhile, or a deadline he moved, is left alone."""
+        held, so a turn the host resolved meanwhile, or a deadline he moved, is left alone.
+        ``stage`` (turn, phase): only if the game still stands there once the lock is held (a
+        request resolves only the stage it was validated against, never the next one: the
+        last pistol shot racing the window's close)."""
         game = self.live.get(game_id)
         if game is None:
             return
         async with game.lock:
             if not await self._in_step(game):
                 return  # finished (here or by another process) while this call waited
+            if stage is not None and (game.engine.turn, game.engine.phase) != stage:
+                return  # that stage was closed meanwhile (the clock, a host, another process)
             if if_due:
                 deadline = game.record.deadline
                 if game.record.paused or deadline is None or deadline > self.clock():
@@ -991,7 +1060,12 @@ class GameService:
             await self._refresh(game)
         return self.live.get(game.id) is game
 
-    async def _advance_locked(self, game: LiveGame, first: Sequence[Announcement] = ()) -> None:
+    async def _advance_locked(
+        self,
+        game: LiveGame,
+        first: Sequence[Announcement] = (),
+        audit: AuditSpec | None = None,
+    ) -> None:
         """`_advance` under the game's lock; a failure reloads the game from the store.
 
         Another process may resolve the same stage: the store's claim decides. If it was
@@ -1001,7 +1075,7 @@ class GameService:
         stage = (game.engine.turn, game.engine.phase)
         for attempt in range(1, STALE_ATTEMPTS + 1):
             try:
-                if not await self._advance(game, first):
+                if not await self._advance(game, first, audit):
                     log.info("game %s: turn %s resolved by another process", game.id, stage[0])
                     await self._refresh(game)
                 return
@@ -1016,8 +1090,14 @@ class GameService:
                 await self._refresh(game)
                 raise
 
-    async def _advance(self, game: LiveGame, first: Sequence[Announcement] = ()) -> bool:
-        """``first``: announcements queued ahead of the stage's own, in its transaction.
+    async def _advance(
+        self,
+        game: LiveGame,
+        first: Sequence[Announcement] = (),
+        audit: AuditSpec | None = None,
+    ) -> bool:
+        """``first``: announcements queued ahead of the stage's own, in its transaction
+        (``audit``: the audit row of the host command among them).
         False: another process claimed the stage first (nothing was written; the live game
         is then out of date)."""
         fence = game.fence()
@@ -1025,13 +1105,23 @@ class GameService:
         turn = engine.turn
         now = self.clock()
         if engine.phase is Phase.OPEN:
+            downtime = await self._downtime(game, now)
+            if downtime is not None:  # R59: an input of the resolution, logged with the turn
+                await self.store.add_request(
+                    game.id, turn, "host", downtime.to_dict(), None, fence=fence
+                )
+                game.entries += 1
+                fence = game.fence()
+                engine.note_downtime(downtime)
             result = engine.resolve()
             night = [*first, *night_announcements(engine.state, result)]
+            if downtime is not None:  # with the results (public only if it excused the turn)
+                night[len(first) + 1 : len(first) + 1] = downtime_announcements(turn, downtime)
             night.append(host_account(engine.state, result))  # R47: the night, for the hosts
             if engine.state.pistols:  # R18: the win check waits for the shots
                 window_end = now + game.schedule.pistol_window
                 if not await self.store.begin_pistol_window(
-                    game.id, turn, result.to_dict(), _items(night), window_end, fence=fence
+                    game.id, turn, result.to_dict(), _items(night, audit), window_end, fence=fence
                 ):
                     return False
                 game.record = await self.store.require_game(game.id)
@@ -1051,7 +1141,7 @@ class GameService:
             game.id,
             turn,
             result.to_dict(),
-            _items([*night, *final]),
+            _items([*night, *final], audit),
             engine.turn,
             deadline,
             next_phase=Phase.OPEN.value,
@@ -1071,6 +1161,50 @@ class GameService:
         else:
             game.record = await self.store.require_game(game.id)
         return True
+
+    async def _downtime(self, game: LiveGame, now: datetime) -> Downtime | None:
+        """R59: what the bot could not serve of the open turn (the store's downtime spans
+        within it: from its opening to its deadline, or to now if resolved early); None if
+        nothing was lost."""
+        started = game.record.started_at
+        if started is None:
+            return None
+        spans = await self.store.downtime(game.id, started)
+        if not spans:
+            return None  # the usual case: one cheap read, no more
+        opened = started
+        if game.engine.turn > 1:
+            previous = [
+                r for r in await self.store.resolutions(game.id) if r.turn == game.engine.turn - 1
+            ]
+            opened = previous[-1].resolved_at if previous else started
+        deadline = game.record.deadline
+        end = min(now, deadline) if deadline is not None else now
+        lost = 0.0
+        for start, stop, _cause in spans:
+            lost += max(0.0, (min(stop, end) - max(start, opened)).total_seconds())
+        if lost <= 0:
+            return None
+        return measure(lost, (end - opened).total_seconds())
+
+    async def downtime_now(self, game: LiveGame) -> Downtime | None:
+        """R59 for the ``/mafia resolve`` preview: what the resolution would note if the open
+        turn were resolved now."""
+        if game.engine.phase is not Phase.OPEN:
+            return None
+        return await self._downtime(game, self.clock())
+
+    async def heartbeat(self, process: str, *, cause: DowntimeCause = "discord") -> datetime | None:
+        """R59: this process serves its games now. ``process`` names the shards it runs (the
+        same key after a restart). A longer gap than :data:`DOWNTIME_GAP` since its previous
+        beat is kept as downtime of each running game it holds, as ``cause``: ``down`` for
+        the first beat of a run (the bot was not running), ``discord`` for later ones (it
+        beats only while Discord answers it). Returns the gap's start, if there was one."""
+        ids = list(self.live)
+        since = await self.store.beat(process, self.clock(), ids, gap=DOWNTIME_GAP, cause=cause)
+        if since is not None:
+            log.warning("downtime since %s (%s) for %d running games", since, cause, len(ids))
+        return since
 
     async def send_reminders(self, game_id: int) -> int:
         """Queue this turn's private reminders (once a turn, also across restarts)."""
@@ -1132,11 +1266,11 @@ class GameService:
             self._still_live(game)
             base = game.record.deadline or self.clock()
             deadline = base + timedelta(minutes=minutes)
-            args = {"minutes": minutes}
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "extend", args)
             notice = clock_extended_announcement(deadline.isoformat())  # R56: everyone is told
-            audit = host_audit_announcement("extend", actor_id, {"minutes": minutes})
-            game.record = await self.store.set_deadline(game.id, deadline, _items([audit, notice]))
+            audit, spec = _audited(actor_id, "extend", {"minutes": minutes})
+            game.record = await self.store.set_deadline(
+                game.id, deadline, _items([audit, notice], spec)
+            )
             return deadline
 
     async def pause(self, table_id: int, actor_id: int) -> None:
@@ -1145,12 +1279,12 @@ class GameService:
             self._still_live(game)
             if game.record.paused or game.record.deadline is None:
                 raise ServiceError("error.already_paused")
-            remaining = (game.record.deadline - self.clock()).total_seconds()
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "pause", {})
-            remaining = max(0.0, remaining)
+            remaining = max(0.0, (game.record.deadline - self.clock()).total_seconds())
             notice = clock_paused_announcement(remaining)  # R56: everyone is told
-            audit = host_audit_announcement("pause", actor_id, {})
-            game.record = await self.store.pause_game(game.id, remaining, _items([audit, notice]))
+            audit, spec = _audited(actor_id, "pause", {})
+            game.record = await self.store.pause_game(
+                game.id, remaining, _items([audit, notice], spec)
+            )
 
     async def resume(self, table_id: int, actor_id: int) -> datetime:
         game = self.running(table_id)
@@ -1159,10 +1293,11 @@ class GameService:
             if not game.record.paused:
                 raise ServiceError("error.not_paused")
             deadline = self.clock() + timedelta(seconds=game.record.paused_remaining or 0.0)
-            await self.store.add_audit(game.record.guild_id, game.id, actor_id, "resume", {})
             notice = clock_resumed_announcement(deadline.isoformat())  # R56: everyone is told
-            audit = host_audit_announcement("resume", actor_id, {})
-            game.record = await self.store.resume_game(game.id, deadline, _items([audit, notice]))
+            audit, spec = _audited(actor_id, "resume", {})
+            game.record = await self.store.resume_game(
+                game.id, deadline, _items([audit, notice], spec)
+            )
             return deadline
 
     async def audit(
@@ -1176,15 +1311,15 @@ class GameService:
         """Record a host command the service did not record itself (``/mafia announce``,
         ``state``, ...), and queue its line for #host when it belongs to a game (R56).
         False: no game, the caller tells #host directly."""
-        table = await self.store.get_table(table_id)
-        guild_id = table.guild_id if table is not None else table_id
-        await self.store.add_audit(guild_id, game_id, actor_id, command, args, table_id=table_id)
         if game_id is None:
+            table = await self.store.get_table(table_id)
+            guild_id = table.guild_id if table is not None else table_id
+            await self.store.add_audit(guild_id, None, actor_id, command, args, table_id=table_id)
             return False
         live = self.live.get(game_id)
         turn = live.engine.turn if live is not None else 0
-        audit = host_audit_announcement(command, actor_id, args)
-        await self.store.add_outbox(game_id, turn, _items([audit]))
+        audit, spec = _audited(actor_id, command, args)
+        await self.store.add_outbox(game_id, turn, _items([audit], spec))  # one transaction
         return True
 
     async def host_notice(self, game_id: int, kind: str, payload: dict[str, Any]) -> bool:

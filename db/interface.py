@@ -39,6 +39,7 @@ from db.models import (
     ACCEPTED,
     KEEP,
     AuditRecord,
+    DowntimeCause,
     Fence,
     GameHead,
     GameRecord,
@@ -58,6 +59,8 @@ from db.models import (
 
 __all__ = [
     "AuditLog",
+    "Confirmations",
+    "DowntimeLog",
     "GameLoader",
     "GameRepository",
     "GameStore",
@@ -159,11 +162,13 @@ class GameRepository(Protocol):
         phase: str = "day",
         seed: int | None = None,
         started_at: dt.datetime | None = None,
+        outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
         """Seat ``players`` (seat ``i`` is ``players[i]``: the script's order) and move the
         game from the lobby to running with this turn, phase and deadline (and ``seed`` if
-        given, else the lobby's), in one transaction. ``started_at`` (default: now) is kept
-        for the end-of-game announcement.
+        given, else the lobby's), in one transaction, with ``outbox_items`` (the role cards
+        and the first turn's opening) queued at turn ``turn``. ``started_at`` (default: now)
+        is kept for the end-of-game announcement.
 
         Raises :class:`~db.errors.NotFound` if the game is not in the lobby, and
         :class:`~db.errors.StoreError` if two seats share a user or a nickname (nicknames
@@ -618,11 +623,12 @@ class AuditLog(Protocol):
         ...
 
     async def audit_page(
-        self, table_id: int, *, limit: int, offset: int = 0
+        self, table_id: int, *, limit: int, offset: int = 0, before: int | None = None
     ) -> tuple[list[AuditRecord], int]:
         """One page of a table's audit log, newest first: at most ``limit`` rows (clamped
         to 1..:data:`AUDIT_PAGE_MAX`) after skipping ``offset`` (at least 0), and the number
-        of rows the table's log holds."""
+        of rows the table's log holds. ``before``: only rows whose id is below it, and the
+        number of those (keyset paging: rows added meanwhile never shift a page)."""
         ...
 
 
@@ -670,6 +676,48 @@ class StoreLifecycle(Protocol):
         ...
 
 
+class DowntimeLog(Protocol):
+    """R59: when each process last served its games, and the spans a game was not served."""
+
+    async def beat(
+        self,
+        process: str,
+        at: dt.datetime,
+        game_ids: Sequence[int],
+        *,
+        gap: dt.timedelta,
+        cause: DowntimeCause,
+    ) -> dt.datetime | None:
+        """``process`` (a key naming the shards it runs) serves its games at ``at``. If its
+        previous beat (for a key never seen, the newest beat of any: the bot was re-sharded)
+        is more than ``gap`` before ``at``, the span between is downtime of each game of
+        ``game_ids`` (still running), kept in the same transaction; returns its start (None:
+        no downtime)."""
+        ...
+
+    async def downtime(
+        self, game_id: int, since: dt.datetime
+    ) -> list[tuple[dt.datetime, dt.datetime, DowntimeCause]]:
+        """The game's downtime spans ending after ``since``: (start, end, cause), by start."""
+        ...
+
+
+class Confirmations(Protocol):
+    """A host's confirmation whose options do not fit in its button's id, until it expires:
+    kept in the store, so a restart keeps it."""
+
+    async def put_confirmation(
+        self, token: str, data: Mapping[str, Any], *, now: dt.datetime, expires_at: dt.datetime
+    ) -> None:
+        """Keep ``data`` under ``token`` until ``expires_at`` (those expired by ``now`` are
+        dropped)."""
+        ...
+
+    async def get_confirmation(self, token: str, now: dt.datetime) -> JSONDict | None:
+        """The data kept under ``token`` if it has not expired by ``now``."""
+        ...
+
+
 class GameStore(
     GameRepository,
     RequestLog,
@@ -677,6 +725,8 @@ class GameStore(
     SettingsRepository,
     AuditLog,
     GameLoader,
+    DowntimeLog,
+    Confirmations,
     StoreLifecycle,
     Protocol,
 ):

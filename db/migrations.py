@@ -281,7 +281,33 @@ _V9 = """
 ALTER TABLE outbox ADD COLUMN message_id INTEGER;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
+_V10 = """
+-- Downtime (R59): when each process last served its games (a heartbeat every half minute
+-- while it is connected to Discord; the key names the shards it runs), and the spans a game
+-- was not served (``down``: the bot was not running; ``discord``: Discord did not answer it),
+-- written when the bot is back. A turn's resolution measures what it lost from them.
+CREATE TABLE heartbeats (
+    process TEXT PRIMARY KEY,
+    beat_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE downtime (
+    id         INTEGER PRIMARY KEY,
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    started_at TEXT NOT NULL,
+    ended_at   TEXT NOT NULL,
+    cause      TEXT NOT NULL CHECK (cause IN ('down', 'discord'))
+) STRICT;
+CREATE INDEX downtime_by_game ON downtime (game_id, ended_at);
+-- A host's confirmation whose options do not fit in its button's id (an /mafia exclude
+-- reason), until it expires: a restart keeps it.
+CREATE TABLE confirmations (
+    token      TEXT PRIMARY KEY,
+    expires_at TEXT NOT NULL,
+    data       TEXT NOT NULL
+) STRICT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -22,6 +22,9 @@ SECTIONS: tuple[Section, ...] = ("host", "requests", "after")
 
 ACCEPTED = "accepted"
 
+#: R59: why the bot could not serve a game: it was not running, or Discord did not answer it.
+DowntimeCause = Literal["down", "discord"]
+
 
 class Keep(enum.Enum):
     """The type of :data:`KEEP`."""
@@ -180,11 +183,23 @@ class ResolutionRecord:
 
 
 @attrs.frozen
+class AuditSpec:
+    """A host command's audit row (input), written with the outbox row that carries it."""
+
+    actor_id: int
+    command: str
+    args: Mapping[str, Any] = attrs.Factory(dict)
+
+
+@attrs.frozen
 class OutboxItem:
-    """An announcement to write to the outbox (input)."""
+    """An announcement to write to the outbox (input). ``audit``: the host command it is the
+    #host line of; its audit row is written in the same transaction as the row (so the
+    audit is exactly as durable as the command: once, with it)."""
 
     kind: str
     payload: Mapping[str, Any]
+    audit: AuditSpec | None = None
 
 
 @attrs.frozen

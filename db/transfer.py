@@ -43,6 +43,9 @@ TABLES: Final[tuple[str, ...]] = (
     "audit_log",
     "posts",
     "snapshots",
+    "heartbeats",
+    "downtime",
+    "confirmations",
 )
 
 #: Each table's column names and rows, as read from the source.

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from rules.downtime import Downtime
 from rules.model import Death, GameState, Phase, Request, TurnResult
 from rules.names import collation_key, public_order
 from rules.roles import Step, role_classes
@@ -483,3 +484,21 @@ def replaced_announcement(nick: str) -> Announcement:
     """``/mafia replace`` (R56): the nickname is now played by a substitute. Neither member
     is named (R6) and nothing about the role is said."""
     return Announcement("replaced", PUBLIC, {"nick": nick})
+
+
+# --- downtime (R59) ----------------------------------------------------------------------
+
+
+def downtime_announcements(turn: int, downtime: Downtime) -> list[Announcement]:
+    """R59 at the deadline of ``turn``: the hosts get the time lost (whole minutes, rounded
+    up) and whether it excused the turn; the players are told, with the results, only when
+    it did (nobody left for inactivity or missed votes)."""
+    if downtime.lost <= 0:
+        return []
+    minutes = -(-downtime.lost // 60)
+    percent = downtime.lost * 100 // max(1, downtime.length)
+    payload = {"turn": turn, "minutes": minutes, "percent": percent}
+    out = [Announcement("downtime_host", HOST, {**payload, "excused": downtime.excuses})]
+    if downtime.excuses:
+        out.insert(0, Announcement("downtime", PUBLIC, {"turn": turn, "minutes": minutes}))
+    return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rules.downtime import Downtime, is_downtime_entry
 from rules.model import (
     Cause,
     GameState,
@@ -162,8 +163,17 @@ class Game:
                 self.history.append(state.current)
                 state.current = None
 
-    def resolve(self) -> TurnResult:
-        """The deadline: steps 0-5. Then shots (`submit` a `shoot`) and `finish_turn`."""
+    def note_downtime(self, downtime: Downtime) -> None:
+        """R59: what the bot could not serve of this open turn, measured at its deadline (an
+        input of the resolution, logged with the turn; a later measure replaces it)."""
+        if self.state.phase is Phase.OPEN:
+            self.state.downtime = downtime
+
+    def resolve(self, downtime: Downtime | None = None) -> TurnResult:
+        """The deadline: steps 0-5. Then shots (`submit` a `shoot`) and `finish_turn`.
+        ``downtime`` (R59): noted first (:meth:`note_downtime`)."""
+        if downtime is not None:
+            self.note_downtime(downtime)
         return resolve_turn(self.state)
 
     def finish_turn(self) -> TurnResult:
@@ -227,7 +237,9 @@ def rebuild(
             raise RebuildError(f"log has turn {turn} but the game is at turn {game.turn}")
         entries = by_turn.get(turn, [])
         for _, section, payload in entries:
-            if section == "host":
+            if section == "host" and is_downtime_entry(payload):  # R59
+                game.note_downtime(Downtime.from_dict(payload))
+            elif section == "host":
                 _must(game.host_action(HostAction.from_dict(payload)), turn, payload)
             elif section == "requests":
                 _must(game.submit(parse_request(payload)), turn, payload)
@@ -257,7 +269,11 @@ def _pistol_window(
     shots = [e for e in entries if e[1] == "after"]
     upcoming = by_turn.get(turn + 1, [])
     last_shot = shots[-1][0] if shots else -1
-    meanwhile = [e for e in upcoming if e[1] == "host" and (not closed or e[0] < last_shot)]
+    meanwhile = [
+        e
+        for e in upcoming
+        if e[1] == "host" and not is_downtime_entry(e[2]) and (not closed or e[0] < last_shot)
+    ]
     if meanwhile:
         taken = {e[0] for e in meanwhile}
         by_turn[turn + 1] = [e for e in upcoming if e[0] not in taken]

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from rules.downtime import Downtime
+
 if TYPE_CHECKING:
     from rules.roles import Role, Step
 
@@ -372,6 +374,7 @@ class GameState:
     injection_used: bool = False  # R20
     pistols: set[str] = attrs.Factory(set)  # commissars who may shoot now (R18)
     current: TurnResult | None = None  # the turn being resolved (between resolve and finish)
+    downtime: Downtime | None = None  # R59: what the bot lost of this turn (rules.downtime)
 
     def living(self) -> list[Player]:
         return [p for p in self.players.values() if p.alive]

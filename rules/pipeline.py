@@ -274,9 +274,11 @@ class Inactivity:
 def inactivity(state: GameState) -> Inactivity:
     """Step 4's decision on the state as it stands, pure: the resolution applies it, and the
     host's ``/mafia resolve`` preview shows it (who would be removed if the turn were
-    resolved now)."""
+    resolved now). Nobody, in a turn R59 excuses (``state.downtime``)."""
     if not state.activity_rules:
         return Inactivity()
+    if state.downtime is not None and state.downtime.excuses:
+        return Inactivity()  # R59: the bot lost a tenth of the turn or more
     voted = {s.request.by for s in state.submissions("vote")}
     missed: list[str] = []
     removed: list[tuple[str, Cause]] = []
@@ -376,6 +378,7 @@ def close_turn(state: GameState) -> TurnResult:
     state.phase = Phase.OPEN
     state.requests.clear()
     state.posts.clear()
+    state.downtime = None  # R59: measured anew each turn
     state.deprived = state.deprived_next
     state.deprived_next = set()
     state.double_kill = state.double_kill_next

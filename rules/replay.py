@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from json.encoder import encode_basestring  # the C function (ensure_ascii=False)
 from typing import Any
 
+from rules.downtime import Downtime, DowntimeFormatError, is_downtime_entry
 from rules.engine import Game
 from rules.model import HostAction, Phase, Rejected, Request, RequestFormatError
 from rules.names import (
@@ -39,11 +40,17 @@ class ScriptError(ValueError):
 
 class ParsedTurn:
     def __init__(
-        self, host: list[HostAction], requests: list[Request], after: list[Request]
+        self,
+        host: list[HostAction],
+        requests: list[Request],
+        after: list[Request],
+        downtime: Downtime | None = None,
     ) -> None:
         self.host = host
         self.requests = requests
         self.after = after
+        #: R59: the last downtime entry of the turn's ``host`` section, if any.
+        self.downtime = downtime
 
 
 def _no_unknown_keys(where: str, obj: dict[Any, Any], known: Sequence[str]) -> None:
@@ -161,8 +168,15 @@ def _parse_turn(number: int, raw: Any, nicks: list[str], fast: _FastRequests) ->
             raise ScriptError(f"{where}: '{key}' must be a list")
         sections[key] = value
     host: list[HostAction] = []
+    downtime: Downtime | None = None
     for i, item in enumerate(sections["host"]):
         at = f"{where}, host[{i}]"
+        if is_downtime_entry(item):  # R59 (scripts before it have none: still valid)
+            try:
+                downtime = Downtime.from_dict(item)  # the last measure of the turn counts
+            except DowntimeFormatError as exc:
+                raise ScriptError(f"{at}: {exc}") from None
+            continue
         if isinstance(item, dict):
             _no_unknown_keys(at, item, HOST_KEYS)
         try:
@@ -177,6 +191,7 @@ def _parse_turn(number: int, raw: Any, nicks: list[str], fast: _FastRequests) ->
         host,
         _parse_requests(where, "requests", sections["requests"], nicks, fast),
         _parse_requests(where, "after", sections["after"], nicks, fast),
+        downtime,
     )
 
 
@@ -230,8 +245,9 @@ def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
             host_rejected.append({"index": i, "do": action.do, "reason": str(refusal.code)})
     rejected = _submit_all(game, turn.requests)
     after_rejected: list[Rejected] = []
+    downtime = turn.downtime if game.phase is Phase.OPEN else None
     if game.phase is Phase.OPEN:
-        game.resolve()
+        game.resolve(downtime)  # R59
         after_rejected = _submit_all(game, turn.after)
         result = game.finish_turn()
     else:  # the game ended at a host exclusion before the deadline
@@ -243,6 +259,9 @@ def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
     out["after"]["rejected"] = [r.to_dict() for r in after_rejected]
     if host_rejected:
         out["host_rejected"] = host_rejected
+    if downtime is not None:  # only in a turn that had some: older outcomes are unchanged
+        out["downtime"] = {"lost": downtime.lost, "length": downtime.length}
+        out["downtime"]["excused"] = downtime.excuses
     return out
 
 

@@ -92,19 +92,22 @@ class AuditMixin(PostgresBase):
         return [_audit(r) for r in rows]
 
     async def audit_page(
-        self, table_id: int, *, limit: int, offset: int = 0
+        self, table_id: int, *, limit: int, offset: int = 0, before: int | None = None
     ) -> tuple[list[AuditRecord], int]:
         limit = max(1, min(limit, AUDIT_PAGE_MAX))
         offset = max(0, offset)
+        bound = "" if before is None else " AND id < $2"
+        keys: tuple[int, ...] = (table_id,) if before is None else (table_id, before)
+        n = len(keys)
         async with self._reading() as db:
             rows = await db.fetch(
                 f"SELECT {_AUDIT_COLUMNS} FROM audit_log "
-                "WHERE table_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
-                table_id,
+                f"WHERE table_id = $1{bound} ORDER BY id DESC LIMIT ${n + 1} OFFSET ${n + 2}",
+                *keys,
                 limit,
                 offset,
             )
             counted = await db.fetchval(
-                "SELECT COUNT(*) FROM audit_log WHERE table_id = $1", table_id
+                f"SELECT COUNT(*) FROM audit_log WHERE table_id = $1{bound}", *keys
             )
         return [_audit(r) for r in rows], int(counted)

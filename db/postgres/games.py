@@ -207,6 +207,7 @@ class GamesMixin(PostgresBase):
         phase: str = "day",
         seed: int | None = None,
         started_at: dt.datetime | None = None,
+        outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
         now = utcnow()
         started = aware(started_at) if started_at is not None else now
@@ -240,6 +241,7 @@ class GamesMixin(PostgresBase):
                 )
             except asyncpg.IntegrityConstraintViolationError as e:
                 raise StoreError(f"cannot seat the players of game {game_id}: {e}") from e
+            await insert_outbox(db, game_id, turn, outbox_items, now)
             return game_record(row)
 
         return await self._write(body)

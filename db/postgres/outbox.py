@@ -22,6 +22,7 @@ import asyncpg
 import attrs
 
 from db.models import OutboxItem, OutboxRecord, PostRecord
+from db.postgres.audit import insert_audit
 from db.postgres.base import Conn, PostgresBase, foreign_key_to_not_found
 from db.postgres.convert import aware, dumps, utcnow
 from db.records import outbox_record as _outbox
@@ -41,9 +42,15 @@ async def insert_outbox(
     now: dt.datetime,
 ) -> list[int]:
     """Queue ``items`` inside the caller's transaction (a resolution, a host action...), in
-    one statement; ids follow the order given."""
+    one statement; ids follow the order given. Each item's audit row goes with it
+    (``OutboxItem.audit``)."""
     if not items:
         return []
+    for item in items:
+        if item.audit is not None:
+            spec = item.audit
+            args = dumps(dict(spec.args))
+            await insert_audit(db, None, game_id, spec.actor_id, spec.command, args, now)
     payloads = [dumps(dict(item.payload)) for item in items]
     try:
         rows = await db.fetch(

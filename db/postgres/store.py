@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from db.postgres.audit import AuditMixin
+from db.postgres.downtime import DowntimeMixin
 from db.postgres.games import GamesMixin
 from db.postgres.loading import LoadingMixin
 from db.postgres.outbox import OutboxMixin
@@ -19,6 +20,7 @@ class PostgresStore(
     OutboxMixin,
     SettingsMixin,
     AuditMixin,
+    DowntimeMixin,
     LoadingMixin,
     PrivacyMixin,
 ):

@@ -89,16 +89,18 @@ class AuditMixin(SQLiteBase):
         return [_audit(r) for r in rows]
 
     async def audit_page(
-        self, table_id: int, *, limit: int, offset: int = 0
+        self, table_id: int, *, limit: int, offset: int = 0, before: int | None = None
     ) -> tuple[list[AuditRecord], int]:
         limit = max(1, min(limit, AUDIT_PAGE_MAX))
         offset = max(0, offset)
+        bound = "" if before is None else " AND id < ?"
+        keys: tuple[int, ...] = (table_id,) if before is None else (table_id, before)
         rows = await self._read(
             "SELECT id, guild_id, table_id, game_id, actor_id, command, args, at FROM audit_log "
-            "WHERE table_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
-            (table_id, limit, offset),
+            f"WHERE table_id = ?{bound} ORDER BY id DESC LIMIT ? OFFSET ?",
+            (*keys, limit, offset),
         )
         counted = await self._read(
-            "SELECT COUNT(*) AS n FROM audit_log WHERE table_id = ?", (table_id,)
+            f"SELECT COUNT(*) AS n FROM audit_log WHERE table_id = ?{bound}", keys
         )
         return [_audit(r) for r in rows], int(counted[0]["n"])

@@ -216,6 +216,7 @@ class GamesMixin(SQLiteBase):
         phase: str = "day",
         seed: int | None = None,
         started_at: dt.datetime | None = None,
+        outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
         now = to_db_time(utcnow())
         started = to_db_time(started_at) if started_at is not None else now
@@ -245,6 +246,7 @@ class GamesMixin(SQLiteBase):
                 )
             except sqlite3.IntegrityError as e:
                 raise StoreError(f"cannot seat the players of game {game_id}: {e}") from e
+            await insert_outbox(db, game_id, turn, outbox_items, now)
             return game_record(rows[0])
 
         return await self._write(body)

@@ -11,6 +11,7 @@ import attrs
 
 from db.models import OutboxItem, OutboxRecord, PostRecord
 from db.records import outbox_record as _outbox
+from db.sqlite.audit import insert_audit
 from db.sqlite.base import SQLiteBase, foreign_key_to_not_found
 from db.sqlite.convert import dumps, from_db_time, to_db_time, utcnow
 
@@ -46,9 +47,16 @@ async def insert_outbox(
     items: Sequence[OutboxItem],
     now: str,
 ) -> list[int]:
-    """Queue ``items`` inside the caller's transaction (a resolution, a host action...)."""
+    """Queue ``items`` inside the caller's transaction (a resolution, a host action...), each
+    item's audit row with it (``OutboxItem.audit``)."""
     ids = []
     for item in items:
+        if item.audit is not None:
+            spec = item.audit
+            args = dumps(dict(spec.args))
+            await insert_audit(
+                db, None, game_id, spec.actor_id, spec.command, args, from_db_time(now)
+            )
         try:
             rows = list(
                 await db.execute_fetchall(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from db.sqlite.audit import AuditMixin
+from db.sqlite.downtime import DowntimeMixin
 from db.sqlite.games import GamesMixin
 from db.sqlite.loading import LoadingMixin
 from db.sqlite.outbox import OutboxMixin
@@ -19,6 +20,7 @@ class SQLiteStore(
     OutboxMixin,
     SettingsMixin,
     AuditMixin,
+    DowntimeMixin,
     LoadingMixin,
     PrivacyMixin,
 ):

@@ -17,6 +17,8 @@ from db import interface
 from db.errors import StoreError
 from db.interface import (
     AuditLog,
+    Confirmations,
+    DowntimeLog,
     GameLoader,
     GameRepository,
     GameStore,
@@ -38,6 +40,8 @@ CONCERNS: list[type[Any]] = [
     SettingsRepository,
     AuditLog,
     GameLoader,
+    DowntimeLog,
+    Confirmations,
     StoreLifecycle,
 ]
 

@@ -319,6 +319,21 @@ async def test_audit_log_round_trip(store: Store) -> None:
     assert all(r.guild_id == 3 for r in records)
 
 
+async def test_audit_page_by_entry_id(store: Store) -> None:
+    """R56, /mafia log: a page below a given entry id stays the same page however many rows
+    are added after it (keyset paging), with the count of the rows below."""
+    ids = [await store.add_audit(5, None, 77, "extend", {"minutes": m}) for m in range(1, 8)]
+    newest, total = await store.audit_page(5, limit=3)
+    assert [r.id for r in newest] == ids[:-4:-1] and total == 7
+    for m in (100, 200):
+        await store.add_audit(5, None, 77, "extend", {"minutes": m})
+    below, count = await store.audit_page(5, limit=3, before=newest[-1].id)
+    assert [r.args["minutes"] for r in below] == [4, 3, 2] and count == 4
+    last, count = await store.audit_page(5, limit=3, before=below[-1].id)
+    assert [r.args["minutes"] for r in last] == [1] and count == 1
+    assert await store.audit_page(6, limit=3, before=ids[-1]) == ([], 0)
+
+
 async def test_running_games_soonest_deadline_first(store: Store) -> None:
     ids = []
     for guild, hours in [(1, 5), (2, 1), (3, 3)]:

@@ -242,7 +242,7 @@ async def play(world: World, lang: Lang, *, reveal: bool = False) -> Script:
     assert n["foundling"] in {c["value"] for c in offered}  # not known as mafia: offered
     for role in MAFIA:  # R22: accepted like any kill; it will fail silently
         assert await s.act(role, "kill", target=n["foundling"]) == s.tr(
-            "play.accepted.kill", target=n["foundling"]
+            "play.accepted.kill", target=n["foundling"], turn=1
         )
     # A non-mafia's kill is refused for his own role, whoever the target is (R55).
     assert {
@@ -271,8 +271,8 @@ async def play(world: World, lang: Lang, *, reveal: bool = False) -> Script:
     hunt_boss = await s.act("villager", "hunt", target=n["boss"])
     hunt_sergeant = await s.act("foundling", "hunt", target=n["sergeant"])
     # R55: the same answer whether the target is mafia or not.
-    assert hunt_boss == s.tr("play.accepted.hunt", target=n["boss"])
-    assert hunt_sergeant == s.tr("play.accepted.hunt", target=n["sergeant"])
+    assert hunt_boss == s.tr("play.accepted.hunt", target=n["boss"], turn=2)
+    assert hunt_sergeant == s.tr("play.accepted.hunt", target=n["sergeant"], turn=2)
     for role in MAFIA:
         await s.act(role, "kill", target=n["commissar"])
     await s.act("commissar", "check", target=n["troublemaker"])

@@ -14,6 +14,7 @@ from core.i18n import t
 from tests.e2e.helpers import (
     World,
     add_players,
+    bot_of,
     channel_texts,
     confirm_now,
     dm_texts,
@@ -273,3 +274,41 @@ async def test_a_mafia_room_that_cannot_be_opened_is_reported_in_host(simcord_en
     reply_text(await world.admin.slash(world.lobby, "mafia start"))
     notice = t("en", "start.mafia_access_failed", channel=mafia.mention)
     assert notice in host_warnings(slot(world, "host"))
+
+
+def _log_lines(text: str) -> list[str]:
+    """The audit lines of a /mafia log page (each starts with its timestamp)."""
+    return [line for line in text.splitlines() if line.startswith("<t:")]
+
+
+async def test_R56_mafia_log_pages_by_entry_neither_repeating_nor_skipping(
+    simcord_env: Env,
+) -> None:
+    """Twenty lines, two pages. The /mafia log line itself (logged once page 1 is shown), and
+    the commands another host runs while the pages are turned, shift nothing: page 2 starts
+    right below page 1 (before: it repeated page 1's last line, and lines were skipped)."""
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"p{i}" for i in range(8)])
+    await start_game(world, ROLES, actors)
+    host = world.admin
+    for minutes in range(1, 17):  # 4 lobby commands + 16 = 20 rows
+        reply_text(await host.slash(world.lobby, "mafia extend", minutes=minutes))
+    first = await host.slash(world.lobby, "mafia log")
+    assert first.response is not None
+    page1 = _log_lines(reply_text(first))
+    assert len(page1) == 10
+    for minutes in (100, 200, 300):  # meanwhile: three more lines
+        reply_text(await host.slash(world.lobby, "mafia extend", minutes=minutes))
+    buttons = _buttons(first)
+    prev, nxt = t("en", "console.log.prev"), t("en", "console.log.next")
+    await host.click(first.response, custom_id=buttons[nxt][0])
+    text = message_text(first.response.message)
+    assert t("en", "console.log.title", page=2, pages=2) in text
+    page2 = _log_lines(text)
+    assert len(page2) == 10 and not set(page1) & set(page2)
+    rows = await bot_of(world.env).store.audit_log(guild_id=world.guild.id)
+    assert len(rows) == 20 + 1 + 3  # the log command and the three extensions after it
+    assert audit_command_name("en", "mafia setup") in page2[-1]
+    assert t("en", "console.audit.minutes", minutes=1) in page2[5]
+    await host.click(first.response, custom_id=buttons[prev][0])
+    assert _log_lines(message_text(first.response.message)) == page1

@@ -12,6 +12,7 @@ import discord
 import pytest
 from simcord import Env, InteractionResult, MemberActor
 
+from bot.confirm import CONFIRMATION_TTL
 from core.i18n import t
 from core.refusal import Refusal
 from tests.e2e.helpers import (
@@ -318,18 +319,125 @@ async def test_R56_exclude_confirms_the_player_it_names(
     no_errors_logged(caplog)
 
 
-async def test_a_confirmation_from_before_a_restart_of_an_exclusion_expires(
+async def test_a_confirmation_of_an_exclusion_survives_a_restart_until_it_expires(
     simcord_env: Env,
     restart: Restart,
 ) -> None:
+    """The preview's reason is kept in the store: after a restart its Confirm still excludes
+    the player, with the reason in #host's audit line (before: refused as expired). An old
+    preview expires after an hour."""
     env = simcord_env
     world = make_world(env)
     players = add_players(world, ["a", "b", "c", "d", "e", "f", "g"])
     await start_game(world, "mafioso=2 commissar=1 villager=4", players)
-    vil_nick = seats_by_role(world, players)["villager"][0]
+    seats = seats_by_role(world, players)
+    vil_nick = seats["villager"][0]
     preview = await world.admin.slash(world.lobby, "mafia exclude", player=vil_nick, reason="x")
+    late = await world.admin.slash(
+        world.lobby, "mafia exclude", player=seats["commissar"][0], reason="y"
+    )
     await restart()
-    assert preview.response is not None
+    assert preview.response is not None and late.response is not None
     clicked = await world.admin.click(preview.response, custom_id=confirm_button(preview))
+    assert confirmed_text(clicked) == t("en", "host.excluded", nick=vil_nick)
+    assert not live_game(world).engine.state.players[vil_nick].alive
+    [audit] = [
+        a for a in await bot_of(env).store.audit_log(guild_id=world.guild.id)
+        if a.command == "exclude"
+    ]
+    assert audit.args.get("reason") == "x"
+    reply_text(await world.admin.slash(world.lobby, "mafia pause"))  # the game waits meanwhile
+    await env.advance_time(CONFIRMATION_TTL.total_seconds() + 1)
+    clicked = await world.admin.click(late.response, custom_id=confirm_button(late))
     assert confirmed_text(clicked) == t("en", "error.confirmation_expired")
-    assert live_game(world).engine.state.players[vil_nick].alive
+    assert live_game(world).engine.state.players[seats["commissar"][0]].alive
+
+
+async def pistol_window_open(world: World) -> list[MemberActor]:
+    """Eight players; turn 1 is resolved with the commissar killed, so his pistol window is
+    open (R18)."""
+    players = add_players(world, [f"p{i}" for i in range(8)])
+    await start_game(world, "mafioso=2 commissar=1 villager=5", players)
+    for actor in players:
+        reply_text(await actor.slash(slot(world, "game"), "say", text="here"))
+    com_nick = seats_by_role(world, players)["commissar"][0]
+    for p in live_game(world).players:
+        if p.role == "mafioso":
+            maf = next(a for a in players if a.id == p.user_id)
+            reply_text(await maf.slash(slot(world, "game"), "kill", target=com_nick))
+    assert await resolve_now(world) == t("en", "host.resolved_turn", turn=1)
+    assert live_game(world).engine.phase.value == "pistol"
+    return players
+
+
+async def test_R18_a_shot_from_the_menu_at_the_close_says_it_came_too_late(
+    simcord_env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The commissar picks his target in the pistol menu as the host confirms the window's
+    close, and the close is decided first: the reply says turn 1 closed before the shot came
+    (R5), the window closes once, and turn 2 stays open with everyone in it. (The shot
+    decided first closes only its own window: tests/integration/test_races.py.)"""
+    env = simcord_env
+    world = make_world(env)
+    players = await pistol_window_open(world)
+    seats = seats_by_role(world, players)
+    com = seats["commissar"][1]
+    target = seats["villager"][0]
+    dm = com.user.dm_channel
+    assert dm is not None
+    prompt = dm.history()[-1]
+    game = live_game(world)
+    preview = await world.admin.slash(world.lobby, "mafia resolve")
+    assert preview.response is not None
+    button = confirm_button(preview)
+    assert button.endswith(":1.pistol")
+    shot, clicked = await at_once(
+        env,
+        lambda: com.user.select(prompt, [target], custom_id=f"mafia:pistol:{game.id}"),
+        lambda: world.admin.click(preview.response, custom_id=button),  # type: ignore[arg-type]
+    )
+    assert confirmed_text(clicked) == t("en", "host.resolved_turn", turn=1)
+    assert reply_text(shot) == "\n".join(
+        [t("en", "play.late_refused", sent=1), t("en", "refusal.no_pistol")]
+    )
+    refusals_only(env)
+    game = live_game(world)
+    assert (game.engine.turn, game.engine.phase.value) == (2, "open")
+    assert game.engine.state.players[target].alive
+    assert len(game.engine.state.living()) == 7
+    no_errors_logged(caplog)
+
+
+async def test_R5_a_vote_racing_the_resolution_names_the_turn_it_counts_for(
+    simcord_env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A /vote sent as the host confirms the resolution of turn 2 is decided in turn 3: its
+    reply says so (R5), instead of a bare "counted" read as turn 2."""
+    env = simcord_env
+    world = make_world(env)
+    players = await pistol_window_open(world)
+    assert await resolve_now(world) == t("en", "host.resolved_turn", turn=1)
+    game = live_game(world)
+    living = [a for a in players if game.engine.state.alive(game.nick_of(a.id) or "")]
+    for actor in living:
+        reply_text(await actor.slash(slot(world, "game"), "say", text="turn 2"))
+    voter = living[0]
+    target = game.nick_of(living[1].id)
+    assert target is not None
+    preview = await world.admin.slash(world.lobby, "mafia resolve")
+    assert preview.response is not None
+    button = confirm_button(preview)
+    clicked, voted = await at_once(
+        env,
+        lambda: world.admin.click(preview.response, custom_id=button),  # type: ignore[arg-type]
+        lambda: voter.slash(slot(world, "game"), "vote", target=target),
+    )
+    assert confirmed_text(clicked) == t("en", "host.resolved_turn", turn=2)
+    assert live_game(world).engine.turn == 3
+    assert reply_text(voted) == "\n".join(
+        [
+            t("en", "play.late", sent=2, turn=3),
+            t("en", "play.accepted.vote", target=target, turn=3),
+        ]
+    )
+    no_errors_logged(caplog)

@@ -71,7 +71,7 @@ async def test_a_russian_game_answers_an_english_client_in_english(simcord_env: 
         refused = await refusal(world.env, maf.slash(game_ch, "vote", target=com_nick))
         assert refused == t("en", "refusal.no_lynch_on_turn_1")
         accepted = reply_text(await maf.slash(game_ch, "kill", target=com_nick))
-        assert accepted == t("en", "play.accepted.kill", target=com_nick)
+        assert accepted == t("en", "play.accepted.kill", target=com_nick, turn=1)
         said = reply_text(await maf.slash(game_ch, "say", text="Hello."))
         assert said == t("en", "say.done", channel=game_ch.mention)
 
@@ -215,7 +215,7 @@ async def test_R18_the_pistol_menu_in_a_dm_answers_in_the_readers_language(
     with client_locale(com, "ru"):
         custom_id = f"mafia:pistol:{live_game(world).id}"
         picked = await com.user.select(prompt, [maf_nick], custom_id=custom_id)
-        assert reply_text(picked) == t("ru", "pistol.done", nick=maf_nick)
+        assert reply_text(picked) == t("ru", "pistol.done", nick=maf_nick, turn=1)
 
 
 async def test_setup_answers_a_client_without_a_catalogue_in_the_language_it_was_given(

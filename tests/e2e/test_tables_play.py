@@ -273,7 +273,7 @@ async def test_each_command_acts_on_the_game_of_the_table_it_is_used_at(simcord_
     a_target = next(n for n in sorted(a_nicks) if n != a_nick)
     b_target = next(n for n in sorted(b_nicks) if n != b_nick)
     voted_a = reply_text(await ben.slash(a_game, "vote", target=a_target))
-    assert t("en", "play.accepted.vote", target=a_target) in voted_a
+    assert t("en", "play.accepted.vote", target=a_target, turn=2) in voted_a
     assert voted_a.startswith(f"**{t('en', 'reply.header', table=a_title, game=a_id)}**")
     reply_text(await ben.slash(s.channel(s.b, "discussion"), "vote", target=b_target))
     [vote_a] = [r for r in s.live(s.a).engine.standing_requests(a_nick) if r.do == "vote"]

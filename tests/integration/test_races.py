@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from core.service import GameService, ServiceError
+from core.i18n import t
+from core.service import GameService, LateRefusal, ServiceError
 from db.store import Store
 from rules.model import Phase
 from tests.integration.test_service import GUILD, HOST, FakeClock, nick, started
@@ -182,3 +183,131 @@ async def test_R18_a_second_resolve_leaves_the_pistol_window_alone(
     assert live is not None and live.engine.phase is Phase.PISTOL and live.engine.turn == 1
     await service.resolve(GUILD, HOST, turn=1, stage="pistol")
     assert live.engine.phase is Phase.OPEN and live.engine.turn == 2
+
+
+async def pistol_window(service: GameService, clock: FakeClock) -> dict[str, list[int]]:
+    """Eight players, turn 1 resolved with the commissar killed: his pistol window is open
+    (R18). Returns role -> user ids."""
+    await service.new_game(
+        GUILD, HOST, "fast", "UTC", roles="mafioso=2 commissar=1 villager=5", seed=11
+    )
+    for uid in range(1, 9):
+        await service.join(GUILD, uid)
+    live = await service.start(GUILD)
+    by_role: dict[str, list[int]] = {}
+    for p in live.players:
+        by_role.setdefault(p.role, []).append(p.user_id)
+    com = nick(service, by_role["commissar"][0])
+    for uid in live.players:
+        await service.submit(GUILD, uid.user_id, {"do": "post"})
+    for maf in by_role["mafioso"]:
+        await service.submit(GUILD, maf, {"do": "kill", "target": com})
+    clock.advance(minutes=10)
+    await service.deadline_reached(live.id, if_due=True)
+    assert live.engine.phase is Phase.PISTOL and live.engine.turn == 1
+    return by_role
+
+
+async def test_R18_the_last_shot_at_the_close_resolves_only_its_window(
+    store: Store, clock: FakeClock
+) -> None:
+    """The last shot lands in the instant the window closes (the clock waits for the shot's
+    lock and closes the window first): the shot closes nothing more. Before, it resolved the
+    turn that had just opened: everyone removed for not posting in it (R52), a false draw."""
+    service = GameService(store, clock)
+    by_role = await pistol_window(service, clock)
+    live = service.game_in(GUILD)
+    assert live is not None and live.record.deadline is not None
+    clock.now = live.record.deadline  # the window closes now
+    target = nick(service, by_role["villager"][0])
+    ok, refused = await outcomes(
+        service.submit(GUILD, by_role["commissar"][0], {"do": "shoot", "target": target}),
+        service.deadline_reached(live.id, if_due=True),
+    )
+    assert len(ok) == 2 and refused == []
+    assert [r.turn for r in await store.resolutions(live.id)] == [1]
+    assert service.game_in(GUILD) is live
+    assert live.engine.turn == 2 and live.engine.phase is Phase.OPEN
+    assert len(live.engine.state.living()) == 6  # the commissar and the one he shot
+
+
+async def test_R18_a_resolve_confirmed_at_the_close_resolves_only_its_window(
+    store: Store, clock: FakeClock
+) -> None:
+    """The host confirms "close the pistol window of turn 1" as the clock closes it: turn 2,
+    just opened, stays open."""
+    service = GameService(store, clock)
+    await pistol_window(service, clock)
+    live = service.game_in(GUILD)
+    assert live is not None and live.record.deadline is not None
+    clock.now = live.record.deadline
+    ok, refused = await outcomes(
+        service.deadline_reached(live.id, if_due=True),
+        service.resolve(GUILD, HOST, turn=1, stage="pistol"),
+    )
+    assert len(ok) == 1 and refused == ["error.turn_already_resolved"]
+    assert [r.turn for r in await store.resolutions(live.id)] == [1]
+    assert live.engine.turn == 2 and live.engine.phase is Phase.OPEN
+
+
+async def test_R5_a_vote_racing_the_deadline_says_it_counts_for_the_next_turn(
+    store: Store, clock: FakeClock
+) -> None:
+    """A vote sent in turn 2 waits while the deadline resolves turn 2: it is decided in turn 3
+    and its answer says so (R5), instead of a bare "counted" the player reads as turn 2."""
+    service = GameService(store, clock)
+    by_role = await pistol_window(service, clock)
+    live = service.game_in(GUILD)
+    assert live is not None
+    await service.resolve(GUILD, HOST, turn=1, stage="pistol")
+    assert live.engine.turn == 2
+    voter, target = by_role["villager"][0], nick(service, by_role["villager"][1])
+    for p in live.players:  # R52: everyone talks in turn 2
+        if live.engine.state.alive(p.nick):
+            await service.submit(GUILD, p.user_id, {"do": "post"})
+    assert live.record.deadline is not None
+    clock.now = live.record.deadline
+    ok, refused = await outcomes(
+        service.deadline_reached(live.id, if_due=True),
+        service.submit(GUILD, voter, {"do": "vote", "target": target}),
+    )
+    assert refused == []
+    accepted = next(a for a in ok if a is not None)
+    assert (accepted.turn, accepted.sent_turn) == (3, 2)
+    assert live.engine.turn == 3
+    reply = t("en", "play.late", sent=accepted.sent_turn, turn=accepted.turn)
+    assert "Turn 2" in reply and "turn 3" in reply
+    # A vote decided in the turn it was sent in says nothing more.
+    again = await service.submit(GUILD, voter, {"do": "vote", "target": target})
+    assert (again.turn, again.sent_turn) == (3, None)
+
+
+async def test_R5_a_vote_overtaken_by_the_pistol_window_says_it_was_not_counted(
+    store: Store, clock: FakeClock
+) -> None:
+    """The deadline opens a pistol window (R18) while a vote waits: the vote is refused, and
+    the refusal says first that turn 1 closed before it arrived (in both languages)."""
+    service = GameService(store, clock)
+    await service.new_game(
+        GUILD, HOST, "fast", "UTC", roles="mafioso=2 commissar=1 villager=5", seed=11
+    )
+    for uid in range(1, 9):
+        await service.join(GUILD, uid)
+    live = await service.start(GUILD)
+    com = next(p for p in live.players if p.role == "commissar")
+    mafia = [p.user_id for p in live.players if p.role == "mafioso"]
+    villager = next(p for p in live.players if p.role == "villager")
+    for maf in mafia:
+        await service.submit(GUILD, maf, {"do": "kill", "target": com.nick})
+    assert live.record.deadline is not None
+    clock.now = live.record.deadline
+    done = await asyncio.gather(
+        service.deadline_reached(live.id, if_due=True),
+        service.submit(GUILD, villager.user_id, {"do": "hunt", "target": com.nick}),
+        return_exceptions=True,
+    )
+    assert live.engine.phase is Phase.PISTOL
+    late = done[1]
+    assert isinstance(late, LateRefusal) and late.key == "refusal.request_closed"
+    assert late.render("en").startswith(t("en", "play.late_refused", sent=1))
+    assert late.render("ru").endswith(t("ru", "refusal.request_closed"))
