@@ -93,7 +93,7 @@ def test_english_reads_as_english_mafia_communities_write() -> None:
     texts = "\n".join(catalogue("en").values())
     for wrong in ("peaceful", "as many as the living town", "the night, for the hosts"):
         assert wrong not in texts, wrong
-    vote = t("en", "play.accepted.vote", target="Seal")
+    vote = t("en", "play.accepted.vote", target="Seal", turn=2)
     assert "recorded" in vote and "is counted" not in vote
     assert t("en", "role.commissar") == "Cop" and t("en", "role.prostitute") == "Roleblocker"
     assert t("en", "role.troublemaker") == "Framer" and t("en", "role.maniac") == "Poisoner"
