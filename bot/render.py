@@ -20,6 +20,7 @@ from core.service import LiveGame
 from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request
 from rules.pipeline import inactivity
+from rules.roles import INTERNAL_ROLES, ROLES, Role, verb_spec
 
 log = logging.getLogger(__name__)
 
@@ -29,17 +30,31 @@ def timestamp(moment: datetime, style: str = "R") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
+def _role(code: str) -> type[Role] | None:
+    return ROLES.get(code) or INTERNAL_ROLES.get(code)
+
+
 def role_name(lang: Lang, role: str) -> str:
-    return t(lang, f"role.{role}")
+    """A role's name, from the catalogue key its class gives (`Role.name_key`)."""
+    cls = _role(role)
+    return t(lang, cls.name_key() if cls is not None else f"role.{role}")
+
+
+def role_about(lang: Lang, role: str) -> str:
+    """What the role card says the role does (`Role.card_key`)."""
+    cls = _role(role)
+    return t(lang, cls.card_key() if cls is not None else f"card.about.{role}")
 
 
 def verb_name(lang: Lang, verb: str) -> str:
-    return t(lang, f"verb.{verb}")
+    spec = verb_spec(verb)
+    return t(lang, spec.name_key if spec is not None else f"verb.{verb}")
 
 
 def command_name(lang: Lang, verb: str) -> str:
     """``/hunt`` as the reader's Discord client shows it (``/охота`` in Russian)."""
-    return "/" + t(lang, f"cmd.{verb}.name")
+    spec = verb_spec(verb)
+    return "/" + t(lang, f"{spec.command_key if spec is not None else f'cmd.{verb}'}.name")
 
 
 def with_dm_header(
@@ -68,7 +83,7 @@ def reply_header(lang: Lang, table: str, game_id: int) -> str:
 def render_role_card(lang: Lang, card: RoleCard) -> str:
     lines = [
         t(lang, "card.title", nick=card.nick, role=role_name(lang, card.role)),
-        t(lang, f"card.about.{card.role}"),
+        role_about(lang, card.role),
         t(
             lang,
             "card.verbs",
@@ -533,7 +548,9 @@ def _fate(lang: Lang, entry: Mapping[str, Any]) -> str:
             for c in entry.get("causes") or ()
         )
         return t(lang, "console.fate.saved", causes=causes)
-    text = t(lang, f"console.fate.{fate}")
+    # A role's own fate: its other plain fields are the message's values (nicknames, counts).
+    values = {k: v for k, v in entry.items() if isinstance(v, (str, int)) and k != "fate"}
+    text = t(lang, f"console.fate.{fate}", **values)
     if entry.get("slandered"):  # R25
         text += " " + t(lang, "console.fate.slandered")
     return text

@@ -22,6 +22,7 @@ from core.i18n import Lang, t
 from core.refusal import Refusal
 from core.service import Accepted, LiveGame
 from rules.knowledge import valid_targets
+from rules.roles import verb_spec
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +116,9 @@ async def submit_request(
     game = ctx.service.game_in(key)
     header = await game_header(ctx, interaction, game, lang) if game is not None else None
     lines = [header] if header else []
-    lines.append(t(lang, f"play.accepted.{verb}", target=names, to=names))
+    spec = verb_spec(verb)
+    accepted_key = spec.accepted_key if spec is not None else f"play.accepted.{verb}"
+    lines.append(t(lang, accepted_key, target=names, to=names))
     if accepted.withdrawn:  # R17
         names = ", ".join(verb_name(lang, v) for v in accepted.withdrawn)
         lines.append(t(lang, "play.withdrawn", verbs=names))

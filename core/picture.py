@@ -31,6 +31,7 @@ from PIL import Image, ImageDraw, ImageFont
 from core.history import FinishedGame
 from core.i18n import Lang, t
 from rules.roles import INTERNAL_ROLES, ROLES
+from rules.win import loner_winners
 
 FONTS: Final = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 REGULAR: Final = FONTS / "DejaVuSans.ttf"
@@ -60,7 +61,7 @@ FACTION_COLOURS: Final[Mapping[str, Colour]] = {
 WINNER_COLOURS: Final[Mapping[str | None, Colour]] = {
     "town": FACTION_COLOURS["town"],
     "mafia": FACTION_COLOURS["mafia"],
-    "maniac": FACTION_COLOURS["loner"],
+    **{name: FACTION_COLOURS["loner"] for name in loner_winners()},
     "draw": DIM,
     None: DIM,
 }

@@ -335,6 +335,9 @@ class TurnResult:
     saves: list[Save] = attrs.Factory(list)  # protections that turned an attack away (R20)
     # (sender, verb) -> why his role request did not count: "dead", "blocked" (R21), "role"
     idle: dict[tuple[str, str], str] = attrs.Factory(dict)
+    # (sender, verb) -> what became of his request, as a role decided it during the
+    # resolution (`{"fate": code, ...}`, e.g. R57's theft at the lynch)
+    fates: dict[tuple[str, str], dict[str, Any]] = attrs.Factory(dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -367,9 +370,9 @@ class GameState:
     requests: dict[tuple[str, str], Submission] = attrs.Factory(dict)  # (nick, slot)
     posts: dict[str, int] = attrs.Factory(dict)  # R52, this turn
     next_seq: int = 0
-    pending_poison: list[tuple[str, str]] = attrs.Factory(list)  # (victim, maniac), R27
-    last_heal: str | None = None  # R20: heal target standing at the previous deadline
-    injection_used: bool = False  # R20
+    # What each role remembers between turns (R20's heal chain, R27's poison), by the
+    # role's `memory_key`: attrs values owned by the role classes (`Role.recall`).
+    role_memory: dict[str, Any] = attrs.Factory(dict)
     pistols: set[str] = attrs.Factory(set)  # commissars who may shoot now (R18)
     current: TurnResult | None = None  # the turn being resolved (between resolve and finish)
 

@@ -16,6 +16,7 @@ death each player still alive gets `on_other_death` (R19's promotion, R22's conv
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, cast
 
 import attrs
 
@@ -32,8 +33,11 @@ from rules.model import (
     Save,
     TurnResult,
 )
-from rules.roles import STEP_ORDER, Protection, Step, role_classes, step_hooks
+from rules.roles import STEP_ORDER, Protection, Role, Step, role_classes, step_hooks
+from rules.roles.registry import overriding
 from rules.win import decide_winner
+
+T = TypeVar("T")
 
 
 @attrs.define
@@ -47,6 +51,9 @@ class Night:
     appears_mafia: set[str] = attrs.Factory(set)
     # Protections of the night (R20), gathered from every role class when first asked.
     protections: list[Protection] | None = None
+    # What a role's hooks of this resolution note for its later hooks (R57: a theft at 2b
+    # counted at step 3), by role class: each role's own attrs value (`Resolution.tonight`).
+    notes: dict[type[Role], Any] = attrs.Factory(dict)
 
 
 @attrs.define
@@ -86,6 +93,13 @@ class Resolution:
             for (_, name), sub in ordered:
                 self.by_slot.setdefault(name, []).append(sub.request)
         return list(self.by_slot.get(slot, ()))
+
+    def tonight(self, cls: type[Role], make: Callable[[], T]) -> T:
+        """The role's own note of this resolution, made by ``make`` when first asked."""
+        found = self.night.notes.get(cls)
+        if found is None:
+            found = self.night.notes[cls] = make()
+        return cast(T, found)
 
     def appears_mafia(self, nick: str) -> bool:
         """What the commissar sees (R18): the role's own look, or a slander (R25)."""
@@ -221,6 +235,8 @@ def step_lynch(res: Resolution) -> None:
     electorate = set(res.night.electorate)
     standing = res.standing("vote")
     votes = [r for r in standing if r.by in electorate]  # R32
+    for cls in overriding("count_votes"):  # a role reshaping the counted votes (R57)
+        votes = cls.count_votes(res, votes)
     uncounted = [r.by for r in standing if r.by not in electorate]  # R31, R54
     tally: dict[str, list[str]] = {}
     dropped: dict[str, list[str]] = {}

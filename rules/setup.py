@@ -39,7 +39,9 @@ def validate_setup(roles: Sequence[str]) -> None:
     """R24, R43 and the section 10 Decision."""
     unknown = [r for r in roles if r not in ROLES]
     if unknown:
-        raise SetupError("unknown_role", f"unknown role {unknown[0]!r}", role=unknown[0])
+        raise SetupError(
+            "unknown_role", f"unknown role {unknown[0]!r}", role=unknown[0], known=_known()
+        )
     n = len(roles)
     if n > MAX_PLAYERS:
         raise SetupError(
@@ -88,6 +90,11 @@ def validate_setup(roles: Sequence[str]) -> None:
         raise SetupError("sergeant_without_commissar", "a sergeant needs a commissar")
 
 
+def _known() -> str:
+    """The roles a setup may name, for a refusal (the registry's, in its order)."""
+    return ", ".join(ROLES)
+
+
 def _quoted(fragment: str) -> str:
     return fragment if len(fragment) <= _QUOTED else fragment[: _QUOTED - 1] + "…"
 
@@ -114,7 +121,9 @@ def parse_role_list(text: str, limit: int = MAX_PLAYERS) -> list[str]:
         if not sep:
             count = "1"
         if name not in ROLES:
-            raise SetupError("unknown_role", f"unknown role {name!r}", role=_quoted(name))
+            raise SetupError(
+                "unknown_role", f"unknown role {name!r}", role=_quoted(name), known=_known()
+            )
         if not (count.isascii() and count.isdigit()):
             raise SetupError(
                 "bad_count",

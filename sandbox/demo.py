@@ -60,7 +60,7 @@ from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberAc
 
 from bot.client import MafiaBot, create_bot
 from bot.posts import embed_text
-from bot.render import command_name, render_posts
+from bot.render import command_name, render_posts, role_name, verb_name
 from bot.signup import JOIN_ID
 from core.clock import game_events
 from core.i18n import Lang, Matcher, t
@@ -68,7 +68,7 @@ from core.refusal import Refusal
 from core.service import LiveGame, table_seed
 from db.models import TableSettings
 from rules.model import Phase
-from rules.roles import INTERNAL_ROLES, ROLES
+from rules.roles import COMMON_VERBS, INTERNAL_ROLES, ROLES, Shape, known_verbs, verb_spec
 from rules.schedule import hunt_opens_at
 from sandbox.artifacts import write_artifacts
 from sandbox.clients import EVERYONE, LOCALE_OF, client_locales
@@ -210,24 +210,8 @@ class Reader:
         self.check_mafia = _template(lang, "check.mafia")
         self.check_clean = _template(lang, "check.not_mafia")
         self.pistol = t(lang, "announce.pistol")
-        self.role_by_name = {t(lang, f"role.{code}"): code for code in ROLE_CODES}
-        self.verb_by_name = {
-            t(lang, f"verb.{verb}"): verb
-            for verb in (
-                "vote",
-                "hunt",
-                "note",
-                "kill",
-                "check",
-                "heal",
-                "inject",
-                "block",
-                "slander",
-                "poison",
-                "shoot",
-                "post",
-            )
-        }
+        self.role_by_name = {role_name(lang, code): code for code in ROLE_CODES}
+        self.verb_by_name = {verb_name(lang, verb): verb for verb in known_verbs()}
 
     @property
     def verb_by_command(self) -> dict[str, str]:
@@ -389,6 +373,10 @@ def _parity(seed: int, nick: str) -> int:
     return hashlib.sha256(f"{seed}:{nick}".encode()).digest()[0] % 2
 
 
+#: The abilities `plan_turn` plays with a plan of their own.
+PLANNED_VERBS = frozenset({"kill", "slander", "check", "heal", "inject", "block", "poison"})
+
+
 def plan_turn(view: View, lang: Lang) -> Plan:
     """A living player's requests and posts for one open turn."""
     seed, turn, card = view.seed, view.turn, view.card
@@ -440,6 +428,16 @@ def plan_turn(view: View, lang: Lang) -> Plan:
         actions.append(("block", rng.choice(others)))
     if "poison" in card.verbs:
         actions.append(("poison", rng.choice(others)))
+    for verb in card.verbs:  # any other ability naming one player: somebody at random
+        spec = verb_spec(verb)
+        if (
+            verb not in PLANNED_VERBS
+            and verb not in COMMON_VERBS
+            and verb != "hunt"
+            and spec is not None
+            and spec.shape is Shape.TARGET
+        ):
+            actions.append((verb, rng.choice(others)))
 
     vote: str | None = None
     hunt: str | None = None

@@ -57,10 +57,10 @@ def test_verbs_are_derived_from_the_roles() -> None:
 
 def test_hooks_run_once_per_function_in_registry_order() -> None:
     # Every mafia member shares one kill; the commissar's check precedes the sergeant's copy.
-    kill = MafiaMember.hooks[Step.MAFIA_KILL]
-    assert step_hooks(Step.MAFIA_KILL) == (kill,)
-    assert Troublemaker.hooks[Step.MAFIA_KILL] is kill
-    assert step_hooks(Step.CHECK) == (Commissar.hooks[Step.CHECK], Sergeant.hooks[Step.CHECK])
+    kill = MafiaMember.hooks[Step.NIGHT_KILL]
+    assert step_hooks(Step.NIGHT_KILL) == (kill,)
+    assert Troublemaker.hooks[Step.NIGHT_KILL] is kill
+    assert step_hooks(Step.CHECKS) == (Commissar.hooks[Step.CHECKS], Sergeant.hooks[Step.CHECKS])
     assert step_hooks(Step.HUNT) == ()
 
 
