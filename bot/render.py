@@ -123,8 +123,9 @@ def _tally_lines(lang: Lang, lynch: Mapping[str, Any]) -> list[str]:
 
 
 def _uncounted_lines(lang: Lang, lynch: Mapping[str, Any]) -> list[str]:
-    """The votes not counted and why: the candidate died earlier in the resolution (Decision
-    of section 6), the voter held no vote (R31, R54). Under totals only, counts only."""
+    """The votes not counted and why: the voter held no vote (R31, R54); in a result
+    published before the lynch counted votes for dead candidates (section 6 then dropped
+    them), those too. Under totals only, counts only."""
     full = lynch.get("public") == "full"
     lines: list[str] = []
     dropped: Mapping[str, Any] = lynch.get("dropped") or {}
@@ -150,8 +151,11 @@ def _verdict_lines(
     (R31) and how a tie was broken (R33)."""
     lines: list[str] = []
     hanged = lynch.get("hanged")
+    chosen = lynch.get("chosen") or hanged
     counted = bool(lynch.get("votes") or lynch.get("totals"))
-    if hanged:
+    if lynch.get("chosen_dead"):  # section 6: the lynch chose a player already dead
+        lines.append(t(lang, "lynch.chosen_dead", nick=chosen))
+    elif hanged:
         death = next(
             (d for d in deaths if d.get("cause") == "lynch" and d.get("nick") == hanged), None
         )
@@ -174,15 +178,15 @@ def _verdict_lines(
             )
         )
     tie = lynch.get("tie")
-    if tie and hanged:
+    if tie and chosen:
         tied = ", ".join(tie.get("tied") or ())
-        top = len((lynch.get("votes") or {}).get(hanged, ())) or (lynch.get("totals") or {}).get(
-            hanged, 0
+        top = len((lynch.get("votes") or {}).get(chosen, ())) or (lynch.get("totals") or {}).get(
+            chosen, 0
         )
         if lynch.get("public") == "full":
-            lines.append(t(lang, "dawn.tie", count=top, tied=tied, by=tie.get("by"), hanged=hanged))
+            lines.append(t(lang, "dawn.tie", count=top, tied=tied, by=tie.get("by"), hanged=chosen))
         else:
-            lines.append(t(lang, "dawn.tie_totals", count=top, tied=tied, hanged=hanged))
+            lines.append(t(lang, "dawn.tie_totals", count=top, tied=tied, hanged=chosen))
     return lines
 
 
@@ -612,9 +616,12 @@ def render_host_account(lang: Lang, payload: Mapping[str, Any]) -> str:
         if not votes:
             lines.append(t(lang, "console.no_votes"))
         hanged = lynch.get("hanged")
-        lines.append(
-            t(lang, "console.hanged", nick=hanged) if hanged else t(lang, "console.not_hanged")
-        )
+        if lynch.get("chosen_dead"):  # section 6
+            lines.append(t(lang, "console.chosen_dead", nick=lynch.get("chosen")))
+        elif hanged:
+            lines.append(t(lang, "console.hanged", nick=hanged))
+        else:
+            lines.append(t(lang, "console.not_hanged"))
         if lynch.get("deprived"):
             lines.append(t(lang, "console.deprived", players=", ".join(lynch["deprived"])))
     if payload.get("pistols"):  # R18

@@ -48,27 +48,27 @@ def _by_votes(votes: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
 
 
 def _lynch_view(result: TurnResult) -> dict[str, Any] | None:
-    """The lynch as the public sees it: the tally sorted, the threshold (R31), the votes not
-    counted and why (Decision of section 6; R31, R54), how a tie was broken (R33). Under
-    totals only (R54) no voter is ever named: counts only."""
+    """The lynch as the public sees it: the tally sorted, the threshold (R31), the player it
+    chose and whether he was already dead (section 6: then nobody is hanged), the votes not
+    counted and why (R31, R54), how a tie was broken (R33). Under totals only (R54) no voter
+    is ever named: counts only."""
     lynch = result.lynch
     if lynch is None:
         return None
     view: dict[str, Any] = {
+        "chosen": lynch.chosen,
         "hanged": lynch.hanged,
+        "chosen_dead": lynch.chosen_dead,
         "public": lynch.public,
         "electorate": lynch.electorate,
         "threshold": lynch.threshold,
     }
-    dropped = _by_votes(lynch.dropped)
     if lynch.public == "full":  # R34: who voted for whom
         view["votes"] = {cand: list(voters) for cand, voters in _by_votes(lynch.votes)}
-        view["dropped"] = {cand: list(voters) for cand, voters in dropped}
         view["uncounted"] = list(lynch.uncounted)
         view["tie"] = {"tied": list(lynch.tied), "by": lynch.tie_voter} if lynch.tied else None
     else:  # R54: totals only
         view["totals"] = {cand: len(voters) for cand, voters in _by_votes(lynch.votes)}
-        view["dropped"] = {cand: len(voters) for cand, voters in dropped}
         view["uncounted"] = len(lynch.uncounted)
         view["tie"] = {"tied": list(lynch.tied)} if lynch.tied else None
     return view
@@ -346,9 +346,7 @@ def _vote_fate(state: GameState, result: TurnResult, req: Request) -> str:
     if req.by in state.deprived:
         return "deprived"  # R54
     if req.target is not None and req.by in lynch.votes.get(req.target, []):
-        return "counted"
-    if req.target is not None and not state.alive(req.target):
-        return "candidate_dead"  # he died earlier in the resolution (Decision)
+        return "counted"  # for a candidate dead by now too (section 6)
     return "not_counted"
 
 
@@ -392,6 +390,8 @@ def host_account(state: GameState, result: TurnResult) -> Announcement:
             "lynch": None
             if lynch is None
             else {
+                "chosen": lynch.chosen,
+                "chosen_dead": lynch.chosen_dead,
                 "hanged": lynch.hanged,
                 "votes": {cand: list(voters) for cand, voters in lynch.votes.items()},
                 "electorate": lynch.electorate,

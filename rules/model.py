@@ -239,21 +239,26 @@ class CheckResult:
 
 @attrs.frozen
 class LynchResult:
-    hanged: str | None
-    votes: dict[str, list[str]]
+    hanged: str | None  # the chosen player, unless he was already dead (section 6)
+    votes: dict[str, list[str]]  # every counted vote, for candidates dead by now too
     public: str  # "full" (R34) or "totals" (R54)
     electorate: int
+    # R31, R33: the player the lynch chose, None when nobody reached the threshold.
+    chosen: str | None = None
     # What the dawn report explains (not part of ``to_dict``: the replay format stays as is).
     threshold: int = 0  # R31: the fewest votes that hang, ceil(electorate / 4)
-    # Decision (section 6): votes for candidates who died earlier in the resolution, per
-    # candidate, in arrival order.
-    dropped: dict[str, list[str]] = attrs.Factory(dict)
     uncounted: list[str] = attrs.Factory(list)  # R31, R54: voters outside the electorate
     tied: list[str] = attrs.Factory(list)  # R33: the tied leaders, in tally order
     tie_voter: str | None = None  # R33: who cast the second vote for the tied ones
 
+    @property
+    def chosen_dead(self) -> bool:
+        """Section 6: the lynch chose a player who was already dead: nobody is hanged."""
+        return self.chosen is not None and self.hanged is None
+
     def to_dict(self) -> dict[str, Any]:
         return {
+            "chosen": self.chosen,
             "hanged": self.hanged,
             "votes": {k: list(v) for k, v in self.votes.items()},
             "public": self.public,

@@ -229,25 +229,24 @@ def step_hunt(res: Resolution) -> None:
 
 # --- step 3: lynch (R31-R34, R54) -------------------------------------------------------
 def step_lynch(res: Resolution) -> None:
+    """The lynch is decided on every vote as cast (section 6, Decision), candidates who died
+    earlier in this resolution included: the player it chooses is hanged, unless he is
+    already dead (then nobody is)."""
     state = res.state
     if state.turn == 1:
         return  # R3
     electorate = set(res.night.electorate)
     standing = res.standing("vote")
     votes = [r for r in standing if r.by in electorate]  # R32
+    uncounted = [r.by for r in standing if r.by not in electorate]  # R31, R54
     for cls in overriding("count_votes"):  # a role reshaping the counted votes (R57)
         votes = cls.count_votes(res, votes)
-    uncounted = [r.by for r in standing if r.by not in electorate]  # R31, R54
     tally: dict[str, list[str]] = {}
-    dropped: dict[str, list[str]] = {}
     for r in votes:
         assert r.target is not None
-        if state.alive(r.target):  # candidates dead by now are dropped (Decision)
-            tally.setdefault(r.target, []).append(r.by)
-        else:
-            dropped.setdefault(r.target, []).append(r.by)
+        tally.setdefault(r.target, []).append(r.by)
     threshold = -(-len(electorate) // 4)  # R31: 4 * votes >= electorate
-    hanged: str | None = None
+    chosen: str | None = None
     tied: list[str] = []
     tie_voter: str | None = None
     if tally:
@@ -255,20 +254,21 @@ def step_lynch(res: Resolution) -> None:
         if 4 * top >= len(electorate):  # R31
             tied = [c for c, v in tally.items() if len(v) == top]
             if len(tied) == 1:
-                hanged = tied[0]
+                chosen = tied[0]
                 tied = []
             else:  # R33: the candidate of the second vote cast for the tied ones
                 tied_votes = [r for r in votes if r.target in tied]
-                hanged = tied_votes[1].target
+                chosen = tied_votes[1].target
                 tie_voter = tied_votes[1].by
+    hanged = chosen if chosen is not None and state.alive(chosen) else None  # Decision
     public = "totals" if state.deprived else "full"  # R34, R54
     res.result.lynch = LynchResult(
         hanged=hanged,
         votes=tally,
         public=public,
         electorate=len(electorate),
+        chosen=chosen,
         threshold=threshold,
-        dropped=dropped,
         uncounted=uncounted,
         tied=tied,
         tie_voter=tie_voter,

@@ -148,6 +148,7 @@ lynch-totals =
 lynch-no_votes = Nobody voted.
 lynch-hanged = The town lynched { $nick }.
 lynch-nobody = Nobody was lynched.
+lynch-chosen_dead = The lynch chose { $nick }, who was already dead: nobody is hanged this turn.
 dawn-deaths = Deaths
 dawn-lynch = Lynch
 dawn-votes = Votes

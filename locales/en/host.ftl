@@ -181,6 +181,7 @@ console-tally = - { $nick }: { $count ->
 console-no_votes = - no votes counted
 console-hanged = Lynched: { $nick }
 console-not_hanged = Nobody was lynched.
+console-chosen_dead = The lynch chose { $nick }, already dead: nobody was lynched.
 console-deprived = Deprived of the vote: { $players }
 console-pistols = May shoot: { $players }
 console-audit = { $user }: { $command }{ $details }

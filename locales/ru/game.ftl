@@ -153,6 +153,7 @@ lynch-totals =
 lynch-no_votes = Никто не голосовал.
 lynch-hanged = Итог суда Линча: казнён игрок { $nick }.
 lynch-nobody = Итог суда Линча: никто не казнён.
+lynch-chosen_dead = Суд Линча выбрал игрока { $nick }, но он уже погиб: в этот ход никто не казнён.
 dawn-deaths = Погибшие
 dawn-lynch = Суд Линча
 dawn-votes = Голоса

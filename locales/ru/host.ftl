@@ -187,6 +187,7 @@ console-tally = - { $nick }: { $count ->
 console-no_votes = - засчитанных голосов нет
 console-hanged = Казнь: { $nick }
 console-not_hanged = Казни нет.
+console-chosen_dead = Суд Линча выбрал игрока { $nick }, но он уже погиб: никто не казнён.
 console-deprived = Без права голоса: { $players }
 console-pistols = Право выстрела: { $players }
 console-audit = { $user }: { $command }{ $details }

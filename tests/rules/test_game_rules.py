@@ -72,8 +72,8 @@ def test_R5_turns_are_numbered_and_lynch_exists_from_turn_2():
     out = play(EIGHT, turn(), turn(), turn())
     assert [t["turn"] for t in out["turns"]] == [1, 2, 3]
     assert lynch(out, 1) is None
-    assert lynch(out, 2) == {"hanged": None, "votes": {}, "public": "full"}
-    assert lynch(out, 3) == {"hanged": None, "votes": {}, "public": "full"}
+    assert lynch(out, 2) == {"chosen": None, "hanged": None, "votes": {}, "public": "full"}
+    assert lynch(out, 3) == {"chosen": None, "hanged": None, "votes": {}, "public": "full"}
     assert out["winner"] is None
 
 
@@ -327,9 +327,11 @@ def test_R44_nicknames_equal_after_unicode_normalisation_are_duplicates():
 def test_R45_R46_deprived_player_cannot_vote_that_turn():
     out = play(EIGHT, turn(), turn("V1 vote Maf", host=["deprive_vote V1"]), turn("V1 vote Maf"))
     assert rejected(out, 2) == [(0, "vote_deprived")]
-    assert lynch(out, 2) == {"hanged": None, "votes": {}, "public": "totals"}
+    assert lynch(out, 2) == {"chosen": None, "hanged": None, "votes": {}, "public": "totals"}
     assert rejected(out, 3) == []  # only for that turn
-    assert lynch(out, 3) == {"hanged": None, "votes": {"Maf": ["V1"]}, "public": "full"}
+    assert lynch(out, 3) == {
+        "chosen": None, "hanged": None, "votes": {"Maf": ["V1"]}, "public": "full",
+    }
 
 
 def test_R45_R46_excluded_player_leaves_at_start_of_turn():

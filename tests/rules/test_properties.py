@@ -11,7 +11,8 @@ Checked for every generated script (coherence, `check_outcome`):
   never kills the mafia or the Foundling (R22, R23), hunts kill mafia or the hunter (R29, R30);
 - checks come from a living commissar, report killers only for deaths of that night (R18), and
   never call a mafia member "not_mafia" (R25 only adds "mafia");
-- the lynch hangs a top candidate with at least a quarter of the electorate (R31), counts one
+- the lynch chooses a top candidate with at least a quarter of the electorate (R31), on every
+  vote as cast, and hangs him unless he died earlier in the resolution (section 6), counts one
   vote per living voter, and notes are delivered only for mafia and lynch deaths (R37);
 - the turn's winner is exactly what R15 says about the players alive at its end (the Foundling
   counting as mafia once the Boss is dead, R22), and a host exclusion that decides the game
@@ -260,20 +261,25 @@ def check_outcome(script: dict[str, Any], out: dict[str, Any]) -> None:
             voters = [v for vs in lynch["votes"].values() for v in vs]
             assert len(voters) == len(set(voters))
             assert not set(voters) & acted_dead
+            # Section 6: the lynch chooses on every vote as cast; the chosen player is
+            # hanged unless he died earlier in the resolution.
+            chosen = lynch["chosen"]
+            if chosen is not None:
+                electorate = len(set(roles) - acted_dead)
+                top = len(lynch["votes"][chosen])
+                assert 4 * top >= electorate
+                assert all(len(votes) <= top for votes in lynch["votes"].values())
+                died_first = dead.get(chosen) == n and deaths_this_turn[chosen]["cause"] in {
+                    "poison", "hunt", "hunt_backfire", "mafia", "euthanasia", "excluded"
+                }
+                died_first |= dead.get(chosen, n) < n
+                assert lynch["hanged"] == (None if died_first else chosen)
             if lynch["hanged"] is None:
                 assert hanged == []
             else:
                 (death,) = hanged
-                assert death["player"] == lynch["hanged"]
+                assert death["player"] == lynch["hanged"] == chosen
                 assert death["by"] == lynch["votes"][lynch["hanged"]]
-                electorate = len(set(roles) - acted_dead)
-                top = len(lynch["votes"][lynch["hanged"]])
-                assert 4 * top >= electorate
-                for cand, votes in lynch["votes"].items():
-                    if dead.get(cand) != n or deaths_this_turn[cand]["cause"] not in {
-                        "poison", "hunt", "hunt_backfire", "mafia", "euthanasia", "excluded"
-                    }:
-                        assert len(votes) <= top  # candidates alive at step 3
         for note in t["notes"]:
             assert note["from"] not in notes_from
             notes_from.add(note["from"])
@@ -405,11 +411,11 @@ def standing(script: dict[str, Any], t: dict[str, Any], by: str, verbs: set[str]
     return found
 
 
-def expected_hanged(script: dict[str, Any], t: dict[str, Any], acted_dead: set[str],
-                    died_before_lynch: set[str]) -> str | None:
-    """R31-R33 from the standing votes: the most votes among candidates still alive at step 3,
-    at least a quarter of the electorate; a tie goes to the candidate of the second vote cast
-    (in arrival order) for the tied candidates."""
+def expected_chosen(script: dict[str, Any], t: dict[str, Any], acted_dead: set[str]) -> str | None:
+    """R31-R33 from the standing votes (section 6: every vote as cast, candidates who died
+    earlier in the resolution included): the most votes, at least a quarter of the
+    electorate; a tie goes to the candidate of the second vote cast (in arrival order) for
+    the tied candidates."""
     votes = {}  # voter -> (arrival, candidate); a changed vote arrives when it is sent
     rejected = {r["index"] for r in t["rejected"]}
     for i, req in enumerate(script["turns"][t["turn"] - 1].get("requests", [])):
@@ -417,8 +423,7 @@ def expected_hanged(script: dict[str, Any], t: dict[str, Any], acted_dead: set[s
             votes[req["by"]] = (i, req["target"])
     tally: dict[str, list[int]] = {}
     for arrival, cand in votes.values():
-        if cand not in died_before_lynch:
-            tally.setdefault(cand, []).append(arrival)
+        tally.setdefault(cand, []).append(arrival)
     if not tally:
         return None
     top = max(len(v) for v in tally.values())
@@ -481,8 +486,10 @@ def check_rules(script: dict[str, Any], out: dict[str, Any]) -> None:
         lynch = t["lynch"]
         if n > 1 and lynch is not None and lynch["public"] == "full":  # totals: R54 deprived
             before = {p for p, d in now.items() if d["cause"] in BEFORE_LYNCH}
-            want = expected_hanged(script, t, acted_dead, before)
-            assert lynch["hanged"] == want, f"turn {n}: R31/R33 hang {want}, not {lynch}"
+            want = expected_chosen(script, t, acted_dead)
+            assert lynch["chosen"] == want, f"turn {n}: R31/R33 choose {want}, not {lynch}"
+            hanged = None if want in before or want in acted_dead else want
+            assert lynch["hanged"] == hanged, f"turn {n}: section 6 hangs {hanged}, not {lynch}"
         dead |= set(now)
 
 
