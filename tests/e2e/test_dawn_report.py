@@ -264,7 +264,7 @@ async def test_R31_the_lynch_chose_a_player_already_dead_nobody_is_hanged(
 async def test_R31_the_lynch_chose_a_player_already_dead_in_russian(simcord_env: Env) -> None:
     text, host, victim = await _lynch_of_a_dead_player(simcord_env, "ru")
     assert t("ru", "lynch.chosen_dead", nick=victim) in text
-    assert f"Суд Линча выбрал игрока {victim}, но он уже погиб" in text
+    assert f"Суд Линча выбрал уже погибшего игрока — {victim}" in text
     assert t("ru", "console.chosen_dead", nick=victim) in host
 
 
