@@ -26,6 +26,13 @@ role-promoted_sergeant = Commissar (promoted)
 card-about-promoted_sergeant = You have taken over the commissar's checks.
 role-maniac = Maniac
 card-about-maniac = You play alone: poison one player a turn and outlive everybody.
+role-crook = Crook
+card-about-crook =
+    You are the Crook, a loner: you play for yourself alone, neither for the town nor for the mafia.
+    From turn 2 on, each turn you may steal the lynch vote of one other living player. At the lynch his vote counts for the player you voted for yourself, and the published tally lists it under his nickname, as if he had voted that way. So vote yourself: without a vote of your own, the stolen vote is simply lost. A player who has not voted has nothing to steal.
+    The theft is a night ability: if the Prostitute blocks you that night, you steal nothing. The commissar's check shows you as not mafia.
+    You cannot hunt; you vote like everyone else.
+    You win alone when you are alive and at most one other player is. Left alone with the maniac, you lose to him.
 verb-vote = vote
 verb-hunt = hunt
 verb-note = death note
@@ -36,6 +43,7 @@ verb-inject = injection
 verb-block = block
 verb-slander = slander
 verb-poison = poison
+verb-steal = theft
 verb-shoot = shot
 verb-post = post
 play-accepted-vote = Your vote against { $target } is counted.
@@ -48,6 +56,7 @@ play-accepted-inject = You will inject { $target }.
 play-accepted-block = You will block { $target }.
 play-accepted-slander = You will slander { $target }.
 play-accepted-poison = You will poison { $target }.
+play-accepted-steal = You will steal the lynch vote of { $target }.
 play-accepted-shoot = You shoot { $target }.
 play-withdrawn = Withdrawn: { $verbs }.
 death-poison = { $nick } ({ $role }) died of poison.
@@ -76,6 +85,7 @@ method-euthanasia = the doctor's injection
 winner-town = The town wins!
 winner-mafia = The mafia wins!
 winner-maniac = The maniac wins!
+winner-crook = The crook wins!
 winner-draw = Nobody survived: a draw.
 winner-none = The host ended the game.
 reveal-alive = { $nick }: { $role }, alive
@@ -83,6 +93,7 @@ reveal-dead = { $nick }: { $role }, { $cause } on turn { $turn }
 gameover-reason-mafia_dead = No mafia and no loner are left alive.
 gameover-reason-parity = The living mafia are as many as the living town, or more.
 gameover-reason-maniac_last = The maniac is alive with at most one other player.
+gameover-reason-crook_last = The crook is alive with at most one other player.
 gameover-reason-all_dead = Nobody is left alive.
 gameover-reason-host_ended = The host ended the game: nobody wins.
 gameover-reason-unknown = The game is over.

@@ -26,6 +26,13 @@ role-promoted_sergeant = Комиссар (бывший сержант)
 card-about-promoted_sergeant = Вы заняли место комиссара и проверяете игроков.
 role-maniac = Маньяк
 card-about-maniac = Вы играете сами за себя: травите по игроку за ход и переживите всех.
+role-crook = Жулик
+card-about-crook =
+    Вы — Жулик, одиночка: играете только за себя, ни за город, ни за мафию.
+    Со второго хода каждый ход вы можете украсть голос на суде Линча у одного живого игрока (не у себя). На суде его голос засчитывается за того, за кого проголосовали вы сами, а в опубликованных итогах стоит под его ником, будто это он так проголосовал. Поэтому голосуйте сами: без вашего голоса украденный голос просто пропадает. У того, кто не голосовал, красть нечего.
+    Кража — ночное действие: если в эту ночь вас заблокирует Путана, вы ничего не украдёте. Комиссар при проверке увидит, что вы не мафия.
+    Охотиться вы не можете, голосуете, как все.
+    Вы побеждаете в одиночку, если вы живы и, кроме вас, в живых не больше одного игрока. Если в живых останетесь только вы и маньяк, победит маньяк.
 verb-vote = голос
 verb-hunt = охота
 verb-note = записка
@@ -36,6 +43,7 @@ verb-inject = укол
 verb-block = блок
 verb-slander = подстава
 verb-poison = отравление
+verb-steal = кража
 verb-shoot = выстрел
 verb-post = пост
 play-accepted-vote = Голос учтён: { $target }.
@@ -48,6 +56,7 @@ play-accepted-inject = Укол назначен: { $target }.
 play-accepted-block = Блок назначен: { $target }.
 play-accepted-slander = Подстава назначена: { $target }.
 play-accepted-poison = Отравление назначено: { $target }.
+play-accepted-steal = Кража назначена: { $target }.
 play-accepted-shoot = Выстрел: { $target }.
 play-withdrawn = Отозвано: { $verbs }.
 death-poison = Отравлен игрок { $nick } ({ $role }).
@@ -76,6 +85,7 @@ method-euthanasia = укол доктора
 winner-town = Победил город!
 winner-mafia = Победила мафия!
 winner-maniac = Победил маньяк!
+winner-crook = Победил жулик!
 winner-draw = Никто не выжил: ничья.
 winner-none = Ведущий завершил игру.
 reveal-alive = { $nick }: { $role }, в живых
@@ -83,6 +93,7 @@ reveal-dead = { $nick }: { $role }, { $cause } на { $turn }-м ходу
 gameover-reason-mafia_dead = В живых не осталось ни мафии, ни одиночек.
 gameover-reason-parity = Живых мафиози не меньше, чем живых горожан.
 gameover-reason-maniac_last = Маньяк жив, и кроме него в живых не больше одного игрока.
+gameover-reason-crook_last = Жулик жив, и кроме него в живых не больше одного игрока.
 gameover-reason-all_dead = В живых не осталось никого.
 gameover-reason-host_ended = Ведущий завершил игру, победителя нет.
 gameover-reason-unknown = Игра окончена.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rules.roles.base import BASE_VERBS, Faction, Hook, Role, Step, Verb
 from rules.roles.commissar import Commissar
+from rules.roles.crook import Crook
 from rules.roles.doctor import Doctor
 from rules.roles.foundling import ConvertedFoundling, Foundling
 from rules.roles.mafia import Boss, Mafioso
@@ -34,6 +35,7 @@ BUILTIN_ROLES: tuple[type[Role], ...] = (
     Prostitute,
     Foundling,
     Poisoner,
+    Crook,
 )
 BUILTIN_INTERNAL_ROLES: tuple[type[Role], ...] = (ConvertedFoundling, PromotedSergeant)
 

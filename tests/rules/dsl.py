@@ -50,7 +50,7 @@ MAFIA_ROLES = frozenset({"boss", "mafioso", "troublemaker"})
 TOWN_ROLES = frozenset(
     {"villager", "commissar", "sergeant", "doctor", "prostitute", "foundling"}
 )
-LONER_ROLES = frozenset({"maniac"})
+LONER_ROLES = frozenset({"maniac", "crook"})
 ROLES = MAFIA_ROLES | TOWN_ROLES | LONER_ROLES
 REPEATABLE_ROLES = frozenset({"villager", "mafioso"})
 

@@ -275,9 +275,9 @@ def test_R43_invalid_setup_is_a_script_error(players, why):
         run_script(_raw(players))
 
 
-def test_R43_crook_is_not_implemented():
-    with pytest.raises(ScriptError, match="crook"):
-        run_script(_raw("Cr:crook Maf:mafioso V1 V2"))
+def test_R43_R57_the_crook_is_a_role_a_script_may_name():
+    out = run_script(_raw("Cr:crook Maf:mafioso V1 V2"))
+    assert out["turns"] == [] and out["winner"] is None
 
 
 def test_R44_duplicate_nickname_is_a_script_error():
