@@ -94,6 +94,7 @@ error-setup-too_few_mafia =
        *[other] { $players } players
     }; the game needs at least { $need } (a quarter of the players).
 error-setup-too_many_mafia = Too many mafia: { $mafia } against { $town } town; the mafia would win before the game begins.
+error-setup-too_many_loners = Without mafia the loners must be fewer than the town: { $loners } against { $town } town.
 error-setup-count_mismatch =
     { $players ->
         [one] { $players } player

@@ -101,6 +101,11 @@ error-setup-too_many_mafia =
         [one] { $town } мирного
        *[other] { $town } мирных
     }; мафия победила бы до начала игры.
+error-setup-too_many_loners =
+    Без мафии одиночек должно быть меньше, чем мирных: { $loners } против { $town ->
+        [one] { $town } мирного
+       *[other] { $town } мирных
+    }.
 error-setup-count_mismatch =
     { $players ->
         [one] Записался { $players } игрок

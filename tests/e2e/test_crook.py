@@ -71,3 +71,33 @@ async def test_R57_the_crook_steals_a_vote_in_a_real_game(simcord_env: Env, lang
     assert (
         t(lang, "console.fate.vote_stolen", crook=crook.nick, candidate=candidate.nick) in host
     )
+
+
+async def test_R43_R15_a_game_without_mafia_starts_plays_and_ends(simcord_env: Env) -> None:
+    """Section 10: the original's list, a Commissar, a Crook and three Villagers: the game
+    starts (no mafia room is needed), /kill is refused as no role's, and the town wins once
+    the Crook is lynched (R15)."""
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"nomafia{i}" for i in range(5)])
+    await start_game(world, "commissar=1 crook=1 villager=3", actors)
+    by_user = {a.id: a for a in actors}
+    seats = live_game(world).players
+    [crook] = [p for p in seats if p.role == "crook"]
+    villager = next(p for p in seats if p.role == "villager")
+    game_ch = slot(world, "game")
+    refused = await refusal(
+        world.env, by_user[villager.user_id].slash(game_ch, "kill", target=crook.nick)
+    )
+    assert t("en", "refusal.wrong_role") in refused
+    for actor in actors:
+        reply_text(await actor.slash(game_ch, "say", text="Here."))
+    await until_deadline(world)
+    for actor in actors:
+        reply_text(await actor.slash(game_ch, "say", text="Still here."))
+    for p in seats:
+        if p is not crook:
+            reply_text(await by_user[p.user_id].slash(game_ch, "vote", target=crook.nick))
+    await until_deadline(world)
+    texts = "\n".join(message_text(m) for m in game_ch.history())
+    assert t("en", "winner.town") in texts
+    assert t("en", "gameover.reason.mafia_dead") in texts

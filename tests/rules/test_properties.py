@@ -80,6 +80,15 @@ def setups(draw: st.DrawFn) -> list[dict[str, str]]:
     town_roles = town_roles[:town]
     town_roles += ["villager"] * (town - len(town_roles))
     roles = draw(st.permutations(mafia + town_roles + loners))
+    if draw(st.integers(0, 4)) == 0:  # section 10: a game without mafia, loners below town
+        n = max(n, 4)
+        loners = [r for r in ("maniac", "crook") if draw(st.booleans())] or ["crook"]
+        while len(loners) >= n - len(loners):
+            loners.pop()
+        town_roles = [r for r in ("commissar", "doctor", "prostitute") if draw(st.booleans())]
+        town_roles = town_roles[: n - len(loners)]
+        town_roles += ["villager"] * (n - len(loners) - len(town_roles))
+        roles = draw(st.permutations(town_roles + loners))
     players = [{"nick": f"P{i}", "role": role} for i, role in enumerate(roles)]
     assert setup_problem(players) is None, players
     return players
