@@ -21,6 +21,7 @@ import pytest
 
 from tests.rules.dsl import (
     ScriptError,
+    after_rejected,
     checks,
     deaths,
     game,
@@ -391,3 +392,17 @@ def test_R55_kill_on_foundling_is_not_refused():
     out = play(BIG, turn("Boss kill Fou", "Maf kill Fou"))
     assert turn_out(out, 1)["rejected"] == []
     assert deaths(out, 1) == []
+
+
+def test_R18_in_after_any_verb_but_shoot_is_an_ordinary_refusal():
+    """SCENARIOS.md: `after` holds the pistol's shots only; a vote, a kill, a note or a post
+    there is refused like any request out of its time, never silently accepted."""
+    out = play(
+        FOUR,
+        turn("Maf kill V1"),
+        turn(after=["V2 post", "V2 vote Maf", "Maf kill V2", "V2 note Com: late", "V2 post"]),
+    )
+    assert after_rejected(out, 2) == [
+        (0, "request_closed"), (1, "request_closed"), (2, "request_closed"),
+        (3, "request_closed"), (4, "request_closed"),
+    ]
