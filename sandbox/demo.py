@@ -70,6 +70,7 @@ from db.models import TableSettings
 from rules.model import Phase
 from rules.roles import COMMON_VERBS, INTERNAL_ROLES, ROLES, Shape, known_verbs, verb_spec
 from rules.schedule import hunt_opens_at
+from rules.setup import SetupError, parse_role_list, validate_setup
 from sandbox.artifacts import write_artifacts
 from sandbox.clients import EVERYONE, LOCALE_OF, client_locales
 
@@ -108,6 +109,9 @@ class DemoOptions:
     #: neither), its server an id on that shard; the other shards' demos share ``db``.
     shard_count: int | None = None
     shard_id: int | None = None
+    #: The role list the host sets before the start (as ``/mafia roles`` takes it, e.g. the
+    #: original's ``commissar=1 crook=1 villager=3``); None: the preset for ``players``.
+    roles: str | None = None
 
     @property
     def guild_id(self) -> int:
@@ -849,6 +853,10 @@ class Demo:
                 await self.slash(seat.actor, "join")
 
     async def start(self) -> None:
+        if self.options.roles is not None:
+            await self.slash(
+                self.host, "mafia roles", where=self.host_place, roles=self.options.roles
+            )
         await self.slash(self.host, "mafia start", where=self.host_place, flush=False)
         self._label_players()
         self.transcript.flush()
@@ -1224,10 +1232,21 @@ def demo_main(
     artifacts: str | None = None,
     shard_count: int | None = None,
     shard_id: int | None = None,
+    roles: str | None = None,
 ) -> int:
-    """``main.py demo``: the command line entry (its own event loop)."""
+    """``main.py demo``: the command line entry (its own event loop). ``roles``: the role
+    list to play (its length is the number of players)."""
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    if roles is not None:
+        try:
+            dealt = parse_role_list(roles)
+            validate_setup(dealt)
+        except SetupError as error:
+            print(f"demo: --roles: {error}", file=sys.stderr)
+            return 2
+        players = len(dealt)
     options = DemoOptions(
+        roles=roles,
         players=players,
         seed=seed,
         db=db,
