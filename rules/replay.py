@@ -262,6 +262,7 @@ def _submit_all(game: Game, requests: list[Request], *, after: bool = False) -> 
     rejected: list[Rejected] = []
     submit = game.submit
     for i, req in enumerate(requests):
+        refusal: Refusal | None
         if after and req.do == "post":
             refusal = validate_request(game.state, req) or Refusal(RefusalCode.REQUEST_CLOSED)
         else:
