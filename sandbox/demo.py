@@ -440,6 +440,7 @@ def plan_turn(view: View, lang: Lang) -> Plan:
             and verb != "hunt"
             and spec is not None
             and spec.shape is Shape.TARGET
+            and turn >= spec.from_turn
         ):
             actions.append((verb, rng.choice(others)))
 

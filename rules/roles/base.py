@@ -103,6 +103,9 @@ class Verb:
     slot: str | None = None  # requests of one slot replace each other; None: the verb itself
     self_target: bool = False  # section 9 Decision: nobody targets himself, except these
     spares_team: bool = False  # may not name a member of the sender's own faction (R23)
+    # The first turn it may be sent, and the refusal before it (R57: no theft without a lynch).
+    from_turn: int = 1
+    too_early: RefusalCode = RefusalCode.REQUEST_CLOSED
 
     @property
     def slot_name(self) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from rules.model import RefusalCode, Request
-from rules.roles.base import Faction, Role, Step, on_steps
+from rules.roles.base import Faction, Role, Step, Verb, on_steps
 
 if TYPE_CHECKING:
     from rules.model import GameState, TurnResult
@@ -48,13 +48,9 @@ class Crook(Role):
     code = "crook"
     faction = Faction.LONER
     verbs = frozenset({"steal"})
+    # R57: from turn 2 on; on turn 1 there is no lynch, so no vote to steal.
+    verb_specs = (Verb("steal", from_turn=2, too_early=RefusalCode.NO_LYNCH_ON_TURN_1),)
     hooks = on_steps({Step.DECEPTIONS: steal})
-
-    @classmethod
-    def refuse_request(cls, state: GameState, req: Request) -> RefusalCode | None:
-        if req.do == "steal" and state.turn == 1:
-            return RefusalCode.NO_LYNCH_ON_TURN_1  # R57: no lynch, no vote to steal
-        return None
 
     @classmethod
     def count_votes(cls, res: Resolution, votes: list[Request]) -> list[Request]:

@@ -219,3 +219,15 @@ def test_R57_the_hosts_account_tells_what_became_of_the_theft():
     assert fates[("V1", "vote")]["fate"] == "vote_stolen"
     assert fates[("V1", "vote")]["crook"] == "Cr"
     assert payload["lynch"]["votes"] == {"V2": ["V1", "Cr"]}
+
+
+def test_R57_the_theft_is_a_verb_of_turn_2_on_declared_by_the_crook():
+    """The first turn of a verb is the role's declaration (the demo and the validation read
+    it), so nothing outside the Crook's module knows that the theft waits for turn 2."""
+    from rules.roles import verb_spec
+
+    spec = verb_spec("steal")
+    assert spec is not None and spec.from_turn == 2 and spec.too_early == "no_lynch_on_turn_1"
+    for verb in ("check", "heal", "kill", "poison"):
+        other = verb_spec(verb)
+        assert other is not None and other.from_turn == 1
