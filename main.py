@@ -262,6 +262,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             shard_count=args.shard_count,
             shard_id=args.shard_id,
             wishes=args.wishes,
+            roles=args.roles,
         )
     except StoreError as error:
         print(f"demo: {error}", file=sys.stderr)
@@ -395,6 +396,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--players", type=_players, default=8, metavar="N", help="4 to 30 (default 8)"
     )
     p_demo.add_argument("--seed", type=_seed, default=1, help="the game's seed (default 1)")
+    p_demo.add_argument(
+        "--roles",
+        default=None,
+        metavar="LIST",
+        help="the role list to play, as /mafia roles takes it (e.g. the original's "
+        "'commissar=1 crook=1 villager=3'); its length is the number of players "
+        "(default: the preset for --players)",
+    )
     p_demo.add_argument(
         "--db",
         default=None,

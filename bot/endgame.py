@@ -21,12 +21,14 @@ import discord
 from bot.posts import LONER, MAFIA, NEUTRAL, NOTICE, TOWN, Post, add_list_field, clip, pack
 from core.i18n import Lang, t
 from rules.announce import roster_in_public_order
+from rules.win import loner_winners
 
-#: The winner's colour; the host ending the game (no winner) is a notice.
+#: The winner's colour; the host ending the game (no winner) is a notice. A loner wins under
+#: his role's name (R15): each loner of the registry has the loners' colour.
 WINNER_COLOURS: Mapping[str | None, int] = {
     "town": TOWN,
     "mafia": MAFIA,
-    "maniac": LONER,
+    **{name: LONER for name in loner_winners()},
     "draw": NEUTRAL,
     None: NOTICE,
 }

@@ -24,6 +24,7 @@ from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request
 from rules.pipeline import inactivity
 from rules.schedule import Schedule
+from rules.roles import INTERNAL_ROLES, ROLES, Role, verb_spec
 
 log = logging.getLogger(__name__)
 
@@ -33,17 +34,31 @@ def timestamp(moment: datetime, style: str = "R") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
+def _role(code: str) -> type[Role] | None:
+    return ROLES.get(code) or INTERNAL_ROLES.get(code)
+
+
 def role_name(lang: Lang, role: str) -> str:
-    return t(lang, f"role.{role}")
+    """A role's name, from the catalogue key its class gives (`Role.name_key`)."""
+    cls = _role(role)
+    return t(lang, cls.name_key() if cls is not None else f"role.{role}")
+
+
+def role_about(lang: Lang, role: str) -> str:
+    """What the role card says the role does (`Role.card_key`)."""
+    cls = _role(role)
+    return t(lang, cls.card_key() if cls is not None else f"card.about.{role}")
 
 
 def verb_name(lang: Lang, verb: str) -> str:
-    return t(lang, f"verb.{verb}")
+    spec = verb_spec(verb)
+    return t(lang, spec.name_key if spec is not None else f"verb.{verb}")
 
 
 def command_name(lang: Lang, verb: str) -> str:
     """``/hunt`` as the reader's Discord client shows it (``/охота`` in Russian)."""
-    return "/" + t(lang, f"cmd.{verb}.name")
+    spec = verb_spec(verb)
+    return "/" + t(lang, f"{spec.command_key if spec is not None else f'cmd.{verb}'}.name")
 
 
 def with_dm_header(
@@ -97,7 +112,7 @@ def render_role_card(
     reader's names; then the mafia or the commissar known."""
     sections = [
         t(lang, "card.title", nick=card.nick, role=role_name(lang, card.role)),
-        t(lang, f"card.about.{card.role}"),
+        role_about(lang, card.role),
         t(lang, "card.day"),
     ]
     if "hunt" in card.verbs:
@@ -151,8 +166,9 @@ def _tally_lines(lang: Lang, lynch: Mapping[str, Any]) -> list[str]:
 
 
 def _uncounted_lines(lang: Lang, lynch: Mapping[str, Any]) -> list[str]:
-    """The votes not counted and why: the candidate died earlier in the resolution (Decision
-    of section 6), the voter held no vote (R31, R54). Under totals only, counts only."""
+    """The votes not counted and why: the voter held no vote (R31, R54); in a result
+    published before the lynch counted votes for dead candidates (section 6 then dropped
+    them), those too. Under totals only, counts only."""
     full = lynch.get("public") == "full"
     lines: list[str] = []
     dropped: Mapping[str, Any] = lynch.get("dropped") or {}
@@ -178,8 +194,11 @@ def _verdict_lines(
     (R31) and how a tie was broken (R33)."""
     lines: list[str] = []
     hanged = lynch.get("hanged")
+    chosen = lynch.get("chosen") or hanged
     counted = bool(lynch.get("votes") or lynch.get("totals"))
-    if hanged:
+    if lynch.get("chosen_dead"):  # section 6: the lynch chose a player already dead
+        lines.append(t(lang, "lynch.chosen_dead", nick=chosen))
+    elif hanged:
         death = next(
             (d for d in deaths if d.get("cause") == "lynch" and d.get("nick") == hanged), None
         )
@@ -202,15 +221,15 @@ def _verdict_lines(
             )
         )
     tie = lynch.get("tie")
-    if tie and hanged:
+    if tie and chosen:
         tied = ", ".join(tie.get("tied") or ())
-        top = len((lynch.get("votes") or {}).get(hanged, ())) or (lynch.get("totals") or {}).get(
-            hanged, 0
+        top = len((lynch.get("votes") or {}).get(chosen, ())) or (lynch.get("totals") or {}).get(
+            chosen, 0
         )
         if lynch.get("public") == "full":
-            lines.append(t(lang, "dawn.tie", count=top, tied=tied, by=tie.get("by"), hanged=hanged))
+            lines.append(t(lang, "dawn.tie", count=top, tied=tied, by=tie.get("by"), hanged=chosen))
         else:
-            lines.append(t(lang, "dawn.tie_totals", count=top, tied=tied, hanged=hanged))
+            lines.append(t(lang, "dawn.tie_totals", count=top, tied=tied, hanged=chosen))
     return lines
 
 
@@ -618,7 +637,9 @@ def _fate(lang: Lang, entry: Mapping[str, Any]) -> str:
             for c in entry.get("causes") or ()
         )
         return t(lang, "console.fate.saved", causes=causes)
-    text = t(lang, f"console.fate.{fate}")
+    # A role's own fate: its other plain fields are the message's values (nicknames, counts).
+    values = {k: v for k, v in entry.items() if isinstance(v, (str, int)) and k != "fate"}
+    text = t(lang, f"console.fate.{fate}", **values)
     if entry.get("slandered"):  # R25
         text += " " + t(lang, "console.fate.slandered")
     return text
@@ -680,9 +701,12 @@ def render_host_account(lang: Lang, payload: Mapping[str, Any]) -> str:
         if not votes:
             lines.append(t(lang, "console.no_votes"))
         hanged = lynch.get("hanged")
-        lines.append(
-            t(lang, "console.hanged", nick=hanged) if hanged else t(lang, "console.not_hanged")
-        )
+        if lynch.get("chosen_dead"):  # section 6
+            lines.append(t(lang, "console.chosen_dead", nick=lynch.get("chosen")))
+        elif hanged:
+            lines.append(t(lang, "console.hanged", nick=hanged))
+        else:
+            lines.append(t(lang, "console.not_hanged"))
         if lynch.get("deprived"):
             lines.append(t(lang, "console.deprived", players=", ".join(lynch["deprived"])))
     if payload.get("pistols"):  # R18

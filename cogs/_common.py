@@ -22,6 +22,7 @@ from core.i18n import Lang, t
 from core.refusal import Refusal
 from core.service import Accepted, LiveGame
 from rules.knowledge import valid_targets
+from rules.roles import verb_spec
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +118,9 @@ async def submit_request(
     lines = [header] if header else []
     if accepted.sent_turn is not None:  # the deadline closed the turn it was sent in (R5)
         lines.append(t(lang, "play.late", sent=accepted.sent_turn, turn=accepted.turn))
-    lines.append(t(lang, f"play.accepted.{verb}", target=names, to=names, turn=accepted.turn))
+    spec = verb_spec(verb)
+    accepted_key = spec.accepted_key if spec is not None else f"play.accepted.{verb}"
+    lines.append(t(lang, accepted_key, target=names, to=names, turn=accepted.turn))
     if accepted.withdrawn:  # R17
         names = ", ".join(verb_name(lang, v) for v in accepted.withdrawn)
         lines.append(t(lang, "play.withdrawn", verbs=names))

@@ -1,6 +1,10 @@
-"""The players' night: the role abilities (``/kill``, ``/check``, ``/heal``, ``/inject``,
-``/block``, ``/slander``, ``/poison``) and a killed commissar's pistol (``/shoot``, and the
+"""The players' night: the role abilities and a killed commissar's pistol (``/shoot``, and the
 select menu of his pistol prompt, ``bot/pistol.py``). Every reply is private (ephemeral).
+
+The mafia's ``/kill`` (one player, or two under the double kill) is written here; every other
+ability that names one player (``/check``, ``/heal``, ``/inject``, ``/block``, ``/slander``,
+``/poison``, ...) is a command generated from the verbs the registered roles declare
+(`one_target_verbs`), its texts from the catalogue keys of its verb (``cmd.<verb>.*``).
 
 Requests go through ``GameService.submit`` (``cogs/_common.py``): validated by the rules and
 committed before the player is told.
@@ -19,8 +23,45 @@ from bot.command_i18n import ltext
 from bot.context import game_context
 from bot.pistol import PistolSelect
 from cogs._common import Nick, PlayerCog, nick_autocomplete, submit_request
+from rules.roles import BASE_VERBS, Shape, role_classes, verb_spec
 
 log = logging.getLogger(__name__)
+
+
+def one_target_verbs() -> tuple[str, ...]:
+    """The role verbs that name one player (SCENARIOS.md ``target``), in registry order."""
+    out: list[str] = []
+    for cls in role_classes():
+        for verb in sorted(cls.verbs):
+            spec = verb_spec(verb)
+            if (
+                spec is not None
+                and spec.shape is Shape.TARGET
+                and verb not in BASE_VERBS
+                and verb not in out
+            ):
+                out.append(verb)
+    return tuple(out)
+
+
+def one_target_command(verb: str) -> app_commands.Command[Any, Any, None]:
+    """``/<verb> target``: a request of the verb naming one living player."""
+    spec = verb_spec(verb)
+    assert spec is not None
+    key = spec.command_key
+
+    async def callback(cog: NightCog, interaction: discord.Interaction[Any], target: Nick) -> None:
+        await submit_request(cog.ctx, interaction, {"do": verb, "target": target})
+
+    # A method of the cog, as discord.py reads its callback (the first parameter is the cog).
+    callback.__name__ = f"{verb}_command"
+    callback.__qualname__ = f"NightCog.{verb}_command"
+    command: app_commands.Command[Any, Any, None] = app_commands.Command(
+        name=verb, description=ltext(f"{key}.description"), callback=callback
+    )
+    app_commands.describe(target=ltext(f"{key}.opt.target.description"))(command)
+    app_commands.autocomplete(target=nick_autocomplete(verb))(command)
+    return command
 
 
 class NightCog(PlayerCog, name="Night"):
@@ -40,47 +81,15 @@ class NightCog(PlayerCog, name="Night"):
             raw["targets"] = [target, second]
         await submit_request(self.ctx, interaction, raw)
 
-    @app_commands.command(name="check", description=ltext("cmd.check.description"))
-    @app_commands.describe(target=ltext("cmd.check.opt.target.description"))
-    @app_commands.autocomplete(target=nick_autocomplete("check"))
-    async def check_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(self.ctx, interaction, {"do": "check", "target": target})
-
-    @app_commands.command(name="heal", description=ltext("cmd.heal.description"))
-    @app_commands.describe(target=ltext("cmd.heal.opt.target.description"))
-    @app_commands.autocomplete(target=nick_autocomplete("heal"))
-    async def heal_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(self.ctx, interaction, {"do": "heal", "target": target})
-
-    @app_commands.command(name="inject", description=ltext("cmd.inject.description"))
-    @app_commands.describe(target=ltext("cmd.inject.opt.target.description"))
-    @app_commands.autocomplete(target=nick_autocomplete("inject"))
-    async def inject_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(self.ctx, interaction, {"do": "inject", "target": target})
-
-    @app_commands.command(name="block", description=ltext("cmd.block.description"))
-    @app_commands.describe(target=ltext("cmd.block.opt.target.description"))
-    @app_commands.autocomplete(target=nick_autocomplete("block"))
-    async def block_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(self.ctx, interaction, {"do": "block", "target": target})
-
-    @app_commands.command(name="slander", description=ltext("cmd.slander.description"))
-    @app_commands.describe(target=ltext("cmd.slander.opt.target.description"))
-    @app_commands.autocomplete(target=nick_autocomplete("slander"))
-    async def slander_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(self.ctx, interaction, {"do": "slander", "target": target})
-
-    @app_commands.command(name="poison", description=ltext("cmd.poison.description"))
-    @app_commands.describe(target=ltext("cmd.poison.opt.target.description"))
-    @app_commands.autocomplete(target=nick_autocomplete("poison"))
-    async def poison_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
-        await submit_request(self.ctx, interaction, {"do": "poison", "target": target})
-
     @app_commands.command(name="shoot", description=ltext("cmd.shoot.description"))
     @app_commands.describe(target=ltext("cmd.shoot.opt.target.description"))
     @app_commands.autocomplete(target=nick_autocomplete("shoot"))
     async def shoot_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
         await submit_request(self.ctx, interaction, {"do": "shoot", "target": target})
+
+    # One command per one-target verb of the registered roles (the cog collects them from
+    # its class namespace when the class is made).
+    vars().update({f"{verb}_command": one_target_command(verb) for verb in one_target_verbs()})
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -32,6 +32,7 @@ from core.history import FinishedGame
 from core.i18n import Lang, t
 from rules.announce import roster_in_public_order
 from rules.roles import INTERNAL_ROLES, ROLES
+from rules.win import loner_winners
 
 FONTS: Final = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 REGULAR: Final = FONTS / "DejaVuSans.ttf"
@@ -61,7 +62,7 @@ FACTION_COLOURS: Final[Mapping[str, Colour]] = {
 WINNER_COLOURS: Final[Mapping[str | None, Colour]] = {
     "town": FACTION_COLOURS["town"],
     "mafia": FACTION_COLOURS["mafia"],
-    "maniac": FACTION_COLOURS["loner"],
+    **{name: FACTION_COLOURS["loner"] for name in loner_winners()},
     "draw": DIM,
     None: DIM,
 }

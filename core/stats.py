@@ -47,22 +47,29 @@ from db.interface import GameStore
 from db.models import GameRecord
 from rules.model import Faction, TurnResult
 from rules.replay import replay_game
-from rules.roles.base import STEP_ORDER, Step
+from rules.roles.base import STEP_ORDER, Role, Step
 from rules.roles.registry import role_class
+from rules.win import loner_winners
 
 #: Finished games whose facts are kept in memory, per store (least recently used dropped).
 CACHE_SIZE: Final[int] = 4096
 
-#: The winner's name of each faction (``GameRecord.winner``, R15).
+#: The winner's name of each side (``GameRecord.winner``, R15): a loner wins alone, under
+#: his role's name (`Role.wins_as`).
 FACTION_WINNER: Final[Mapping[Faction, str]] = {
     Faction.TOWN: "town",
     Faction.MAFIA: "mafia",
-    Faction.LONER: "maniac",
 }
-#: The winners that are a faction (a draw or no winner is won by nobody).
-FACTIONS: Final[tuple[str, ...]] = ("town", "mafia", "maniac")
+#: The winners that are a side (a draw or no winner is won by nobody): the town, the mafia
+#: and each loner of the registry (``maniac``, ...).
+FACTIONS: Final[tuple[str, ...]] = ("town", "mafia", *loner_winners())
 
-_CHECK_STEP: Final[int] = STEP_ORDER.index(Step.CHECK)
+
+def side_of(role: type[Role]) -> str:
+    """The winner's name a player of this role (at the end) wins with (R15)."""
+    return FACTION_WINNER.get(role.faction) or role.wins_as()
+
+_CHECK_STEP: Final[int] = STEP_ORDER.index(Step.CHECKS)
 
 
 @attrs.frozen
@@ -98,11 +105,11 @@ class GameFacts:
     updated_at: datetime  # the record's, to tell a cached entry from a changed game
 
 
-def _history(script: Mapping[str, object]) -> tuple[list[TurnResult], dict[str, Faction]]:
+def _history(script: Mapping[str, object]) -> tuple[list[TurnResult], dict[str, str]]:
     """The game replayed from its export: every turn's result (with the step of each role
     change, which the replay format leaves out) and each nickname's faction at the end."""
     game, _outcome = replay_game(script)
-    factions = {nick: p.faction for nick, p in game.state.players.items()}
+    factions = {nick: side_of(p.role_cls) for nick, p in game.state.players.items()}
     return game.history, factions
 
 
@@ -144,7 +151,7 @@ def game_facts(game: FinishedGame) -> GameFacts:
     out: list[SeatFacts] = []
     for entry in game.summary["roles"]:
         nick = entry["nick"]
-        faction = FACTION_WINNER[end_factions[nick]]
+        faction = end_factions[nick]
         out.append(
             SeatFacts(
                 nick=nick,

@@ -17,6 +17,8 @@ from rules.downtime import Downtime
 from rules.model import Death, GameState, Phase, Request, TurnResult
 from rules.names import collation_key, public_order
 from rules.roles import Step, role_classes
+from rules.roles.base import attack_hits
+from rules.roles.registry import overriding
 from rules.win import win_reason
 
 _Entry = TypeVar("_Entry", bound=Mapping[str, Any])
@@ -66,27 +68,27 @@ def _by_votes(votes: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
 
 
 def _lynch_view(result: TurnResult) -> dict[str, Any] | None:
-    """The lynch as the public sees it: the tally sorted, the threshold (R31), the votes not
-    counted and why (Decision of section 6; R31, R54), how a tie was broken (R33). Under
-    totals only (R54) no voter is ever named: counts only."""
+    """The lynch as the public sees it: the tally sorted, the threshold (R31), the player it
+    chose and whether he was already dead (section 6: then nobody is hanged), the votes not
+    counted and why (R31, R54), how a tie was broken (R33). Under totals only (R54) no voter
+    is ever named: counts only."""
     lynch = result.lynch
     if lynch is None:
         return None
     view: dict[str, Any] = {
+        "chosen": lynch.chosen,
         "hanged": lynch.hanged,
+        "chosen_dead": lynch.chosen_dead,
         "public": lynch.public,
         "electorate": lynch.electorate,
         "threshold": lynch.threshold,
     }
-    dropped = _by_votes(lynch.dropped)
     if lynch.public == "full":  # R34: who voted for whom
         view["votes"] = {cand: list(voters) for cand, voters in _by_votes(lynch.votes)}
-        view["dropped"] = {cand: list(voters) for cand, voters in dropped}
         view["uncounted"] = list(lynch.uncounted)
         view["tie"] = {"tied": list(lynch.tied), "by": lynch.tie_voter} if lynch.tied else None
     else:  # R54: totals only
         view["totals"] = {cand: len(voters) for cand, voters in _by_votes(lynch.votes)}
-        view["dropped"] = {cand: len(voters) for cand, voters in dropped}
         view["uncounted"] = len(lynch.uncounted)
         view["tie"] = {"tied": list(lynch.tied)} if lynch.tied else None
     return view
@@ -327,74 +329,41 @@ HOST = "host"  # the hosts' channel: nothing here may ever reach a player (bot/s
 
 
 def _request_fate(state: GameState, result: TurnResult, req: Request) -> dict[str, Any]:
-    """What became of one standing request, for the hosts: ``fate`` and its details."""
+    """What became of one standing request, for the hosts: ``fate`` and its details. A role
+    decides the fate of its own requests (`Role.request_fate`, or a fate it recorded during
+    the resolution); the vote and the hunt, which belong to no role, are decided here."""
     idle = result.idle.get((req.by, req.do))
     if idle is not None:  # the sender was dead, blocked (R21) or no longer held the role
         return {"fate": idle}
-    if req.do == "check":  # R18, R21, R25, R39
-        check = next((c for c in result.checks if c.by == req.by), None)
-        if check is None:
-            return {"fate": "none"}
-        if check.result is not None:
-            return {"fate": check.result, "slandered": req.target in _slandered(state, result)}
-        return {"fate": "blocked" if req.by in result.blocked else "dead_before"}
-    if req.do == "heal":  # R20
-        saved = [s for s in result.saves if s.by == req.by]
-        if saved:
-            return {"fate": "saved", "causes": [str(s.cause) for s in saved]}
-        return {"fate": "no_attack"}
-    if req.do in ("kill", "poison", "inject", "hunt"):
-        return {"fate": "attack", "hits": _attack_fates(state, result, req)}
+    recorded = result.fates.get((req.by, req.do))
+    if recorded is not None:
+        return dict(recorded)
     if req.do == "vote":
         return {"fate": _vote_fate(state, result, req)}
+    if req.do == "hunt":
+        return {"fate": "attack", "hits": _hunt_fates(result, req)}
+    role = state.players[req.by].role_cls
+    decided = role.request_fate(state, result, req)
+    if decided is not None:
+        return decided
+    cause = role.attacks.get(req.do)
+    if cause is not None:
+        return {"fate": "attack", "hits": attack_hits(result, req, cause)}
     return {"fate": "done"}
 
 
-def _slandered(state: GameState, result: TurnResult) -> list[str]:
-    """R25: the players slandered tonight (a troublemaker who acted)."""
-    return [
-        sub.request.target
-        for sub in state.submissions("slander")
-        if sub.request.target is not None and (sub.request.by, "slander") not in result.idle
-    ]
-
-
-def _attack_fates(state: GameState, result: TurnResult, req: Request) -> list[dict[str, Any]]:
-    """Per player an attack named: who died of it, or why he did not."""
+def _hunt_fates(result: TurnResult, req: Request) -> list[dict[str, Any]]:
+    """R28-R30: the hunted player killed, the hunter killed instead, or another hunt first."""
     out: list[dict[str, Any]] = []
     for target in req.named():
-        died = next(
-            (d for d in result.deaths if d.player == target and req.by in d.by and d.step),
-            None,
-        )
-        if req.do == "hunt":
-            backfire = next(
-                (d for d in result.deaths if d.player == req.by and d.cause == "hunt_backfire"),
-                None,
-            )
-            if died is not None:
-                out.append({"target": target, "fate": "killed"})  # R29
-            elif backfire is not None:
-                out.append({"target": target, "fate": "backfire"})  # R30
-            else:
-                out.append({"target": target, "fate": "not_carried"})  # R28
-            continue
-        if req.do == "poison" and target in result.poisoned:
-            out.append({"target": target, "fate": "poisoned"})  # R27: dies next turn
-            continue
-        if died is not None:
-            out.append({"target": target, "fate": "killed"})
-            continue
-        cause = {"kill": "mafia", "poison": "poison"}.get(req.do)
-        miss = next((m for m in result.misses if m.target == target and m.cause == cause), None)
-        if miss is not None:
-            out.append({"target": target, "fate": miss.reason, "protector": miss.protector})
-        elif req.do == "kill" and state.players[target].is_mafia:
-            out.append({"target": target, "fate": "spared"})  # a converted Foundling (R22)
-        elif req.do == "kill":
-            out.append({"target": target, "fate": "disagreed"})  # R23: the requests differ
+        died = any(d.player == target and req.by in d.by and d.step for d in result.deaths)
+        backfire = any(d.player == req.by and d.cause == "hunt_backfire" for d in result.deaths)
+        if died:
+            out.append({"target": target, "fate": "killed"})  # R29
+        elif backfire:
+            out.append({"target": target, "fate": "backfire"})  # R30
         else:
-            out.append({"target": target, "fate": "dead"})
+            out.append({"target": target, "fate": "not_carried"})  # R28
     return out
 
 
@@ -405,9 +374,7 @@ def _vote_fate(state: GameState, result: TurnResult, req: Request) -> str:
     if req.by in state.deprived:
         return "deprived"  # R54
     if req.target is not None and req.by in lynch.votes.get(req.target, []):
-        return "counted"
-    if req.target is not None and not state.alive(req.target):
-        return "candidate_dead"  # he died earlier in the resolution (Decision)
+        return "counted"  # for a candidate dead by now too (section 6)
     return "not_counted"
 
 
@@ -423,8 +390,10 @@ def host_account(state: GameState, result: TurnResult) -> Announcement:
         entry: dict[str, Any] = {"by": req.by, "do": req.do, "targets": list(req.named())}
         entry.update(_request_fate(state, result, req))
         requests.append(entry)
-    poisoners = dict(state.pending_poison)
     lynch = result.lynch
+    facts: dict[str, Any] = {}
+    for cls in overriding("host_facts"):
+        facts.update(cls.host_facts(state, result))  # e.g. R25's slandered, R27's poisoned
     return Announcement(
         "host_account",
         HOST,
@@ -432,13 +401,10 @@ def host_account(state: GameState, result: TurnResult) -> Announcement:
             "turn": result.turn,
             "requests": requests,
             "blocked": list(result.blocked),  # R21
-            "slandered": _slandered(state, result),  # R25
+            **facts,
             "saves": [
                 {"target": s.target, "by": s.by, "cause": str(s.cause)} for s in result.saves
             ],  # R20
-            "poisoned": [
-                {"target": nick, "by": poisoners.get(nick)} for nick in result.poisoned
-            ],  # R27
             "deaths": [
                 {
                     "nick": d.player,
@@ -452,6 +418,8 @@ def host_account(state: GameState, result: TurnResult) -> Announcement:
             "lynch": None
             if lynch is None
             else {
+                "chosen": lynch.chosen,
+                "chosen_dead": lynch.chosen_dead,
                 "hanged": lynch.hanged,
                 "votes": {cand: list(voters) for cand, voters in lynch.votes.items()},
                 "electorate": lynch.electorate,

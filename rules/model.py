@@ -241,21 +241,26 @@ class CheckResult:
 
 @attrs.frozen
 class LynchResult:
-    hanged: str | None
-    votes: dict[str, list[str]]
+    hanged: str | None  # the chosen player, unless he was already dead (section 6)
+    votes: dict[str, list[str]]  # every counted vote, for candidates dead by now too
     public: str  # "full" (R34) or "totals" (R54)
     electorate: int
+    # R31, R33: the player the lynch chose, None when nobody reached the threshold.
+    chosen: str | None = None
     # What the dawn report explains (not part of ``to_dict``: the replay format stays as is).
     threshold: int = 0  # R31: the fewest votes that hang, ceil(electorate / 4)
-    # Decision (section 6): votes for candidates who died earlier in the resolution, per
-    # candidate, in arrival order.
-    dropped: dict[str, list[str]] = attrs.Factory(dict)
     uncounted: list[str] = attrs.Factory(list)  # R31, R54: voters outside the electorate
     tied: list[str] = attrs.Factory(list)  # R33: the tied leaders, in tally order
     tie_voter: str | None = None  # R33: who cast the second vote for the tied ones
 
+    @property
+    def chosen_dead(self) -> bool:
+        """Section 6: the lynch chose a player who was already dead: nobody is hanged."""
+        return self.chosen is not None and self.hanged is None
+
     def to_dict(self) -> dict[str, Any]:
         return {
+            "chosen": self.chosen,
             "hanged": self.hanged,
             "votes": {k: list(v) for k, v in self.votes.items()},
             "public": self.public,
@@ -337,6 +342,9 @@ class TurnResult:
     saves: list[Save] = attrs.Factory(list)  # protections that turned an attack away (R20)
     # (sender, verb) -> why his role request did not count: "dead", "blocked" (R21), "role"
     idle: dict[tuple[str, str], str] = attrs.Factory(dict)
+    # (sender, verb) -> what became of his request, as a role decided it during the
+    # resolution (`{"fate": code, ...}`, e.g. R57's theft at the lynch)
+    fates: dict[tuple[str, str], dict[str, Any]] = attrs.Factory(dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -369,9 +377,9 @@ class GameState:
     requests: dict[tuple[str, str], Submission] = attrs.Factory(dict)  # (nick, slot)
     posts: dict[str, int] = attrs.Factory(dict)  # R52, this turn
     next_seq: int = 0
-    pending_poison: list[tuple[str, str]] = attrs.Factory(list)  # (victim, maniac), R27
-    last_heal: str | None = None  # R20: heal target standing at the previous deadline
-    injection_used: bool = False  # R20
+    # What each role remembers between turns (R20's heal chain, R27's poison), by the
+    # role's `memory_key`: attrs values owned by the role classes (`Role.recall`).
+    role_memory: dict[str, Any] = attrs.Factory(dict)
     pistols: set[str] = attrs.Factory(set)  # commissars who may shoot now (R18)
     current: TurnResult | None = None  # the turn being resolved (between resolve and finish)
     downtime: Downtime | None = None  # R59: what the bot lost of this turn (rules.downtime)

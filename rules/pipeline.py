@@ -16,6 +16,7 @@ death each player still alive gets `on_other_death` (R19's promotion, R22's conv
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, cast
 
 import attrs
 
@@ -32,8 +33,11 @@ from rules.model import (
     Save,
     TurnResult,
 )
-from rules.roles import STEP_ORDER, Protection, Step, role_classes, step_hooks
+from rules.roles import STEP_ORDER, Protection, Role, Step, role_classes, step_hooks
+from rules.roles.registry import overriding
 from rules.win import decide_winner
+
+T = TypeVar("T")
 
 
 @attrs.define
@@ -47,6 +51,9 @@ class Night:
     appears_mafia: set[str] = attrs.Factory(set)
     # Protections of the night (R20), gathered from every role class when first asked.
     protections: list[Protection] | None = None
+    # What a role's hooks of this resolution note for its later hooks (R57: a theft at 2b
+    # counted at step 3), by role class: each role's own attrs value (`Resolution.tonight`).
+    notes: dict[type[Role], Any] = attrs.Factory(dict)
 
 
 @attrs.define
@@ -86,6 +93,13 @@ class Resolution:
             for (_, name), sub in ordered:
                 self.by_slot.setdefault(name, []).append(sub.request)
         return list(self.by_slot.get(slot, ()))
+
+    def tonight(self, cls: type[Role], make: Callable[[], T]) -> T:
+        """The role's own note of this resolution, made by ``make`` when first asked."""
+        found = self.night.notes.get(cls)
+        if found is None:
+            found = self.night.notes[cls] = make()
+        return cast(T, found)
 
     def appears_mafia(self, nick: str) -> bool:
         """What the commissar sees (R18): the role's own look, or a slander (R25)."""
@@ -215,6 +229,9 @@ def step_hunt(res: Resolution) -> None:
 
 # --- step 3: lynch (R31-R34, R54) -------------------------------------------------------
 def step_lynch(res: Resolution) -> None:
+    """The lynch is decided on every vote as cast (section 6, Decision), candidates who died
+    earlier in this resolution included: the player it chooses is hanged, unless he is
+    already dead (then nobody is)."""
     state = res.state
     if state.turn == 1:
         return  # R3
@@ -222,16 +239,14 @@ def step_lynch(res: Resolution) -> None:
     standing = res.standing("vote")
     votes = [r for r in standing if r.by in electorate]  # R32
     uncounted = [r.by for r in standing if r.by not in electorate]  # R31, R54
+    for cls in overriding("count_votes"):  # a role reshaping the counted votes (R57)
+        votes = cls.count_votes(res, votes)
     tally: dict[str, list[str]] = {}
-    dropped: dict[str, list[str]] = {}
     for r in votes:
         assert r.target is not None
-        if state.alive(r.target):  # candidates dead by now are dropped (Decision)
-            tally.setdefault(r.target, []).append(r.by)
-        else:
-            dropped.setdefault(r.target, []).append(r.by)
+        tally.setdefault(r.target, []).append(r.by)
     threshold = -(-len(electorate) // 4)  # R31: 4 * votes >= electorate
-    hanged: str | None = None
+    chosen: str | None = None
     tied: list[str] = []
     tie_voter: str | None = None
     if tally:
@@ -239,20 +254,21 @@ def step_lynch(res: Resolution) -> None:
         if 4 * top >= len(electorate):  # R31
             tied = [c for c, v in tally.items() if len(v) == top]
             if len(tied) == 1:
-                hanged = tied[0]
+                chosen = tied[0]
                 tied = []
             else:  # R33: the candidate of the second vote cast for the tied ones
                 tied_votes = [r for r in votes if r.target in tied]
-                hanged = tied_votes[1].target
+                chosen = tied_votes[1].target
                 tie_voter = tied_votes[1].by
+    hanged = chosen if chosen is not None and state.alive(chosen) else None  # Decision
     public = "totals" if state.deprived else "full"  # R34, R54
     res.result.lynch = LynchResult(
         hanged=hanged,
         votes=tally,
         public=public,
         electorate=len(electorate),
+        chosen=chosen,
         threshold=threshold,
-        dropped=dropped,
         uncounted=uncounted,
         tied=tied,
         tie_voter=tie_voter,

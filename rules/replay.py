@@ -14,7 +14,15 @@ from typing import Any
 
 from rules.downtime import Downtime, DowntimeFormatError, is_downtime_entry
 from rules.engine import Game
-from rules.model import HostAction, Phase, Rejected, Request, RequestFormatError
+from rules.model import (
+    HostAction,
+    Phase,
+    Refusal,
+    RefusalCode,
+    Rejected,
+    Request,
+    RequestFormatError,
+)
 from rules.names import (
     UnknownName,
     mixes_scripts,
@@ -25,6 +33,7 @@ from rules.names import (
 from rules.requests import parse_request
 from rules.roles import ROLES, Shape, verb_spec
 from rules.setup import SetupError
+from rules.validation import validate_request
 
 # SCENARIOS.md: an unknown key anywhere is malformed (no comment keys either).
 TOP_KEYS = ("seed", "activity_rules", "players", "turns")
@@ -248,11 +257,11 @@ def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
     downtime = turn.downtime if game.phase is Phase.OPEN else None
     if game.phase is Phase.OPEN:
         game.resolve(downtime)  # R59
-        after_rejected = _submit_all(game, turn.after)
+        after_rejected = _submit_all(game, turn.after, after=True)
         result = game.finish_turn()
     else:  # the game ended at a host exclusion before the deadline
         result = game.history[-1]
-        after_rejected = _submit_all(game, turn.after)
+        after_rejected = _submit_all(game, turn.after, after=True)
     out = result.to_dict()
     out["turn"] = number
     out["rejected"] = [r.to_dict() for r in rejected]
@@ -265,12 +274,18 @@ def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
     return out
 
 
-def _submit_all(game: Game, requests: list[Request]) -> list[Rejected]:
-    """Submit in arrival order; in the pistol window only shots are accepted."""
+def _submit_all(game: Game, requests: list[Request], *, after: bool = False) -> list[Rejected]:
+    """Submit in arrival order. ``after`` holds the pistol window's requests: shots only
+    (SCENARIOS.md); any other verb is an ordinary refusal, a post too (the posts of a turn
+    are in its ``requests``)."""
     rejected: list[Rejected] = []
     submit = game.submit
     for i, req in enumerate(requests):
-        refusal = submit(req)
+        refusal: Refusal | None
+        if after and req.do == "post":
+            refusal = validate_request(game.state, req) or Refusal(RefusalCode.REQUEST_CLOSED)
+        else:
+            refusal = submit(req)
         if refusal is not None:
             rejected.append(Rejected(i, req.by, req.do, refusal.code))
     return rejected

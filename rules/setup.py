@@ -40,7 +40,9 @@ def validate_setup(roles: Sequence[str]) -> None:
     """R24, R43 and the section 10 Decision."""
     unknown = [r for r in roles if r not in ROLES]
     if unknown:
-        raise SetupError("unknown_role", f"unknown role {unknown[0]!r}", role=unknown[0])
+        raise SetupError(
+            "unknown_role", f"unknown role {unknown[0]!r}", role=unknown[0], known=_known()
+        )
     n = len(roles)
     if n > MAX_PLAYERS:
         raise SetupError(
@@ -67,26 +69,63 @@ def validate_setup(roles: Sequence[str]) -> None:
             )
     mafia = sum(1 for r in roles if ROLES[r].faction is Faction.MAFIA)
     town = sum(1 for r in roles if ROLES[r].faction is Faction.TOWN)
-    need = math.ceil(n / 4)
-    if mafia < need:
-        raise SetupError(
-            "too_few_mafia",
-            f"{mafia} mafia for {n} players; at least {need} needed (R24)",
-            mafia=mafia,
-            players=n,
-            need=need,
-        )
-    if mafia >= town:
-        raise SetupError(
-            "too_many_mafia",
-            f"{mafia} mafia against {town} town: the game would be over",
-            mafia=mafia,
-            town=town,
-        )
+    loners = sum(1 for r in roles if ROLES[r].faction is Faction.LONER)
+    if mafia == 0 and loners > 0:
+        _validate_without_mafia(n, town, loners)  # the section 10 Decision without mafia
+    else:
+        need = math.ceil(n / 4)
+        if mafia < need:
+            raise SetupError(
+                "too_few_mafia",
+                f"{mafia} mafia for {n} players; at least {need} needed (R24)",
+                mafia=mafia,
+                players=n,
+                need=need,
+            )
+        if mafia >= town:
+            raise SetupError(
+                "too_many_mafia",
+                f"{mafia} mafia against {town} town: the game would be over",
+                mafia=mafia,
+                town=town,
+            )
     if counts[Foundling.code] and not counts[Boss.code]:
         raise SetupError("foundling_without_boss", "a foundling needs a boss")
     if counts[Sergeant.code] and not counts[Commissar.code]:
         raise SetupError("sergeant_without_commissar", "a sergeant needs a commissar")
+
+
+#: The fewest players of a game without mafia (section 10: the original's "Комиссар, Жулик,
+#: МЖ - 3" is five).
+MIN_PLAYERS_WITHOUT_MAFIA = 4
+
+
+def _validate_without_mafia(players: int, town: int, loners: int) -> None:
+    """Section 10 (R43): a setup without any mafia (the original's own closing list) is valid
+    with at least 4 players and at least one loner, the loners fewer than the town. It has no
+    mafia kill and no Boss, Foundling or Troublemaker (a Foundling needs a Boss); R15 ends it:
+    the town wins once no loner is alive."""
+    if players < MIN_PLAYERS_WITHOUT_MAFIA:
+        raise SetupError(
+            "too_few_players",
+            f"{players} players; a game without mafia needs at least "
+            f"{MIN_PLAYERS_WITHOUT_MAFIA}",
+            players=players,
+            minimum=MIN_PLAYERS_WITHOUT_MAFIA,
+        )
+    if loners >= town:
+        raise SetupError(
+            "too_many_loners",
+            f"{loners} loners against {town} town: a game without mafia needs fewer loners "
+            "than town",
+            loners=loners,
+            town=town,
+        )
+
+
+def _known() -> str:
+    """The roles a setup may name, for a refusal (the registry's, in its order)."""
+    return ", ".join(ROLES)
 
 
 def _quoted(fragment: str) -> str:
@@ -115,7 +154,9 @@ def parse_role_list(text: str, limit: int = MAX_PLAYERS) -> list[str]:
         if not sep:
             count = "1"
         if name not in ROLES:
-            raise SetupError("unknown_role", f"unknown role {name!r}", role=_quoted(name))
+            raise SetupError(
+                "unknown_role", f"unknown role {name!r}", role=_quoted(name), known=_known()
+            )
         if not (count.isascii() and count.isdigit()):
             raise SetupError(
                 "bad_count",

@@ -15,11 +15,16 @@ from typing import Any
 
 from rules.model import Cause, GameState, Note, Phase, Player, Submission
 from rules.requests import parse_request
-from rules.roles import role_class
+from rules.roles import Role, role_class, role_classes
 
 #: The shape of `state_to_dict`; a stored snapshot of another format is not used (the game is
-#: rebuilt from its full log instead). Bump it whenever that shape changes.
-SNAPSHOT_FORMAT = 1
+#: rebuilt from its full log instead). Bump it whenever that shape changes. A role's memory
+#: is the role's own data (`Role.memory_to_data`): a role changing its memory's shape needs
+#: no bump, it reads its older data in `Role.memory_from_data`.
+SNAPSHOT_FORMAT = 2
+#: Format 1 kept the roles' memory as named fields of the game; each role reads its own back
+#: (`Role.legacy_memory`), so such a snapshot is still used.
+LEGACY_FORMAT = 1
 
 
 class SnapshotError(ValueError):
@@ -48,17 +53,42 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         ],
         "posts": dict(state.posts),
         "next_seq": state.next_seq,
-        "pending_poison": [list(pair) for pair in state.pending_poison],
-        "last_heal": state.last_heal,
-        "injection_used": state.injection_used,
+        "role_memory": {
+            key: _memory_owner(key).memory_to_data(memory)
+            for key, memory in sorted(state.role_memory.items())
+        },
         "pistols": sorted(state.pistols),
+    }
+
+
+def _memory_owner(key: str) -> type[Role]:
+    """The role class whose memory is kept under ``key``."""
+    for cls in role_classes():
+        if cls.Memory is not None and cls.memory_key == key:
+            return cls
+    raise SnapshotError(f"no role keeps a memory called {key!r}")
+
+
+def _role_memory(data: dict[str, Any]) -> dict[str, Any]:
+    if data.get("format") == LEGACY_FORMAT:
+        memory: dict[str, Any] = {}
+        for cls in role_classes():
+            if cls.Memory is None or cls.memory_key is None or cls.memory_key in memory:
+                continue
+            found = cls.legacy_memory(data)
+            if found is not None:
+                memory[cls.memory_key] = found
+        return memory
+    return {
+        str(key): _memory_owner(str(key)).memory_from_data(value)
+        for key, value in data["role_memory"].items()
     }
 
 
 def state_from_dict(data: Any) -> GameState:
     """The state `state_to_dict` gave. Raises `SnapshotError` for anything else (another
     format, an unknown role, a damaged document)."""
-    if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (SNAPSHOT_FORMAT, LEGACY_FORMAT):
         raise SnapshotError("not a snapshot of this format")
     try:
         players = [_player(row) for row in data["players"]]
@@ -79,9 +109,7 @@ def state_from_dict(data: Any) -> GameState:
             },
             posts={str(k): int(v) for k, v in data["posts"].items()},
             next_seq=int(data["next_seq"]),
-            pending_poison=[(str(a), str(b)) for a, b in data["pending_poison"]],
-            last_heal=data["last_heal"],
-            injection_used=bool(data["injection_used"]),
+            role_memory=_role_memory(data),
             pistols=set(data["pistols"]),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:

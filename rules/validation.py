@@ -49,6 +49,10 @@ def validate_request(state: GameState, req: Request, *, hunts_open: bool = True)
         return _refuse(RefusalCode.VOTE_DEPRIVED)  # R45, R54
     if verb == "note" and sender.note is not None:
         return _refuse(RefusalCode.NOTE_ALREADY_SENT)  # R37
+    spec = verb_spec(verb)
+    assert spec is not None
+    if state.turn < spec.from_turn:
+        return _refuse(spec.too_early)  # a verb of later turns (R57)
     code = role.refuse_request(state, req)  # the role's own rules (R20, R23, R36)
     if code is not None:
         return _refuse(code)
@@ -56,8 +60,6 @@ def validate_request(state: GameState, req: Request, *, hunts_open: bool = True)
     # its targets, its refusal neither: the first rule (in `_check_target` order) any named
     # player breaks decides.
     first: tuple[int, RefusalCode] | None = None
-    spec = verb_spec(verb)
-    assert spec is not None
     for name in req.named():
         found = _target_rule(state, req, name, spec)
         if found is not None and (first is None or found < first):

@@ -60,7 +60,7 @@ from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberAc
 
 from bot.client import MafiaBot, create_bot
 from bot.posts import embed_text
-from bot.render import command_name, render_posts
+from bot.render import command_name, render_posts, role_name, verb_name
 from bot.signup import JOIN_ID, WISH_ID
 from core.clock import game_events
 from core.i18n import Lang, Matcher, t
@@ -68,9 +68,9 @@ from core.refusal import Refusal
 from core.service import LiveGame, table_seed
 from db.models import TableSettings
 from rules.model import Phase
-from rules.roles import INTERNAL_ROLES, ROLES
+from rules.roles import COMMON_VERBS, INTERNAL_ROLES, ROLES, Shape, known_verbs, verb_spec
 from rules.schedule import hunt_opens_at
-from rules.setup import preset
+from rules.setup import SetupError, parse_role_list, preset, validate_setup
 from rules.wishes import is_wishable
 from sandbox.artifacts import write_artifacts
 from sandbox.clients import EVERYONE, LOCALE_OF, client_locales
@@ -114,6 +114,9 @@ class DemoOptions:
     #: The sign-up takes role wishes (R58): members wish for roles of the preset, some in the
     #: sign-up post's menu, some with /wish, and the host adopts the tally as the setup.
     wishes: bool = False
+    #: The role list the host sets before the start (as ``/mafia roles`` takes it, e.g. the
+    #: original's ``commissar=1 crook=1 villager=3``); None: the preset for ``players``.
+    roles: str | None = None
 
     @property
     def guild_id(self) -> int:
@@ -216,24 +219,8 @@ class Reader:
         self.check_mafia = _template(lang, "check.mafia")
         self.check_clean = _template(lang, "check.not_mafia")
         self.pistol = t(lang, "announce.pistol")
-        self.role_by_name = {t(lang, f"role.{code}"): code for code in ROLE_CODES}
-        self.verb_by_name = {
-            t(lang, f"verb.{verb}"): verb
-            for verb in (
-                "vote",
-                "hunt",
-                "note",
-                "kill",
-                "check",
-                "heal",
-                "inject",
-                "block",
-                "slander",
-                "poison",
-                "shoot",
-                "post",
-            )
-        }
+        self.role_by_name = {role_name(lang, code): code for code in ROLE_CODES}
+        self.verb_by_name = {verb_name(lang, verb): verb for verb in known_verbs()}
 
     @property
     def verb_by_command(self) -> dict[str, str]:
@@ -395,6 +382,10 @@ def _parity(seed: int, nick: str) -> int:
     return hashlib.sha256(f"{seed}:{nick}".encode()).digest()[0] % 2
 
 
+#: The abilities `plan_turn` plays with a plan of their own.
+PLANNED_VERBS = frozenset({"kill", "slander", "check", "heal", "inject", "block", "poison"})
+
+
 def plan_turn(view: View, lang: Lang) -> Plan:
     """A living player's requests and posts for one open turn."""
     seed, turn, card = view.seed, view.turn, view.card
@@ -446,6 +437,17 @@ def plan_turn(view: View, lang: Lang) -> Plan:
         actions.append(("block", rng.choice(others)))
     if "poison" in card.verbs:
         actions.append(("poison", rng.choice(others)))
+    for verb in card.verbs:  # any other ability naming one player: somebody at random
+        spec = verb_spec(verb)
+        if (
+            verb not in PLANNED_VERBS
+            and verb not in COMMON_VERBS
+            and verb != "hunt"
+            and spec is not None
+            and spec.shape is Shape.TARGET
+            and turn >= spec.from_turn
+        ):
+            actions.append((verb, rng.choice(others)))
 
     vote: str | None = None
     hunt: str | None = None
@@ -877,6 +879,10 @@ class Demo:
                 await self.slash(seat.actor, "join")
 
     async def start(self) -> None:
+        if self.options.roles is not None:
+            await self.slash(
+                self.host, "mafia roles", where=self.host_place, roles=self.options.roles
+            )
         await self.slash(self.host, "mafia start", where=self.host_place, flush=False)
         self._label_players()
         self.transcript.flush()
@@ -1263,10 +1269,21 @@ def demo_main(
     shard_count: int | None = None,
     shard_id: int | None = None,
     wishes: bool = False,
+    roles: str | None = None,
 ) -> int:
-    """``main.py demo``: the command line entry (its own event loop)."""
+    """``main.py demo``: the command line entry (its own event loop). ``roles``: the role
+    list to play (its length is the number of players)."""
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    if roles is not None:
+        try:
+            dealt = parse_role_list(roles)
+            validate_setup(dealt)
+        except SetupError as error:
+            print(f"demo: --roles: {error}", file=sys.stderr)
+            return 2
+        players = len(dealt)
     options = DemoOptions(
+        roles=roles,
         players=players,
         seed=seed,
         db=db,

@@ -38,7 +38,7 @@ error-bad_turn_length = A fast turn lasts 1 to 1440 minutes.
 error-bad_time = That is not a time of day.
 error-bad_hunt_time = Hunts must open before the deadline.
 error-setup-too_few_players = Too few players: { $players }; a game needs at least { $minimum }.
-error-setup-unknown_role = Unknown role in the list: { $role }. Roles: villager, mafioso, boss, troublemaker, commissar, sergeant, doctor, prostitute, foundling, maniac.
+error-setup-unknown_role = Unknown role in the list: { $role }. Roles: { $known }.
 error-setup-sergeant_without_commissar = A Sergeant needs a Cop (commissar) in the game.
 error-setup-foundling_without_boss = A foundling needs a boss.
 error-setup-empty_nick = A nickname is empty.
@@ -103,6 +103,7 @@ error-setup-too_few_mafia =
        *[other] { $players } players
     }; the game needs at least { $need } (a quarter of the players).
 error-setup-too_many_mafia = Too many mafia: { $mafia } against { $town } town; the mafia would win before the game begins.
+error-setup-too_many_loners = Without mafia the loners must be fewer than the town: { $loners } against { $town } town.
 error-setup-count_mismatch =
     { $players ->
         [one] { $players } player

@@ -62,6 +62,13 @@ card-about-maniac =
     You are the Poisoner (the forum's maniac), a third-party killer who plays alone, like a Serial Killer. Each night you may poison one living player (/poison). Your victim notices nothing: he lives one more day, posts and votes, and dies at the start of the next resolution; his vote of that day counts. If the Doctor heals him the night you poison him, the poison fails.
     The Cop's check shows you as "not mafia".
     You win if you are alive and at most one other player is.
+role-crook = Crook
+card-about-crook =
+    You are the Crook, a third-party player: you play for yourself alone, neither for Town nor for the mafia.
+    From turn 2 on, each turn you may steal the lynch vote of one other living player. At the lynch his vote counts for the player you voted for yourself, and the published tally lists it under his nickname, as if he had voted that way. So vote yourself: without a vote of your own, the stolen vote is simply lost. A player who has not voted has nothing to steal.
+    The theft is a night ability: if the Roleblocker blocks you that night, you steal nothing. The Cop's check shows you as not mafia.
+    You cannot hunt; you vote like everyone else.
+    You win alone when you are alive and at most one other player is. Left alone with the Poisoner, you lose to him.
 verb-vote = vote
 verb-hunt = hunt
 verb-note = death note
@@ -72,6 +79,7 @@ verb-inject = lethal injection
 verb-block = block
 verb-slander = frame
 verb-poison = poison
+verb-steal = theft
 verb-shoot = shot
 verb-post = post
 play-accepted-vote = Turn { $turn }: your vote is recorded: you are voting to lynch { $target }. Votes are counted at the deadline.
@@ -85,6 +93,7 @@ play-accepted-block = Turn { $turn }: your block is recorded: { $target }.
 play-accepted-slander = Turn { $turn }: your frame is recorded: { $target }.
 play-accepted-poison = Turn { $turn }: your poison is recorded: { $target }.
 play-accepted-shoot = Turn { $turn }: your shot is recorded: { $target }. The shot is announced when the pistol window closes.
+play-accepted-steal = Turn { $turn }: your theft is recorded: you will steal the lynch vote of { $target }.
 play-late = Turn { $sent } closed just before your request arrived, so it counts for turn { $turn }.
 play-late_refused = Turn { $sent } closed just before your request arrived: it was not counted.
 play-withdrawn = Withdrawn: { $verbs }.
@@ -114,13 +123,15 @@ method-euthanasia = the Doctor's lethal injection
 winner-town = Town wins!
 winner-mafia = Mafia wins!
 winner-maniac = The Poisoner wins!
+winner-crook = The Crook wins!
 winner-draw = Nobody survived: a draw.
 winner-none = The host ended the game.
 reveal-alive = { $nick }: { $role }, alive
 reveal-dead = { $nick }: { $role }, { $cause } on turn { $turn }
-gameover-reason-mafia_dead = All the mafia and the Poisoner are dead.
+gameover-reason-mafia_dead = No mafia and no third party are left alive.
 gameover-reason-parity = The mafia have reached parity with Town.
 gameover-reason-maniac_last = The Poisoner is alive with at most one other player left.
+gameover-reason-crook_last = The Crook is alive with at most one other player left.
 gameover-reason-all_dead = Nobody is left alive.
 gameover-reason-host_ended = The host ended the game: nobody wins.
 gameover-reason-unknown = The game is over.
@@ -200,6 +211,7 @@ lynch-totals =
 lynch-no_votes = Nobody voted.
 lynch-hanged = Lynched: { $nick }.
 lynch-nobody = Nobody was lynched.
+lynch-chosen_dead = The lynch chose { $nick }, who was already dead: nobody is hanged this turn.
 dawn-deaths = Deaths
 dawn-lynch = Lynch
 dawn-votes = Votes

@@ -42,7 +42,7 @@ error-bad_turn_length = Быстрый ход длится от 1 до 1440 ми
 error-bad_time = Это не время суток.
 error-bad_hunt_time = Охота должна открываться до дедлайна.
 error-setup-too_few_players = Слишком мало игроков: { $players }; нужно хотя бы { $minimum }.
-error-setup-unknown_role = Неизвестная роль в списке: { $role }. Роли: villager, mafioso, boss, troublemaker, commissar, sergeant, doctor, prostitute, foundling, maniac.
+error-setup-unknown_role = Неизвестная роль в списке: { $role }. Роли: { $known }.
 error-setup-sergeant_without_commissar = Сержанту нужен комиссар.
 error-setup-foundling_without_boss = Подкидышу нужен босс.
 error-setup-empty_nick = Пустой ник.
@@ -113,6 +113,11 @@ error-setup-too_many_mafia =
         [one] { $town } мирного жителя
        *[other] { $town } мирных жителей
     }; мафия победила бы до начала игры.
+error-setup-too_many_loners =
+    Без мафии одиночек должно быть меньше, чем мирных: { $loners } против { $town ->
+        [one] { $town } мирного
+       *[other] { $town } мирных
+    }.
 error-setup-count_mismatch =
     { $players ->
         [one] Записался { $players } игрок

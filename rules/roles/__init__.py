@@ -3,12 +3,15 @@
 - `base`: factions, the steps of a resolution (`STEP_ORDER`), verbs, protections, and the
   `Role` base class with every hook a role may implement;
 - one module per role: `villager`, `mafia` (the kill, Mafioso, Boss), `troublemaker`,
-  `commissar`, `sergeant`, `doctor`, `prostitute`, `foundling`, `poisoner`;
+  `commissar`, `sergeant`, `doctor`, `prostitute`, `foundling`, `poisoner`, `crook` (R57, not
+  re-exported here: nothing outside its module needs its name);
 - `registry`: the explicit list of roles and `register()` for more.
 
-A new role is one new module here with its class (its verbs, hooks, protections, death
-consequences) and one line in `registry.BUILTIN_ROLES`; the pipeline, the request format and
-the validation pick it up from the registry.
+A new role is one new module here with its class (its verbs, refusals, hooks on the steps,
+protections, death consequences, memory, request fates, lynch votes, texts' keys) and one
+entry in `registry.BUILTIN_ROLES`; the pipeline, the request format, the validation, the
+snapshot, the hosts' account, the win check and the night commands pick it up from the
+registry.
 """
 
 from rules.roles.base import (
@@ -36,6 +39,7 @@ from rules.roles.registry import (
     INTERNAL_ROLES,
     ROLES,
     is_role,
+    known_verbs,
     register,
     role_class,
     role_classes,
@@ -78,6 +82,7 @@ __all__ = [
     "Verb",
     "Villager",
     "is_role",
+    "known_verbs",
     "on_steps",
     "register",
     "role_class",

@@ -13,7 +13,16 @@ cross roles go through generic questions the resolution asks every role class:
 - `Night.appears_mafia`: players the commissar sees as mafia this night whatever their role
   (R25's slander); the check asks `Resolution.appears_mafia`;
 - `Role.on_own_death` and `Role.on_other_death`: step 5's consequences, applied once every
-  death of the step has happened (the "Deaths of one step" Decision).
+  death of the step has happened (the "Deaths of one step" Decision);
+- `Role.count_votes`: the lynch (step 3) lets every role class reshape the votes it counts
+  (R57's theft);
+- `Role.Memory`: what a role remembers from one turn to the next (R20's heal chain, R27's
+  poison), an attrs value kept on the game by the role's `memory_key` (`Role.recall`,
+  `Role.remember`) and snapshotted generically (`rules.snapshot`);
+- `Role.request_fate` and `Role.host_facts`: what became of its requests, for the hosts'
+  account in #host (`rules.announce.host_account`);
+- `Role.name_key`, `Role.card_key`, `Verb.accepted_key` and friends: the catalogue keys of its
+  texts (locales/*).
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -29,39 +38,42 @@ from rules.model import Cause, RefusalCode
 from rules.model import Faction as Faction  # re-exported: roles name their faction here
 
 if TYPE_CHECKING:
-    from rules.model import GameState, Player, Request
+    from rules.model import GameState, Player, Request, TurnResult
     from rules.pipeline import Resolution
 
 
 class Step(StrEnum):
-    """The steps of one resolution, RULES.md section 8 (the order is `STEP_ORDER`)."""
+    """The steps of one resolution, RULES.md section 8 (the order is `STEP_ORDER`).
 
-    POISON_DEATHS = "poison_deaths"  # 0
-    HUNT = "hunt"  # 1
-    BLOCK = "block"  # 2a
-    SLANDER = "slander"  # 2b
-    MAFIA_KILL = "mafia_kill"  # 2c
-    CHECK = "check"  # 2d
-    POISON = "poison"  # 2e
-    DOCTOR = "doctor"  # 2f
-    LYNCH = "lynch"  # 3
-    INACTIVITY = "inactivity"  # 4
+    A step is named by what happens at it, never by a role: a role plugs into the steps it
+    takes part in (`Role.hooks`), so a new role never adds a name here."""
+
+    DELAYED_DEATHS = "delayed_deaths"  # 0: deaths prepared in the previous turn (R27)
+    HUNT = "hunt"  # 1 (R28-R30)
+    BLOCKS = "blocks"  # 2a: abilities stopped for the night (R21)
+    DECEPTIONS = "deceptions"  # 2b: what misleads the check or the lynch (R25, R57)
+    NIGHT_KILL = "night_kill"  # 2c (R23)
+    CHECKS = "checks"  # 2d (R18, R19)
+    DELAYED_ATTACKS = "delayed_attacks"  # 2e: attacks whose victims die next turn (R27)
+    LAST_NIGHT_ACTS = "last_night_acts"  # 2f: the last acts of the night (R20)
+    LYNCH = "lynch"  # 3 (R31-R34)
+    INACTIVITY = "inactivity"  # 4 (R52, R53)
     CONSEQUENCES = "consequences"  # 5 (applied when each step's deaths have happened)
-    PISTOL = "pistol"  # 6
-    WIN = "win"  # 7
+    PISTOL = "pistol"  # 6 (R18)
+    WIN = "win"  # 7 (R15)
 
 
 # RULES.md section 8, in order. Every death carries the step that caused it, and the
 # property tests check that deaths of one turn never go backwards in this order.
 STEP_ORDER: tuple[Step, ...] = (
-    Step.POISON_DEATHS,
+    Step.DELAYED_DEATHS,
     Step.HUNT,
-    Step.BLOCK,
-    Step.SLANDER,
-    Step.MAFIA_KILL,
-    Step.CHECK,
-    Step.POISON,
-    Step.DOCTOR,
+    Step.BLOCKS,
+    Step.DECEPTIONS,
+    Step.NIGHT_KILL,
+    Step.CHECKS,
+    Step.DELAYED_ATTACKS,
+    Step.LAST_NIGHT_ACTS,
     Step.LYNCH,
     Step.INACTIVITY,
     Step.CONSEQUENCES,
@@ -91,10 +103,27 @@ class Verb:
     slot: str | None = None  # requests of one slot replace each other; None: the verb itself
     self_target: bool = False  # section 9 Decision: nobody targets himself, except these
     spares_team: bool = False  # may not name a member of the sender's own faction (R23)
+    # The first turn it may be sent, and the refusal before it (R57: no theft without a lynch).
+    from_turn: int = 1
+    too_early: RefusalCode = RefusalCode.REQUEST_CLOSED
 
     @property
     def slot_name(self) -> str:
         return self.slot if self.slot is not None else self.name
+
+    # The catalogue keys of its texts (locales/*): the slash command (``cmd.<verb>.*``), its
+    # name in lists, and the private answer when a request of it is accepted.
+    @property
+    def command_key(self) -> str:
+        return f"cmd.{self.name}"
+
+    @property
+    def name_key(self) -> str:
+        return f"verb.{self.name}"
+
+    @property
+    def accepted_key(self) -> str:
+        return f"play.accepted.{self.name}"
 
 
 # Verbs that belong to no role: the vote (R31), the hunt (R28), the pistol shot of a killed
@@ -129,6 +158,40 @@ class Protection:
 Hook = Callable[["Resolution"], None]
 
 
+def _json_data(value: Any) -> Any:
+    """Tuples and sets as lists (sets sorted), recursively: plain, deterministic JSON data."""
+    if isinstance(value, dict):
+        return {k: _json_data(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted(_json_data(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [_json_data(v) for v in value]
+    return value
+
+
+def attack_hits(
+    result: TurnResult,
+    req: Request,
+    cause: Cause,
+    otherwise: Callable[[str], str] = lambda target: "dead",
+) -> list[dict[str, Any]]:
+    """For the hosts: per player an attack of ``cause`` named, who died of it (``killed``),
+    or why he did not (the miss the attack recorded: ``dead``, ``immune``, ``protected``,
+    ``stand_in``), else ``otherwise(target)``."""
+    out: list[dict[str, Any]] = []
+    for target in req.named():
+        died = any(d.player == target and req.by in d.by and d.step for d in result.deaths)
+        if died:
+            out.append({"target": target, "fate": "killed"})
+            continue
+        miss = next((m for m in result.misses if m.target == target and m.cause == cause), None)
+        if miss is not None:
+            out.append({"target": target, "fate": miss.reason, "protector": miss.protector})
+        else:
+            out.append({"target": target, "fate": otherwise(target)})
+    return out
+
+
 def on_steps(table: Mapping[Step, Hook]) -> Mapping[Step, Hook]:
     """A role's hooks, read-only: `hooks = on_steps({Step.BLOCK: block})`."""
     return MappingProxyType(dict(table))
@@ -139,6 +202,15 @@ class Role:
 
     code: ClassVar[str]
     faction: ClassVar[Faction]
+    # What the role remembers between turns: an attrs class whose defaults are the value at
+    # the start of a game (None: nothing). Kept by `memory_key` (subclasses share it).
+    Memory: ClassVar[type[Any] | None] = None
+    memory_key: ClassVar[str | None] = None
+    # R15: among loners left alive together the lowest rank wins.
+    loner_rank: ClassVar[int] = 100
+    # The verbs of this role that attack, and the cause of death they aim at (the hosts'
+    # account tells what became of each player they named).
+    attacks: ClassVar[Mapping[str, Cause]] = MappingProxyType({})
     # Verbs of role requests this role may send (besides COMMON_VERBS and the hunt).
     verbs: ClassVar[frozenset[str]] = frozenset()
     # The shapes of verbs this role introduces; a verb not described names one target.
@@ -207,3 +279,70 @@ class Role:
     def known_commissar(cls, state: GameState) -> str | None:
         """The commissar's nickname if this role knows it (R19), for the role card."""
         return None
+
+    @classmethod
+    def wins_as(cls) -> str:
+        """The winner's name when this role wins alone (R15: a loner); its code."""
+        return cls.code
+
+    # --- memory (between turns) -----------------------------------------------------------
+    @classmethod
+    def recall(cls, state: GameState) -> Any:
+        """This role's memory in the game, or a fresh one (nothing is stored by reading)."""
+        assert cls.Memory is not None and cls.memory_key is not None, cls
+        found = state.role_memory.get(cls.memory_key)
+        return found if found is not None else cls.Memory()
+
+    @classmethod
+    def remember(cls, state: GameState, memory: Any) -> None:
+        assert cls.Memory is not None and cls.memory_key is not None, cls
+        state.role_memory[cls.memory_key] = memory
+
+    @classmethod
+    def memory_to_data(cls, memory: Any) -> Any:
+        """The memory as JSON data (`rules.snapshot`): its attrs fields by name."""
+        return _json_data(attrs.asdict(memory))
+
+    @classmethod
+    def memory_from_data(cls, data: Any) -> Any:
+        """The memory `memory_to_data` gave (its fields' converters restore their types)."""
+        assert cls.Memory is not None
+        return cls.Memory(**data)
+
+    @classmethod
+    def legacy_memory(cls, snapshot: Mapping[str, Any]) -> Any:
+        """The memory read from a snapshot of format 1, which kept it as named fields of the
+        game (None: nothing of this role's there)."""
+        return None
+
+    # --- the hosts' account (#host) -----------------------------------------------------
+    @classmethod
+    def request_fate(
+        cls, state: GameState, result: TurnResult, req: Request
+    ) -> dict[str, Any] | None:
+        """What became of one of this role's requests, for the hosts: ``{"fate": code, ...}``
+        (rendered with the catalogue key ``console.fate.<code>`` and the other fields as
+        its values); None: the generic account (an attack's targets, else "done")."""
+        return None
+
+    @classmethod
+    def host_facts(cls, state: GameState, result: TurnResult) -> Mapping[str, Any]:
+        """Facts of the night this role adds to the hosts' account (by key)."""
+        return {}
+
+    # --- the lynch (step 3) -----------------------------------------------------------------
+    @classmethod
+    def count_votes(cls, res: Resolution, votes: list[Request]) -> list[Request]:
+        """The votes the lynch counts, in arrival order, as this role changes them (R57)."""
+        return votes
+
+    # --- texts ----------------------------------------------------------------------------
+    @classmethod
+    def name_key(cls) -> str:
+        """The catalogue key of the role's name."""
+        return f"role.{cls.code}"
+
+    @classmethod
+    def card_key(cls) -> str:
+        """The catalogue key of the role card's text (what the role does, R44)."""
+        return f"card.about.{cls.code}"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.model import PISTOL_CAUSES, Cause, CheckResult
 from rules.roles.base import Faction, Role, Step, on_steps
 
 if TYPE_CHECKING:
-    from rules.model import Player
+    from rules.model import GameState, Player, Request, TurnResult
     from rules.pipeline import Resolution
 
 
@@ -16,7 +16,7 @@ def _alive_at_dusk(res: Resolution, nick: str) -> bool:
     """Alive when the night began: alive now, or killed by the mafia in this night (2c)."""
     if res.state.alive(nick):
         return True
-    return any(d.player == nick and d.step is Step.MAFIA_KILL for d in res.result.deaths)
+    return any(d.player == nick and d.step is Step.NIGHT_KILL for d in res.result.deaths)
 
 
 def check(res: Resolution) -> None:
@@ -31,6 +31,10 @@ def check(res: Resolution) -> None:
             continue  # R39: the candidate was dead when the night began
         answer.result = "mafia" if res.appears_mafia(req.target) else "not_mafia"  # R18, R25
         answer.recipients = (req.by,)
+        res.result.fates[(req.by, req.do)] = {
+            "fate": answer.result,
+            "slandered": req.target in res.night.appears_mafia,  # R25, for the hosts
+        }
 
 
 def name_the_killers(res: Resolution) -> None:
@@ -40,7 +44,7 @@ def name_the_killers(res: Resolution) -> None:
         if answer.result is None:
             continue
         for d in res.result.deaths:
-            if d.player == answer.target and d.step in (Step.MAFIA_KILL, Step.DOCTOR):
+            if d.player == answer.target and d.step in (Step.NIGHT_KILL, Step.LAST_NIGHT_ACTS):
                 answer.killed_by = d.by
                 answer.method = str(d.cause)
 
@@ -51,7 +55,16 @@ class Commissar(Role):
     code = "commissar"
     faction = Faction.TOWN
     verbs = frozenset({"check"})
-    hooks = on_steps({Step.CHECK: check, Step.LYNCH: name_the_killers})
+    hooks = on_steps({Step.CHECKS: check, Step.LYNCH: name_the_killers})
+
+    @classmethod
+    def request_fate(
+        cls, state: GameState, result: TurnResult, req: Request
+    ) -> dict[str, Any] | None:
+        """A check not answered (an answer is recorded by `check`): R21, R39."""
+        if not any(c.by == req.by for c in result.checks):
+            return {"fate": "none"}
+        return {"fate": "blocked" if req.by in result.blocked else "dead_before"}
 
     @classmethod
     def on_own_death(cls, res: Resolution, player: Player, cause: Cause) -> None:

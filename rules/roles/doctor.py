@@ -3,17 +3,28 @@ and once per game may give a lethal injection instead (step 2f)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from rules.model import Cause, RefusalCode
 from rules.roles.base import Faction, Protection, Role, Step, Verb, on_steps
 
 if TYPE_CHECKING:
-    from rules.model import GameState, Request
+    from rules.model import GameState, Request, TurnResult
     from rules.pipeline import Resolution
 
 SLOT = "doctor"  # a heal and an injection replace each other
+
+
+@attrs.frozen
+class DoctorMemory:
+    """What the doctor's rules remember between turns (R20)."""
+
+    last_heal: str | None = None  # the heal target standing at the previous deadline
+    injection_used: bool = False  # used up only when it killed
 
 
 def _acting_request(res: Resolution) -> Request | None:
@@ -27,15 +38,18 @@ def _acting_request(res: Resolution) -> Request | None:
 def doctor(res: Resolution) -> None:
     """Step 2f: the injection kills whatever the target's role or protection (R20)."""
     state = res.state
+    memory: DoctorMemory = Doctor.recall(state)
     req = _acting_request(res)
     if req is not None and req.do == "inject":
         assert req.target is not None
         if state.alive(req.target):
             res.kill(req.target, Cause.EUTHANASIA, (req.by,))
-            state.injection_used = True  # used up only when it kills
+            memory = attrs.evolve(memory, injection_used=True)  # used up only when it kills
     # R20: the chain is judged on the heal request standing at this deadline.
     heal = next((r for r in res.standing(SLOT) if r.do == "heal"), None)
-    state.last_heal = heal.target if heal is not None else None
+    memory = attrs.evolve(memory, last_heal=heal.target if heal is not None else None)
+    if memory != Doctor.recall(state):
+        Doctor.remember(state, memory)
 
 
 class Doctor(Role):
@@ -45,7 +59,10 @@ class Doctor(Role):
     faction = Faction.TOWN
     verbs = frozenset({"heal", "inject"})
     verb_specs = (Verb("heal", slot=SLOT, self_target=True), Verb("inject", slot=SLOT))
-    hooks = on_steps({Step.DOCTOR: doctor})
+    attacks = MappingProxyType({"inject": Cause.EUTHANASIA})
+    hooks = on_steps({Step.LAST_NIGHT_ACTS: doctor})
+    Memory = DoctorMemory
+    memory_key = "doctor"
 
     @classmethod
     def protections(cls, res: Resolution) -> Sequence[Protection]:
@@ -58,12 +75,32 @@ class Doctor(Role):
 
     @classmethod
     def refuse_request(cls, state: GameState, req: Request) -> RefusalCode | None:
-        if req.do == "inject" and state.injection_used:
+        if req.do == "inject" and cls.recall(state).injection_used:
             return RefusalCode.INJECTION_USED  # R20
         return None
 
     @classmethod
     def refuse_target(cls, state: GameState, req: Request, name: str) -> RefusalCode | None:
-        if req.do == "heal" and name == state.last_heal:
+        if req.do == "heal" and name == cls.recall(state).last_heal:
             return RefusalCode.SAME_HEAL_TARGET  # R20
         return None
+
+    @classmethod
+    def request_fate(
+        cls, state: GameState, result: TurnResult, req: Request
+    ) -> dict[str, Any] | None:
+        if req.do != "heal":
+            return None  # the injection: an attack like any other
+        saved = [s for s in result.saves if s.by == req.by]  # R20
+        if saved:
+            return {"fate": "saved", "causes": [str(s.cause) for s in saved]}
+        return {"fate": "no_attack"}
+
+    @classmethod
+    def legacy_memory(cls, snapshot: Mapping[str, Any]) -> DoctorMemory | None:
+        last_heal = snapshot.get("last_heal")
+        used = bool(snapshot.get("injection_used"))
+        if last_heal is None and not used:
+            return None
+        return DoctorMemory(last_heal=None if last_heal is None else str(last_heal),
+                            injection_used=used)

@@ -3,13 +3,14 @@ the Troublemaker and the converted Foundling in their own modules."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from rules.model import Cause, RefusalCode
-from rules.roles.base import Faction, Role, Shape, Step, Verb, on_steps
+from rules.roles.base import Faction, Role, Shape, Step, Verb, attack_hits, on_steps
 
 if TYPE_CHECKING:
-    from rules.model import GameState, Request
+    from rules.model import GameState, Request, TurnResult
     from rules.pipeline import Resolution
 
 
@@ -37,7 +38,8 @@ class MafiaMember(Role):
     verbs = frozenset({"kill"})
     # R23, R36: one player, or two with the double kill; never a known member of the mafia.
     verb_specs = (Verb("kill", shape=Shape.TARGET_OR_PAIR, spares_team=True),)
-    hooks = on_steps({Step.MAFIA_KILL: mafia_kill})
+    hooks = on_steps({Step.NIGHT_KILL: mafia_kill})
+    attacks = MappingProxyType({"kill": Cause.MAFIA})
 
     @classmethod
     def refuse_request(cls, state: GameState, req: Request) -> RefusalCode | None:
@@ -47,6 +49,20 @@ class MafiaMember(Role):
             if req.targets[0] == req.targets[1]:
                 return RefusalCode.SAME_TARGETS
         return None
+
+    @classmethod
+    def request_fate(
+        cls, state: GameState, result: TurnResult, req: Request
+    ) -> dict[str, Any] | None:
+        if req.do != "kill":
+            return None
+
+        def unexplained(target: str) -> str:
+            if state.players[target].is_mafia:
+                return "spared"  # a converted Foundling (R22)
+            return "disagreed"  # R23: the requests differ
+
+        return {"fate": "attack", "hits": attack_hits(result, req, Cause.MAFIA, unexplained)}
 
 
 class Mafioso(MafiaMember):

@@ -3,18 +3,41 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from rules.model import Cause
 from rules.roles.base import Faction, Role, Step, on_steps
 
 if TYPE_CHECKING:
+    from rules.model import GameState, Request, TurnResult
     from rules.pipeline import Resolution
+
+
+def _pairs(items: Iterable[Iterable[str]]) -> tuple[tuple[str, str], ...]:
+    out: list[tuple[str, str]] = []
+    for item in items:
+        victim, poisoner = item
+        out.append((str(victim), str(poisoner)))
+    return tuple(out)
+
+
+@attrs.frozen
+class PoisonerMemory:
+    """R27: the players poisoned this turn, who die at the next resolution's step 0."""
+
+    pending: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)  # (victim, by)
 
 
 def poison_deaths(res: Resolution) -> None:
     """Step 0: victims poisoned in the previous turn die."""
-    pending, res.state.pending_poison = res.state.pending_poison, []
+    pending = Poisoner.recall(res.state).pending
+    if not pending:
+        return
+    Poisoner.remember(res.state, PoisonerMemory())
     for victim, poisoner in pending:
         if res.state.alive(victim):
             res.kill(victim, Cause.POISON, (poisoner,))
@@ -27,7 +50,8 @@ def poison(res: Resolution) -> None:
         if not res.acts(req):
             continue
         for victim in res.hits([req.target], Cause.POISON):
-            res.state.pending_poison.append((victim, req.by))
+            memory = Poisoner.recall(res.state)
+            Poisoner.remember(res.state, PoisonerMemory((*memory.pending, (victim, req.by))))
             res.result.poisoned.append(victim)
 
 
@@ -37,7 +61,32 @@ class Poisoner(Role):
     code = "maniac"  # the name scripts and the database use
     faction = Faction.LONER
     verbs = frozenset({"poison"})
-    hooks = on_steps({Step.POISON_DEATHS: poison_deaths, Step.POISON: poison})
+    attacks = MappingProxyType({"poison": Cause.POISON})
+    hooks = on_steps({Step.DELAYED_DEATHS: poison_deaths, Step.DELAYED_ATTACKS: poison})
+    Memory = PoisonerMemory
+    memory_key = "maniac"
+    loner_rank = 0  # R15: left alone with the Crook, the maniac wins
+
+    @classmethod
+    def request_fate(
+        cls, state: GameState, result: TurnResult, req: Request
+    ) -> dict[str, Any] | None:
+        if req.target is not None and req.target in result.poisoned:
+            hits = [{"target": req.target, "fate": "poisoned"}]  # R27: dies next turn
+            return {"fate": "attack", "hits": hits}
+        return None  # missed: the generic account of an attack
+
+    @classmethod
+    def host_facts(cls, state: GameState, result: TurnResult) -> Mapping[str, Any]:
+        poisoners = dict(cls.recall(state).pending)
+        return {
+            "poisoned": [{"target": nick, "by": poisoners.get(nick)} for nick in result.poisoned]
+        }
+
+    @classmethod
+    def legacy_memory(cls, snapshot: Mapping[str, Any]) -> PoisonerMemory | None:
+        pending = snapshot.get("pending_poison") or []
+        return PoisonerMemory(pending) if pending else None
 
 
 Maniac = Poisoner  # the class's former name

@@ -28,4 +28,4 @@ class Prostitute(Role):
     code = "prostitute"
     faction = Faction.TOWN
     verbs = frozenset({"block"})
-    hooks = on_steps({Step.BLOCK: block})
+    hooks = on_steps({Step.BLOCKS: block})

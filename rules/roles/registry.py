@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rules.roles.base import BASE_VERBS, Faction, Hook, Role, Step, Verb
 from rules.roles.commissar import Commissar
+from rules.roles.crook import Crook
 from rules.roles.doctor import Doctor
 from rules.roles.foundling import ConvertedFoundling, Foundling
 from rules.roles.mafia import Boss, Mafioso
@@ -34,6 +35,7 @@ BUILTIN_ROLES: tuple[type[Role], ...] = (
     Prostitute,
     Foundling,
     Poisoner,
+    Crook,
 )
 BUILTIN_INTERNAL_ROLES: tuple[type[Role], ...] = (ConvertedFoundling, PromotedSergeant)
 
@@ -91,6 +93,11 @@ def verb_spec(verb: str) -> Verb | None:
     return (_verbs if _verbs is not None else _verb_table()).get(verb)
 
 
+def known_verbs() -> tuple[str, ...]:
+    """Every verb a request may have: the common ones, then each role's, in registry order."""
+    return tuple(_verbs if _verbs is not None else _verb_table())
+
+
 def town_ability_verbs() -> frozenset[str]:
     """R17: the abilities of town roles, which exclude a hunt in the same turn (derived from
     the registry once per change of it: every request recorded asks, a restart thousands of
@@ -115,6 +122,21 @@ def step_hooks(step: Step) -> tuple[Hook, ...]:
                 out.append(hook)
         found = _hooks[step] = tuple(out)
     return found
+
+
+def overriding(name: str) -> tuple[type[Role], ...]:
+    """The registered classes that define the classmethod ``name`` themselves or inherit it
+    from a role other than `Role`, each function once (subclasses share their parent's), in
+    registry order."""
+    base = getattr(Role, name).__func__
+    out: list[type[Role]] = []
+    seen: set[object] = {base}
+    for cls in role_classes():
+        func = getattr(cls, name).__func__
+        if func not in seen:
+            seen.add(func)
+            out.append(cls)
+    return tuple(out)
 
 
 def _specs_of(cls: type[Role]) -> list[Verb]:

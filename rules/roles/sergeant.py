@@ -36,7 +36,7 @@ class Sergeant(Role):
 
     code = "sergeant"
     faction = Faction.TOWN
-    hooks = on_steps({Step.CHECK: copy_checks})
+    hooks = on_steps({Step.CHECKS: copy_checks})
 
     @classmethod
     def on_other_death(cls, res: Resolution, me: Player, dead: Player, cause: Cause) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rules.roles.base import Step, on_steps
 from rules.roles.mafia import MafiaMember
 
 if TYPE_CHECKING:
+    from rules.model import GameState, TurnResult
     from rules.pipeline import Resolution
 
 
@@ -23,4 +25,16 @@ class Troublemaker(MafiaMember):
 
     code = "troublemaker"
     verbs = frozenset({"kill", "slander"})
-    hooks = on_steps({**MafiaMember.hooks, Step.SLANDER: slander})
+    hooks = on_steps({**MafiaMember.hooks, Step.DECEPTIONS: slander})
+
+    @classmethod
+    def host_facts(cls, state: GameState, result: TurnResult) -> Mapping[str, Any]:
+        """R25: the players slandered tonight (by a troublemaker who acted)."""
+        return {
+            "slandered": [
+                sub.request.target
+                for sub in state.submissions("slander")
+                if sub.request.target is not None
+                and (sub.request.by, "slander") not in result.idle
+            ]
+        }

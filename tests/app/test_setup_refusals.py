@@ -17,6 +17,7 @@ CASES = {
     "duplicate_role": lambda: validate_setup(["boss", "boss", *["villager"] * 6]),
     "too_few_mafia": lambda: validate_setup(["mafioso", *["villager"] * 5]),
     "too_many_mafia": lambda: validate_setup(["mafioso", "mafioso", "villager", "villager"]),
+    "too_many_loners": lambda: validate_setup(["crook", "maniac", "villager", "villager"]),
     "foundling_without_boss": lambda: validate_setup(["mafioso", "foundling", "villager"]),
     "sergeant_without_commissar": lambda: validate_setup(["mafioso", "sergeant", "villager"]),
     "count_mismatch": lambda: assign_roles([1, 2, 3], ["mafioso", *["villager"] * 3], 1),

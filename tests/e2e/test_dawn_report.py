@@ -73,7 +73,7 @@ async def to_turn_2(world: World, actors: list[MemberActor]) -> None:
     await everyone_posts(world, actors)
 
 
-async def test_R31_Decision_votes_for_a_candidate_killed_first_are_shown_not_counted(
+async def test_R31_Decision_votes_for_a_candidate_killed_first_are_counted(
     simcord_env: Env,
 ) -> None:
     world = make_world(simcord_env)
@@ -92,7 +92,7 @@ async def test_R31_Decision_votes_for_a_candidate_killed_first_are_shown_not_cou
     for m in mafia:  # the night kills the victim at step 2c, before the lynch
         reply_text(await by_user[m.user_id].slash(game_ch, "kill", target=victim.nick))
     others = [p for p in seats if p not in (victim, first_voted, lynched)]
-    plan = [(p, victim) for p in others[:4]]  # 4 votes for the victim: dropped
+    plan = [(p, victim) for p in others[1:4]]  # 3 votes for the victim: counted (section 6)
     plan += [(others[4], first_voted), (others[5], lynched), (others[6], lynched)]
     plan += [(others[7], first_voted), (others[8], first_voted), (victim, lynched)]
     plan += [(first_voted, lynched), (lynched, first_voted)]  # 4 and 4: a tie
@@ -126,15 +126,15 @@ async def test_R31_Decision_votes_for_a_candidate_killed_first_are_shown_not_cou
         voters=", ".join(p.nick for p in (others[5], others[6], victim, first_voted)),
     )
     assert ahead in text and behind in text and text.index(ahead) < text.index(behind)
-    # The votes for the dead candidate: shown, not counted, with the reason (Decision).
-    dropped = t(
+    # The votes for the dead candidate count like any (section 6): fewer than the leaders'.
+    dead_candidate = t(
         "en",
-        "dawn.dropped",
+        "lynch.votes",
         nick=victim.nick,
-        count=4,
-        voters=", ".join(p.nick for p in others[:4]),
+        count=3,
+        voters=", ".join(p.nick for p in others[1:4]),
     )
-    assert dropped in text
+    assert dead_candidate in text and text.index(behind) < text.index(dead_candidate)
     # R33: the tie broken by the second vote cast for the tied ones, named with its voter.
     tie = t(
         "en",
@@ -174,7 +174,7 @@ async def test_R54_totals_only_after_a_deprive_name_no_voter_anywhere_in_the_rep
     for m in mafia:
         reply_text(await by_user[m.user_id].slash(game_ch, "kill", target=victim.nick))
     voters = [p for p in seats if p not in (deprived, victim, first, second)]
-    plan = [(voters[0], victim), (voters[1], victim)]  # dropped: the victim dies first
+    plan = [(voters[0], victim), (voters[1], victim)]  # counted, though the victim dies first
     plan += [(voters[2], first), (voters[3], second), (voters[4], first)]
     plan += [(voters[5], second), (voters[6], first), (voters[7], second)]
     for voter, target in plan:
@@ -186,7 +186,7 @@ async def test_R54_totals_only_after_a_deprive_name_no_voter_anywhere_in_the_rep
     assert t("en", "lynch.totals", nick=first.nick, count=3) in text
     assert t("en", "lynch.totals", nick=second.nick, count=3) in text
     assert t("en", "dawn.needed", needed=3, electorate=11) in text  # R31, R54: 11 hold a vote
-    assert t("en", "dawn.dropped_totals", nick=victim.nick, count=2) in text
+    assert t("en", "lynch.totals", nick=victim.nick, count=2) in text  # section 6: counted
     # R33: the second vote for the tied ones went to the second candidate; its voter unnamed.
     assert (
         t("en", "dawn.tie_totals", count=3, tied=f"{first.nick}, {second.nick}", hanged=second.nick)
@@ -221,6 +221,51 @@ async def test_R33_R54_a_russian_report_reads_naturally(simcord_env: Env) -> Non
     assert message.embeds[0].footer.text == t("ru", "announce.explain_votes")
     opening = opening_of(world, 3, "ru")
     assert t("ru", "dawn.living", count=5) in opening and "<t:" in opening
+
+
+async def _lynch_of_a_dead_player(simcord_env: Env, lang: Lang) -> tuple[str, str, str]:
+    """Turn 2: the mafia kill the villager most voted for (3 of 6 votes): the report of the
+    turn, the #host account, and the victim's nickname."""
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"cd{lang}{i}" for i in range(6)])
+    await start_game(world, "mafioso=2 commissar=1 villager=3", actors, lang=lang)
+    await to_turn_2(world, actors)
+    seats = live_game(world).players
+    by_user = {x.id: x for x in actors}
+    mafia = [p for p in seats if p.role == "mafioso"]
+    victim, other = [p for p in seats if p.role == "villager"][:2]
+    game_ch = slot(world, "game")
+    for m in mafia:
+        reply_text(await by_user[m.user_id].slash(game_ch, "kill", target=victim.nick))
+    voters = [p for p in seats if p is not victim]
+    for voter in voters[:3]:
+        reply_text(await by_user[voter.user_id].slash(game_ch, "vote", target=victim.nick))
+    for voter in voters[3:5]:  # 2 of 6: enough to hang, were the dead leader dropped
+        reply_text(await by_user[voter.user_id].slash(game_ch, "vote", target=other.nick))
+    await until_deadline(world)
+    text = "\n".join(message_text(m) for m in report(world, 2, lang))
+    host = "\n".join(message_text(m) for m in slot(world, "host").history())
+    assert live_game(world).engine.state.alive(other.nick)  # the runner-up is not hanged
+    return text, host, victim.nick
+
+
+async def test_R31_the_lynch_chose_a_player_already_dead_nobody_is_hanged(
+    simcord_env: Env,
+) -> None:
+    """Section 6 (changed Decision): the public results and the #host account say that the
+    lynch chose a player who was already dead."""
+    text, host, victim = await _lynch_of_a_dead_player(simcord_env, "en")
+    assert t("en", "lynch.chosen_dead", nick=victim) in text
+    assert "already dead: nobody is hanged" in text
+    assert t("en", "lynch.nobody") not in text
+    assert t("en", "console.chosen_dead", nick=victim) in host
+
+
+async def test_R31_the_lynch_chose_a_player_already_dead_in_russian(simcord_env: Env) -> None:
+    text, host, victim = await _lynch_of_a_dead_player(simcord_env, "ru")
+    assert t("ru", "lynch.chosen_dead", nick=victim) in text
+    assert f"Суд Линча выбрал уже погибшего игрока — {victim}" in text
+    assert t("ru", "console.chosen_dead", nick=victim) in host
 
 
 async def test_a_big_game_report_stays_within_discord_limits_and_loses_no_line(

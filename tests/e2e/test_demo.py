@@ -28,8 +28,8 @@ from sandbox.demo import Card as DemoCard
 from sandbox.demo import DemoOptions, Status, View, plan_turn, run_demo
 
 ROOT = Path(__file__).resolve().parents[2]
-WINNER_LINE = re.compile(r"^winner: (town|mafia|maniac|draw)$")
-WINNERS = ("town", "mafia", "maniac", "draw")
+WINNER_LINE = re.compile(r"^winner: (town|mafia|maniac|crook|draw)$")
+WINNERS = ("town", "mafia", "maniac", "crook", "draw")
 
 
 def play(options: DemoOptions) -> tuple[int, list[str]]:
@@ -273,3 +273,28 @@ def test_R58_the_demo_opens_a_game_with_wishes(lang: Lang) -> None:
     public = [line for line in lines if line.startswith(f"[#{t(lang, 'channel.game')}]")]
     assert not any(t(lang, "wish.set", role="X").split("X")[0] in line for line in public)
     assert play(options) == (code, lines)  # deterministic
+
+
+def test_R57_a_demo_game_with_a_crook_who_steals() -> None:
+    """``demo --roles``: a game with the Crook; he steals a vote (his request's fate and the
+    robbed vote's in #host) and the demo plays to its end."""
+    options = DemoOptions(
+        seed=2, players=8, host_view=True,
+        roles="crook=1 mafioso=2 commissar=1 prostitute=1 villager=3",
+    )
+    code, lines = play(options)
+    assert code == 0 and WINNER_LINE.match(lines[-1]), lines[-1]
+    text = "\n".join(lines)
+    assert t("en", "role.crook") in text
+    assert re.search(r"theft → \w+: \w+'s vote counted for \w+", text), "no theft counted"
+    assert re.search(r"stolen by \w+: counted for \w+", text)
+
+
+def test_demo_roles_on_the_command_line() -> None:
+    args = build_parser().parse_args(["demo", "--roles", "commissar=1 crook=1 villager=3"])
+    assert args.roles == "commissar=1 crook=1 villager=3"
+    proc = subprocess.run(
+        [sys.executable, "main.py", "demo", "--roles", "crook=2 villager=3"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert proc.returncode == 2 and "--roles" in proc.stderr

@@ -150,6 +150,7 @@ PLAYER_OPTIONS: dict[str, dict[str, Any]] = {
     "block": {"target": "{nick}"},
     "slander": {"target": "{nick}"},
     "poison": {"target": "{nick}"},
+    "steal": {"target": "{nick}"},
     "shoot": {"target": "{nick}"},
 }
 

@@ -50,7 +50,7 @@ MAFIA_ROLES = frozenset({"boss", "mafioso", "troublemaker"})
 TOWN_ROLES = frozenset(
     {"villager", "commissar", "sergeant", "doctor", "prostitute", "foundling"}
 )
-LONER_ROLES = frozenset({"maniac"})
+LONER_ROLES = frozenset({"maniac", "crook"})
 ROLES = MAFIA_ROLES | TOWN_ROLES | LONER_ROLES
 REPEATABLE_ROLES = frozenset({"villager", "mafioso"})
 
@@ -72,11 +72,17 @@ def setup_problem(players: list[Json]) -> str | None:
     n = len(roles)
     mafia = sum(r in MAFIA_ROLES for r in roles)
     town = sum(r in TOWN_ROLES for r in roles)
+    loners = sum(r in LONER_ROLES for r in roles)
     if any(r not in ROLES for r in roles):
         return "unknown role"
-    if mafia < math.ceil(n / 4):
+    if mafia == 0 and loners:  # section 10: a game without mafia
+        if n < 4:
+            return "too few players without mafia"
+        if loners >= town:
+            return "loners not below town"
+    elif mafia < math.ceil(n / 4):
         return "too few mafia (R24)"
-    if mafia >= town:
+    elif mafia >= town:
         return "mafia not below town"
     if "foundling" in roles and "boss" not in roles:
         return "foundling without boss"

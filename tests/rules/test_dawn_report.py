@@ -1,8 +1,9 @@
 """What the dawn report learns from the lynch (R31-R34, R54, and the Decision of section 6 that
-candidates who died earlier in the resolution are dropped): the threshold, the votes not
+the lynch is decided on every vote as cast, candidates who died earlier in the resolution
+included): the threshold, the player chosen and whether he was already dead, the votes not
 counted and why, how a tie was broken; and what the public payload of the results says of it
 (full under R34, counts only under R54). The replay format (``LynchResult.to_dict``) is
-unchanged: the golden scenarios keep their outputs.
+SCENARIOS.md's: ``chosen``, ``hanged``, ``votes``, ``public``.
 """
 
 from __future__ import annotations
@@ -56,15 +57,44 @@ def test_R31_R54_a_deprived_player_leaves_the_electorate_and_lowers_the_threshol
     assert (lynch.electorate, lynch.threshold, lynch.hanged) == (8, 2, "V3")
 
 
-def test_Decision_votes_for_a_candidate_dead_earlier_are_dropped_and_recorded() -> None:
-    # V1's hunt kills the mafioso at step 1; the votes for him are not counted at step 3.
+def test_R31_votes_for_a_candidate_dead_earlier_count_and_may_choose_him() -> None:
+    # V1's hunt kills the mafioso at step 1; the votes for him still count at step 3, and
+    # they are the most: the lynch chose a dead player, nobody is hanged (section 6).
+    game = run(
+        NINE,
+        turn(),
+        turn("V1 hunt Maf", "V2 vote Maf", "V3 vote V5", "Com vote Maf", "V4 vote Maf"),
+    )
+    lynch = lynch_of(game, 2)
+    assert lynch.votes == {"Maf": ["V2", "Com", "V4"], "V5": ["V3"]}
+    assert (lynch.chosen, lynch.hanged, lynch.chosen_dead) == ("Maf", None, True)
+    view = public_lynch(game, 2)
+    assert view["votes"] == {"Maf": ["V2", "Com", "V4"], "V5": ["V3"]}  # R34: by nickname
+    assert (view["chosen"], view["hanged"], view["chosen_dead"]) == ("Maf", None, True)
+
+
+def test_R31_a_dead_candidate_below_the_threshold_is_not_chosen() -> None:
     game = run(NINE, turn(), turn("V1 hunt Maf", "V2 vote Maf", "V3 vote V5", "Com vote Maf"))
     lynch = lynch_of(game, 2)
-    assert lynch.votes == {"V5": ["V3"]}
-    assert lynch.dropped == {"Maf": ["V2", "Com"]}
-    assert lynch.hanged is None  # 1 vote, 3 needed (R31)
-    view = public_lynch(game, 2)
-    assert view["dropped"] == {"Maf": ["V2", "Com"]}  # R34: by nickname
+    assert lynch.votes == {"Maf": ["V2", "Com"], "V5": ["V3"]}
+    assert (lynch.chosen, lynch.hanged, lynch.chosen_dead) == (None, None, False)  # 2 of 3
+
+
+def test_R33_a_tie_broken_for_a_dead_candidate_hangs_nobody() -> None:
+    """The tie is broken on the votes as cast: the second vote for the tied names the hunted
+    mafioso, so nobody is hanged; Boss, tied with him, is not the runner-up who hangs."""
+    game = run(
+        NINE,
+        turn(),
+        turn(
+            "V1 hunt Maf", "V2 vote Boss", "V3 vote Maf", "Com vote Maf", "V4 vote Boss",
+            "V5 vote Boss", "Tro vote Maf",
+        ),
+    )
+    lynch = lynch_of(game, 2)
+    assert lynch.tied == ["Boss", "Maf"] and lynch.tie_voter == "V3"
+    assert (lynch.chosen, lynch.hanged) == ("Maf", None)
+    assert public_lynch(game, 2)["tie"] == {"tied": ["Boss", "Maf"], "by": "V3"}
 
 
 def test_R32_R31_a_vote_from_outside_the_electorate_is_recorded_as_not_counted() -> None:
@@ -124,17 +154,17 @@ def test_R54_under_totals_only_the_payload_names_no_voter() -> None:
     )
     view = public_lynch(game, 2)
     assert view["public"] == "totals"
-    assert view["totals"] == {"Boss": 2, "Tro": 2}
-    assert view["dropped"] == {"Maf": 1} and view["uncounted"] == 0
+    assert view["totals"] == {"Boss": 2, "Tro": 2, "Maf": 1}
+    assert view["uncounted"] == 0
     assert view["tie"] == {"tied": ["Boss", "Tro"]}  # who cast the deciding vote: not said
     named = repr(view)
     for voter in ("V2", "V3", "V5", "Com"):
         assert voter not in named
 
 
-def test_the_replay_output_of_a_lynch_is_unchanged() -> None:
+def test_the_replay_output_of_a_lynch_is_the_scenarios_format() -> None:
     game = run(NINE, turn(), turn("V1 hunt Maf", "V2 vote Maf", "V3 vote V5"))
-    assert set(lynch_of(game, 2).to_dict()) == {"hanged", "votes", "public"}
+    assert set(lynch_of(game, 2).to_dict()) == {"chosen", "hanged", "votes", "public"}
 
 
 def test_the_role_list_counts_the_original_roles_in_registry_order_not_seat_order() -> None:

@@ -21,6 +21,7 @@ import pytest
 
 from tests.rules.dsl import (
     ScriptError,
+    after_rejected,
     checks,
     deaths,
     game,
@@ -72,8 +73,8 @@ def test_R5_turns_are_numbered_and_lynch_exists_from_turn_2():
     out = play(EIGHT, turn(), turn(), turn())
     assert [t["turn"] for t in out["turns"]] == [1, 2, 3]
     assert lynch(out, 1) is None
-    assert lynch(out, 2) == {"hanged": None, "votes": {}, "public": "full"}
-    assert lynch(out, 3) == {"hanged": None, "votes": {}, "public": "full"}
+    assert lynch(out, 2) == {"chosen": None, "hanged": None, "votes": {}, "public": "full"}
+    assert lynch(out, 3) == {"chosen": None, "hanged": None, "votes": {}, "public": "full"}
     assert out["winner"] is None
 
 
@@ -275,9 +276,9 @@ def test_R43_invalid_setup_is_a_script_error(players, why):
         run_script(_raw(players))
 
 
-def test_R43_crook_is_not_implemented():
-    with pytest.raises(ScriptError, match="crook"):
-        run_script(_raw("Cr:crook Maf:mafioso V1 V2"))
+def test_R43_R57_the_crook_is_a_role_a_script_may_name():
+    out = run_script(_raw("Cr:crook Maf:mafioso V1 V2"))
+    assert out["turns"] == [] and out["winner"] is None
 
 
 def test_R44_duplicate_nickname_is_a_script_error():
@@ -327,9 +328,11 @@ def test_R44_nicknames_equal_after_unicode_normalisation_are_duplicates():
 def test_R45_R46_deprived_player_cannot_vote_that_turn():
     out = play(EIGHT, turn(), turn("V1 vote Maf", host=["deprive_vote V1"]), turn("V1 vote Maf"))
     assert rejected(out, 2) == [(0, "vote_deprived")]
-    assert lynch(out, 2) == {"hanged": None, "votes": {}, "public": "totals"}
+    assert lynch(out, 2) == {"chosen": None, "hanged": None, "votes": {}, "public": "totals"}
     assert rejected(out, 3) == []  # only for that turn
-    assert lynch(out, 3) == {"hanged": None, "votes": {"Maf": ["V1"]}, "public": "full"}
+    assert lynch(out, 3) == {
+        "chosen": None, "hanged": None, "votes": {"Maf": ["V1"]}, "public": "full",
+    }
 
 
 def test_R45_R46_excluded_player_leaves_at_start_of_turn():
@@ -389,3 +392,17 @@ def test_R55_kill_on_foundling_is_not_refused():
     out = play(BIG, turn("Boss kill Fou", "Maf kill Fou"))
     assert turn_out(out, 1)["rejected"] == []
     assert deaths(out, 1) == []
+
+
+def test_R18_in_after_any_verb_but_shoot_is_an_ordinary_refusal():
+    """SCENARIOS.md: `after` holds the pistol's shots only; a vote, a kill, a note or a post
+    there is refused like any request out of its time, never silently accepted."""
+    out = play(
+        FOUR,
+        turn("Maf kill V1"),
+        turn(after=["V2 post", "V2 vote Maf", "Maf kill V2", "V2 note Com: late", "V2 post"]),
+    )
+    assert after_rejected(out, 2) == [
+        (0, "request_closed"), (1, "request_closed"), (2, "request_closed"),
+        (3, "request_closed"), (4, "request_closed"),
+    ]

@@ -105,8 +105,10 @@ def test_the_lynch_shows_every_vote() -> None:
     out = host_account(game.state, result).payload
     fates = _fates(out)
     assert out["lynch"]["hanged"] == "Boss"
-    # R32: Owl was of the electorate when the turn ended; his candidate Owl died first
-    assert out["lynch"]["votes"] == {"Boss": ["Owl", "Doc", "Lady"], "Kes": ["Com"]}
-    assert fates[("Kes", "vote")]["fate"] == "candidate_dead"
+    # R32: Owl was of the electorate when the turn ended; his candidate Owl died first, and
+    # the vote for him still counts (section 6)
+    assert out["lynch"]["votes"] == {"Boss": ["Owl", "Doc", "Lady"], "Owl": ["Kes"], "Kes": ["Com"]}
+    assert fates[("Kes", "vote")]["fate"] == "counted"
+    assert (out["lynch"]["chosen"], out["lynch"]["chosen_dead"]) == ("Boss", False)
     assert fates[("Doc", "vote")]["fate"] == "counted"
     assert out["lynch"]["electorate"] == 8

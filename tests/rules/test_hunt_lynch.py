@@ -1,5 +1,6 @@
 """Conformance tests for RULES.md sections 5 and 6: the hunt (R28-R30) and the lynch
-(R31-R34, R54, and the Decision that candidates who died earlier in the resolution are dropped).
+(R31-R34, R54, and the Decision that the lynch is decided on every vote as cast, so a candidate
+who died earlier in the resolution may be chosen, and then nobody is hanged).
 """
 
 from __future__ import annotations
@@ -97,7 +98,8 @@ def test_R30_hunting_a_converted_foundling_kills_him():
 def test_R31_most_votes_is_hanged():
     out = play(EIGHT, turn(), turn("V1 vote V3", "V2 vote V3", "V3 vote V2"))
     assert lynch(out, 2) == {
-        "hanged": "V3", "votes": {"V3": ["V1", "V2"], "V2": ["V3"]}, "public": "full",
+        "chosen": "V3", "hanged": "V3",
+        "votes": {"V3": ["V1", "V2"], "V2": ["V3"]}, "public": "full",
     }
     assert full_deaths(out, 2) == [
         {"player": "V3", "role": "villager", "cause": "lynch", "by": ["V1", "V2"]}
@@ -111,7 +113,9 @@ def test_R31_exactly_a_quarter_of_the_electorate_suffices():
 
 def test_R31_below_a_quarter_nobody_is_hanged():
     out = play(NINE, turn(), turn("V1 vote V5", "V2 vote V5"))  # 4*2 < 9
-    assert lynch(out, 2) == {"hanged": None, "votes": {"V5": ["V1", "V2"]}, "public": "full"}
+    assert lynch(out, 2) == {
+        "chosen": None, "hanged": None, "votes": {"V5": ["V1", "V2"]}, "public": "full",
+    }
     assert deaths(out, 2) == []
 
 
@@ -135,13 +139,15 @@ def test_R31_electorate_excludes_players_dead_in_earlier_turns():
 def test_R31_self_vote_is_allowed():
     out = play(EIGHT, turn(), turn("V1 vote V1"))
     assert rejected(out, 2) == []
-    assert lynch(out, 2) == {"hanged": None, "votes": {"V1": ["V1"]}, "public": "full"}
+    assert lynch(out, 2) == {
+        "chosen": None, "hanged": None, "votes": {"V1": ["V1"]}, "public": "full",
+    }
 
 
 def test_R31_vote_for_player_dead_in_earlier_turn_is_refused():
     out = play(EIGHT, turn("Maf kill V1"), turn("V2 vote V1"))
     assert rejected(out, 2) == [(0, "dead_target")]
-    assert lynch(out, 2) == {"hanged": None, "votes": {}, "public": "full"}
+    assert lynch(out, 2) == {"chosen": None, "hanged": None, "votes": {}, "public": "full"}
 
 
 def test_R32_vote_of_player_killed_at_night_counts():
@@ -159,7 +165,8 @@ def test_R32_vote_of_hunted_mafia_counts():
 def test_R33_tie_hangs_candidate_of_second_vote():
     out = play(EIGHT, turn(), turn("V1 vote Boss", "V2 vote Maf", "V3 vote Boss", "Com vote Maf"))
     assert lynch(out, 2) == {
-        "hanged": "Maf", "votes": {"Boss": ["V1", "V3"], "Maf": ["V2", "Com"]}, "public": "full",
+        "chosen": "Maf", "hanged": "Maf",
+        "votes": {"Boss": ["V1", "V3"], "Maf": ["V2", "Com"]}, "public": "full",
     }
 
 
@@ -179,14 +186,15 @@ def test_R33_changed_vote_arrives_when_sent():
         turn("V1 vote Boss", "V2 vote Maf", "V3 vote Boss", "Com vote Maf", "V2 vote Maf"),
     )
     assert lynch(out, 2) == {
-        "hanged": "Boss", "votes": {"Boss": ["V1", "V3"], "Maf": ["Com", "V2"]}, "public": "full",
+        "chosen": "Boss", "hanged": "Boss",
+        "votes": {"Boss": ["V1", "V3"], "Maf": ["Com", "V2"]}, "public": "full",
     }
 
 
 def test_R33_changed_vote_moves_to_the_new_candidate():
     out = play(EIGHT, turn(), turn("V1 vote Boss", "V2 vote Boss", "V1 vote Maf"))
     assert lynch(out, 2) == {
-        "hanged": None, "votes": {"Boss": ["V2"], "Maf": ["V1"]}, "public": "full",
+        "chosen": None, "hanged": None, "votes": {"Boss": ["V2"], "Maf": ["V1"]}, "public": "full",
     }
 
 
@@ -214,30 +222,45 @@ def test_R54_deprived_voter_is_refused_and_out_of_the_electorate():
         {"index": 2, "by": "V4", "do": "vote", "reason": "vote_deprived"}
     ]
     # 8 voters hold their vote: 2 votes are a quarter
-    assert lynch(out, 2) == {"hanged": "V3", "votes": {"V3": ["V1", "V2"]}, "public": "totals"}
+    assert lynch(out, 2) == {
+        "chosen": "V3", "hanged": "V3", "votes": {"V3": ["V1", "V2"]}, "public": "totals",
+    }
 
 
 def test_R54_results_full_again_when_nobody_is_deprived():
     out = play(NINE, turn(), turn(host=["deprive_vote V4"]), turn("V4 vote V3"))
     assert lynch(out, 2)["public"] == "totals"
-    assert lynch(out, 3) == {"hanged": None, "votes": {"V3": ["V4"]}, "public": "full"}
+    assert lynch(out, 3) == {
+        "chosen": None, "hanged": None, "votes": {"V3": ["V4"]}, "public": "full",
+    }
 
 
-def test_lynch_drops_candidate_killed_earlier_in_the_resolution():
+def test_R31_R33_lynch_chooses_a_candidate_killed_earlier_and_nobody_is_hanged():
+    """Section 6 (changed Decision): the lynch is decided on every vote as cast. V3 and V2
+    tie at 2 (V3's own vote counts, R32); the second vote cast for them named V3 (R33), whom
+    the mafia killed at 2c: nobody is hanged, the runner-up V2 is not."""
     out = play(
         EIGHT,
         turn(),
         turn("V1 vote V3", "V2 vote V3", "V3 vote V2", "Com vote V2", "Boss kill V3"),
     )
-    # V3 is dead at 2c; V2 has 2 of 8 votes (V3's own vote still counts, R32)
-    assert deaths(out, 2) == [("V3", "mafia"), ("V2", "lynch")]
-    assert lynch(out, 2)["hanged"] == "V2"
+    assert deaths(out, 2) == [("V3", "mafia")]
+    assert lynch(out, 2) == {
+        "chosen": "V3", "hanged": None, "votes": {"V3": ["V1", "V2"], "V2": ["V3", "Com"]},
+        "public": "full",
+    }
 
 
-def test_lynch_drops_candidate_poisoned_dead_at_step_0():
+def test_R31_lynch_chooses_a_candidate_poisoned_dead_at_step_0_and_nobody_is_hanged():
+    """R27's victim dies at step 0; the most votes are still his: nobody is hanged, though
+    Maf has 2 of 8 votes (a quarter)."""
     out = play(
         MANIAC8,
         turn("Man poison V1"),
         turn("V2 vote V1", "V3 vote V1", "Com vote V1", "Doc vote Maf", "Man vote Maf"),
     )
-    assert deaths(out, 2) == [("V1", "poison"), ("Maf", "lynch")]
+    assert deaths(out, 2) == [("V1", "poison")]
+    assert lynch(out, 2) == {
+        "chosen": "V1", "hanged": None, "votes": {"V1": ["V2", "V3", "Com"], "Maf": ["Doc", "Man"]},
+        "public": "full",
+    }

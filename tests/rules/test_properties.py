@@ -11,7 +11,8 @@ Checked for every generated script (coherence, `check_outcome`):
   never kills the mafia or the Foundling (R22, R23), hunts kill mafia or the hunter (R29, R30);
 - checks come from a living commissar, report killers only for deaths of that night (R18), and
   never call a mafia member "not_mafia" (R25 only adds "mafia");
-- the lynch hangs a top candidate with at least a quarter of the electorate (R31), counts one
+- the lynch chooses a top candidate with at least a quarter of the electorate (R31), on every
+  vote as cast, and hangs him unless he died earlier in the resolution (section 6), counts one
   vote per living voter, and notes are delivered only for mafia and lynch deaths (R37);
 - the turn's winner is exactly what R15 says about the players alive at its end (the Foundling
   counting as mafia once the Boss is dead, R22), and a host exclusion that decides the game
@@ -38,17 +39,19 @@ from hypothesis import strategies as st
 from tests.rules.dsl import run_script, setup_problem
 
 MAFIA = frozenset({"boss", "mafioso", "troublemaker"})
+LONERS = frozenset({"maniac", "crook"})
 TOWN = frozenset({"villager", "commissar", "sergeant", "doctor", "prostitute", "foundling"})
 CAUSES = frozenset({"poison", "hunt", "hunt_backfire", "mafia", "euthanasia", "lynch", "pistol",
                     "inactive", "missed_votes", "excluded"})
 PISTOL_CAUSES = frozenset({"lynch", "mafia", "poison", "euthanasia", "hunt_backfire"})
 NOBODY_CAUSES = frozenset({"inactive", "missed_votes", "excluded"})
-TARGET_VERBS = ("vote", "hunt", "check", "heal", "inject", "block", "slander", "poison", "kill")
+TARGET_VERBS = ("vote", "hunt", "check", "heal", "inject", "block", "slander", "poison", "kill",
+                "steal")
 ROLE_VERBS = {
     "boss": ["kill"], "mafioso": ["kill"], "troublemaker": ["kill", "slander"],
     "commissar": ["check", "hunt"], "sergeant": ["hunt", "check"], "doctor": ["heal", "inject"],
     "prostitute": ["block", "hunt"], "foundling": ["hunt", "kill"], "maniac": ["poison"],
-    "villager": ["hunt"],
+    "crook": ["steal"], "villager": ["hunt"],
 }
 PROPERTY_SETTINGS = settings(
     max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -58,12 +61,12 @@ PROPERTY_SETTINGS = settings(
 @st.composite
 def setups(draw: st.DrawFn) -> list[dict[str, str]]:
     n = draw(st.integers(min_value=3, max_value=12))
-    maniac = draw(st.booleans())
+    loners = [r for r in ("maniac", "crook") if draw(st.booleans())]  # R27, R57
     m_min = math.ceil(n / 4)
-    if m_min > (n - int(maniac) - 1) // 2:
-        maniac = False
-    m = draw(st.integers(min_value=m_min, max_value=(n - int(maniac) - 1) // 2))
-    town = n - m - int(maniac)
+    while loners and m_min > (n - len(loners) - 1) // 2:
+        loners.pop()
+    m = draw(st.integers(min_value=m_min, max_value=(n - len(loners) - 1) // 2))
+    town = n - m - len(loners)
     special_mafia = [r for r in ("boss", "troublemaker") if draw(st.booleans())][:m]
     mafia = special_mafia + ["mafioso"] * (m - len(special_mafia))
     town_roles = []
@@ -76,7 +79,16 @@ def setups(draw: st.DrawFn) -> list[dict[str, str]]:
         town_roles.append("foundling")
     town_roles = town_roles[:town]
     town_roles += ["villager"] * (town - len(town_roles))
-    roles = draw(st.permutations(mafia + town_roles + ["maniac"] * int(maniac)))
+    roles = draw(st.permutations(mafia + town_roles + loners))
+    if draw(st.integers(0, 4)) == 0:  # section 10: a game without mafia, loners below town
+        n = max(n, 4)
+        loners = [r for r in ("maniac", "crook") if draw(st.booleans())] or ["crook"]
+        while len(loners) >= n - len(loners):
+            loners.pop()
+        town_roles = [r for r in ("commissar", "doctor", "prostitute") if draw(st.booleans())]
+        town_roles = town_roles[: n - len(loners)]
+        town_roles += ["villager"] * (n - len(loners) - len(town_roles))
+        roles = draw(st.permutations(town_roles + loners))
     players = [{"nick": f"P{i}", "role": role} for i, role in enumerate(roles)]
     assert setup_problem(players) is None, players
     return players
@@ -141,13 +153,16 @@ def r15_winner(roles: dict[str, str], alive: set[str], boss_dead: bool) -> str |
         role = roles[nick]
         if role in MAFIA or (role == "foundling" and boss_dead):
             return "mafia"
-        return "maniac" if role == "maniac" else "town"
+        return role if role in LONERS else "town"
 
     factions = [faction(n) for n in alive]
     if not alive:
         return "draw"
-    if "maniac" in factions:
-        return "maniac" if len(alive) <= 2 else None
+    loners = [f for f in factions if f in LONERS]
+    if loners:  # R15: a loner wins alone; the maniac before the Crook
+        if len(alive) > 2:
+            return None
+        return "maniac" if "maniac" in loners else "crook"
     mafia, town = factions.count("mafia"), factions.count("town")
     if mafia == 0:
         return "town"
@@ -166,7 +181,7 @@ def check_outcome(script: dict[str, Any], out: dict[str, Any]) -> None:
         assert len(turns) == len(script["turns"])
         assert not turns or winners[-1] is None
     else:
-        assert out["winner"] in {"town", "mafia", "maniac", "draw"}
+        assert out["winner"] in {"town", "mafia", "maniac", "crook", "draw"}
         assert winners[-1] == out["winner"]
         assert len(turns) <= len(script["turns"])
 
@@ -260,20 +275,25 @@ def check_outcome(script: dict[str, Any], out: dict[str, Any]) -> None:
             voters = [v for vs in lynch["votes"].values() for v in vs]
             assert len(voters) == len(set(voters))
             assert not set(voters) & acted_dead
+            # Section 6: the lynch chooses on every vote as cast; the chosen player is
+            # hanged unless he died earlier in the resolution.
+            chosen = lynch["chosen"]
+            if chosen is not None:
+                electorate = len(set(roles) - acted_dead)
+                top = len(lynch["votes"][chosen])
+                assert 4 * top >= electorate
+                assert all(len(votes) <= top for votes in lynch["votes"].values())
+                died_first = dead.get(chosen) == n and deaths_this_turn[chosen]["cause"] in {
+                    "poison", "hunt", "hunt_backfire", "mafia", "euthanasia", "excluded"
+                }
+                died_first |= dead.get(chosen, n) < n
+                assert lynch["hanged"] == (None if died_first else chosen)
             if lynch["hanged"] is None:
                 assert hanged == []
             else:
                 (death,) = hanged
-                assert death["player"] == lynch["hanged"]
+                assert death["player"] == lynch["hanged"] == chosen
                 assert death["by"] == lynch["votes"][lynch["hanged"]]
-                electorate = len(set(roles) - acted_dead)
-                top = len(lynch["votes"][lynch["hanged"]])
-                assert 4 * top >= electorate
-                for cand, votes in lynch["votes"].items():
-                    if dead.get(cand) != n or deaths_this_turn[cand]["cause"] not in {
-                        "poison", "hunt", "hunt_backfire", "mafia", "euthanasia", "excluded"
-                    }:
-                        assert len(votes) <= top  # candidates alive at step 3
         for note in t["notes"]:
             assert note["from"] not in notes_from
             notes_from.add(note["from"])
@@ -405,20 +425,27 @@ def standing(script: dict[str, Any], t: dict[str, Any], by: str, verbs: set[str]
     return found
 
 
-def expected_hanged(script: dict[str, Any], t: dict[str, Any], acted_dead: set[str],
-                    died_before_lynch: set[str]) -> str | None:
-    """R31-R33 from the standing votes: the most votes among candidates still alive at step 3,
-    at least a quarter of the electorate; a tie goes to the candidate of the second vote cast
-    (in arrival order) for the tied candidates."""
+def expected_chosen(script: dict[str, Any], t: dict[str, Any], acted_dead: set[str],
+                    thefts: dict[str, str] | None = None) -> str | None:
+    """R31-R33 from the standing votes (section 6: every vote as cast, candidates who died
+    earlier in the resolution included): the most votes, at least a quarter of the
+    electorate; a tie goes to the candidate of the second vote cast (in arrival order) for
+    the tied candidates."""
     votes = {}  # voter -> (arrival, candidate); a changed vote arrives when it is sent
     rejected = {r["index"] for r in t["rejected"]}
     for i, req in enumerate(script["turns"][t["turn"] - 1].get("requests", [])):
         if i not in rejected and req["do"] == "vote":
             votes[req["by"]] = (i, req["target"])
+    for crook, robbed in (thefts or {}).items():  # R57: robbed vote -> the Crook's candidate
+        if robbed not in votes:
+            continue
+        if crook in votes:
+            votes[robbed] = (votes[robbed][0], votes[crook][1])
+        else:
+            del votes[robbed]
     tally: dict[str, list[int]] = {}
     for arrival, cand in votes.values():
-        if cand not in died_before_lynch:
-            tally.setdefault(cand, []).append(arrival)
+        tally.setdefault(cand, []).append(arrival)
     if not tally:
         return None
     top = max(len(v) for v in tally.values())
@@ -481,8 +508,15 @@ def check_rules(script: dict[str, Any], out: dict[str, Any]) -> None:
         lynch = t["lynch"]
         if n > 1 and lynch is not None and lynch["public"] == "full":  # totals: R54 deprived
             before = {p for p, d in now.items() if d["cause"] in BEFORE_LYNCH}
-            want = expected_hanged(script, t, acted_dead, before)
-            assert lynch["hanged"] == want, f"turn {n}: R31/R33 hang {want}, not {lynch}"
+            thefts = {}
+            for crook in (p for p, r in roles.items() if r == "crook"):
+                found = standing(script, t, crook, {"steal"})
+                if found and crook not in gone and blocked != crook:  # R21, R57: step 2b
+                    thefts[crook] = found[1]["target"]
+            want = expected_chosen(script, t, acted_dead, thefts)
+            assert lynch["chosen"] == want, f"turn {n}: R31/R33 choose {want}, not {lynch}"
+            hanged = None if want in before or want in acted_dead else want
+            assert lynch["hanged"] == hanged, f"turn {n}: section 6 hangs {hanged}, not {lynch}"
         dead |= set(now)
 
 
@@ -539,3 +573,38 @@ def night_heavy(draw: st.DrawFn) -> dict[str, Any]:
 @given(night_heavy())
 def test_R20_R21_heals_and_blocks_on_aimed_nights(script: dict[str, Any]):
     check_rules(script, run_script(copy.deepcopy(script)))
+
+
+@st.composite
+def crook_scripts(draw: st.DrawFn) -> dict[str, Any]:
+    """Random scripts with a Crook who steals and votes every turn (R57), where the setup
+    allows one (a villager becomes the Crook)."""
+    script = draw(scripts())
+    players = script["players"]
+    if not any(p["role"] == "crook" for p in players):
+        for p in players:
+            if p["role"] in ("villager", "maniac"):
+                trial = [dict(q) for q in players]
+                trial[players.index(p)]["role"] = "crook"
+                if setup_problem(trial) is None:
+                    script["players"] = players = trial
+                break
+    crooks = [p["nick"] for p in players if p["role"] == "crook"]
+    nicks = [p["nick"] for p in players]
+    for t in script["turns"]:
+        voters = [r["by"] for r in t["requests"] if r["do"] == "vote"]
+        for crook in crooks:
+            for verb in ("steal", "vote"):
+                at = draw(st.integers(0, len(t["requests"])))
+                pool = [v for v in voters if v != crook] if verb == "steal" else []
+                req = {"by": crook, "do": verb, "target": draw(st.sampled_from(pool or nicks))}
+                t["requests"].insert(at, req)
+    return script
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crook_scripts())
+def test_R57_R31_R33_random_games_with_a_crook_follow_the_rules(script: dict[str, Any]):
+    out = run_script(copy.deepcopy(script))
+    check_outcome(script, out)
+    check_rules(script, out)

@@ -224,7 +224,9 @@ def test_replacement_refused_later_check_leaves_earlier_standing():
 def test_replacement_refused_later_vote_leaves_earlier_standing():
     out = play(EIGHT, turn("Boss kill V3"), turn("V1 vote Maf", "V2 vote Maf", "V1 vote V3"))
     assert rejected(out, 2) == [(2, "dead_target")]
-    assert lynch(out, 2) == {"hanged": "Maf", "votes": {"Maf": ["V1", "V2"]}, "public": "full"}
+    assert lynch(out, 2) == {
+        "chosen": "Maf", "hanged": "Maf", "votes": {"Maf": ["V1", "V2"]}, "public": "full",
+    }
 
 
 def test_replacement_single_kill_replaces_double_kill_request():

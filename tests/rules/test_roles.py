@@ -665,7 +665,9 @@ def test_R26_maniac_cannot_hunt():
 def test_R26_maniac_votes_like_everyone():
     out = play(MANIAC8, turn(), turn("Man vote V1", "Maf vote V1"))
     assert rejected(out, 2) == []
-    assert lynch(out, 2) == {"hanged": "V1", "votes": {"V1": ["Man", "Maf"]}, "public": "full"}
+    assert lynch(out, 2) == {
+        "chosen": "V1", "hanged": "V1", "votes": {"V1": ["Man", "Maf"]}, "public": "full",
+    }
 
 
 def test_R28_mafia_cannot_hunt():
@@ -692,7 +694,9 @@ def test_R27_poison_victim_vote_counts_but_night_request_does_not():
     )
     assert rejected(out, 2) == []
     assert deaths(out, 2) == [("Doc", "poison"), ("V2", "mafia"), ("Maf", "lynch")]
-    assert lynch(out, 2) == {"hanged": "Maf", "votes": {"Maf": ["Doc", "V1"]}, "public": "full"}
+    assert lynch(out, 2) == {
+        "chosen": "Maf", "hanged": "Maf", "votes": {"Maf": ["Doc", "V1"]}, "public": "full",
+    }
 
 
 def test_R27_maniac_cannot_poison_himself():

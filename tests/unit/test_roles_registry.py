@@ -32,7 +32,7 @@ GAME = [("Com", "commissar"), ("Sarge", "sergeant"), ("Doc", "doctor"), ("Boss",
 
 def test_registry_lists_the_setup_roles_and_the_internal_states() -> None:
     assert list(ROLES) == ["villager", "mafioso", "boss", "troublemaker", "commissar",
-                           "sergeant", "doctor", "prostitute", "foundling", "maniac"]
+                           "sergeant", "doctor", "prostitute", "foundling", "maniac", "crook"]
     assert list(INTERNAL_ROLES) == ["converted_foundling", "promoted_sergeant"]
     assert tuple(ROLES.values()) == BUILTIN_ROLES
     assert tuple(INTERNAL_ROLES.values()) == BUILTIN_INTERNAL_ROLES
@@ -57,10 +57,10 @@ def test_verbs_are_derived_from_the_roles() -> None:
 
 def test_hooks_run_once_per_function_in_registry_order() -> None:
     # Every mafia member shares one kill; the commissar's check precedes the sergeant's copy.
-    kill = MafiaMember.hooks[Step.MAFIA_KILL]
-    assert step_hooks(Step.MAFIA_KILL) == (kill,)
-    assert Troublemaker.hooks[Step.MAFIA_KILL] is kill
-    assert step_hooks(Step.CHECK) == (Commissar.hooks[Step.CHECK], Sergeant.hooks[Step.CHECK])
+    kill = MafiaMember.hooks[Step.NIGHT_KILL]
+    assert step_hooks(Step.NIGHT_KILL) == (kill,)
+    assert Troublemaker.hooks[Step.NIGHT_KILL] is kill
+    assert step_hooks(Step.CHECKS) == (Commissar.hooks[Step.CHECKS], Sergeant.hooks[Step.CHECKS])
     assert step_hooks(Step.HUNT) == ()
 
 
