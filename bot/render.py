@@ -23,8 +23,8 @@ from rules.downtime import Downtime
 from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request
 from rules.pipeline import inactivity
-from rules.schedule import Schedule
 from rules.roles import INTERNAL_ROLES, ROLES, Role, verb_spec
+from rules.schedule import Schedule
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ EMBED_TOTAL_LIMIT = 6000
 LONG = "Ж" * 32  # a nickname, server or table name longer than any the bot deals
 SETUP = (
     "Bo:boss Ma:mafioso Tr:troublemaker Co:commissar Se:sergeant Do:doctor Pr:prostitute "
-    "Fo:foundling Mn:maniac Ma2:mafioso V1 V2"
+    "Fo:foundling Mn:maniac Cr:crook Ma2:mafioso Ma3:mafioso V1 V2 V3"
 )
 
 
