@@ -128,8 +128,46 @@ def _uncounted_lines(lang: Lang, lynch: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def threshold_line(
+    lang: Lang, lynch: Mapping[str, Any], threshold: Mapping[str, Any] | None
+) -> str:
+    """R31: "Threshold: 2 votes (¼ of 8 voters), 4 cast". A report stored before the
+    results carried ``threshold`` (no count of the votes cast) keeps its old line."""
+    if threshold is None:
+        return t(
+            lang,
+            "dawn.needed",
+            needed=lynch["threshold"],
+            electorate=lynch.get("electorate", 0),
+        )
+    return t(
+        lang,
+        "dawn.threshold",
+        needed=int(threshold["needed"]),
+        electorate=int(threshold["electorate"]),
+        cast=int(threshold["cast"]),
+    )
+
+
+def nonvoter_lines(lang: Lang, nonvoters: Sequence[Mapping[str, Any]]) -> list[str]:
+    """R31, R53: "Owl (1st missed vote), Hedgehog (2nd missed vote: out)", in the payload's
+    (alphabetical) order, on lines of about 80 characters."""
+    entries = []
+    for entry in nonvoters:
+        missed = entry.get("missed")
+        if missed is None:
+            entries.append(t(lang, "dawn.nonvoter", nick=entry["nick"]))
+        else:
+            key = "dawn.nonvoter_out" if entry.get("out") else "dawn.nonvoter_missed"
+            entries.append(t(lang, key, nick=entry["nick"], missed=int(missed)))
+    return _name_lines(entries)
+
+
 def _verdict_lines(
-    lang: Lang, lynch: Mapping[str, Any], deaths: Sequence[Mapping[str, Any]]
+    lang: Lang,
+    lynch: Mapping[str, Any],
+    deaths: Sequence[Mapping[str, Any]],
+    threshold: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """Who was hanged (once, with the revealed role, R35), or why nobody was; the threshold
     (R31) and how a tie was broken (R33)."""
@@ -150,14 +188,7 @@ def _verdict_lines(
         else:
             lines.append(t(lang, "lynch.no_votes"))
     if "threshold" in lynch:
-        lines.append(
-            t(
-                lang,
-                "dawn.needed",
-                needed=lynch["threshold"],
-                electorate=lynch.get("electorate", 0),
-            )
-        )
+        lines.append(threshold_line(lang, lynch, threshold))
     tie = lynch.get("tie")
     if tie and hanged:
         tied = ", ".join(tie.get("tied") or ())
@@ -207,8 +238,11 @@ def results_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
         head.description = t(lang, "announce.nobody_died")
     _field(embeds, t(lang, "dawn.deaths"), [render_death(lang, d) for d in others])
     if lynch is not None:
-        _field(embeds, t(lang, "dawn.lynch"), _verdict_lines(lang, lynch, deaths))
+        threshold = payload.get("threshold")
+        _field(embeds, t(lang, "dawn.lynch"), _verdict_lines(lang, lynch, deaths, threshold))
         _field(embeds, t(lang, "dawn.votes"), _tally_lines(lang, lynch))
+        nonvoters = payload.get("nonvoters") or ()
+        _field(embeds, t(lang, "dawn.nonvoters"), nonvoter_lines(lang, nonvoters))
         _field(embeds, t(lang, "dawn.uncounted"), _uncounted_lines(lang, lynch))
         # R8, R51: everyone explains his vote (a footer, not a line of every report)
         head.set_footer(text=t(lang, "announce.explain_votes"))

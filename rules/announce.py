@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from rules.model import Death, GameState, Phase, Request, TurnResult
+from rules.names import alphabetical
 from rules.roles import Step, role_classes
 from rules.win import win_reason
 
@@ -72,6 +73,36 @@ def _lynch_view(result: TurnResult) -> dict[str, Any] | None:
     return view
 
 
+# --- the non-voters and the threshold of the dawn report (R31, R53, R54) ----------------
+
+
+def nonvoters_view(state: GameState, result: TurnResult) -> list[dict[str, Any]] | None:
+    """R31, R53: who of the living electorate sent no lynch vote, in alphabetical order, each
+    with the missed votes R53 counts (``missed``, None when the activity rules are off or he
+    left for not posting) and whether this one removes him (``out``), so the second miss is
+    seen coming. None on turn 1 (no lynch, R3) and when a vote was taken away this turn: R54
+    publishes totals only, and the list of who did not vote would tell who did. A deprived
+    player is not a non-voter."""
+    if result.lynch is None or result.lynch.public != "full":
+        return None
+    removed = {d.player for d in result.deaths if d.cause == "missed_votes"}
+    return [
+        {"nick": nick, "missed": result.missed.get(nick), "out": nick in removed}
+        for nick in alphabetical(result.nonvoters)
+    ]
+
+
+def threshold_view(result: TurnResult) -> dict[str, int] | None:
+    """R31: the fewest votes that hang (``needed``, a quarter of the ``electorate`` rounded
+    up) and how many votes the electorate cast (``cast``: counted, and those for a candidate
+    who died earlier in the resolution), so "2 of 8" is never read as 8 votes cast."""
+    lynch = result.lynch
+    if lynch is None:
+        return None
+    cast = sum(len(v) for v in lynch.votes.values()) + sum(len(v) for v in lynch.dropped.values())
+    return {"needed": lynch.threshold, "electorate": lynch.electorate, "cast": cast}
+
+
 def role_list(state: GameState) -> dict[str, int]:
     """The game's roles as its setup published them: the original roles, counted (a converted
     Foundling or promoted Sergeant still counts as what he was dealt)."""
@@ -108,6 +139,8 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
                 "deaths": [public_death(d) for d in result.deaths if d.step is not None],
                 "lynch": _lynch_view(result),
                 "pistols": list(result.pistols),
+                "nonvoters": nonvoters_view(state, result),
+                "threshold": threshold_view(result),
             },
         )
     ]

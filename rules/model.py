@@ -335,6 +335,10 @@ class TurnResult:
     saves: list[Save] = attrs.Factory(list)  # protections that turned an attack away (R20)
     # (sender, verb) -> why his role request did not count: "dead", "blocked" (R21), "role"
     idle: dict[tuple[str, str], str] = attrs.Factory(dict)
+    # R31, R53: the living players of the electorate who sent no lynch vote at step 4 (seat
+    # order), and of them those charged a missed vote, with their count after this turn.
+    nonvoters: list[str] = attrs.Factory(list)
+    missed: dict[str, int] = attrs.Factory(dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {

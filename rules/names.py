@@ -200,3 +200,16 @@ __all__ = [
     "same_name",
     "scripts_of",
 ]
+
+
+def alphabetical_key(name: str) -> tuple[str, str]:
+    """The order of a public list of nicknames: alphabetical, never the seats' nor the
+    sign-up's. Case and look-alike forms do not matter (the exact rule's key, R44); "ё"
+    sorts with "е", as a Russian reader expects (a code-point order puts it after "я")."""
+    key = name_key(name)
+    return (key.replace("ё", "е"), key)
+
+
+def alphabetical(names: Iterable[str]) -> list[str]:
+    """``names`` in alphabetical order (`alphabetical_key`)."""
+    return sorted(names, key=lambda n: (alphabetical_key(n), n))

@@ -156,6 +156,28 @@ dawn-needed =
         [one] vote
        *[other] votes
     } (a quarter of those who vote this turn).
+dawn-threshold =
+    Threshold: { $needed ->
+        [one] { $needed } vote
+       *[other] { $needed } votes
+    } (¼ of { $electorate } { $electorate ->
+        [one] voter
+       *[other] voters
+    }), { $cast } cast.
+dawn-nonvoters = Did not vote
+dawn-nonvoter = { $nick }
+dawn-nonvoter_missed = { $nick } ({ $missed ->
+        [1] 1st
+        [2] 2nd
+        [3] 3rd
+       *[other] { $missed }th
+    } missed vote)
+dawn-nonvoter_out = { $nick } ({ $missed ->
+        [1] 1st
+        [2] 2nd
+        [3] 3rd
+       *[other] { $missed }th
+    } missed vote: out)
 dawn-below = Nobody reached the number of votes needed: { $needed }.
 dawn-none_counted = No vote was counted.
 dawn-uncounted = Votes not counted

@@ -161,6 +161,22 @@ dawn-needed =
         [one] голоса
        *[other] голосов
     } (четверть голосующих в этот ход).
+dawn-threshold =
+    Порог: { $needed ->
+        [one] { $needed } голос
+        [few] { $needed } голоса
+       *[many] { $needed } голосов
+    } (¼ от { $electorate } { $electorate ->
+        [one] голосующего
+       *[other] голосующих
+    }), { $cast ->
+        [one] подан
+       *[other] подано
+    } { $cast }.
+dawn-nonvoters = Не проголосовали
+dawn-nonvoter = { $nick }
+dawn-nonvoter_missed = { $nick } ({ $missed }-й пропуск)
+dawn-nonvoter_out = { $nick } ({ $missed }-й — выбывает)
 dawn-below = Никто не набрал нужного числа голосов: { $needed }.
 dawn-none_counted = Ни один голос не учтён.
 dawn-uncounted = Неучтённые голоса
