@@ -1,0 +1,100 @@
+"""The results as a forum host posts them (the real bot in SimCord): who did not vote, each
+with the missed votes R53 counts, in alphabetical order, so the second miss is seen before
+it strikes; and the threshold line that tells the votes needed, the electorate and the votes
+cast apart (R31)."""
+
+from __future__ import annotations
+
+from simcord import Env
+
+from core.i18n import t
+from rules.names import alphabetical
+from tests.e2e.helpers import (
+    add_players,
+    live_game,
+    make_world,
+    message_text,
+    reply_text,
+    slot,
+    start_game,
+    until_deadline,
+)
+from tests.e2e.test_dawn_report import everyone_posts, report
+
+
+async def test_R53_R31_nonvoters_with_their_missed_votes_and_the_threshold_in_russian(
+    simcord_env: Env,
+) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"nv{i}" for i in range(8)])
+    await start_game(world, "mafioso=2 doctor=1 villager=5", actors, lang="ru")
+    by_user = {a.id: a for a in actors}
+    game_ch = slot(world, "game")
+    await everyone_posts(world, actors)
+    await until_deadline(world)
+    first = "\n".join(message_text(m) for m in report(world, 1, "ru"))
+    assert t("ru", "dawn.nonvoters") not in first  # R3: no vote on turn 1
+
+    await everyone_posts(world, actors)
+    seats = live_game(world).players
+    town = [p for p in seats if p.role == "villager"]
+    skip1, skip2, target = town[0], town[1], town[2]
+    for p in seats:
+        if p not in (skip1, skip2):
+            reply_text(await by_user[p.user_id].slash(game_ch, "vote", target=target.nick))
+    await until_deadline(world)
+    text = "\n".join(message_text(m) for m in report(world, 2, "ru"))
+    misses = [t("ru", "dawn.nonvoter_missed", nick=p.nick, missed=1) for p in (skip1, skip2)]
+    ordered = [
+        t("ru", "dawn.nonvoter_missed", nick=n, missed=1)
+        for n in alphabetical([skip1.nick, skip2.nick])
+    ]
+    assert f"{t('ru', 'dawn.nonvoters')}" in text
+    assert ", ".join(ordered) in text, text  # alphabetical, never the seats' order
+    assert all(m.endswith("(1-й пропуск)") for m in misses)
+    # 8 alive, 6 voted: "Порог: 2 голоса (¼ от 8 голосующих), подано 6."
+    assert "Порог: 2 голоса (¼ от 8 голосующих), подано 6." in text
+    assert "Для казни нужно" not in text
+
+    # Turn 3: skip1 misses again and leaves the game (R53), said in the same line.
+    await everyone_posts(world, actors)
+    state = live_game(world).engine.state
+    living = [p for p in live_game(world).players if state.alive(p.nick)]
+    other = next(p for p in living if p not in (skip1, target))
+    for p in living:
+        if p is not skip1:
+            aim = other if p is not other else next(q for q in living if q not in (p, skip1))
+            reply_text(await by_user[p.user_id].slash(game_ch, "vote", target=aim.nick))
+    await until_deadline(world)
+    text = "\n".join(message_text(m) for m in report(world, 3, "ru"))
+    out = t("ru", "dawn.nonvoter_out", nick=skip1.nick, missed=2)
+    assert out == f"{skip1.nick} (2-й — выбывает)"
+    assert out in text
+    assert skip2.nick not in text.split(t("ru", "dawn.nonvoters"))[1]
+
+
+async def test_R31_english_threshold_and_nonvoters(simcord_env: Env) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"en{i}" for i in range(8)])
+    await start_game(world, "mafioso=2 doctor=1 villager=5", actors)
+    by_user = {a.id: a for a in actors}
+    game_ch = slot(world, "game")
+    await everyone_posts(world, actors)
+    await until_deadline(world)
+    await everyone_posts(world, actors)
+    seats = live_game(world).players
+    voters = seats[:4]
+    target = seats[4]
+    for p in voters:
+        reply_text(await by_user[p.user_id].slash(game_ch, "vote", target=target.nick))
+    await until_deadline(world)
+    text = "\n".join(message_text(m) for m in report(world, 2))
+    assert "Threshold: 2 votes (¼ of 8 voters), 4 cast." in text
+    # The lynched one sent no vote either, but is dead: no missed vote to count (R53).
+    missed = [p.nick for p in seats[5:]]
+    lines = text.split(t("en", "dawn.nonvoters"))[1]
+    entries = [t("en", "dawn.nonvoter_missed", nick=n, missed=1) for n in alphabetical(missed)]
+    at = [lines.index(e) for e in entries]
+    assert at == sorted(at)  # alphabetical
+    assert target.nick not in lines.split("\n")[1]
+    assert t("en", "dawn.nonvoter_missed", nick="X", missed=1) == "X (1st missed vote)"
