@@ -247,9 +247,24 @@ def results_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
         # R8, R51: everyone explains his vote (a footer, not a line of every report)
         head.set_footer(text=t(lang, "announce.explain_votes"))
     pistols = payload.get("pistols") or ()
-    lines = [t(lang, "announce.pistol_window", nick=nick) for nick in pistols]
+    lines = [pistol_window_line(lang, nick, payload.get("pistol_until")) for nick in pistols]
     _field(embeds, t(lang, "dawn.pistols"), lines)
     return pack(embeds)
+
+
+def pistol_window_line(lang: Lang, nick: str, until: object) -> str:
+    """R18: who may still shoot, and until when (a Discord timestamp: each reader's own
+    time); a report stored before it carried the time keeps its old line."""
+    if not until:
+        return t(lang, "announce.pistol_window", nick=nick)
+    moment = datetime.fromisoformat(str(until))
+    return t(
+        lang,
+        "announce.pistol_window_until",
+        nick=nick,
+        time=timestamp(moment, "t"),
+        relative=timestamp(moment, "R"),
+    )
 
 
 def turn_open_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
@@ -324,8 +339,17 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
         return "\n".join(lines)
     if kind == "note":
         return t(lang, "announce.note", author=payload["from"], text=payload["text"])
-    if kind == "pistol":
-        return t(lang, "announce.pistol")
+    if kind == "pistol":  # R18: until when, if the prompt says (older rows do not)
+        until = payload.get("pistol_until")
+        if not until:
+            return t(lang, "announce.pistol")
+        moment = datetime.fromisoformat(str(until))
+        return t(
+            lang,
+            "announce.pistol_until",
+            time=timestamp(moment, "t"),
+            relative=timestamp(moment, "R"),
+        )
     if kind == "converted":
         return t(lang, "announce.converted")
     if kind == "promoted":

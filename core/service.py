@@ -55,6 +55,7 @@ from rules.announce import (
     reminder_announcements,
     replaced_announcement,
     turn_open_announcement,
+    with_pistol_window,
 )
 from rules.engine import Game, RebuildError, rebuild
 from rules.knowledge import RoleCard, kill_agreement, role_card
@@ -893,10 +894,12 @@ class GameService:
         now = self.clock()
         if engine.phase is Phase.OPEN:
             result = engine.resolve()
+            window_end = now + game.schedule.pistol_window
             night = [*first, *night_announcements(engine.state, result)]
+            if engine.state.pistols:  # R18: when the window closes, said with the pistols
+                night = with_pistol_window(night, window_end.isoformat())
             night.append(host_account(engine.state, result))  # R47: the night, for the hosts
             if engine.state.pistols:  # R18: the win check waits for the shots
-                window_end = now + game.schedule.pistol_window
                 if not await self.store.begin_pistol_window(
                     game.id, turn, result.to_dict(), _items(night), window_end, fence=fence
                 ):

@@ -166,6 +166,19 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
     return out
 
 
+def with_pistol_window(
+    announcements: list[Announcement], until_iso: str
+) -> list[Announcement]:
+    """R18: the results and each killed commissar's prompt say when his pistol window
+    closes (``pistol_until``, ISO-8601 UTC): the window is the caller's clock, not a rule."""
+    out: list[Announcement] = []
+    for a in announcements:
+        if a.kind in ("results", "pistol"):
+            a = Announcement(a.kind, a.audience, {**a.payload, "pistol_until": until_iso})
+        out.append(a)
+    return out
+
+
 NIGHT = "night"  # every step of the resolution but the pistol
 
 

@@ -126,10 +126,12 @@ announce-turn_open = Turn { $turn } begins. Deadline: { $deadline } ({ $relative
 announce-results = Results of turn { $turn }
 announce-nobody_died = Nobody died.
 announce-pistol_window = { $nick } may shoot before the turn ends.
+announce-pistol_window_until = { $nick } may shoot until { $time } ({ $relative }).
 announce-note =
     A death note from { $author }:
     { $text }
 announce-pistol = You were killed, but you may fire your pistol once: /shoot.
+announce-pistol_until = You were killed, but you may fire your pistol once, until { $time } ({ $relative }): /shoot.
 announce-converted = The boss is dead: you now belong to the mafia.
 announce-promoted = The commissar is dead: you take over and check players now.
 announce-mafia_joined = { $nick } has joined the mafia.

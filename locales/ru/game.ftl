@@ -129,10 +129,12 @@ announce-turn_open = Начался ход { $turn }. Дедлайн: { $deadlin
 announce-results = Итоги хода { $turn }
 announce-nobody_died = Никто не погиб.
 announce-pistol_window = До конца хода может выстрелить игрок { $nick }.
+announce-pistol_window_until = Игрок { $nick } может выстрелить до { $time } ({ $relative }).
 announce-note =
     Посмертная записка. Автор: { $author }.
     { $text }
 announce-pistol = Вас убили, но вы можете выстрелить один раз: /выстрелить.
+announce-pistol_until = Вас убили, но вы можете выстрелить один раз до { $time } ({ $relative }): /выстрелить.
 announce-converted = Босс погиб: теперь вы в мафии.
 announce-promoted = Комиссар погиб: вы заняли его место и теперь проверяете игроков.
 announce-mafia_joined = В мафии новый игрок: { $nick }.

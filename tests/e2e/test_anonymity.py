@@ -39,6 +39,7 @@ from tests.e2e.helpers import (
     make_world,
     member_overwrites,
     message_text,
+    pistol_prompt,
     refusal,
     reply_text,
     seats_by_role,
@@ -281,7 +282,7 @@ async def play(world: World, lang: Lang, *, reveal: bool = False) -> Script:
         target = n["villager"] if role in MAFIA else n["mafioso"]
         await s.act(role, "vote", target=target)
     await until_deadline(world)
-    assert s.tr("announce.pistol") in dm_texts(s.actor["commissar"])
+    assert pistol_prompt(s.world, s.lang) in dm_texts(s.actor["commissar"])
     assert s.tr("announce.converted") in dm_texts(s.actor["foundling"])  # R22
     assert s.tr("announce.promoted") in dm_texts(s.actor["sergeant"])  # R19
     note = s.tr("announce.note", author=n["commissar"], text="Trust nobody but yourself.")

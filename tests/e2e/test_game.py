@@ -19,6 +19,7 @@ from tests.e2e.helpers import (
     mafia_room,
     make_world,
     message_text,
+    pistol_prompt,
     refusal,
     reply_text,
     resolve_now,
@@ -388,7 +389,7 @@ async def commissar_killed(world: World) -> tuple[MemberActor, str, str, MemberA
     await say_all(actors, game_ch, "Hi.")
     reply_text(await by_user[maf.user_id].slash(game_ch, "kill", target=com.nick))
     await world.env.advance_time(TURN)
-    assert t("en", "announce.pistol") in dm_texts(by_user[com.user_id])
+    assert pistol_prompt(world) in dm_texts(by_user[com.user_id])
     assert live.record.phase == "pistol"
     return by_user[com.user_id], com.nick, maf.nick, by_user[maf.user_id]
 
@@ -477,7 +478,7 @@ async def test_R18_killed_commissar_shoots_from_the_menu_in_his_dm(simcord_env: 
     dm = com_a.user.dm_channel
     assert dm is not None
     prompt = dm.history()[-1]
-    assert dm_body(prompt.content) == t("en", "announce.pistol")
+    assert dm_body(prompt.content) == pistol_prompt(world)
     picked = await com_a.user.select(prompt, [maf_nick], custom_id=f"mafia:pistol:{game_id}")
     reply_text(picked)
     texts = [message_text(m) for m in channel(world, "game").history()]

@@ -32,6 +32,7 @@ from tests.e2e.helpers import (
     mafia_room,
     make_world,
     message_text,
+    pistol_prompt,
     refusal,
     reply_text,
     seats_by_role,
@@ -207,7 +208,7 @@ async def test_R18_the_pistol_menu_in_a_dm_answers_in_the_readers_language(
     dm = com.user.dm_channel
     assert dm is not None
     prompt = dm.history()[-1]
-    assert dm_texts(com)[-1] == t("en", "announce.pistol")
+    assert dm_texts(com)[-1] == pistol_prompt(world)
 
     with client_locale(com, "ru"):
         custom_id = f"mafia:pistol:{live_game(world).id}"

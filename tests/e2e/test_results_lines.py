@@ -11,9 +11,11 @@ from core.i18n import t
 from rules.names import alphabetical
 from tests.e2e.helpers import (
     add_players,
+    dm_texts,
     live_game,
     make_world,
     message_text,
+    pistol_prompt,
     reply_text,
     slot,
     start_game,
@@ -98,3 +100,48 @@ async def test_R31_english_threshold_and_nonvoters(simcord_env: Env) -> None:
     assert at == sorted(at)  # alphabetical
     assert target.nick not in lines.split("\n")[1]
     assert t("en", "dawn.nonvoter_missed", nick="X", missed=1) == "X (1st missed vote)"
+
+
+async def test_R18_the_pistol_window_gives_its_end_and_leaves_status_when_closed(
+    simcord_env: Env,
+) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"pw{i}" for i in range(6)])
+    await start_game(world, "mafioso=2 commissar=1 villager=3", actors, lang="ru")
+    by_user = {a.id: a for a in actors}
+    seats = live_game(world).players
+    com = next(p for p in seats if p.role == "commissar")
+    game_ch = slot(world, "game")
+    await everyone_posts(world, actors)
+    for p in seats:
+        if p.role == "mafioso":
+            reply_text(await by_user[p.user_id].slash(game_ch, "kill", target=com.nick))
+    await until_deadline(world)
+    live = live_game(world)
+    end = live.record.deadline
+    assert live.record.phase == "pistol" and end is not None
+    stamp = int(end.timestamp())
+    text = "\n".join(message_text(m) for m in report(world, 1, "ru"))
+    line = t(
+        "ru",
+        "announce.pistol_window_until",
+        nick=com.nick,
+        time=f"<t:{stamp}:t>",
+        relative=f"<t:{stamp}:R>",
+    )
+    assert line in text and "До конца хода" not in text
+    commissar = by_user[com.user_id]
+    prompt = pistol_prompt(world, "ru")
+    assert f"<t:{stamp}:t>" in prompt
+    assert prompt in dm_texts(commissar)
+    status = reply_text(await commissar.slash(game_ch, "status"))  # in his client's language
+    assert pistol_prompt(world, "en") in status  # a closed DM's fallback, while it is open
+    await world.env.advance_time((end - world.env.now()).total_seconds() + 1)
+    assert live_game(world).record.phase == "open"
+    status = reply_text(await commissar.slash(game_ch, "status"))
+    assert pistol_prompt_text_gone(status)
+
+
+def pistol_prompt_text_gone(status: str) -> bool:
+    head = t("en", "announce.pistol_until", time="", relative="").split(",")[0]
+    return head not in status and "/shoot" not in status
