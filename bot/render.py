@@ -350,6 +350,8 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
             time=timestamp(moment, "t"),
             relative=timestamp(moment, "R"),
         )
+    if kind == "deprived":  # R54: the host took his vote
+        return t(lang, "announce.deprived", turn=int(payload["turn"]))
     if kind == "converted":
         return t(lang, "announce.converted")
     if kind == "promoted":
@@ -458,17 +460,29 @@ def resolve_preview(lang: Lang, game: LiveGame) -> str:
     living = [p.nick for p in state.living()]
     requests = sum(1 for (_nick, slot) in state.requests if slot != "post")
     voted = {nick for (nick, slot) in state.requests if slot == "vote"}
-    lines = [
-        t(
+    not_posted = sum(1 for nick in living if not state.posts.get(nick, 0))
+    if turn == 1:  # R3: no vote on turn 1, so nobody is "not yet voted"
+        head = t(
+            lang,
+            "host.resolve_preview_turn_1",
+            turn=turn,
+            requests=requests,
+            alive=len(living),
+            not_posted=not_posted,
+        )
+    else:  # who holds a vote and has not used it (R54: the deprived hold none)
+        head = t(
             lang,
             "host.resolve_preview",
             turn=turn,
             requests=requests,
             alive=len(living),
-            not_voted=sum(1 for nick in living if nick not in voted),
-            not_posted=sum(1 for nick in living if not state.posts.get(nick, 0)),
+            not_voted=sum(
+                1 for nick in living if nick not in voted and nick not in state.deprived
+            ),
+            not_posted=not_posted,
         )
-    ]
+    lines = [head]
     # R52, R53: who step 4 would remove now, by the pipeline's own decision (the hosts see
     # every name).
     removed = [
@@ -508,13 +522,32 @@ def render_roster(lang: Lang, roster: PublicRoster) -> str:
     return "\n".join(lines)
 
 
-def render_help(lang: Lang, commands: Sequence[str]) -> str:
+def render_help(
+    lang: Lang,
+    commands: Sequence[str],
+    later: Sequence[tuple[str, str]] = (),
+    hunt_at: datetime | None = None,
+) -> str:
     """``/help``: one line per command, its name and description as the reader's Discord client
-    shows them."""
+    shows them; then the commands of the player's role that wait, and until when (R3: turn
+    2; R4: the hunt's opening, a Discord timestamp in the reader's own time)."""
     lines = [t(lang, "help.header")]
     lines += [
         f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands
     ]
+    if later:
+        lines.append(t(lang, "help.later"))
+    for verb, why in later:
+        if why == "hunt_opens" and hunt_at is not None:
+            when = t(
+                lang,
+                "help.from_time",
+                time=timestamp(hunt_at, "t"),
+                relative=timestamp(hunt_at, "R"),
+            )
+        else:
+            when = t(lang, "help.from_turn_2")
+        lines.append(f"`{command_name(lang, verb)}`: {when}")
     return "\n".join(lines)
 
 

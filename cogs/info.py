@@ -22,7 +22,8 @@ from bot.tables import table_key
 from bot.webhooks import MESSAGE_LIMIT, split_message
 from cogs._common import PlayerCog, guild_of
 from core.i18n import Lang, t
-from rules.knowledge import public_roster, request_commands
+from rules.knowledge import commands_now, public_roster
+from rules.schedule import hunt_opens_at
 
 #: The rules for players, one file per language (docs/rules.en.md, docs/rules.ru.md).
 RULES_DIR = Path(__file__).resolve().parent.parent / "docs"
@@ -110,13 +111,21 @@ class InfoCog(PlayerCog, name="Info"):
         lang = await reader_language(self.ctx.store, interaction)
         game = self.ctx.service.game_in(await table_key(self.ctx.store, interaction))
         nick = game.nick_of(interaction.user.id) if game is not None else None
+        later: tuple[tuple[str, str], ...] = ()
+        hunt_at = None
         if game is not None and nick is not None:
-            mine = request_commands(game.engine.state, nick) + PLAYER_TOOLS
+            deadline = game.record.deadline
+            if deadline is not None:
+                hunt_at = hunt_opens_at(game.schedule, deadline)
+            opened = hunt_at is None or self.ctx.service.clock() >= hunt_at  # R4
+            usable = commands_now(game.engine.state, nick, hunts_open=opened)
+            mine = usable.now + PLAYER_TOOLS
+            later = usable.later
         elif game is None:
             mine = SIGN_UP
         else:
             mine = ()
-        await send_private(interaction, render_help(lang, mine + GENERAL))
+        await send_private(interaction, render_help(lang, mine + GENERAL, later, hunt_at))
 
 
 async def setup(bot: commands.Bot) -> None:

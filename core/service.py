@@ -43,6 +43,7 @@ from rules.announce import (
     clock_extended_announcement,
     clock_paused_announcement,
     clock_resumed_announcement,
+    deprived_announcement,
     double_kill_announcement,
     exclusion_announcements,
     final_announcements,
@@ -59,12 +60,13 @@ from rules.announce import (
 )
 from rules.engine import Game, RebuildError, rebuild
 from rules.knowledge import RoleCard, kill_agreement, role_card
-from rules.model import HostAction, Phase, Request
+from rules.model import HostAction, Phase, RefusalCode, Request
 from rules.names import UnknownName, find_name, resolve_host_action, resolve_request
 from rules.requests import parse_request, verb_slot
 from rules.schedule import (
     Schedule,
     first_deadline,
+    hunt_opens_at,
     hunts_open,
     make_schedule,
     next_deadline,
@@ -588,6 +590,10 @@ class GameService:
                     refused(refusal.code),
                     fence=fence,
                 )
+                if refusal.code is RefusalCode.HUNT_NOT_OPEN and deadline is not None:
+                    # R4: when it opens, a Discord timestamp the reader sees in his own time
+                    opens = hunt_opens_at(game.schedule, deadline)
+                    raise ServiceError("refusal.hunt_opens_at", opens=int(opens.timestamp()))
                 raise ServiceError(f"refusal.{refusal.code}")
             await self.store.add_request(
                 game.id, engine.turn, section, req.to_dict(), user_id, fence=fence
@@ -700,6 +706,9 @@ class GameService:
                 announcements = exclusion_announcements(trial.state, result, action.player, *before)
             elif action.do == "double_kill":  # R36, R56: the mafia's room is told
                 announcements = [double_kill_announcement(engine.state)]
+            elif action.do == "deprive_vote":  # R54: he is told now, not when he votes
+                assert action.player is not None
+                announcements = [deprived_announcement(action.player, turn)]
             args = {**action.to_dict(), **({"reason": reason} if reason else {})}
             # The audit line in #host first, then what the command announces (R56).
             audit = host_audit_announcement(action.do, actor_id, args)

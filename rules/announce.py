@@ -332,6 +332,13 @@ def clock_resumed_announcement(deadline_iso: str) -> Announcement:
     return Announcement("clock_resumed", PUBLIC, {"deadline": deadline_iso})
 
 
+def deprived_announcement(nick: str, turn: int) -> Announcement:
+    """``/mafia deprive`` (R54, R56): the player learns at once, privately, that he has no
+    lynch vote on this turn (or the next one, when requests are already closed), and that a
+    vote he sent is gone; nobody else is told."""
+    return Announcement("deprived", nick, {"turn": turn})
+
+
 def double_kill_announcement(state: GameState) -> Announcement:
     """``/mafia doublekill`` (R36, R56): only the mafia's room learns it may kill two, this
     night while requests are open, else the next one."""

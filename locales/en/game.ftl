@@ -132,6 +132,7 @@ announce-note =
     { $text }
 announce-pistol = You were killed, but you may fire your pistol once: /shoot.
 announce-pistol_until = You were killed, but you may fire your pistol once, until { $time } ({ $relative }): /shoot.
+announce-deprived = The host has taken away your vote for turn { $turn }: you cannot vote in this lynch, and a vote you already sent is withdrawn.
 announce-converted = The boss is dead: you now belong to the mafia.
 announce-promoted = The commissar is dead: you take over and check players now.
 announce-mafia_joined = { $nick } has joined the mafia.
@@ -273,6 +274,9 @@ players-dead =
        *[other] { $count } ghosts
     }
 help-header = Your commands now:
+help-later = Later:
+help-from_turn_2 = from turn 2 (turn 1 has no lynch and no hunt)
+help-from_time = opens at { $time } ({ $relative })
 rules-page = Page { $page } of { $pages }.
 rules-next = Next: { $command }
 announce-excluded = The host has removed { $nick } from the game.

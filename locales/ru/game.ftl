@@ -135,6 +135,7 @@ announce-note =
     { $text }
 announce-pistol = Вас убили, но вы можете выстрелить один раз: /выстрелить.
 announce-pistol_until = Вас убили, но вы можете выстрелить один раз до { $time } ({ $relative }): /выстрелить.
+announce-deprived = Ведущий лишил вас голоса на ход { $turn }: в суде Линча этого хода вы не голосуете, а уже поданный голос снят.
 announce-converted = Босс погиб: теперь вы в мафии.
 announce-promoted = Комиссар погиб: вы заняли его место и теперь проверяете игроков.
 announce-mafia_joined = В мафии новый игрок: { $nick }.
@@ -279,6 +280,9 @@ players-dead =
        *[many] { $count } призраков
     }
 help-header = Ваши команды сейчас:
+help-later = Позже:
+help-from_turn_2 = со второго хода (в первый ход нет ни суда Линча, ни охоты)
+help-from_time = откроется в { $time } ({ $relative })
 rules-page = Страница { $page } из { $pages }.
 rules-next = Дальше: { $command }
 announce-excluded = Решение ведущего: игрок { $nick } исключён из игры.

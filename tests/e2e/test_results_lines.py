@@ -5,6 +5,8 @@ cast apart (R31)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from simcord import Env
 
 from core.i18n import t
@@ -16,6 +18,7 @@ from tests.e2e.helpers import (
     make_world,
     message_text,
     pistol_prompt,
+    refusal,
     reply_text,
     slot,
     start_game,
@@ -145,3 +148,55 @@ async def test_R18_the_pistol_window_gives_its_end_and_leaves_status_when_closed
 def pistol_prompt_text_gone(status: str) -> bool:
     head = t("en", "announce.pistol_until", time="", relative="").split(",")[0]
     return head not in status and "/shoot" not in status
+
+
+async def test_R3_R4_help_on_turn_2_lists_the_hunt_with_its_opening_time(
+    simcord_env: Env,
+) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"hp{i}" for i in range(4)])
+    await start_game(world, "mafioso=1 doctor=1 villager=2", actors)
+    game_ch = slot(world, "game")
+    await everyone_posts(world, actors)
+    await until_deadline(world)
+    live = live_game(world)
+    assert live.engine.turn == 2
+    villager = next(p for p in live.players if p.role == "villager")
+    actor = next(a for a in actors if a.id == villager.user_id)
+    deadline = live.record.deadline
+    assert deadline is not None
+    opens = int((deadline - timedelta(minutes=5)).timestamp())  # half a fast turn (R4)
+    text = reply_text(await actor.slash(game_ch, "help"))
+    now, _, waiting = text.partition(t("en", "help.later"))
+    assert "`/vote`" in now and "`/hunt`" not in now
+    when = t("en", "help.from_time", time=f"<t:{opens}:t>", relative=f"<t:{opens}:R>")
+    assert f"`/hunt`: {when}" in waiting
+    refused = await refusal(simcord_env, actor.slash(game_ch, "hunt", target=villager.nick))
+    assert refused == t("en", "refusal.hunt_opens_at", opens=opens)
+    await simcord_env.advance_time(5 * 60)
+    text = reply_text(await actor.slash(game_ch, "help"))
+    assert "`/hunt`" in text and t("en", "help.later") not in text
+
+
+async def test_R54_a_deprived_player_is_told_at_once_with_a_status_fallback(
+    simcord_env: Env,
+) -> None:
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"dp{i}" for i in range(4)])
+    await start_game(world, "mafioso=1 doctor=1 villager=2", actors)
+    game_ch = slot(world, "game")
+    await everyone_posts(world, actors)
+    await until_deadline(world)
+    live = live_game(world)
+    villager = next(p for p in live.players if p.role == "villager")
+    actor = next(a for a in actors if a.id == villager.user_id)
+    reply_text(await actor.slash(game_ch, "vote", target=live.players[0].nick))
+    reply_text(await world.admin.slash(world.lobby, "mafia deprive", player=villager.nick))
+    told = t("en", "announce.deprived", turn=2)
+    assert told in dm_texts(actor)
+    others = [a for a in actors if a is not actor]
+    assert all(told not in dm_texts(a) for a in others)
+    status = reply_text(await actor.slash(game_ch, "status"))
+    assert told in status  # the fallback when his DMs are closed
+    text = reply_text(await actor.slash(game_ch, "help"))
+    assert "`/vote`" not in text  # R54: he holds no vote this turn

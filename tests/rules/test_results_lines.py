@@ -123,3 +123,25 @@ def test_alphabetical_order_puts_yo_with_ye_and_ignores_case() -> None:
         "жаба",
     ]
     assert alphabetical(["owl", "Heron", "ant"]) == ["ant", "Heron", "owl"]
+
+
+def test_R3_R4_R54_commands_now_for_help() -> None:
+    from rules.knowledge import HUNT_OPENS, NEXT_TURN, commands_now
+
+    game = new_game()
+    first = commands_now(game.state, "Сова", hunts_open=True)
+    assert "vote" not in first.now and "hunt" not in first.now  # R3: turn 1
+    assert set(first.later) == {("vote", NEXT_TURN), ("hunt", NEXT_TURN)}
+    assert "kill" in commands_now(game.state, "Волк", hunts_open=True).now
+    everyone_posts(game)
+    results_payload(game)
+    early = commands_now(game.state, "Сова", hunts_open=False)
+    assert "vote" in early.now and early.later == (("hunt", HUNT_OPENS),)  # R4
+    assert "hunt" in commands_now(game.state, "Сова", hunts_open=True).now
+    assert game.host_action(HostAction(do="deprive_vote", player="Сова")) is None
+    assert "vote" not in commands_now(game.state, "Сова", hunts_open=True).now  # R54
+    game.resolve()  # between the deadline and the next turn: no request
+    assert commands_now(game.state, "Ёж", hunts_open=True) == commands_now(
+        game.state, "Ёж", hunts_open=False
+    )
+    assert commands_now(game.state, "Ёж", hunts_open=True).now == ()
