@@ -266,7 +266,19 @@ ALTER TABLE outbox ADD COLUMN lease_until TEXT;
 CREATE INDEX outbox_unsent ON outbox (id) WHERE sent = 0;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+_V8 = """
+-- The mafia's kill board: one message per game and turn in the mafia's room, edited in place
+-- as the kill requests change. Its message id is kept so that the board is posted once, also
+-- across restarts and whichever process serves the game.
+CREATE TABLE kill_boards (
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn       INTEGER NOT NULL CHECK (turn >= 1),
+    message_id INTEGER NOT NULL,
+    PRIMARY KEY (game_id, turn)
+) STRICT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -43,6 +43,7 @@ TABLES: Final[tuple[str, ...]] = (
     "audit_log",
     "posts",
     "snapshots",
+    "kill_boards",
 )
 
 #: Each table's column names and rows, as read from the source.
