@@ -20,6 +20,7 @@ from db.interface import (
     GameLoader,
     GameRepository,
     GameStore,
+    KillBoards,
     Outbox,
     RequestLog,
     SettingsRepository,
@@ -38,6 +39,7 @@ CONCERNS: list[type[Any]] = [
     SettingsRepository,
     AuditLog,
     GameLoader,
+    KillBoards,
     StoreLifecycle,
 ]
 
