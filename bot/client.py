@@ -18,6 +18,7 @@ from bot.clock import GameClock
 from bot.command_i18n import CatalogueTranslator
 from bot.context import GameContext
 from bot.delivery import Delivery, global_rate_trace
+from bot.killboard import KillBoards
 from bot.tree import MafiaTree
 from bot.webhooks import GameWebhooks
 from core.service import GameService
@@ -150,6 +151,7 @@ class MafiaBot(commands.Bot):
             webhooks=GameWebhooks(),
             delivery=delivery,
             clock=GameClock(service, self.deliver, deliver_game=self.deliver_game),
+            boards=KillBoards(store, delivery),
         )
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:

@@ -20,6 +20,7 @@ from db.interface import GameStore
 if TYPE_CHECKING:  # built by bot/client.py; imported here for the types only
     from bot.clock import GameClock
     from bot.delivery import Delivery
+    from bot.killboard import KillBoards
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ log = logging.getLogger(__name__)
 @attrs.frozen(kw_only=True)
 class GameContext:
     """The parts of a started bot: its Discord client, the store, the game service, the
-    anonymous webhooks, the outbox delivery and the game clock."""
+    anonymous webhooks, the outbox delivery, the game clock and the mafia's kill boards."""
 
     client: discord.Client
     store: GameStore
@@ -35,6 +36,7 @@ class GameContext:
     webhooks: GameWebhooks
     delivery: Delivery
     clock: GameClock
+    boards: KillBoards  # the mafia's kill board in its room (R23)
 
     async def deliver(self) -> None:
         """Send the pending outbox (never raises: what fails stays pending for the next try)."""

@@ -394,15 +394,6 @@ def describe_request(lang: Lang, req: Request) -> str:
     return t(lang, "status.request", verb=verb_name(lang, req.do), targets=named or "-")
 
 
-def kill_agreement_text(lang: Lang, update: Mapping[str, Sequence[str]]) -> str:
-    lines = [t(lang, "mafia.agreement")]
-    for by, targets in update.items():
-        lines.append(t(lang, "mafia.agreement_line", nick=by, targets=", ".join(targets)))
-    if not update:
-        lines.append(t(lang, "mafia.agreement_none"))
-    return "\n".join(lines)
-
-
 def _state_clock(lang: Lang, game: LiveGame) -> str:
     """The clock line of ``/mafia state``: paused, the deadline, or "-"."""
     record = game.record

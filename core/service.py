@@ -59,7 +59,8 @@ from rules.announce import (
     with_pistol_window,
 )
 from rules.engine import Game, RebuildError, rebuild
-from rules.knowledge import RoleCard, kill_agreement, role_card
+from rules.killboard import KillBoard, kill_board
+from rules.knowledge import RoleCard, role_card
 from rules.model import HostAction, Phase, RefusalCode, Request
 from rules.names import UnknownName, find_name, resolve_host_action, resolve_request
 from rules.requests import parse_request, verb_slot
@@ -165,11 +166,12 @@ class LiveGame:
 
 @attrs.frozen
 class Accepted:
-    """A committed request; `mafia_update` is the kill agreement to show in the mafia channel."""
+    """A committed request; `mafia_update` is the mafia's kill board after a kill request
+    (R23), to show in the mafia's room."""
 
     request: Request
     turn: int
-    mafia_update: dict[str, tuple[str, ...]] | None = None
+    mafia_update: KillBoard | None = None
     withdrawn: tuple[str, ...] = ()  # R17: verbs this request withdrew (hunt vs. ability)
 
 
@@ -607,7 +609,7 @@ class GameService:
             withdrawn = tuple(
                 r.do for r in before if r not in after and verb_slot(r.do) != slot
             )
-            update = kill_agreement(engine.state) if req.do == "kill" else None
+            update = kill_board(engine.state) if req.do == "kill" else None
             accepted = Accepted(req, engine.turn, update, withdrawn)
         if req.do == "shoot" and not engine.state.pistols:
             await self.deadline_reached(game.id)  # the last shot closes the window

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from rules.model import GameState, Phase, Request
+from rules.model import GameState, Phase
 from rules.roles import COMMON_VERBS, Faction, verb_spec
 
 
@@ -45,15 +45,6 @@ def mafia_members(state: GameState) -> list[str]:
     """R14, R22: the living mafia, who share the mafia's private room (a converted Foundling
     included, an unconverted one not)."""
     return [p.nick for p in state.living() if p.is_mafia]
-
-
-def kill_agreement(state: GameState) -> dict[str, tuple[str, ...]]:
-    """For the mafia channel: each member's standing kill request this turn (R23)."""
-    out: dict[str, tuple[str, ...]] = {}
-    for sub in state.submissions("kill"):
-        req: Request = sub.request
-        out[req.by] = req.named()
-    return out
 
 
 def valid_targets(state: GameState, nick: str, verb: str) -> list[str]:

@@ -392,3 +392,15 @@ def pistol_prompt(world: World, lang: str = "en") -> str:
     assert end is not None and live_game(world).record.phase == "pistol"
     stamp = int(end.timestamp())
     return t(lang, "announce.pistol_until", time=f"<t:{stamp}:t>", relative=f"<t:{stamp}:R>")  # type: ignore[arg-type]
+
+
+def kill_boards(room: ChannelHandle, turn: int, lang: str = "en") -> list[discord.Message]:
+    """The mafia's kill boards of ``turn`` in its room (there is one, edited in place)."""
+    title = f"**{t(lang, 'mafia.board.title', turn=turn)}**"  # type: ignore[arg-type]
+    return [m for m in room.history() if m.content.startswith(title + "\n")]
+
+
+def kill_board_text(room: ChannelHandle, turn: int, lang: str = "en") -> str:
+    """The one kill board of ``turn``, as it reads now."""
+    [board] = kill_boards(room, turn, lang)
+    return board.content

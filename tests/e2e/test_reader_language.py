@@ -11,7 +11,6 @@ import pytest
 from simcord import Env, MemberActor
 
 from bot.render import (
-    kill_agreement_text,
     render_role_card,
     resolve_preview,
     role_name,
@@ -28,6 +27,7 @@ from tests.e2e.helpers import (
     confirm_button,
     confirmed_text,
     dm_texts,
+    kill_board_text,
     live_game,
     mafia_room,
     make_world,
@@ -74,9 +74,9 @@ async def test_a_russian_game_answers_an_english_client_in_english(simcord_env: 
         assert said == t("en", "say.done", channel=game_ch.mention)
 
     # What everybody reads is in the game's language: the mafia's room, #game, his DMs.
-    room = mafia_room(world).last_message
-    assert room is not None
-    assert room.content == kill_agreement_text("ru", {maf_nick: [com_nick]})
+    board = kill_board_text(mafia_room(world), 1, "ru")
+    assert f"{maf_nick} → {com_nick}" in board
+    assert t("ru", "mafia.board.agreed", targets=com_nick) in board
     [card] = dm_texts(maf)
     assert card == card_reply(world, maf, "ru")
     assert any(message_text(m).startswith("Начался ход 1") for m in game_ch.history())

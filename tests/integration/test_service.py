@@ -114,7 +114,8 @@ async def test_whole_game_with_restart_and_pistol(
     maf, com = roles["mafioso"], roles["commissar"]
     com_nick, maf_nick = nick(service, com), nick(service, maf)
     accepted = await service.submit(GUILD, maf, {"do": "kill", "target": com_nick})
-    assert accepted.mafia_update == {maf_nick: (com_nick,)}
+    board = accepted.mafia_update
+    assert board is not None and board.requests == ((maf_nick, (com_nick,)),)
     await service.submit(GUILD, com, {"do": "check", "target": maf_nick})
 
     # The bot restarts mid-turn: a new service on the same file keeps the requests.
