@@ -37,6 +37,7 @@ EXTENSIONS: Final[tuple[str, ...]] = (
     "cogs.night",
     "cogs.info",
     "cogs.history",
+    "cogs.reading",
 )
 
 

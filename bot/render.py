@@ -267,6 +267,40 @@ def pistol_window_line(lang: Lang, nick: str, until: object) -> str:
     )
 
 
+# --- /votes and /iso: what was published, read again ---------------------------------------
+
+
+def votes_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
+    """``/votes``: one turn's lynch as its results published it (a ``results`` payload): the
+    verdict and threshold (R31, R33), the tally (R34; totals only under R54), the votes not
+    counted, and who did not vote (R53)."""
+    lynch: Mapping[str, Any] | None = payload.get("lynch")
+    if lynch is None:
+        return []
+    deaths: Sequence[Mapping[str, Any]] = payload.get("deaths") or []
+    lines = _verdict_lines(lang, lynch, deaths, payload.get("threshold"))
+    tally = _tally_lines(lang, lynch)
+    if tally:
+        lines += ["", f"**{t(lang, 'dawn.votes')}**", *tally]
+    uncounted = _uncounted_lines(lang, lynch)
+    if uncounted:
+        lines += ["", f"**{t(lang, 'dawn.uncounted')}**", *uncounted]
+    nonvoters = nonvoter_lines(lang, payload.get("nonvoters") or ())
+    if nonvoters:
+        lines += ["", f"**{t(lang, 'dawn.nonvoters')}**", *nonvoters]
+    return lines
+
+
+def quote_player_text(lang: Lang, nick: str, text: str) -> str:
+    """A player's text shown as his words, never in the bot's voice: attributed to his
+    nickname and quoted, its Markdown and mentions neutralised (it reads as he typed it).
+    The one place ``/iso`` frames player text, so that a shared helper can replace it."""
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in escaped.splitlines())
+    said = t(lang, "iso.said", nick=discord.utils.escape_markdown(nick))
+    return f"{said}\n{quoted or '>'}"
+
+
 def turn_open_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
     """A turn begins: its deadline as a Discord timestamp (each reader's own time zone), the
     living players and the game's roles; turn 1 also asks everyone to introduce himself (R2).

@@ -35,6 +35,8 @@ FOOTER_ROOM = 200
 GENERAL = ("players", "history", "stats", "rules", "help")
 #: A player's own tools, alive or a ghost (R36: a ghost still posts).
 PLAYER_TOOLS = ("role", "status", "say", "post", "profile")
+#: Reading the running game again: its tallies, one nickname's posts (anyone at the table).
+READING = ("votes", "iso")
 #: A member who does not play the running game (or when none runs): the sign-up.
 SIGN_UP = ("join", "leave")
 
@@ -125,7 +127,10 @@ class InfoCog(PlayerCog, name="Info"):
             mine = SIGN_UP
         else:
             mine = ()
-        await send_private(interaction, render_help(lang, mine + GENERAL, later, hunt_at))
+        reading = READING if game is not None else ()
+        await send_private(
+            interaction, render_help(lang, mine + reading + GENERAL, later, hunt_at)
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

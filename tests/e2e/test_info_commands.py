@@ -146,7 +146,7 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
     actors, ghost = await game_with_a_ghost(world, lang)
     game_ch = slot(world, "game")
     by_role = {p.role: p.nick for p in live_game(world).players if p.nick != ghost}
-    general = ("players", "history", "stats", "rules", "help")
+    general = ("votes", "iso", "players", "history", "stats", "rules", "help")
     tools = ("role", "status", "say", "post", "profile")
 
     async def help_of(actor: MemberActor) -> list[str]:
