@@ -312,7 +312,11 @@ async def play(world: World, lang: Lang, *, reveal: bool = False) -> Script:
     assert last is not None and message_text(last).startswith(s.tr("winner.town"))
     assert bot_of(world.env).service.game_in(world.guild.id) is None
     assert not await bot_of(world.env).store.pending_outbox()
-    assert (await s.mafia_readers()) == set()  # the lynched Foundling left it too
+    # The game is over. With its members revealed every player reads the room now (a forum
+    # tradition), locked; nobody outside the game does. Kept secret, the room stays closed
+    # (its messages would name the mafia's members): the lynched Foundling left it too.
+    readers = {a.id for a in s.players} if reveal else set()
+    assert (await s.mafia_readers()) == readers
     s.assert_no_member_overwrite()
     return s
 
@@ -445,12 +449,18 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(
     mafia_texts = [m.content for m in room.history()]
     assert t(lang, "announce.mafia_joined", nick=s.nick["foundling"]) in mafia_texts
 
-    # The mafia's room: its text never reached anyone outside the mafia.
+    # The mafia's room: its text never reached anyone outside the mafia while the game ran
+    # (with the members revealed, the players read it once it is over, by design).
     mafia_name = str(room.name)
     outside = {s.actor[r].id for r in ("commissar", "sergeant", "doctor", "prostitute", "villager")}
+    watched = s.room_seen if reveal else seen
     assert not [
-        i for i in seen if i.where == mafia_name and i.viewer.id in outside | {s.outsider.id}
+        i for i in watched if i.where == mafia_name and i.viewer.id in outside | {s.outsider.id}
     ]
+    after = {i.viewer.id for i in seen if i.where == mafia_name}
+    if reveal:
+        assert after == {a.id for a in s.players}
+    assert s.outsider.id not in after
 
 
 async def test_R18_boss_card_agrees_with_what_the_commissar_sees(simcord_env: Env) -> None:
