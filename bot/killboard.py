@@ -3,10 +3,11 @@ place as the kill requests change, with the line that says what they add up to (
 Wren" / "The requests differ: no kill"). The decision is the rules' (`rules.killboard`); this
 module only shows it.
 
-Posted once per game and turn: its message id is kept in the store (``GameStore.kill_board``).
-A board posted just before a crash, whose id was not kept yet, is found again in the room's
-latest messages (the bot's own message with the turn's title) instead of being posted twice;
-a board someone deleted is posted again. Refreshes coalesce: while one is waiting for the
+Posted once per game and turn: its message id is kept in the store (``GameStore.kill_board``),
+and before the first post a mark that it is being posted (`POSTING`). A board posted just
+before a crash, whose id was not kept yet, is then found again in the room's latest messages
+(the bot's own message with the turn's title) instead of being posted twice; a board someone
+deleted is posted again. Refreshes coalesce: while one is waiting for the
 game's board, another request does not queue a second edit (the waiting one shows the newest
 state). A failure to show the board never fails the request: it is committed already, and
 the next request's refresh shows the board again.
@@ -31,6 +32,9 @@ log = logging.getLogger(__name__)
 
 #: How many of the room's latest messages are read for a board whose id was not kept.
 RECOVERY_LOOKBACK = 50
+#: The id kept while a board is being posted (no message has id 0): found so after a crash,
+#: the board is looked for in the room before it is posted again.
+POSTING = 0
 
 
 def board_title(lang: Lang, turn: int) -> str:
@@ -65,6 +69,8 @@ class KillBoards:
         self.delivery = delivery
         self._locks: dict[int, asyncio.Lock] = {}
         self._waiting: dict[int, bool] = {}
+        #: (game, turn) -> the board's message id, as kept in the store (read once).
+        self._ids: dict[tuple[int, int], int] = {}
 
     async def refresh(self, guild: discord.Guild, game: LiveGame, lang: Lang) -> None:
         """Show the game's board as it stands now (never raises for Discord's failures)."""
@@ -92,17 +98,24 @@ class KillBoards:
         room = await self.delivery.mafia_room(guild, game.id)
         if room is None:
             return
-        message_id = await self.store.kill_board(game.id, board.turn)
+        key = (game.id, board.turn)
+        message_id = self._ids.get(key)
         if message_id is None:
+            message_id = await self.store.kill_board(game.id, board.turn)
+        if message_id == POSTING:  # a post began and its id was never kept: look first
             found = await self._posted_before(room, board_title(lang, board.turn))
             if found is not None:
                 await self.store.set_kill_board(game.id, board.turn, found.id)
-                message_id = found.id
+                self._ids[key] = found.id
+            message_id = found.id if found is not None else None
+        elif message_id is None:  # the turn's first board: say so before posting it
+            await self.store.set_kill_board(game.id, board.turn, POSTING)
         if message_id is not None:
             try:
                 await room.get_partial_message(message_id).edit(
                     content=text, allowed_mentions=NO_MENTIONS
                 )
+                self._ids[key] = message_id
                 return
             except discord.NotFound:
                 pass  # deleted: posted again below
@@ -110,6 +123,7 @@ class KillBoards:
             text, allowed_mentions=NO_MENTIONS, nonce=f"board-{game.id}-{board.turn}"
         )
         await self.store.set_kill_board(game.id, board.turn, message.id)
+        self._ids[key] = message.id
 
     async def _posted_before(
         self, room: discord.Thread, title: str

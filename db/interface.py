@@ -619,7 +619,8 @@ class KillBoards(Protocol):
     restart."""
 
     async def kill_board(self, game_id: int, turn: int) -> int | None:
-        """The message id of the game's board for ``turn``, if one was posted."""
+        """The message id of the game's board for ``turn``, if one was posted (0: a post was
+        begun and its id not kept yet)."""
         ...
 
     async def set_kill_board(self, game_id: int, turn: int, message_id: int) -> None:

@@ -262,7 +262,7 @@ _V8 = """
 CREATE TABLE kill_boards (
     game_id    BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     turn       INTEGER NOT NULL CHECK (turn >= 1),
-    message_id BIGINT NOT NULL,
+    message_id BIGINT NOT NULL CHECK (message_id >= 0),
     PRIMARY KEY (game_id, turn)
 );
 """
