@@ -125,7 +125,7 @@ def test_alphabetical_order_puts_yo_with_ye_and_ignores_case() -> None:
     assert alphabetical(["owl", "Heron", "ant"]) == ["ant", "Heron", "owl"]
 
 
-def test_R3_R4_R54_commands_now_for_help() -> None:
+def test_R3_R54_commands_now_for_help_with_the_hunts_opening() -> None:
     from rules.knowledge import HUNT_OPENS, NEXT_TURN, commands_now
 
     game = new_game()
