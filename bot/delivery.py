@@ -564,12 +564,12 @@ class Delivery:
                     if kind == "game_over"
                     else None
                 )
-                readers = kind == "game_over" and payload.get("reveal") is True
-                if readers:  # the end links the mafia's room, which opens for reading
-                    payload = await self._with_room_link(guild, settings, row.game_id, payload)
-                await self._send(channel, row.id, render_posts(lang, kind, payload), files=files)
                 if kind == "game_over":  # the mafia's room is kept, read-only, for the record
+                    # With the members revealed, the players may read it: a link to it comes
+                    # with the end, just before it (the end stays the game's last message).
+                    readers = channel if payload.get("reveal") is True else None
                     await self._close_room(guild, settings, row.game_id, readers=readers)
+                await self._send(channel, row.id, render_posts(lang, kind, payload), files=files)
                 return True
             room = await self.rooms.ensure(channel, row.game_id, lang)
             if room is None:  # the game is over and its room is gone: nobody to tell
@@ -838,34 +838,25 @@ class Delivery:
             return None
         return await self.rooms.ensure(parent, game_id, table_language(settings, guild))
 
-    async def _with_room_link(
-        self,
-        guild: discord.Guild,
-        settings: TableSettings | None,
-        game_id: int,
-        payload: Mapping[str, Any],
-    ) -> Mapping[str, Any]:
-        """The end announcement with the mafia's room to link (``mafia_room``: its id), if
-        the game has one."""
-        parent = slot_channel(guild, settings, "mafia")
-        room = await self.rooms.find(parent, game_id) if parent is not None else None
-        return payload if room is None else {**payload, "mafia_room": room.id}
-
     async def _close_room(
         self,
         guild: discord.Guild,
         settings: TableSettings | None,
         game_id: int,
         *,
-        readers: bool = False,
+        readers: discord.TextChannel | None = None,
     ) -> None:
-        """The room is locked for the record; with ``readers`` (the members were revealed)
-        every player of the game is let in to read it first (``MafiaRooms.open_for_reading``)."""
+        """The room is locked for the record; with ``readers`` (#game: the members were
+        revealed) every player of the game is let in to read it first, and #game gets a link
+        to it, just before the end (``MafiaRooms.open_for_reading``)."""
         parent = slot_channel(guild, settings, "mafia")
         room = await self.rooms.find(parent, game_id) if parent is not None else None
-        if room is not None and readers and not room.locked:
+        if room is not None and readers is not None and not room.locked:
             players = await self.store.players(game_id)
-            await self.rooms.open_for_reading(room, [p.user_id for p in players])
+            link = t(table_language(settings, guild), "gameover.mafia_room", room=room.jump_url)
+            await self.rooms.open_for_reading(
+                room, [p.user_id for p in players], announce=(readers, link)
+            )
             return
         if room is not None and not room.locked:
             try:

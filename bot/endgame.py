@@ -54,15 +54,7 @@ def summary_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
         lines.append(
             t(lang, "gameover.dates", started=_timestamp(started), ended=_timestamp(ended))
         )
-    lines += room_lines(lang, payload)
     return lines
-
-
-def room_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
-    """The mafia's room, open for reading after the game (``mafia_room``: its thread id,
-    added when the end is delivered), linked."""
-    room = payload.get("mafia_room")
-    return [t(lang, "gameover.mafia_room", room=f"<#{int(room)}>")] if room else []
 
 
 def fate_line(lang: Lang, entry: Mapping[str, Any]) -> str:
