@@ -564,12 +564,14 @@ class Delivery:
                     if kind == "game_over"
                     else None
                 )
-                if kind == "game_over":  # the mafia's room is kept, read-only, for the record
-                    # With the members revealed, the players may read it: a link to it comes
-                    # with the end, just before it (the end stays the game's last message).
-                    readers = channel if payload.get("reveal") is True else None
-                    await self._close_room(guild, settings, row.game_id, readers=readers)
+                readers = kind == "game_over" and payload.get("reveal") is True
+                mafia = slot_channel(guild, settings, "mafia")
+                if readers and mafia is not None:  # the end links #mafia, where the room is
+                    payload = {**payload, "mafia_channel": mafia.id}
                 await self._send(channel, row.id, render_posts(lang, kind, payload), files=files)
+                if kind == "game_over":  # the mafia's room is kept, read-only, for the record
+                    # With the members revealed, the players may read it.
+                    await self._close_room(guild, settings, row.game_id, readers=readers)
                 return True
             room = await self.rooms.ensure(channel, row.game_id, lang)
             if room is None:  # the game is over and its room is gone: nobody to tell
@@ -844,19 +846,15 @@ class Delivery:
         settings: TableSettings | None,
         game_id: int,
         *,
-        readers: discord.TextChannel | None = None,
+        readers: bool = False,
     ) -> None:
-        """The room is locked for the record; with ``readers`` (#game: the members were
-        revealed) every player of the game is let in to read it first, and #game gets a link
-        to it, just before the end (``MafiaRooms.open_for_reading``)."""
+        """The room is locked for the record; with ``readers`` (the members were revealed)
+        every player of the game is let in to read it first (``MafiaRooms.open_for_reading``)."""
         parent = slot_channel(guild, settings, "mafia")
         room = await self.rooms.find(parent, game_id) if parent is not None else None
-        if room is not None and readers is not None and not room.locked:
+        if room is not None and readers and not room.locked:
             players = await self.store.players(game_id)
-            link = t(table_language(settings, guild), "gameover.mafia_room", room=room.jump_url)
-            await self.rooms.open_for_reading(
-                room, [p.user_id for p in players], announce=(readers, link)
-            )
+            await self.rooms.open_for_reading(room, [p.user_id for p in players])
             return
         if room is not None and not room.locked:
             try:

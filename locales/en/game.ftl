@@ -92,7 +92,7 @@ gameover-length =
        *[other] { $turns } turns
     }.
 gameover-dates = Started { $started }, ended { $ended }.
-gameover-mafia_room = The game is over: the mafia's room is now open for every player to read: { $room }
+gameover-mafia_room = The mafia's room is now open for every player to read, in { $room }.
 gameover-roles = Roles and fates
 gameover-changed = { $role } → { $final }
 gameover-member = played by { $member }

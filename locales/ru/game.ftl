@@ -93,7 +93,7 @@ gameover-length =
        *[many] { $turns } ходов
     }.
 gameover-dates = Начало: { $started }, конец: { $ended }.
-gameover-mafia_room = Игра окончена: комната мафии открыта для чтения всем игрокам: { $room }
+gameover-mafia_room = Комната мафии открыта для чтения всем игрокам: она в канале { $room }.
 gameover-roles = Роли и судьбы
 gameover-changed = { $role } → { $final }
 gameover-member = участник: { $member }
