@@ -19,6 +19,7 @@ from bot.command_i18n import CatalogueTranslator
 from bot.context import GameContext
 from bot.delivery import Delivery, global_rate_trace
 from bot.heartbeat import Heartbeat, process_key
+from bot.killboard import KillBoards
 from bot.serverlife import ServerWatch
 from bot.tree import MafiaTree
 from bot.webhooks import GameWebhooks
@@ -40,6 +41,7 @@ EXTENSIONS: Final[tuple[str, ...]] = (
     "cogs.history",
     "cogs.quote",
     "cogs.serverlife",
+    "cogs.reading",
 )
 
 
@@ -167,6 +169,7 @@ class MafiaBot(commands.Bot):
             delivery=delivery,
             clock=GameClock(service, self.deliver, deliver_game=self.deliver_game),
             watch=ServerWatch(self, store, service, delivery),
+            boards=KillBoards(store, delivery),
         )
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:

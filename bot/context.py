@@ -20,6 +20,7 @@ from db.interface import GameStore
 if TYPE_CHECKING:  # built by bot/client.py; imported here for the types only
     from bot.clock import GameClock
     from bot.delivery import Delivery
+    from bot.killboard import KillBoards
     from bot.serverlife import ServerWatch
 
 log = logging.getLogger(__name__)
@@ -28,8 +29,8 @@ log = logging.getLogger(__name__)
 @attrs.frozen(kw_only=True)
 class GameContext:
     """The parts of a started bot: its Discord client, the store, the game service, the
-    anonymous webhooks, the outbox delivery, the game clock and the watch over the server's
-    changes mid-game."""
+    anonymous webhooks, the outbox delivery, the game clock, the watch over the server's
+    changes mid-game and the mafia's kill boards."""
 
     client: discord.Client
     store: GameStore
@@ -38,10 +39,11 @@ class GameContext:
     delivery: Delivery
     clock: GameClock
     watch: ServerWatch
+    boards: KillBoards  # the mafia's kill board in its room (R23)
 
     async def deliver(self) -> None:
         """Send the pending outbox (never raises: what fails stays pending for the next try).
-        A command acted: the server watch looks at the running games a little later."""
+        A command acted: the server watch looks at the running games."""
         self.watch.sweep_soon()
         try:
             await self.delivery.deliver()

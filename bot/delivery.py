@@ -685,9 +685,14 @@ class Delivery:
                     if kind == "game_over"
                     else None
                 )
+                readers = kind == "game_over" and payload.get("reveal") is True
+                mafia = slot_channel(guild, settings, "mafia")
+                if readers and mafia is not None:  # the end links #mafia, where the room is
+                    payload = {**payload, "mafia_channel": mafia.id}
                 await self._send(channel, row.id, render_posts(lang, kind, payload), files=files)
                 if kind == "game_over":  # the mafia's room is kept, read-only, for the record
-                    await self._close_room(guild, settings, row.game_id)
+                    # With the members revealed, the players may read it.
+                    await self._close_room(guild, settings, row.game_id, readers=readers)
                 return True
             room = await self.rooms.ensure(channel, row.game_id, lang)
             if room is None:  # the game is over and its room is gone: nobody to tell
@@ -1007,10 +1012,21 @@ class Delivery:
         return await self.rooms.ensure(parent, game_id, table_language(settings, guild))
 
     async def _close_room(
-        self, guild: discord.Guild, settings: TableSettings | None, game_id: int
+        self,
+        guild: discord.Guild,
+        settings: TableSettings | None,
+        game_id: int,
+        *,
+        readers: bool = False,
     ) -> None:
+        """The room is locked for the record; with ``readers`` (the members were revealed)
+        every player of the game is let in to read it first (``MafiaRooms.open_for_reading``)."""
         parent = slot_channel(guild, settings, "mafia")
         room = await self.rooms.find(parent, game_id) if parent is not None else None
+        if room is not None and readers and not room.locked:
+            players = await self.store.players(game_id)
+            await self.rooms.open_for_reading(room, [p.user_id for p in players])
+            return
         if room is not None and not room.locked:
             try:
                 await room.edit(archived=True, locked=True, reason="game over")

@@ -57,7 +57,20 @@ def summary_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
         lines.append(
             t(lang, "gameover.dates", started=_timestamp(started), ended=_timestamp(ended))
         )
+    lines += room_lines(lang, payload)
     return lines
+
+
+def room_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
+    """With the members revealed, the mafia's room opens for every player to read after the
+    game: the end says so and links #mafia, where it is (``mafia_channel``, added when the
+    end is delivered; shown by its name otherwise, as when the archive renders it). The
+    thread itself is not linked: its name carries the game's number."""
+    if payload.get("reveal") is not True:
+        return []
+    channel = payload.get("mafia_channel")
+    where = f"<#{int(channel)}>" if channel else "#" + t(lang, "channel.mafia")
+    return [t(lang, "gameover.mafia_room", room=where)]
 
 
 def fate_line(lang: Lang, entry: Mapping[str, Any]) -> str:

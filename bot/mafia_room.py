@@ -120,6 +120,18 @@ class MafiaRooms:
             thread = await thread.edit(archived=False, reason="mafia room")
         return thread
 
+    async def open_for_reading(self, thread: discord.Thread, user_ids: list[int]) -> None:
+        """After the game (the members revealed): every player of the game is added to the
+        room, which is then archived and locked, so that they read the mafia's talk (a forum
+        tradition) and nobody but the moderators writes in it again. A private thread shows
+        to its members only (and Manage Threads), so its readers are added one by one; the
+        lock comes last, so a retry after a failure adds whoever is still missing."""
+        thread = await self.awake(thread)
+        for user_id in user_ids:
+            with contextlib.suppress(discord.NotFound):  # he left the server since
+                await thread.add_user(discord.Object(id=user_id))
+        await thread.edit(archived=True, locked=True, reason="game over: open for reading")
+
     async def add(self, thread: discord.Thread, member: discord.abc.Snowflake) -> None:
         await thread.add_user(member)
 

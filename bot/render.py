@@ -187,8 +187,46 @@ def _uncounted_lines(lang: Lang, lynch: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def threshold_line(
+    lang: Lang, lynch: Mapping[str, Any], threshold: Mapping[str, Any] | None
+) -> str:
+    """R31: "Threshold: 2 votes (¼ of 8 voters), 4 cast". A report stored before the
+    results carried ``threshold`` (no count of the votes cast) keeps its old line."""
+    if threshold is None:
+        return t(
+            lang,
+            "dawn.needed",
+            needed=lynch["threshold"],
+            electorate=lynch.get("electorate", 0),
+        )
+    return t(
+        lang,
+        "dawn.threshold",
+        needed=int(threshold["needed"]),
+        electorate=int(threshold["electorate"]),
+        cast=int(threshold["cast"]),
+    )
+
+
+def nonvoter_lines(lang: Lang, nonvoters: Sequence[Mapping[str, Any]]) -> list[str]:
+    """R31, R53: "Owl (1st missed vote), Hedgehog (2nd missed vote: out)", in the payload's
+    (alphabetical) order, on lines of about 80 characters."""
+    entries = []
+    for entry in nonvoters:
+        missed = entry.get("missed")
+        if missed is None:
+            entries.append(t(lang, "dawn.nonvoter", nick=entry["nick"]))
+        else:
+            key = "dawn.nonvoter_out" if entry.get("out") else "dawn.nonvoter_missed"
+            entries.append(t(lang, key, nick=entry["nick"], missed=int(missed)))
+    return _name_lines(entries)
+
+
 def _verdict_lines(
-    lang: Lang, lynch: Mapping[str, Any], deaths: Sequence[Mapping[str, Any]]
+    lang: Lang,
+    lynch: Mapping[str, Any],
+    deaths: Sequence[Mapping[str, Any]],
+    threshold: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """Who was hanged (once, with the revealed role, R35), or why nobody was; the threshold
     (R31) and how a tie was broken (R33)."""
@@ -212,14 +250,7 @@ def _verdict_lines(
         else:
             lines.append(t(lang, "lynch.no_votes"))
     if "threshold" in lynch:
-        lines.append(
-            t(
-                lang,
-                "dawn.needed",
-                needed=lynch["threshold"],
-                electorate=lynch.get("electorate", 0),
-            )
-        )
+        lines.append(threshold_line(lang, lynch, threshold))
     tie = lynch.get("tie")
     if tie and chosen:
         tied = ", ".join(tie.get("tied") or ())
@@ -276,15 +307,64 @@ def results_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
         head.description = t(lang, "announce.nobody_died")
     _field(embeds, t(lang, "dawn.deaths"), [render_death(lang, d) for d in others])
     if lynch is not None:
-        _field(embeds, t(lang, "dawn.lynch"), _verdict_lines(lang, lynch, deaths))
+        threshold = payload.get("threshold")
+        _field(embeds, t(lang, "dawn.lynch"), _verdict_lines(lang, lynch, deaths, threshold))
         _field(embeds, t(lang, "dawn.votes"), _tally_lines(lang, lynch))
+        nonvoters = payload.get("nonvoters") or ()
+        _field(embeds, t(lang, "dawn.nonvoters"), nonvoter_lines(lang, nonvoters))
         _field(embeds, t(lang, "dawn.uncounted"), _uncounted_lines(lang, lynch))
         # R8, R51: everyone explains his vote (a footer, not a line of every report)
         head.set_footer(text=t(lang, "announce.explain_votes"))
     pistols = payload.get("pistols") or ()
-    lines = [t(lang, "announce.pistol_window", nick=nick) for nick in pistols]
+    lines = [pistol_window_line(lang, nick, payload.get("pistol_until")) for nick in pistols]
     _field(embeds, t(lang, "dawn.pistols"), lines)
     return pack(embeds)
+
+
+def pistol_window_line(lang: Lang, nick: str, until: object) -> str:
+    """R18: who may still shoot, and until when (a Discord timestamp: each reader's own
+    time); a report stored before it carried the time keeps its old line."""
+    if not until:
+        return t(lang, "announce.pistol_window", nick=nick)
+    moment = datetime.fromisoformat(str(until))
+    return t(
+        lang,
+        "announce.pistol_window_until",
+        nick=nick,
+        time=timestamp(moment, "t"),
+        relative=timestamp(moment, "R"),
+    )
+
+
+# --- /votes and /iso: what was published, read again ---------------------------------------
+
+
+def votes_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
+    """``/votes``: one turn's lynch as its results published it (a ``results`` payload): the
+    verdict and threshold (R31, R33), the tally (R34; totals only under R54), the votes not
+    counted, and who did not vote (R53)."""
+    lynch: Mapping[str, Any] | None = payload.get("lynch")
+    if lynch is None:
+        return []
+    deaths: Sequence[Mapping[str, Any]] = payload.get("deaths") or []
+    lines = _verdict_lines(lang, lynch, deaths, payload.get("threshold"))
+    tally = _tally_lines(lang, lynch)
+    if tally:
+        lines += ["", f"**{t(lang, 'dawn.votes')}**", *tally]
+    uncounted = _uncounted_lines(lang, lynch)
+    if uncounted:
+        lines += ["", f"**{t(lang, 'dawn.uncounted')}**", *uncounted]
+    nonvoters = nonvoter_lines(lang, payload.get("nonvoters") or ())
+    if nonvoters:
+        lines += ["", f"**{t(lang, 'dawn.nonvoters')}**", *nonvoters]
+    return lines
+
+
+def iso_quote(lang: Lang, nick: str, text: str) -> str:
+    """A player's post in ``/iso``: attributed to his nickname, then his words framed as his
+    (``core/quoting.py``: shown literally, never in the bot's voice)."""
+    said = t(lang, "iso.said", nick=discord.utils.escape_markdown(nick))
+    return f"{said}\n{quote_player_text(text)}"
 
 
 def turn_open_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
@@ -361,8 +441,19 @@ def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
         # Player text: framed and attributed, never in the bot's voice (core/quoting.py).
         text = quote_player_text(str(payload["text"]))
         return t(lang, "announce.note", author=payload["from"], text=text)
-    if kind == "pistol":
-        return t(lang, "announce.pistol")
+    if kind == "pistol":  # R18: until when, if the prompt says (older rows do not)
+        until = payload.get("pistol_until")
+        if not until:
+            return t(lang, "announce.pistol")
+        moment = datetime.fromisoformat(str(until))
+        return t(
+            lang,
+            "announce.pistol_until",
+            time=timestamp(moment, "t"),
+            relative=timestamp(moment, "R"),
+        )
+    if kind == "deprived":  # R54: the host took his vote
+        return t(lang, "announce.deprived", turn=int(payload["turn"]))
     if kind == "converted":
         return t(lang, "announce.converted")
     if kind == "promoted":
@@ -404,15 +495,6 @@ def describe_request(lang: Lang, req: Request) -> str:
     if req.do == "note":
         return t(lang, "status.request_note", to=named)
     return t(lang, "status.request", verb=verb_name(lang, req.do), targets=named or "-")
-
-
-def kill_agreement_text(lang: Lang, update: Mapping[str, Sequence[str]]) -> str:
-    lines = [t(lang, "mafia.agreement")]
-    for by, targets in update.items():
-        lines.append(t(lang, "mafia.agreement_line", nick=by, targets=", ".join(targets)))
-    if not update:
-        lines.append(t(lang, "mafia.agreement_none"))
-    return "\n".join(lines)
 
 
 def _state_clock(lang: Lang, game: LiveGame) -> str:
@@ -483,17 +565,29 @@ def resolve_preview(lang: Lang, game: LiveGame, downtime: Downtime | None = None
     living = [p.nick for p in state.living()]
     requests = sum(1 for (_nick, slot) in state.requests if slot != "post")
     voted = {nick for (nick, slot) in state.requests if slot == "vote"}
-    lines = [
-        t(
+    not_posted = sum(1 for nick in living if not state.posts.get(nick, 0))
+    if turn == 1:  # R3: no vote on turn 1, so nobody is "not yet voted"
+        head = t(
+            lang,
+            "host.resolve_preview_turn_1",
+            turn=turn,
+            requests=requests,
+            alive=len(living),
+            not_posted=not_posted,
+        )
+    else:  # who holds a vote and has not used it (R54: the deprived hold none)
+        head = t(
             lang,
             "host.resolve_preview",
             turn=turn,
             requests=requests,
             alive=len(living),
-            not_voted=sum(1 for nick in living if nick not in voted),
-            not_posted=sum(1 for nick in living if not state.posts.get(nick, 0)),
+            not_voted=sum(
+                1 for nick in living if nick not in voted and nick not in state.deprived
+            ),
+            not_posted=not_posted,
         )
-    ]
+    lines = [head]
     # R52, R53: who step 4 would remove now, by the pipeline's own decision (the hosts see
     # every name), with the downtime the resolution would note (R59).
     if downtime is not None:
@@ -542,13 +636,32 @@ def render_roster(lang: Lang, roster: PublicRoster) -> str:
     return "\n".join(lines)
 
 
-def render_help(lang: Lang, commands: Sequence[str]) -> str:
+def render_help(
+    lang: Lang,
+    commands: Sequence[str],
+    later: Sequence[tuple[str, str]] = (),
+    hunt_at: datetime | None = None,
+) -> str:
     """``/help``: one line per command, its name and description as the reader's Discord client
-    shows them."""
+    shows them; then the commands of the player's role that wait, and until when (R3: turn
+    2; R4: the hunt's opening, a Discord timestamp in the reader's own time)."""
     lines = [t(lang, "help.header")]
     lines += [
         f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands
     ]
+    if later:
+        lines.append(t(lang, "help.later"))
+    for verb, why in later:
+        if why == "hunt_opens" and hunt_at is not None:
+            when = t(
+                lang,
+                "help.from_time",
+                time=timestamp(hunt_at, "t"),
+                relative=timestamp(hunt_at, "R"),
+            )
+        else:
+            when = t(lang, "help.from_turn_2")
+        lines.append(f"`{command_name(lang, verb)}`: {when}")
     return "\n".join(lines)
 
 

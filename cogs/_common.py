@@ -13,9 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.context import GameContext, game_context
-from bot.delivery import send_chunks, slot_channel
+from bot.delivery import slot_channel
 from bot.errors import UserError
-from bot.render import kill_agreement_text, reply_header, verb_name
+from bot.render import reply_header, verb_name
 from bot.replies import reader_language, send_private
 from bot.tables import table_at, table_key, table_language, table_of, table_title
 from core.i18n import Lang, t
@@ -125,11 +125,9 @@ async def submit_request(
         names = ", ".join(verb_name(lang, v) for v in accepted.withdrawn)
         lines.append(t(lang, "play.withdrawn", verbs=names))
     await send_private(interaction, "\n".join(lines))
-    if accepted.mafia_update is not None and game is not None:
-        room = await ctx.delivery.mafia_room(guild, game.id)  # R14, R23
-        if room is not None:
-            game_lang = table_language(await table_of(ctx.store, interaction), guild)
-            await send_chunks(room, kill_agreement_text(game_lang, accepted.mafia_update))
+    if accepted.mafia_update is not None and game is not None:  # R14, R23: the kill board
+        game_lang = table_language(await table_of(ctx.store, interaction), guild)
+        await ctx.boards.refresh(guild, game, game_lang)
     if verb == "shoot":  # the last shot may have closed the window
         await ctx.deliver()
         ctx.clock.rearm()

@@ -161,6 +161,8 @@ class DayCog(PlayerCog, name="Day"):
         if card.alive:
             lines.append(t(lang, "status.posts", count=state.posts.get(nick, 0)))
         news = await private_news(self.ctx, game.id, nick)
+        # R18: the pistol's prompt stands only while its window is open.
+        news = [row for row in news if row.kind != "pistol" or nick in state.pistols]
         if news:  # the fallback when a private message could not be delivered
             lines.append(t(lang, "status.news"))
             lines += [render(lang, row.kind, row.payload.get("payload") or {}) for row in news]

@@ -22,7 +22,8 @@ from bot.tables import table_key
 from bot.webhooks import MESSAGE_LIMIT, split_message
 from cogs._common import PlayerCog, guild_of
 from core.i18n import Lang, t
-from rules.knowledge import public_roster, request_commands
+from rules.knowledge import commands_now, public_roster
+from rules.schedule import hunt_opens_at
 
 #: The rules for players, one file per language (docs/rules.en.md, docs/rules.ru.md).
 RULES_DIR = Path(__file__).resolve().parent.parent / "docs"
@@ -34,6 +35,8 @@ FOOTER_ROOM = 200
 GENERAL = ("players", "history", "stats", "rules", "help")
 #: A player's own tools, alive or a ghost (R36: a ghost still posts).
 PLAYER_TOOLS = ("role", "status", "say", "post", "profile")
+#: Reading the running game again: its tallies, one nickname's posts (anyone at the table).
+READING = ("votes", "iso")
 #: A member who does not play the running game (or when none runs): the sign-up.
 SIGN_UP = ("join", "leave")
 
@@ -110,13 +113,24 @@ class InfoCog(PlayerCog, name="Info"):
         lang = await reader_language(self.ctx.store, interaction)
         game = self.ctx.service.game_in(await table_key(self.ctx.store, interaction))
         nick = game.nick_of(interaction.user.id) if game is not None else None
+        later: tuple[tuple[str, str], ...] = ()
+        hunt_at = None
         if game is not None and nick is not None:
-            mine = request_commands(game.engine.state, nick) + PLAYER_TOOLS
+            deadline = game.record.deadline
+            if deadline is not None:
+                hunt_at = hunt_opens_at(game.schedule, deadline)
+            opened = hunt_at is None or self.ctx.service.clock() >= hunt_at  # R4
+            usable = commands_now(game.engine.state, nick, hunts_open=opened)
+            mine = usable.now + PLAYER_TOOLS
+            later = usable.later
         elif game is None:
             mine = SIGN_UP
         else:
             mine = ()
-        await send_private(interaction, render_help(lang, mine + GENERAL))
+        reading = READING if game is not None else ()
+        await send_private(
+            interaction, render_help(lang, mine + reading + GENERAL, later, hunt_at)
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -48,6 +48,7 @@ from rules.announce import (
     clock_extended_announcement,
     clock_paused_announcement,
     clock_resumed_announcement,
+    deprived_announcement,
     double_kill_announcement,
     downtime_announcements,
     exclusion_announcements,
@@ -61,16 +62,19 @@ from rules.announce import (
     reminder_announcements,
     replaced_announcement,
     turn_open_announcement,
+    with_pistol_window,
 )
 from rules.downtime import Downtime, measure
 from rules.engine import Game, RebuildError, rebuild
-from rules.knowledge import RoleCard, kill_agreement, role_card
-from rules.model import HostAction, Phase, Request
+from rules.killboard import KillBoard, kill_board
+from rules.knowledge import RoleCard, role_card
+from rules.model import HostAction, Phase, RefusalCode, Request
 from rules.names import UnknownName, find_name, resolve_host_action, resolve_request
 from rules.requests import parse_request, verb_slot
 from rules.schedule import (
     Schedule,
     first_deadline,
+    hunt_opens_at,
     hunts_open,
     make_schedule,
     next_deadline,
@@ -211,11 +215,12 @@ class QueuedPost:
 
 @attrs.frozen
 class Accepted:
-    """A committed request; `mafia_update` is the kill agreement to show in the mafia channel."""
+    """A committed request; `mafia_update` is the mafia's kill board after a kill request
+    (R23), to show in the mafia's room."""
 
     request: Request
     turn: int
-    mafia_update: dict[str, tuple[str, ...]] | None = None
+    mafia_update: KillBoard | None = None
     withdrawn: tuple[str, ...] = ()  # R17: verbs this request withdrew (hunt vs. ability)
     #: The turn open when the request was sent, if the deadline closed it while the request
     #: waited and it counts for a later turn (``turn``): the reply says so (R5).
@@ -735,6 +740,10 @@ class GameService:
                     refused(refusal.code),
                     fence=fence,
                 )
+                if refusal.code is RefusalCode.HUNT_NOT_OPEN and deadline is not None:
+                    # R4: when it opens, a Discord timestamp the reader sees in his own time
+                    opens = hunt_opens_at(game.schedule, deadline)
+                    raise ServiceError("refusal.hunt_opens_at", opens=int(opens.timestamp()))
                 raise ServiceError(f"refusal.{refusal.code}")
             await self.store.add_request(
                 game.id, engine.turn, section, req.to_dict(), user_id, fence=fence
@@ -748,7 +757,7 @@ class GameService:
             withdrawn = tuple(
                 r.do for r in before if r not in after and verb_slot(r.do) != slot
             )
-            update = kill_agreement(engine.state) if req.do == "kill" else None
+            update = kill_board(engine.state) if req.do == "kill" else None
             accepted = Accepted(req, engine.turn, update, withdrawn)
             closes = req.do == "shoot" and not engine.state.pistols
         if closes:  # the last shot closes its window, and only its own (not the next turn)
@@ -899,6 +908,9 @@ class GameService:
                 announcements = exclusion_announcements(trial.state, result, action.player, *before)
             elif action.do == "double_kill":  # R36, R56: the mafia's room is told
                 announcements = [double_kill_announcement(engine.state)]
+            elif action.do == "deprive_vote":  # R54: he is told now, not when he votes
+                assert action.player is not None
+                announcements = [deprived_announcement(action.player, turn)]
             args = {**action.to_dict(), **({"reason": reason} if reason else {})}
             # The audit line in #host first, then what the command announces (R56).
             audit = host_audit_announcement(action.do, actor_id, args)
@@ -1114,12 +1126,14 @@ class GameService:
                 fence = game.fence()
                 engine.note_downtime(downtime)
             result = engine.resolve()
+            window_end = now + game.schedule.pistol_window
             night = [*first, *night_announcements(engine.state, result)]
             if downtime is not None:  # with the results (public only if it excused the turn)
                 night[len(first) + 1 : len(first) + 1] = downtime_announcements(turn, downtime)
+            if engine.state.pistols:  # R18: when the window closes, said with the pistols
+                night = with_pistol_window(night, window_end.isoformat())
             night.append(host_account(engine.state, result))  # R47: the night, for the hosts
             if engine.state.pistols:  # R18: the win check waits for the shots
-                window_end = now + game.schedule.pistol_window
                 if not await self.store.begin_pistol_window(
                     game.id, turn, result.to_dict(), _items(night, audit), window_end, fence=fence
                 ):

@@ -656,6 +656,22 @@ class GameLoader(Protocol):
         ...
 
 
+class KillBoards(Protocol):
+    """The mafia's kill board (R23): one message per game and turn in the mafia's room,
+    edited in place; its message id is kept so that it is posted once, also across a
+    restart."""
+
+    async def kill_board(self, game_id: int, turn: int) -> int | None:
+        """The message id of the game's board for ``turn``, if one was posted (0: a post was
+        begun and its id not kept yet)."""
+        ...
+
+    async def set_kill_board(self, game_id: int, turn: int, message_id: int) -> None:
+        """Keep the board's message id for the game's ``turn`` (replacing one kept before:
+        the message was deleted and posted again)."""
+        ...
+
+
 class StoreLifecycle(Protocol):
     """Closing the store. (Opening is the backend's: ``await Store.open(path)``.)"""
 
@@ -727,6 +743,7 @@ class GameStore(
     GameLoader,
     DowntimeLog,
     Confirmations,
+    KillBoards,
     StoreLifecycle,
     Protocol,
 ):

@@ -307,7 +307,20 @@ CREATE TABLE confirmations (
 ) STRICT;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)
+_V11 = """
+-- The mafia's kill board: one message per game and turn in the mafia's room, edited in place
+-- as the kill requests change. Its message id is kept so that the board is posted once, also
+-- across restarts and whichever process serves the game; 0 while the first post is on its way
+-- (a crash then: the board is looked for in the room before it is posted again).
+CREATE TABLE kill_boards (
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn       INTEGER NOT NULL CHECK (turn >= 1),
+    message_id INTEGER NOT NULL CHECK (message_id >= 0),
+    PRIMARY KEY (game_id, turn)
+) STRICT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -46,6 +46,7 @@ TABLES: Final[tuple[str, ...]] = (
     "heartbeats",
     "downtime",
     "confirmations",
+    "kill_boards",
 )
 
 #: Each table's column names and rows, as read from the source.

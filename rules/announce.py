@@ -94,6 +94,37 @@ def _lynch_view(result: TurnResult) -> dict[str, Any] | None:
     return view
 
 
+# --- the non-voters and the threshold of the dawn report (R31, R53, R54) ----------------
+
+
+def nonvoters_view(state: GameState, result: TurnResult) -> list[dict[str, Any]] | None:
+    """R31, R53: who of the living electorate sent no lynch vote, in alphabetical order, each
+    with the missed votes R53 counts (``missed``, None when the activity rules are off or he
+    left for not posting) and whether this one removes him (``out``), so the second miss is
+    seen coming. None on turn 1 (no lynch, R3) and when a vote was taken away this turn: R54
+    publishes totals only, and the list of who did not vote would tell who did. A deprived
+    player is not a non-voter."""
+    if result.lynch is None or result.lynch.public != "full":
+        return None
+    removed = {d.player for d in result.deaths if d.cause == "missed_votes"}
+    return [
+        {"nick": nick, "missed": result.missed.get(nick), "out": nick in removed}
+        for nick in public_order(result.nonvoters)
+    ]
+
+
+def threshold_view(result: TurnResult) -> dict[str, int] | None:
+    """R31: the fewest votes that hang (``needed``, a quarter of the ``electorate`` rounded
+    up) and how many votes the electorate cast (``cast``: every counted vote, those for a
+    candidate who died earlier in the resolution included), so "2 of 8" is never read as 8
+    votes cast."""
+    lynch = result.lynch
+    if lynch is None:
+        return None
+    cast = sum(len(v) for v in lynch.votes.values())
+    return {"needed": lynch.threshold, "electorate": lynch.electorate, "cast": cast}
+
+
 def role_list(state: GameState) -> dict[str, int]:
     """The game's roles as its setup published them: the original roles, counted (a converted
     Foundling or promoted Sergeant still counts as what he was dealt)."""
@@ -130,6 +161,8 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
                 "deaths": [public_death(d) for d in public_deaths(result.deaths)],
                 "lynch": _lynch_view(result),
                 "pistols": public_order(result.pistols),
+                "nonvoters": nonvoters_view(state, result),
+                "threshold": threshold_view(result),
             },
         )
     ]
@@ -152,6 +185,19 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
         out.append(Announcement("note", note.to, {"from": note.author, "text": note.text}))
     for nick in result.pistols:  # R18
         out.append(Announcement("pistol", nick, {"turn": result.turn}))
+    return out
+
+
+def with_pistol_window(
+    announcements: list[Announcement], until_iso: str
+) -> list[Announcement]:
+    """R18: the results and each killed commissar's prompt say when his pistol window
+    closes (``pistol_until``, ISO-8601 UTC): the window is the caller's clock, not a rule."""
+    out: list[Announcement] = []
+    for a in announcements:
+        if a.kind in ("results", "pistol"):
+            a = Announcement(a.kind, a.audience, {**a.payload, "pistol_until": until_iso})
+        out.append(a)
     return out
 
 
@@ -314,6 +360,13 @@ def clock_paused_announcement(remaining_seconds: float) -> Announcement:
 def clock_resumed_announcement(deadline_iso: str) -> Announcement:
     """``/mafia resume``: the clock runs again, to this deadline."""
     return Announcement("clock_resumed", PUBLIC, {"deadline": deadline_iso})
+
+
+def deprived_announcement(nick: str, turn: int) -> Announcement:
+    """``/mafia deprive`` (R54, R56): the player learns at once, privately, that he has no
+    lynch vote on this turn (or the next one, when requests are already closed), and that a
+    vote he sent is gone; nobody else is told."""
+    return Announcement("deprived", nick, {"turn": turn})
 
 
 def double_kill_announcement(state: GameState) -> Announcement:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from rules.model import GameState, Request
+from rules.model import GameState, Phase
 from rules.names import collation_key, public_order
 from rules.roles import COMMON_VERBS, Faction, verb_spec
 
@@ -46,15 +46,6 @@ def mafia_members(state: GameState) -> list[str]:
     """R14, R22: the living mafia, who share the mafia's private room (a converted Foundling
     included, an unconverted one not)."""
     return public_order(p.nick for p in state.living() if p.is_mafia)
-
-
-def kill_agreement(state: GameState) -> dict[str, tuple[str, ...]]:
-    """For the mafia channel: each member's standing kill request this turn (R23)."""
-    out: dict[str, tuple[str, ...]] = {}
-    for sub in state.submissions("kill"):
-        req: Request = sub.request
-        out[req.by] = req.named()
-    return out
 
 
 def valid_targets(state: GameState, nick: str, verb: str) -> list[str]:
@@ -128,3 +119,42 @@ def request_commands(state: GameState, nick: str) -> tuple[str, ...]:
     if not state.alive(nick):
         return ("shoot",) if nick in state.pistols else ()
     return tuple(v for v in role_card(state, nick).verbs if v != "post")
+
+
+#: Why a command of the player's role waits (``/help``): turn 1 has no lynch and no hunt
+#: (R3), hunts open at 12:00 (R4).
+NEXT_TURN = "next_turn"
+HUNT_OPENS = "hunt_opens"
+
+
+@attrs.frozen
+class CommandsNow:
+    """``/help``: the request commands a player may use now, and those of his role that wait
+    (verb, why: `NEXT_TURN` or `HUNT_OPENS`)."""
+
+    now: tuple[str, ...]
+    later: tuple[tuple[str, str], ...]
+
+
+def commands_now(state: GameState, nick: str, *, hunts_open: bool) -> CommandsNow:
+    """What the player may send at this moment, from what he knows: his role card
+    (`request_commands`), the turn (R3: no lynch and no hunt on turn 1), the hunt's opening
+    (R4, ``hunts_open`` is the caller's clock), his vote taken away (he is told, R54), and
+    between the deadline and the next turn nothing but a pistol's shot (R18)."""
+    verbs = request_commands(state, nick)
+    if not state.alive(nick):
+        return CommandsNow(now=verbs, later=())
+    if state.phase is not Phase.OPEN:
+        return CommandsNow(now=(), later=())
+    now: list[str] = []
+    later: list[tuple[str, str]] = []
+    for verb in verbs:
+        if state.turn == 1 and verb in ("vote", "hunt"):
+            later.append((verb, NEXT_TURN))
+        elif verb == "hunt" and not hunts_open:
+            later.append((verb, HUNT_OPENS))
+        elif verb == "vote" and nick in state.deprived:
+            continue
+        else:
+            now.append(verb)
+    return CommandsNow(now=tuple(now), later=tuple(later))

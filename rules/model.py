@@ -345,6 +345,10 @@ class TurnResult:
     # (sender, verb) -> what became of his request, as a role decided it during the
     # resolution (`{"fate": code, ...}`, e.g. R57's theft at the lynch)
     fates: dict[tuple[str, str], dict[str, Any]] = attrs.Factory(dict)
+    # R31, R53: the living players of the electorate who sent no lynch vote at step 4 (seat
+    # order), and of them those charged a missed vote, with their count after this turn.
+    nonvoters: list[str] = attrs.Factory(list)
+    missed: dict[str, int] = attrs.Factory(dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {

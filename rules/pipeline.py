@@ -311,12 +311,27 @@ def inactivity(state: GameState) -> Inactivity:
     return Inactivity(tuple(missed), tuple(removed))
 
 
+def nonvoters(state: GameState) -> list[str]:
+    """R31: the living players holding a vote (R54) who sent no lynch vote, in seat order;
+    none on turn 1, which has no lynch (R3)."""
+    if state.turn < 2:
+        return []
+    voted = {s.request.by for s in state.submissions("vote")}
+    return [
+        p.nick
+        for p in state.living()
+        if p.nick not in state.deprived and p.nick not in voted
+    ]
+
+
 def step_inactivity(res: Resolution) -> None:
     """The removals of this step happen together (Deaths of one step), whatever the seats
     or which of the two causes removes whom."""
     decided = inactivity(res.state)
+    res.result.nonvoters = nonvoters(res.state)
     for nick in decided.missed_vote:
         res.state.players[nick].missed_votes += 1
+        res.result.missed[nick] = res.state.players[nick].missed_votes
     for nick, cause in decided.removed:
         res.kill(nick, cause, ())
 

@@ -219,6 +219,7 @@ class Reader:
         self.check_mafia = _template(lang, "check.mafia")
         self.check_clean = _template(lang, "check.not_mafia")
         self.pistol = t(lang, "announce.pistol")
+        self.pistol_until = _template(lang, "announce.pistol_until")  # R18: with its end
         self.role_by_name = {role_name(lang, code): code for code in ROLE_CODES}
         self.verb_by_name = {verb_name(lang, verb): verb for verb in known_verbs()}
 
@@ -277,7 +278,9 @@ class Reader:
                 checks.append((m["target"], True))
             elif in_news and (m := self.check_clean.match(line)) is not None:
                 checks.append((m["target"], False))
-            elif in_news and line.strip() == self.pistol:
+            elif in_news and (
+                line.strip() == self.pistol or self.pistol_until.match(line.strip()) is not None
+            ):
                 pistol = True
         return Status(turn, frozenset(requested), posts, tuple(checks), pistol)
 

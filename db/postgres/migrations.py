@@ -291,7 +291,18 @@ CREATE TABLE confirmations (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)
+_V11 = """
+-- The mafia's kill board's message in the mafia's room, per game and turn (see
+-- db/migrations.py, migration 11).
+CREATE TABLE kill_boards (
+    game_id    BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn       INTEGER NOT NULL CHECK (turn >= 1),
+    message_id BIGINT NOT NULL CHECK (message_id >= 0),
+    PRIMARY KEY (game_id, turn)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11)
 LATEST_VERSION = len(MIGRATIONS)
 
 _CREATED = re.compile(r"^CREATE TABLE (\w+)", re.MULTILINE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from db.postgres.audit import AuditMixin
+from db.postgres.boards import BoardsMixin
 from db.postgres.downtime import DowntimeMixin
 from db.postgres.games import GamesMixin
 from db.postgres.loading import LoadingMixin
@@ -23,6 +24,7 @@ class PostgresStore(
     DowntimeMixin,
     LoadingMixin,
     PrivacyMixin,
+    BoardsMixin,
 ):
     """:class:`db.interface.GameStore` on a PostgreSQL database. Create with
     ``await PostgresStore.open(url)``; see :mod:`db.postgres.base` for transactions, locking

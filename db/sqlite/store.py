@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from db.sqlite.audit import AuditMixin
+from db.sqlite.boards import BoardsMixin
 from db.sqlite.downtime import DowntimeMixin
 from db.sqlite.games import GamesMixin
 from db.sqlite.loading import LoadingMixin
@@ -23,6 +24,7 @@ class SQLiteStore(
     DowntimeMixin,
     LoadingMixin,
     PrivacyMixin,
+    BoardsMixin,
 ):
     """:class:`db.interface.GameStore` on one SQLite file. Create with
     ``await SQLiteStore.open(path)``; see :mod:`db.sqlite.base` for transactions and locking.

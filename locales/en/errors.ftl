@@ -76,6 +76,7 @@ refusal-not_town = Only town players can do that.
 refusal-no_lynch_on_turn_1 = There is no lynch on turn 1.
 refusal-no_hunt_on_turn_1 = There is no hunt on turn 1.
 refusal-hunt_not_open = The hunt is not open yet.
+refusal-hunt_opens_at = The hunt is not open yet: it opens at <t:{ $opens }:t> (<t:{ $opens }:R>).
 refusal-vote_deprived = The host took your vote for this turn.
 refusal-self_target = You cannot choose yourself.
 refusal-own_mafia_target = You cannot choose a member of the mafia.

@@ -141,6 +141,7 @@ gameover-length =
        *[other] { $turns } turns
     }.
 gameover-dates = Started { $started }, ended { $ended }.
+gameover-mafia_room = The mafia's room is now open for every player to read, in { $room }.
 gameover-roles = Roles and fates
 gameover-changed = { $role } → { $final }
 gameover-member = played by { $member }
@@ -189,10 +190,13 @@ announce-turn_open = Turn { $turn } begins. Deadline: { $deadline } ({ $relative
 announce-results = Results of turn { $turn }
 announce-nobody_died = Nobody died.
 announce-pistol_window = { $nick } may shoot before the turn ends.
+announce-pistol_window_until = { $nick } may shoot until { $time } ({ $relative }).
 announce-note =
     A death note from { $author }:
     { $text }
 announce-pistol = You were killed, but you have a pistol: one shot with /shoot while the pistol window is open.
+announce-pistol_until = You were killed, but you have a pistol: one shot with /shoot, until { $time } ({ $relative }).
+announce-deprived = The host has taken away your vote for turn { $turn }: you cannot vote in this lynch, and a vote you already sent is withdrawn.
 announce-converted = The Boss is dead: you have joined the mafia.
 announce-promoted = The Cop is dead: you are the Cop now, and check a player each turn.
 announce-mafia_joined = { $nick } has joined the mafia.
@@ -220,6 +224,28 @@ dawn-needed =
         [one] vote
        *[other] votes
     } (a quarter of those who vote this turn).
+dawn-threshold =
+    Threshold: { $needed ->
+        [one] { $needed } vote
+       *[other] { $needed } votes
+    } (¼ of { $electorate } { $electorate ->
+        [one] voter
+       *[other] voters
+    }), { $cast } cast.
+dawn-nonvoters = Did not vote
+dawn-nonvoter = { $nick }
+dawn-nonvoter_missed = { $nick } ({ $missed ->
+        [1] 1st
+        [2] 2nd
+        [3] 3rd
+       *[other] { $missed }th
+    } missed vote)
+dawn-nonvoter_out = { $nick } ({ $missed ->
+        [1] 1st
+        [2] 2nd
+        [3] 3rd
+       *[other] { $missed }th
+    } missed vote: out)
 dawn-below = Nobody reached the number of votes needed: { $needed }.
 dawn-none_counted = No vote was counted.
 dawn-uncounted = Votes not counted
@@ -311,9 +337,13 @@ say-no_webhook = Your post was not published: I cannot post under nicknames in {
 say-waiting = Discord has not accepted your post yet. It is saved and will appear in { $channel } as soon as Discord takes it, once and in order: do not post it again.
 say-shown_late = Your post is now shown in { $channel }.
 say-ghost_name = { $nick } (ghost)
-mafia-agreement = Kill requests this turn:
+mafia-board-title = Mafia kill, turn { $turn }
+mafia-board-waiting = No request yet: { $players }
+mafia-board-double = Two kills tonight: each of you names two, and the pairs must match.
+mafia-board-agreed = Agreed: { $targets }
+mafia-board-split = The requests differ: no kill
+mafia-board-none = No requests: no kill
 mafia-agreement_line = { $nick } → { $targets }
-mafia-agreement_none = none yet
 profile-done = Your profile is saved.
 post-title = A post in the game channel
 post-label = Your post
@@ -336,6 +366,9 @@ players-dead =
        *[other] { $count } players
     }
 help-header = Your commands now:
+help-later = Later:
+help-from_turn_2 = from turn 2 (turn 1 has no lynch and no hunt)
+help-from_time = opens at { $time } ({ $relative })
 rules-page = Page { $page } of { $pages }.
 rules-next = Next: { $command }
 announce-excluded = The host has removed { $nick } from the game.

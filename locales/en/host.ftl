@@ -112,6 +112,11 @@ host-resolve_preview =
         [one] { $alive } living player
        *[other] { $alive } living players
     }; not voted yet: { $not_voted }; no post yet: { $not_posted }.
+host-resolve_preview_turn_1 =
+    Resolve turn { $turn } now? Requests in: { $requests }. { $alive ->
+        [one] { $alive } living player
+       *[other] { $alive } living players
+    }; no post yet: { $not_posted }. Turn 1 has no lynch vote.
 host-resolve_preview_pistol = Close the pistol window of turn { $turn } now? Shots still due: { $pistols }.
 host-resolve_preview_removed = Would leave the game if resolved now (unless they die otherwise first): { $players }.
 host-resolve_preview_nobody_removed = Nobody would leave the game for inactivity.

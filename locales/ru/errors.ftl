@@ -82,6 +82,7 @@ refusal-not_town = Это могут только мирные жители.
 refusal-no_lynch_on_turn_1 = В первый ход суда Линча нет.
 refusal-no_hunt_on_turn_1 = В первый ход охоты нет.
 refusal-hunt_not_open = Охота ещё не открыта.
+refusal-hunt_opens_at = Охота ещё не открыта: она откроется в <t:{ $opens }:t> (<t:{ $opens }:R>).
 refusal-vote_deprived = Ведущий лишил вас голоса в этом ходу.
 refusal-self_target = Нельзя выбрать себя.
 refusal-own_mafia_target = Нельзя выбрать члена мафии.

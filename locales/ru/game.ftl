@@ -142,6 +142,7 @@ gameover-length =
        *[many] { $turns } ходов
     }.
 gameover-dates = Начало: { $started }, конец: { $ended }.
+gameover-mafia_room = Комната мафии открыта для чтения всем игрокам: она в канале { $room }.
 gameover-roles = Роли и судьбы
 gameover-changed = { $role } → { $final }
 gameover-member = участник: { $member }
@@ -193,10 +194,13 @@ announce-turn_open = Начался ход { $turn }. Дедлайн: { $deadlin
 announce-results = Итоги хода { $turn }
 announce-nobody_died = Никто не погиб.
 announce-pistol_window = До конца хода может выстрелить игрок { $nick }.
+announce-pistol_window_until = Игрок { $nick } может выстрелить до { $time } ({ $relative }).
 announce-note =
     Предсмертная записка. Автор: { $author }.
     { $text }
 announce-pistol = Вас убили, но у вас есть пистолет: один выстрел командой /выстрелить, пока не закрылось окно выстрела.
+announce-pistol_until = Вас убили, но у вас есть пистолет: один выстрел командой /выстрелить, до { $time } ({ $relative }).
+announce-deprived = Ведущий лишил вас голоса на ход { $turn }: в суде Линча этого хода вы не голосуете, а уже поданный голос снят.
 announce-converted = Босс погиб: теперь вы в мафии.
 announce-promoted = Комиссар погиб: вы заняли его место и теперь проверяете игроков.
 announce-mafia_joined = В мафии новый игрок: { $nick }.
@@ -226,6 +230,22 @@ dawn-needed =
         [one] голоса
        *[other] голосов
     } (четверть голосующих в этот ход).
+dawn-threshold =
+    Порог: { $needed ->
+        [one] { $needed } голос
+        [few] { $needed } голоса
+       *[many] { $needed } голосов
+    } (¼ от { $electorate } { $electorate ->
+        [one] голосующего
+       *[other] голосующих
+    }), { $cast ->
+        [one] подан
+       *[other] подано
+    } { $cast }.
+dawn-nonvoters = Не проголосовали
+dawn-nonvoter = { $nick }
+dawn-nonvoter_missed = { $nick } ({ $missed }-й пропуск)
+dawn-nonvoter_out = { $nick } ({ $missed }-й — выбывает)
 dawn-below = Никто не набрал нужного числа голосов: { $needed }.
 dawn-none_counted = Ни один голос не учтён.
 dawn-uncounted = Неучтённые голоса
@@ -326,9 +346,13 @@ say-no_webhook = Пост не опубликован: я не могу писа
 say-waiting = Discord пока не принял ваш пост. Он сохранён и появится в { $channel }, как только Discord его примет, один раз и по порядку: не отправляйте его повторно.
 say-shown_late = Ваш пост теперь опубликован в { $channel }.
 say-ghost_name = { $nick } (призрак)
-mafia-agreement = Заявки на убийство в этом ходу:
+mafia-board-title = Убийство мафии, ход { $turn }
+mafia-board-waiting = Ещё без заявки: { $players }
+mafia-board-double = Этой ночью у мафии два убийства: каждый называет двоих, и пары должны совпасть.
+mafia-board-agreed = Согласовано: { $targets }
+mafia-board-split = Заявки расходятся: убийства не будет
+mafia-board-none = Заявок нет: убийства не будет
 mafia-agreement_line = { $nick } → { $targets }
-mafia-agreement_none = пока нет
 profile-done = Ваш профиль сохранён.
 post-title = Пост в игровой канал
 post-label = Ваш пост
@@ -353,6 +377,9 @@ players-dead =
        *[many] Погибли { $count } игроков
     }
 help-header = Ваши команды сейчас:
+help-later = Позже:
+help-from_turn_2 = со второго хода (в первый ход нет ни суда Линча, ни охоты)
+help-from_time = откроется в { $time } ({ $relative })
 rules-page = Страница { $page } из { $pages }.
 rules-next = Дальше: { $command }
 announce-excluded = Решение ведущего: игрок { $nick } исключён из игры.

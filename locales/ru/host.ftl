@@ -113,6 +113,12 @@ host-resolve_preview =
         [few] { $alive } игрока
        *[many] { $alive } игроков
     }; ещё не проголосовали: { $not_voted }; ещё не писали: { $not_posted }.
+host-resolve_preview_turn_1 =
+    Подвести итоги хода { $turn } сейчас? Заявки: { $requests }. В живых { $alive ->
+        [one] { $alive } игрок
+        [few] { $alive } игрока
+       *[many] { $alive } игроков
+    }; ещё не писали: { $not_posted }. Голосования в первый ход нет.
 host-resolve_preview_pistol = Закрыть окно выстрела хода { $turn } сейчас? Выстрелов ещё ждём: { $pistols }.
 host-resolve_preview_removed = Выбудут из игры, если подвести итоги сейчас (если не погибнут раньше): { $players }.
 host-resolve_preview_nobody_removed = За неактивность никто не выбудет.

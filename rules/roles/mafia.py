@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from rules.killboard import agreed_kill
 from rules.model import Cause, RefusalCode
 from rules.roles.base import Faction, Role, Shape, Step, Verb, attack_hits, on_steps
 
@@ -17,11 +18,9 @@ if TYPE_CHECKING:
 def mafia_kill(res: Resolution) -> None:
     """Step 2c (R23, R22, R42): every counted request must name the same players."""
     counted = [req for req in res.standing("kill") if res.acts(req)]
-    if not counted:
-        return  # no requests: no kill (R23)
-    named = counted[0].kill_set()
-    if any(req.kill_set() != named for req in counted):
-        return  # the requests differ: no kill (R23)
+    named = agreed_kill(req.kill_set() for req in counted)  # the board's decision too
+    if named is None:
+        return  # no requests, or they differ: no kill (R23)
     by = tuple(req.by for req in counted)
     # A target who is by now a mafia member (a Foundling converted at step 0 or 1) is spared;
     # the dead, the immune and the protected are missed by `hits` (R22, R42).

@@ -32,6 +32,13 @@ PLURALS: list[tuple[str, str, tuple[str, str, str], tuple[str, str]]] = [
         ("living player", "living players"),
     ),
     (
+        "host.resolve_preview_turn_1",
+        "alive",
+        ("игрок", "игрока", "игроков"),
+        ("living player", "living players"),
+    ),
+    ("dawn.threshold", "needed", ("голос", "голоса", "голосов"), ("vote", "votes")),
+    (
         "host.cancel_signup_preview",
         "count",
         ("игрок", "игрока", "игроков"),
@@ -90,3 +97,20 @@ def test_russian_verb_agrees_with_the_count() -> None:
     assert render("ru", "error.setup.count_mismatch", "players", 21).startswith("Записался 21")
     assert render("ru", "error.setup.count_mismatch", "players", 3).startswith("Записались 3")
     assert render("ru", "error.setup.count_mismatch", "players", 12).startswith("Записалось 12")
+
+
+def test_threshold_line_agrees_with_each_count() -> None:
+    """R31: "Порог: 2 голоса (¼ от 8 голосующих), подано 4": the electorate after "от" is
+    genitive (одного голосующего, 21 голосующего), and "подан" agrees with one vote."""
+    assert (
+        t("ru", "dawn.threshold", needed=2, electorate=8, cast=4)
+        == "Порог: 2 голоса (¼ от 8 голосующих), подано 4."
+    )
+    assert (
+        t("ru", "dawn.threshold", needed=6, electorate=21, cast=1)
+        == "Порог: 6 голосов (¼ от 21 голосующего), подан 1."
+    )
+    assert (
+        t("en", "dawn.threshold", needed=1, electorate=1, cast=0)
+        == "Threshold: 1 vote (¼ of 1 voter), 0 cast."
+    )

@@ -22,6 +22,7 @@ from db.interface import (
     GameLoader,
     GameRepository,
     GameStore,
+    KillBoards,
     Outbox,
     RequestLog,
     SettingsRepository,
@@ -42,6 +43,7 @@ CONCERNS: list[type[Any]] = [
     GameLoader,
     DowntimeLog,
     Confirmations,
+    KillBoards,
     StoreLifecycle,
 ]
 

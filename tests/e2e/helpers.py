@@ -383,3 +383,24 @@ def host_warnings(where: ChannelHandle) -> list[str]:
     return [
         text for text in (message_text(m) for m in where.history()) if not is_console_line(text)
     ]
+
+
+def pistol_prompt(world: World, lang: str = "en") -> str:
+    """The killed commissar's DM while his pistol window is open (R18): it says until when,
+    as a Discord timestamp; the window's end is the game's deadline in the pistol phase."""
+    end = live_game(world).record.deadline
+    assert end is not None and live_game(world).record.phase == "pistol"
+    stamp = int(end.timestamp())
+    return t(lang, "announce.pistol_until", time=f"<t:{stamp}:t>", relative=f"<t:{stamp}:R>")  # type: ignore[arg-type]
+
+
+def kill_boards(room: ChannelHandle, turn: int, lang: str = "en") -> list[discord.Message]:
+    """The mafia's kill boards of ``turn`` in its room (there is one, edited in place)."""
+    title = f"**{t(lang, 'mafia.board.title', turn=turn)}**"  # type: ignore[arg-type]
+    return [m for m in room.history() if m.content.startswith(title + "\n")]
+
+
+def kill_board_text(room: ChannelHandle, turn: int, lang: str = "en") -> str:
+    """The one kill board of ``turn``, as it reads now."""
+    [board] = kill_boards(room, turn, lang)
+    return board.content

@@ -40,6 +40,7 @@ from tests.e2e.helpers import (
     make_world,
     member_overwrites,
     message_text,
+    pistol_prompt,
     refusal,
     reply_text,
     seats_by_role,
@@ -282,7 +283,7 @@ async def play(world: World, lang: Lang, *, reveal: bool = False) -> Script:
         target = n["villager"] if role in MAFIA else n["mafioso"]
         await s.act(role, "vote", target=target)
     await until_deadline(world)
-    assert s.tr("announce.pistol") in dm_texts(s.actor["commissar"])
+    assert pistol_prompt(s.world, s.lang) in dm_texts(s.actor["commissar"])
     assert s.tr("announce.converted") in dm_texts(s.actor["foundling"])  # R22
     assert s.tr("announce.promoted") in dm_texts(s.actor["sergeant"])  # R19
     quoted = quote_player_text("Trust nobody but yourself.")
@@ -313,7 +314,11 @@ async def play(world: World, lang: Lang, *, reveal: bool = False) -> Script:
     assert last is not None and message_text(last).startswith(s.tr("winner.town"))
     assert bot_of(world.env).service.game_in(world.guild.id) is None
     assert not await bot_of(world.env).store.pending_outbox()
-    assert (await s.mafia_readers()) == set()  # the lynched Foundling left it too
+    # The game is over. With its members revealed every player reads the room now (a forum
+    # tradition), locked; nobody outside the game does. Kept secret, the room stays closed
+    # (its messages would name the mafia's members): the lynched Foundling left it too.
+    readers = {a.id for a in s.players} if reveal else set()
+    assert (await s.mafia_readers()) == readers
     s.assert_no_member_overwrite()
     return s
 
@@ -446,12 +451,18 @@ async def test_R6_R14_R22_R55_nothing_any_player_reads_leaks(
     mafia_texts = [m.content for m in room.history()]
     assert t(lang, "announce.mafia_joined", nick=s.nick["foundling"]) in mafia_texts
 
-    # The mafia's room: its text never reached anyone outside the mafia.
+    # The mafia's room: its text never reached anyone outside the mafia while the game ran
+    # (with the members revealed, the players read it once it is over, by design).
     mafia_name = str(room.name)
     outside = {s.actor[r].id for r in ("commissar", "sergeant", "doctor", "prostitute", "villager")}
+    watched = s.room_seen if reveal else seen
     assert not [
-        i for i in seen if i.where == mafia_name and i.viewer.id in outside | {s.outsider.id}
+        i for i in watched if i.where == mafia_name and i.viewer.id in outside | {s.outsider.id}
     ]
+    after = {i.viewer.id for i in seen if i.where == mafia_name}
+    if reveal:
+        assert after == {a.id for a in s.players}
+    assert s.outsider.id not in after
 
 
 async def test_R18_boss_card_agrees_with_what_the_commissar_sees(simcord_env: Env) -> None:

@@ -109,7 +109,8 @@ async def test_R31_Decision_votes_for_a_candidate_killed_first_are_counted(
     # The lynch: once, with the revealed role (R35), not twice.
     assert text.count(t("en", "death.lynch", nick=lynched.nick, role=villager)) == 1
     assert t("en", "lynch.hanged", nick=lynched.nick) not in text
-    assert t("en", "dawn.needed", needed=3, electorate=12) in text  # R31: ceil(12 / 4)
+    # R31: ceil(12 / 4), and the 12 votes cast told apart from the 12 who vote
+    assert t("en", "dawn.threshold", needed=3, electorate=12, cast=12) in text
     # The tally: equal counts in the order of their first vote (R34: by nickname).
     ahead = t(
         "en",
@@ -185,7 +186,9 @@ async def test_R54_totals_only_after_a_deprive_name_no_voter_anywhere_in_the_rep
     text = "\n".join(message_text(m) for m in messages)
     assert t("en", "lynch.totals", nick=first.nick, count=3) in text
     assert t("en", "lynch.totals", nick=second.nick, count=3) in text
-    assert t("en", "dawn.needed", needed=3, electorate=11) in text  # R31, R54: 11 hold a vote
+    # R31, R54: 11 hold a vote, 8 cast
+    assert t("en", "dawn.threshold", needed=3, electorate=11, cast=8) in text
+    assert t("en", "dawn.nonvoters") not in text  # R54: who did not vote would tell who did
     assert t("en", "lynch.totals", nick=victim.nick, count=2) in text  # section 6: counted
     # R33: the second vote for the tied ones went to the second candidate; its voter unnamed.
     assert (
@@ -214,8 +217,8 @@ async def test_R33_R54_a_russian_report_reads_naturally(simcord_env: Env) -> Non
     [message] = report(world, 2, "ru")
     text = message_text(message)
     assert text.startswith("Итоги хода 2")
-    assert t("ru", "dawn.needed", needed=2, electorate=6) in text
-    assert "Для казни нужно: 2 из 6 голосов" in text
+    assert t("ru", "dawn.threshold", needed=2, electorate=6, cast=4) in text
+    assert "Порог: 2 голоса (¼ от 6 голосующих), подано 4." in text
     tie = t("ru", "dawn.tie", count=2, tied=f"{a.nick}, {b.nick}", by=d.nick, hanged=b.nick)
     assert tie in text and "Ничья, у каждого 2 голоса" in tie
     assert message.embeds[0].footer.text == t("ru", "announce.explain_votes")

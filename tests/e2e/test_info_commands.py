@@ -147,7 +147,7 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
     actors, ghost = await game_with_a_ghost(world, lang)
     game_ch = slot(world, "game")
     by_role = {p.role: p.nick for p in live_game(world).players if p.nick != ghost}
-    general = ("players", "history", "stats", "rules", "help")
+    general = ("votes", "iso", "players", "history", "stats", "rules", "help")
     tools = ("role", "status", "say", "post", "profile")
 
     async def help_of(actor: MemberActor) -> list[str]:
@@ -156,13 +156,20 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
         assert header == t(lang, "help.header")
         return lines
 
+    # Turn 1 (R3): no lynch and no hunt yet; they are listed apart, with when they open.
+    later = t(lang, "help.from_turn_2")
     mafioso = await help_of(actor_of(world, actors, by_role["mafioso"]))
     assert mafioso == [
-        help_line(lang, c) for c in ("kill", "note", "vote", *tools, *general)
+        *(help_line(lang, c) for c in ("kill", "note", *tools, *general)),
+        t(lang, "help.later"),
+        f"`{command_name(lang, 'vote')}`: {later}",
     ]
     villager = await help_of(actor_of(world, actors, by_role["villager"]))
     assert villager == [
-        help_line(lang, c) for c in ("hunt", "note", "vote", *tools, *general)
+        *(help_line(lang, c) for c in ("note", *tools, *general)),
+        t(lang, "help.later"),
+        f"`{command_name(lang, 'hunt')}`: {later}",
+        f"`{command_name(lang, 'vote')}`: {later}",
     ]
     doctor = await help_of(actor_of(world, actors, by_role["doctor"]))
     assert help_line(lang, "heal") in doctor and help_line(lang, "inject") in doctor

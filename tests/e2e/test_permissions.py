@@ -173,12 +173,17 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
     # /players, /rules, /help, /history, /stats answer anyone (public facts, or the asker's
     # own numbers): checked below to change nothing.
     info = {"players", "rules", "help", "history", "stats"}
-    assert set(options) | {"join", "leave", "wish", "mafia"} | info == command_names(env)
+    # /votes and /iso read what was published (tallies, posts): anyone at the table.
+    reading = {"votes", "iso"}
+    assert set(options) | {"join", "leave", "wish", "mafia"} | info | reading == command_names(env)
     outsider = world.player
 
     before = await snapshot(world)
     for verb in sorted(info):
         reply_text(await outsider.slash(game_ch, verb))
+    assert await refusal(env, outsider.slash(game_ch, "votes")) == t("en", "votes.none")
+    posts = await refusal(env, outsider.slash(game_ch, "iso", player=nick))
+    assert posts == t("en", "iso.none", nick=nick)
     for verb, values in options.items():
         text = await refusal(env, outsider.slash(game_ch, verb, **values))
         assert text == t("en", "error.not_a_player"), (verb, text)

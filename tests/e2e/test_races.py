@@ -127,7 +127,8 @@ async def test_R56_resolve_confirms_the_turn_it_names(
     late_nick = live_game(world).nick_of(players[3].id)
     assert shown == "\n".join(  # R52: the preview names who would be removed (issue 11)
         [
-            t("en", "host.resolve_preview", turn=1, requests=1, alive=4, not_voted=4, not_posted=1),
+            # R3: turn 1 has no vote, so nobody is counted as not yet voted
+            t("en", "host.resolve_preview_turn_1", turn=1, requests=1, alive=4, not_posted=1),
             t(
                 "en",
                 "host.resolve_preview_removed",

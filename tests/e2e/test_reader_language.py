@@ -11,7 +11,6 @@ import pytest
 from simcord import Env, MemberActor
 
 from bot.render import (
-    kill_agreement_text,
     render_role_card,
     resolve_preview,
     role_name,
@@ -28,10 +27,12 @@ from tests.e2e.helpers import (
     confirm_button,
     confirmed_text,
     dm_texts,
+    kill_board_text,
     live_game,
     mafia_room,
     make_world,
     message_text,
+    pistol_prompt,
     refusal,
     reply_text,
     seats_by_role,
@@ -76,9 +77,9 @@ async def test_a_russian_game_answers_an_english_client_in_english(simcord_env: 
         assert said == t("en", "say.done", channel=game_ch.mention)
 
     # What everybody reads is in the game's language: the mafia's room, #game, his DMs.
-    room = mafia_room(world).last_message
-    assert room is not None
-    assert room.content == kill_agreement_text("ru", {maf_nick: [com_nick]})
+    board = kill_board_text(mafia_room(world), 1, "ru")
+    assert f"{maf_nick} → {com_nick}" in board
+    assert t("ru", "mafia.board.agreed", targets=com_nick) in board
     [card] = dm_texts(maf)
     assert card == card_reply(world, maf, "ru")
     assert any(message_text(m).startswith("Начался ход 1") for m in game_ch.history())
@@ -210,7 +211,7 @@ async def test_R18_the_pistol_menu_in_a_dm_answers_in_the_readers_language(
     dm = com.user.dm_channel
     assert dm is not None
     prompt = dm.history()[-1]
-    assert dm_texts(com)[-1] == t("en", "announce.pistol")
+    assert dm_texts(com)[-1] == pistol_prompt(world)
 
     with client_locale(com, "ru"):
         custom_id = f"mafia:pistol:{live_game(world).id}"

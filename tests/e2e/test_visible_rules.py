@@ -4,6 +4,8 @@ hunt (R29), the double kill (R36)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from simcord import Env, MemberActor
 
 from core.i18n import t
@@ -107,7 +109,11 @@ async def test_R29_hunt_on_a_mafioso_kills_him(simcord_env: Env) -> None:
     _, hunter = seats["villager"]
     game_ch = slot(world, "game")
     early = await refusal(simcord_env, hunter.slash(game_ch, "hunt", target=maf_nick))
-    assert early == t("en", "refusal.hunt_not_open")  # R4: not before half a turn
+    # R4: not before half a turn, and the refusal says when (the reader's own time)
+    deadline = live_game(world).record.deadline
+    assert deadline is not None
+    opens = deadline - timedelta(seconds=TURN_SECONDS / 2)
+    assert early == t("en", "refusal.hunt_opens_at", opens=int(opens.timestamp()))
     await simcord_env.advance_time(TURN_SECONDS / 2)
     reply_text(await hunter.slash(game_ch, "hunt", target=maf_nick))
     await until_deadline(world)

@@ -114,7 +114,8 @@ async def test_whole_game_with_restart_and_pistol(
     maf, com = roles["mafioso"], roles["commissar"]
     com_nick, maf_nick = nick(service, com), nick(service, maf)
     accepted = await service.submit(GUILD, maf, {"do": "kill", "target": com_nick})
-    assert accepted.mafia_update == {maf_nick: (com_nick,)}
+    board = accepted.mafia_update
+    assert board is not None and board.requests == ((maf_nick, (com_nick,)),)
     await service.submit(GUILD, com, {"do": "check", "target": maf_nick})
 
     # The bot restarts mid-turn: a new service on the same file keeps the requests.
@@ -195,7 +196,11 @@ async def test_R17_player_is_told_that_a_hunt_withdrew_his_ability(
     await service.submit(GUILD, doc, {"do": "heal", "target": nick(service, doc)})
     with pytest.raises(ServiceError) as err:  # R4: hunts open after half a fast turn
         await service.submit(GUILD, doc, {"do": "hunt", "target": maf})
-    assert err.value.key == "refusal.hunt_not_open"
+    assert err.value.key == "refusal.hunt_opens_at"  # R4: and when (half the turn)
+    deadline = live.record.deadline
+    assert deadline is not None
+    opens = deadline - timedelta(minutes=5)
+    assert err.value.values == {"opens": int(opens.timestamp())}
     clock.advance(minutes=6)
     accepted = await service.submit(GUILD, doc, {"do": "hunt", "target": maf})
     assert accepted.withdrawn == ("heal",)

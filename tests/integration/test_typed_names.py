@@ -73,7 +73,8 @@ async def test_R44_typed_target_in_another_spelling_is_recorded_under_the_nickna
 
     accepted = await service.submit(GUILD, user_of(service, maf), {"do": "kill", "target": typed})
     assert accepted.request.target == com
-    assert accepted.mafia_update == {maf: (com,)}
+    assert accepted.mafia_update is not None
+    assert accepted.mafia_update.requests == ((maf, (com,)),)
     await service.submit(GUILD, user_of(service, com), {"do": "check", "target": maf.lower()})
 
     live = service.game_in(GUILD)

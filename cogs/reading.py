@@ -1,0 +1,196 @@
+"""Reading the game again, privately: ``/votes`` (every published lynch tally of this game,
+turn by turn) and ``/iso`` (one nickname's posts in this game, in order: Discord's search
+cannot filter the webhook's posts by nickname, and forum players read a suspect this way).
+
+Both show only what was published (R34, R54: a tally as it was posted, totals only where the
+host took a vote) and are open to anyone in the table's channels, like ``/players``. Replies are
+private and paged with Previous/Next (``bot/paging.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.command_i18n import ltext
+from bot.context import GameContext, game_context
+from bot.errors import UserError
+from bot.paging import PagedView
+from bot.posts import NOTICE, field_values
+from bot.render import iso_quote, timestamp, votes_lines
+from bot.replies import reader_language
+from bot.tables import table_key
+from cogs._common import Nick, PlayerCog, guild_of
+from core.i18n import Lang, t
+from core.refusal import Refusal
+from db.models import PostRecord
+from rules.names import find_name, public_order
+
+#: How long the Previous/Next buttons of a list work.
+READING_TIMEOUT_SECONDS: Final = 15 * 60
+#: The longest page (an embed's description holds 4096 characters).
+PAGE_LIMIT: Final = 3800
+NO_PINGS: Final = discord.AllowedMentions.none()
+
+
+def pages_of(blocks: Sequence[str], limit: int = PAGE_LIMIT) -> list[str]:
+    """Blocks joined into pages of at most ``limit`` characters, a blank line between two;
+    a block longer than a page goes on over the next ones (nothing is lost)."""
+    pages: list[str] = []
+    current = ""
+    for block in blocks:
+        for piece in field_values(block.split("\n"), limit):
+            joined = f"{current}\n\n{piece}" if current else piece
+            if len(joined) <= limit:
+                current = joined
+            else:
+                pages.append(current)
+                current = piece
+    if current:
+        pages.append(current)
+    return pages
+
+
+class ReadingView(PagedView):
+    """Fixed pages of one private list (what was published does not change)."""
+
+    def __init__(
+        self,
+        ctx: GameContext,
+        lang: Lang,
+        owner_id: int,
+        *,
+        keys: str,
+        pages: Sequence[tuple[str, str]],
+        first: int = 0,
+    ) -> None:
+        super().__init__(ctx, lang, owner_id, keys=keys, timeout=READING_TIMEOUT_SECONDS)
+        self.contents = list(pages)  # (title, text) per page
+        self.pages = max(1, len(self.contents))
+        self.page = min(max(0, first), self.pages - 1)
+
+    async def render(self) -> discord.Embed:
+        self.page = min(self.page, self.pages - 1)
+        title, text = self.contents[self.page]
+        return discord.Embed(title=title, description=text, colour=NOTICE)
+
+
+def iso_blocks(lang: Lang, posts: Sequence[PostRecord]) -> list[str]:
+    """``/iso``: each post under its turn and time (a Discord timestamp: the reader's own
+    time), quoted as the player's words."""
+    blocks = []
+    for post in posts:
+        key = "iso.post_ghost" if post.ghost else "iso.post"
+        head = t(lang, key, turn=post.turn, at=timestamp(post.at, "f"))
+        blocks.append(f"**{head}**\n{iso_quote(lang, post.nick, post.text)}")
+    return blocks
+
+
+def nick_choices(nicks: Sequence[str], current: str) -> list[app_commands.Choice[str]]:
+    needle = current.casefold()
+    return [
+        app_commands.Choice(name=n, value=n) for n in public_order(nicks) if needle in n.casefold()
+    ][:25]
+
+
+async def every_nickname(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """``/iso``'s autocomplete: every nickname of the table's game, living or dead, in
+    alphabetical order. The nicknames are public (every turn's opening lists the living, the
+    results the dead), so anyone in the table's channels sees the same list."""
+    if interaction.guild is None:
+        return []
+    ctx = game_context(interaction.client)
+    try:
+        key = await table_key(ctx.store, interaction)
+    except Refusal:
+        return []
+    game = ctx.service.game_in(key)
+    if game is None:
+        return []
+    return nick_choices(list(game.engine.state.players), current)
+
+
+class ReadingCog(PlayerCog, name="Reading"):
+    @app_commands.command(name="votes", description=ltext("cmd.votes.description"))
+    @app_commands.describe(turn=ltext("cmd.votes.opt.turn.description"))
+    async def votes_command(
+        self,
+        interaction: discord.Interaction[Any],
+        turn: app_commands.Range[int, 1, 10_000] | None = None,
+    ) -> None:
+        """Every lynch tally this game published, a turn a page (a long one continues), the
+        latest first shown, or ``turn``'s."""
+        guild_of(interaction)
+        game = self.ctx.service.running(await table_key(self.ctx.store, interaction))
+        lang = await reader_language(self.ctx.store, interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rows = [
+            row
+            for row in await self.ctx.store.outbox(game.id)
+            if row.kind == "results" and row.sent
+        ]
+        tallies: dict[int, dict[str, Any]] = {}
+        for row in rows:
+            payload = row.payload.get("payload") or {}
+            if payload.get("lynch") is not None:
+                tallies[int(payload["turn"])] = payload
+        if not tallies:
+            raise UserError("votes.none")
+        if turn is not None and turn not in tallies:
+            turns = ", ".join(str(n) for n in sorted(tallies))
+            raise UserError("votes.no_turn", turn=turn, turns=turns)
+        chunks: list[tuple[int, str]] = []
+        first = 0
+        for number in sorted(tallies):
+            if number == (turn if turn is not None else max(tallies)):
+                first = len(chunks)
+            for text in field_values(votes_lines(lang, tallies[number]), PAGE_LIMIT):
+                chunks.append((number, text))
+        pages = [
+            (t(lang, "votes.title", turn=number, page=i + 1, pages=len(chunks)), text)
+            for i, (number, text) in enumerate(chunks)
+        ]
+        view = ReadingView(
+            self.ctx, lang, interaction.user.id, keys="votes", pages=pages, first=first
+        )
+        embed = await view.show()
+        await interaction.followup.send(
+            embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+    @app_commands.command(name="iso", description=ltext("cmd.iso.description"))
+    @app_commands.describe(player=ltext("cmd.iso.opt.player.description"))
+    @app_commands.autocomplete(player=every_nickname)
+    async def iso_command(self, interaction: discord.Interaction[Any], player: Nick) -> None:
+        """One nickname's posts in this game, living or dead, in the order they were posted
+        (R44: the name typed is matched as the bot matches every typed nickname)."""
+        guild_of(interaction)
+        game = self.ctx.service.running(await table_key(self.ctx.store, interaction))
+        nick = find_name(game.engine.state.players, player)
+        if nick is None:
+            raise UserError("error.unknown_nick", nick=player)
+        lang = await reader_language(self.ctx.store, interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        posts = [p for p in await self.ctx.store.posts(game.id) if p.nick == nick]
+        if not posts:
+            raise UserError("iso.none", nick=nick)
+        texts = pages_of(iso_blocks(lang, posts))
+        pages = [
+            (t(lang, "iso.title", nick=nick, page=i + 1, pages=len(texts)), text)
+            for i, text in enumerate(texts)
+        ]
+        view = ReadingView(self.ctx, lang, interaction.user.id, keys="iso", pages=pages)
+        embed = await view.show()
+        await interaction.followup.send(
+            embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(ReadingCog(game_context(bot)))

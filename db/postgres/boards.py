@@ -1,0 +1,28 @@
+"""The mafia's kill board: the id of each turn's board message in the mafia's room."""
+
+from __future__ import annotations
+
+from db.postgres.base import Conn, PostgresBase
+
+
+class BoardsMixin(PostgresBase):
+    """:class:`db.interface.KillBoards` on PostgreSQL."""
+
+    async def kill_board(self, game_id: int, turn: int) -> int | None:
+        row = await self._read_one(
+            "SELECT message_id FROM kill_boards WHERE game_id = $1 AND turn = $2",
+            (game_id, turn),
+        )
+        return None if row is None else int(row["message_id"])
+
+    async def set_kill_board(self, game_id: int, turn: int, message_id: int) -> None:
+        async def body(db: Conn) -> None:
+            await db.execute(
+                "INSERT INTO kill_boards (game_id, turn, message_id) VALUES ($1, $2, $3) "
+                "ON CONFLICT (game_id, turn) DO UPDATE SET message_id = EXCLUDED.message_id",
+                game_id,
+                turn,
+                message_id,
+            )
+
+        await self._write(body)
