@@ -22,6 +22,7 @@ from db.interface import (
     GameStore,
     Outbox,
     RequestLog,
+    Reviews,
     SettingsRepository,
     StoreLifecycle,
 )
@@ -38,6 +39,7 @@ CONCERNS: list[type[Any]] = [
     SettingsRepository,
     AuditLog,
     GameLoader,
+    Reviews,
     StoreLifecycle,
 ]
 
