@@ -39,6 +39,7 @@ EXTENSIONS: Final[tuple[str, ...]] = (
     "cogs.history",
     "cogs.quote",
     "cogs.serverlife",
+    "cogs.review",
 )
 
 

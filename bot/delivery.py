@@ -71,9 +71,11 @@ from bot.render import (
     render_role_card,
     with_dm_header,
 )
+from bot.review import review_view
 from bot.tables import table_language, table_title
 from bot.webhooks import split_message
 from core.i18n import Lang, t
+from core.review import DRAFT_KIND
 from core.service import GameService
 from core.shards import Shards
 from db.interface import GameStore
@@ -874,7 +876,10 @@ class Delivery:
             log.warning("outbox row %s: no #host channel in guild %s", row.id, guild.id)
             return True
         text = render_console(lang, kind, payload)
-        await self._send(channel, row.id, [Post(content=piece) for piece in split_message(text)])
+        posts = [Post(content=piece) for piece in split_message(text)]
+        # The host's review (bot/review.py): the draft carries its Add story / Publish buttons.
+        view = review_view(row.game_id, row.turn, lang) if kind == DRAFT_KIND else None
+        await self._send(channel, row.id, posts, view=view)
         return True
 
 

@@ -182,6 +182,7 @@ class LobbyCog(
         turn_minutes=ltext("cmd.mafia.new.opt.turn_minutes.description"),
         activity_rules=ltext("cmd.mafia.new.opt.activity_rules.description"),
         reveal=ltext("cmd.mafia.new.opt.reveal.description"),
+        review=ltext("cmd.mafia.new.opt.review.description"),
     )
     @app_commands.choices(schedule=SCHEDULE_CHOICES)
     async def new_command(
@@ -193,9 +194,11 @@ class LobbyCog(
         turn_minutes: app_commands.Range[int, 1, 1440] = 10,
         activity_rules: bool = True,
         reveal: bool = True,
+        review: app_commands.Range[int, 0, 1440] = 0,
     ) -> None:
         """Open sign-up: a message in #game with Join and Leave buttons. ``reveal``: name the
-        members behind the nicknames when the game ends (the host says so in the reply)."""
+        members behind the nicknames when the game ends (the host says so in the reply).
+        ``review``: each turn's results first go to #host as a draft (core/review.py)."""
         guild, member = guild_and_member(interaction)
         settings = await table_of(self.ctx.store, interaction)
         channel = slot_channel(guild, settings, "game")
@@ -213,6 +216,7 @@ class LobbyCog(
             roles=roles,
             activity_rules=activity_rules,
             reveal=reveal,
+            review=review,
         )
         game_lang = table_language(settings, guild)  # the public sign-up post
         message = await channel.send(
@@ -229,6 +233,8 @@ class LobbyCog(
         lang = await reader_language(self.ctx.store, interaction)
         opened = t(lang, "signup.opened", channel=channel.mention)
         told = t(lang, "gameover.reveal.yes" if rec.reveal else "gameover.reveal.no")
+        if review:
+            told += "\n" + t(lang, "review.opened", minutes=review)
         await send_private(interaction, f"{opened}\n{told}")
 
     @app_commands.command(name="roles", description=ltext("cmd.mafia.roles.description"))

@@ -2,6 +2,20 @@
 ### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
 
 announce-done = Опубликовано в { $channel }.
+review-opened = Итоги каждого хода сначала придут в #host черновиком: { $minutes ->
+        [one] { $minutes } минута
+        [few] { $minutes } минуты
+       *[many] { $minutes } минут
+    } на то, чтобы дописать рассказ и опубликовать; потом они выйдут как есть.
+review-draft = **Черновик: итоги хода { $turn }.** Допишите рассказ и опубликуйте; иначе итоги выйдут как есть в { $until } ({ $relative }). Следующий ход откроется после публикации.
+review-in_mafia_room = *(в комнате мафии)*
+review-button-story = Добавить рассказ
+review-button-publish = Опубликовать
+review-modal-title = Рассказ к ходу { $turn }
+review-modal-label = Рассказ, который выйдет над итогами
+review-story_saved = Рассказ к ходу { $turn } сохранён: он выйдет над итогами. Его можно править до публикации.
+review-published = Итоги хода { $turn } опубликованы.
+review-status = Ведущий готовит итоги хода: следующий ход откроется после их публикации (не позже { $until }).
 role-villager = Мирный житель
 card-about-villager = Вы мирный житель: найдите мафию и казните её.
 role-mafioso = Мафиози
