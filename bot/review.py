@@ -155,6 +155,7 @@ class StoryModal(discord.ui.Modal):
         self.turn = turn
         self.story: discord.ui.TextInput[StoryModal] = discord.ui.TextInput(
             label=t(lang, "review.modal.label"),
+            custom_id="story",
             style=discord.TextStyle.paragraph,
             max_length=MAX_STORY,
             default=story or None,

@@ -31,7 +31,7 @@ class ReviewsMixin(SQLiteBase):
                 game_id=int(r["game_id"]),
                 guild_id=int(r["guild_id"]),
                 turn=int(r["turn"]),
-                draft=loads_dict(r["payload"]),
+                draft=dict(loads_dict(r["payload"]).get("payload") or {}),
                 story=r["story"],
             )
             for r in rows
