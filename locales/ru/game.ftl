@@ -2,7 +2,7 @@
 ### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
 
 announce-done = Опубликовано в { $channel }.
-review-opened = Итоги каждого хода сначала придут в #host черновиком: { $minutes ->
+review-opened = Итоги каждого хода сначала придут черновиком в канал ведущих: { $minutes ->
         [one] { $minutes } минута
         [few] { $minutes } минуты
        *[many] { $minutes } минут
