@@ -17,6 +17,7 @@ from tests.e2e.helpers import (
     World,
     add_players,
     at_once,
+    bot_of,
     live_game,
     make_world,
     message_text,
@@ -176,3 +177,23 @@ async def test_without_review_the_results_go_out_at_the_deadline(simcord_env: En
     await env.advance_time(1)
     assert len(results(world, 1)) == 1
     assert drafts(world) == []
+
+
+async def test_the_final_announcement_is_reviewed_too(simcord_env: Env) -> None:
+    """Nobody posts on turn 1: everyone leaves for silence (R52) and the game ends at the
+    deadline (the rules decide); the final announcement waits for the review like any
+    results, and goes out as it is after the review time."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=15)
+    await until_deadline(world)
+    await env.advance_time(1)
+    assert bot_of(env).service.game_in(world.guild.id) is None  # over, as the rules decided
+    title = t("en", "gameover.roles")
+    game_ch = slot(world, "game")
+    assert not any(title in message_text(m) for m in game_ch.history())
+    assert len(drafts(world)) == 1
+    await env.advance_time(16 * 60)
+    assert sum(title in message_text(m) for m in game_ch.history()) == 1
+    assert len(results(world, 1)) == 1
