@@ -653,6 +653,8 @@ class GameService:
         game, nick = self.player_nick(table_id, user_id)
         if is_blank(text):
             raise ServiceError("error.empty_text")
+        # The held results are not out (core/review.py): a post would show who died in them.
+        self._not_in_review(game)
         alive = game.engine.state.alive(nick)
         await self.store.add_post(
             game.id, game.engine.turn, nick, text, ghost=not alive, at=self.clock()
@@ -662,7 +664,7 @@ class GameService:
         try:
             await self.submit(table_id, user_id, {"do": "post"})
         except ServiceError as refusal:
-            if refusal.key not in ("refusal.request_closed", "error.review_pending"):
+            if refusal.key != "refusal.request_closed":
                 raise
             return False  # between turns (the pistol window): talk is free, it does not count
         return True

@@ -94,6 +94,8 @@ async def test_R47_the_results_wait_in_host_and_the_story_goes_above_them(
     vil_nick, _ = seats["villager"]
     said = await refusal(env, maf.slash(game_ch, "kill", target=vil_nick))
     assert said == t("en", "error.review_pending")
+    said = await refusal(env, maf.slash(game_ch, "say", text="Who died?"))
+    assert said == t("en", "error.review_pending")  # a ghost's post would tell
     status = reply_text(await maf.slash(game_ch, "status"))
     assert "The host is writing up the results" in status
 
