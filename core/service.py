@@ -369,6 +369,9 @@ class GameService:
             game.record, game.engine, game.players = fresh.record, fresh.engine, fresh.players
             game.schedule = fresh.schedule
             game.entries, game.entries_next = fresh.entries, fresh.entries_next
+            if game.review is not None and rec.deadline is not None:  # published elsewhere
+                self.reviews.pop((game.id, game.review.turn), None)
+                game.review = None
             self.reloads += 1
             await self._finish_if_won(game)
         except StoreError:

@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     add_players,
     at_once,
     bot_of,
+    client_locale,
     live_game,
     make_world,
     message_text,
@@ -199,3 +200,19 @@ async def test_the_final_announcement_is_reviewed_too(simcord_env: Env) -> None:
     await env.advance_time(16 * 60)
     assert sum(title in message_text(m) for m in game_ch.history()) == 1
     assert len(results(world, 1)) == 1
+
+
+async def test_a_russian_table_gets_its_draft_in_russian(simcord_env: Env) -> None:
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, lang="ru", review=10)
+    for actor in players:
+        reply_text(await actor.slash(slot(world, "game"), "say", text="Привет."))
+    await until_deadline(world)
+    await env.advance_time(1)
+    host_texts = [message_text(m) for m in slot(world, "host").history()]
+    assert any(text.startswith("**Черновик: итоги хода 1.**") for text in host_texts)
+    with client_locale(players[0], "ru"):
+        said = await refusal(env, players[0].slash(slot(world, "game"), "say", text="Ну?"))
+    assert said == t("ru", "error.review_pending")
