@@ -94,10 +94,12 @@ from bot.render import (
     render_role_card,
     with_dm_header,
 )
+from bot.review import review_view
 from bot.tables import table_language, table_title
 from bot.webhooks import GameWebhooks, split_message, webhook_username
 from core.i18n import Lang, t
 from core.quoting import quote_player_line
+from core.review import DRAFT_KIND
 from core.service import POST_KIND, GameService
 from core.shards import Shards
 from db.interface import GameStore
@@ -1064,7 +1066,10 @@ class Delivery:
         if channel is None:
             raise ChannelMissing("host")
         text = render_console(lang, kind, payload)
-        await self._send(channel, row.id, [Post(content=piece) for piece in split_message(text)])
+        posts = [Post(content=piece) for piece in split_message(text)]
+        # The host's review (bot/review.py): the draft carries its Add story / Publish buttons.
+        view = review_view(row.game_id, row.turn, lang) if kind == DRAFT_KIND else None
+        await self._send(channel, row.id, posts, view=view)
         return True
 
     # --- the players' posts ----------------------------------------------------------------

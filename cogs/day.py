@@ -35,6 +35,7 @@ from cogs._common import (
 )
 from core.i18n import Lang, t
 from core.refusal import Refusal
+from core.review import until_of
 from db.models import OutboxRecord
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,11 @@ class DayCog(PlayerCog, name="Day"):
         state = game.engine.state
         header = await game_header(self.ctx, interaction, game, lang)
         lines = [header] if header else []
+        if game.review is not None:  # the results are not out yet: nothing of them shows
+            until = until_of(game.review)
+            lines.append(t(lang, "review.status", until=timestamp(until, "f")))
+            await send_private(interaction, "\n".join(lines))
+            return
         lines += [
             t(
                 lang,

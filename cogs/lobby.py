@@ -212,6 +212,7 @@ class LobbyCog(
         activity_rules=ltext("cmd.mafia.new.opt.activity_rules.description"),
         reveal=ltext("cmd.mafia.new.opt.reveal.description"),
         wishes=ltext("cmd.mafia.new.opt.wishes.description"),
+        review=ltext("cmd.mafia.new.opt.review.description"),
     )
     @app_commands.choices(schedule=SCHEDULE_CHOICES)
     async def new_command(
@@ -224,10 +225,12 @@ class LobbyCog(
         activity_rules: bool = True,
         reveal: bool = True,
         wishes: bool = False,
+        review: app_commands.Range[int, 0, 1440] = 0,
     ) -> None:
         """Open sign-up: a message in #game with Join and Leave buttons. ``reveal``: name the
         members behind the nicknames when the game ends (the host says so in the reply).
-        ``wishes``: members may wish for a role (R58): the post adds a menu and the tally."""
+        ``wishes``: members may wish for a role (R58): the post adds a menu and the tally.
+        ``review``: each turn's results first go to #host as a draft (core/review.py)."""
         guild, member = guild_and_member(interaction)
         settings = await table_of(self.ctx.store, interaction)
         channel = slot_channel(guild, settings, "game")
@@ -246,6 +249,7 @@ class LobbyCog(
             activity_rules=activity_rules,
             reveal=reveal,
             wishes=wishes,
+            review=review,
         )
         game_lang = table_language(settings, guild)  # the public sign-up post
         message = await channel.send(
@@ -267,6 +271,8 @@ class LobbyCog(
             command = f"/{t(lang, 'cmd.mafia.name')} {t(lang, 'cmd.mafia.roles.name')}"
             option = t(lang, "cmd.mafia.roles.opt.from_wishes.name")
             told.append(t(lang, "signup.wishes_opened", command=command, option=option))
+        if review:
+            told.append(t(lang, "review.opened", minutes=review))
         await send_private(interaction, "\n".join([opened, *told]))
 
     @app_commands.command(name="roles", description=ltext("cmd.mafia.roles.description"))

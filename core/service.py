@@ -25,6 +25,13 @@ import attrs
 from core.clock import Event, NoticeMark, notice_done, pending_notice
 from core.i18n import Lang, t
 from core.refusal import Refusal
+from core.review import (
+    MAX_REVIEW_MINUTES,
+    MAX_STORY,
+    held_items,
+    hold,
+    review_minutes,
+)
 from db.errors import NotFound, OpenGameExists, SignupFull, StaleGame, StoreError
 from db.interface import GameStore
 from db.models import (
@@ -38,6 +45,7 @@ from db.models import (
     PlayerRecord,
     PlayerSpec,
     RestartGame,
+    ReviewRecord,
     refused,
 )
 from rules.announce import (
@@ -154,6 +162,9 @@ class LiveGame:
     #: store, so a request another process logged is never missed (db.models.Fence).
     entries: int = 0
     entries_next: int = 0
+    #: The turn's results held for the host's review (core/review.py): while set, the next
+    #: turn has no deadline and player requests are refused.
+    review: ReviewRecord | None = None
 
     def fence(self) -> Fence:
         """What a decision taken on this game now was taken against."""
@@ -274,6 +285,11 @@ class GameService:
         #: How many times a running game was rebuilt from the store (another process changed
         #: it, or a store call failed): none while one process serves its games alone.
         self.reloads = 0
+        #: The drafts awaiting the host's review (core/review.py), by (game id, turn): also
+        #: of games that ended with the reviewed turn. ``on_review`` (the bot's review clock)
+        #: is told when one is added.
+        self.reviews: dict[tuple[int, int], ReviewRecord] = {}
+        self.on_review: Callable[[], None] | None = None
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
         """The guild's lobby lock. Taken before a game's own lock, never after it."""
@@ -314,7 +330,19 @@ class GameService:
         finally:
             if collecting:
                 gc.enable()
+        await self._load_reviews(owns)
         return list(self.live.values())
+
+    async def _load_reviews(self, owns: Callable[[int], bool] | None) -> None:
+        """The drafts still awaiting review after a restart (core/review.py)."""
+        self.reviews.clear()
+        for review in await self.store.pending_reviews():
+            if owns is not None and not owns(review.guild_id):
+                continue
+            self.reviews[(review.game_id, review.turn)] = review
+            live = self.live.get(review.game_id)
+            if live is not None:
+                live.review = review
 
     async def _restore(self, item: RestartGame) -> LiveGame:
         rec = item.game
@@ -417,6 +445,9 @@ class GameService:
             game.record, game.engine, game.players = fresh.record, fresh.engine, fresh.players
             game.schedule = fresh.schedule
             game.entries, game.entries_next = fresh.entries, fresh.entries_next
+            if game.review is not None and rec.deadline is not None:  # published elsewhere
+                self.reviews.pop((game.id, game.review.turn), None)
+                game.review = None
             self.reloads += 1
             await self._finish_if_won(game)
         except StoreError:
@@ -436,11 +467,17 @@ class GameService:
         reveal: bool = True,
         seed: int | None = None,
         wishes: bool = False,
+        review: int = 0,
     ) -> GameRecord:
         try:
             schedule = make_schedule(schedule_kind, timezone, turn_minutes=turn_minutes)
         except ValueError as exc:
             raise ServiceError(f"error.{getattr(exc, 'code', 'bad_schedule')}") from None
+        if not 0 <= review <= MAX_REVIEW_MINUTES:
+            raise ServiceError("error.bad_review", maximum=MAX_REVIEW_MINUTES)
+        params = schedule.to_dict()
+        if review:
+            params["review"] = review  # core/review.py
         role_list = self._parse_roles(roles) if roles else None
         async with self.table_lock(table_id):
             if await self.store.open_game(table_id) is not None:
@@ -456,7 +493,7 @@ class GameService:
                     seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
                     schedule_kind=schedule.kind,
                     timezone=schedule.tz,
-                    schedule_params=schedule.to_dict(),
+                    schedule_params=params,
                     activity_rules=activity_rules,
                     roles=role_list,
                     host_user_id=host_user_id,
@@ -716,6 +753,7 @@ class GameService:
     ) -> Accepted:
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
+            self._not_in_review(game)
             engine = game.engine
             req = parse_request({**raw, "by": nick})
             if req.do == "note" and is_blank(req.text or ""):
@@ -779,6 +817,8 @@ class GameService:
         game, nick = self.player_nick(table_id, user_id)
         if is_blank(text):
             raise ServiceError("error.empty_text")
+        # The held results are not out (core/review.py): a post would show who died in them.
+        self._not_in_review(game)
         turn = game.engine.turn
         body = {
             "nick": nick,
@@ -1026,6 +1066,7 @@ class GameService:
         async with game.lock:
             if not await self._in_step(game) or game.engine.turn != turn:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
+            self._not_in_review(game)
             if stage is not None and game.engine.phase.value != stage:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
             audit, spec = _audited(actor_id, "resolve", {"turn": turn, "stage": stage})
@@ -1151,11 +1192,16 @@ class GameService:
             previous = game.record.deadline or now
             deadline = next_deadline(game.schedule, previous, now)
             final.append(turn_open_announcement(engine.state, engine.turn, deadline.isoformat()))
+        queued = [*night, *final]
+        minutes = review_minutes(game.record)
+        if minutes:  # core/review.py: held for the host; the next turn waits for them
+            queued = hold(queued, turn=turn, now=now, minutes=minutes)
+            deadline = None
         claimed = await self.store.record_resolution(
             game.id,
             turn,
             result.to_dict(),
-            _items([*night, *final], audit),
+            _items(queued, audit),
             engine.turn,
             deadline,
             next_phase=Phase.OPEN.value,
@@ -1170,6 +1216,13 @@ class GameService:
         # The next turn's entries are those logged ahead for it (a pistol window's host
         # actions, R36).
         game.entries, game.entries_next = game.entries_next, 0
+        if minutes:
+            draft = queued[-1]
+            review = ReviewRecord(game.id, game.record.guild_id, turn, draft.to_dict()["payload"])
+            self.reviews[(game.id, turn)] = review
+            game.review = review if result.winner is None else None
+            if self.on_review is not None:
+                self.on_review()
         if result.winner is not None:
             self.live.pop(game.id, None)
         else:
@@ -1219,6 +1272,73 @@ class GameService:
         if since is not None:
             log.warning("downtime since %s (%s) for %d running games", since, cause, len(ids))
         return since
+
+    # --- the host's review (core/review.py) ---------------------------------------------
+    @staticmethod
+    def _not_in_review(game: LiveGame) -> None:
+        if game.review is not None:
+            raise ServiceError("error.review_pending")
+
+    def pending_review(self, game_id: int, turn: int) -> ReviewRecord:
+        review = self.reviews.get((game_id, turn))
+        if review is None:
+            raise ServiceError("error.review_published")
+        return review
+
+    async def set_story(self, game_id: int, turn: int, story: str) -> None:
+        """The host's story of a pending draft (shown above the results when published);
+        editable until then."""
+        review = self.pending_review(game_id, turn)
+        if is_blank(story) or len(story) > MAX_STORY:
+            raise ServiceError("error.empty_text")
+        if not await self.store.set_review_story(game_id, turn, story):
+            self.reviews.pop((game_id, turn), None)
+            raise ServiceError("error.review_published")
+        self.reviews[(game_id, turn)] = attrs.evolve(review, story=story)
+        live = self.live.get(game_id)
+        if live is not None and live.review is not None and live.review.turn == turn:
+            live.review = self.reviews[(game_id, turn)]
+
+    async def publish(self, game_id: int, turn: int, *, if_due: bool = False) -> bool:
+        """Publish a pending draft (the host's button, or the review clock with ``if_due``
+        once its time is over): the story, the held results and the next turn's opening,
+        its deadline counted from now, in one transaction and exactly once. False: it was
+        published already (another click, the clock, another process), or is not due."""
+        review = self.reviews.get((game_id, turn))
+        if review is None:
+            return False
+        game = self.live.get(game_id)
+        lock = game.lock if game is not None else asyncio.Lock()
+        async with lock:
+            review = self.reviews.get((game_id, turn))
+            if review is None:
+                return False
+            now = self.clock()
+            if if_due and datetime.fromisoformat(str(review.draft["until"])) > now:
+                return False
+            stored = await self.store.pending_reviews(game_id)
+            current = next((r for r in stored if r.turn == turn), None)
+            items = held_items(review, current.story if current is not None else review.story)
+            deadline: datetime | None = None
+            next_turn = turn
+            if game is not None and self.live.get(game_id) is game and game.review is not None:
+                deadline = next_deadline(game.schedule, now, now)
+                next_turn = game.engine.turn
+                opening = turn_open_announcement(
+                    game.engine.state, next_turn, deadline.isoformat()
+                )
+                items.extend(_items([opening]))
+            done = current is not None and await self.store.publish_review(
+                game_id, turn, next_turn, items, deadline, now
+            )
+            self.reviews.pop((game_id, turn), None)
+            if game is not None:
+                game.review = None
+                if done and self.live.get(game_id) is game:
+                    game.record = await self.store.require_game(game_id)
+                elif not done:
+                    await self._refresh(game)
+            return bool(done)
 
     async def send_reminders(self, game_id: int) -> int:
         """Queue this turn's private reminders (once a turn, also across restarts)."""
@@ -1278,6 +1398,7 @@ class GameService:
         game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
+            self._not_in_review(game)
             base = game.record.deadline or self.clock()
             deadline = base + timedelta(minutes=minutes)
             notice = clock_extended_announcement(deadline.isoformat())  # R56: everyone is told
@@ -1291,6 +1412,7 @@ class GameService:
         game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
+            self._not_in_review(game)
             if game.record.paused or game.record.deadline is None:
                 raise ServiceError("error.already_paused")
             remaining = max(0.0, (game.record.deadline - self.clock()).total_seconds())

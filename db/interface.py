@@ -54,6 +54,7 @@ from db.models import (
     PostRecord,
     ResolutionRecord,
     RestartGame,
+    ReviewRecord,
     TableSettings,
 )
 
@@ -66,6 +67,7 @@ __all__ = [
     "GameStore",
     "Outbox",
     "RequestLog",
+    "Reviews",
     "SettingsRepository",
     "StoreLifecycle",
 ]
@@ -672,6 +674,40 @@ class KillBoards(Protocol):
         ...
 
 
+class Reviews(Protocol):
+    """The host's review of a turn's results (``/mafia new review``, ``core/review.py``).
+
+    The draft is the #host outbox row of kind ``review_draft`` that the resolution queued (in
+    its transaction); its payload holds the held announcements and when they go out
+    unreviewed. These calls keep the host's story and publish the held results once."""
+
+    async def pending_reviews(self, game_id: int | None = None) -> list[ReviewRecord]:
+        """Every draft not yet published (of one game, or of all), oldest first, with the
+        host's story so far."""
+        ...
+
+    async def set_review_story(self, game_id: int, turn: int, story: str) -> bool:
+        """Keep (or replace) the host's story of the draft of ``turn``; False, writing
+        nothing, once it is published."""
+        ...
+
+    async def publish_review(
+        self,
+        game_id: int,
+        turn: int,
+        outbox_turn: int,
+        items: Sequence[OutboxItem],
+        deadline: dt.datetime | None,
+        at: dt.datetime,
+    ) -> bool:
+        """Publish the draft of ``turn`` exactly once, in ONE transaction: mark it published
+        at ``at``, queue ``items`` (the story, the held results, the next turn's opening)
+        under ``outbox_turn``, and set the running game's deadline to ``deadline`` (None:
+        leave it). False, writing nothing, if it was already published (a second click, the
+        clock, another process)."""
+        ...
+
+
 class StoreLifecycle(Protocol):
     """Closing the store. (Opening is the backend's: ``await Store.open(path)``.)"""
 
@@ -744,6 +780,7 @@ class GameStore(
     DowntimeLog,
     Confirmations,
     KillBoards,
+    Reviews,
     StoreLifecycle,
     Protocol,
 ):

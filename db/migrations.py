@@ -320,7 +320,22 @@ CREATE TABLE kill_boards (
 ) STRICT;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11)
+_V12 = """
+-- The host's review of a turn's results (``/mafia new review``): the draft itself is the
+-- #host outbox row of kind 'review_draft' queued with the resolution (it holds the results
+-- and when they go out unreviewed); this row keeps the host's story and, once the results are
+-- out, when they were published. Publication sets ``published_at`` once, in the transaction
+-- that queues the held results: a second click or the clock finds it set and does nothing.
+CREATE TABLE reviews (
+    game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn         INTEGER NOT NULL CHECK (turn >= 1),
+    story        TEXT,
+    published_at TEXT,
+    PRIMARY KEY (game_id, turn)
+) STRICT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -253,3 +253,17 @@ class RestartGame:
     #: Whether the game's role cards were ever queued (the start queues them once).
     cards_queued: bool
 
+
+
+@attrs.frozen
+class ReviewRecord:
+    """A turn's results held for the host's review (``/mafia new review``, core/review.py):
+    the draft queued for #host with the resolution (an outbox row of kind ``review_draft``
+    whose payload holds the held announcements and when they go out unreviewed), and the
+    host's story so far. Only unpublished reviews are ever listed."""
+
+    game_id: int
+    guild_id: int
+    turn: int
+    draft: dict[str, Any]
+    story: str | None = None

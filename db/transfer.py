@@ -47,6 +47,7 @@ TABLES: Final[tuple[str, ...]] = (
     "downtime",
     "confirmations",
     "kill_boards",
+    "reviews",
 )
 
 #: Each table's column names and rows, as read from the source.

@@ -302,7 +302,18 @@ CREATE TABLE kill_boards (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11)
+_V12 = """
+-- The host's review of a turn's results (see db/migrations.py, migration 12).
+CREATE TABLE reviews (
+    game_id      BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    turn         INTEGER NOT NULL CHECK (turn >= 1),
+    story        TEXT,
+    published_at TIMESTAMPTZ,
+    PRIMARY KEY (game_id, turn)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)
 LATEST_VERSION = len(MIGRATIONS)
 
 _CREATED = re.compile(r"^CREATE TABLE (\w+)", re.MULTILINE)

@@ -11,6 +11,7 @@ from db.postgres.outbox import OutboxMixin
 from db.postgres.players import PlayersMixin
 from db.postgres.privacy import PrivacyMixin
 from db.postgres.requests import RequestLogMixin
+from db.postgres.reviews import ReviewsMixin
 from db.postgres.settings import SettingsMixin
 
 
@@ -25,6 +26,7 @@ class PostgresStore(
     LoadingMixin,
     PrivacyMixin,
     BoardsMixin,
+    ReviewsMixin,
 ):
     """:class:`db.interface.GameStore` on a PostgreSQL database. Create with
     ``await PostgresStore.open(url)``; see :mod:`db.postgres.base` for transactions, locking

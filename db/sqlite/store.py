@@ -11,6 +11,7 @@ from db.sqlite.outbox import OutboxMixin
 from db.sqlite.players import PlayersMixin
 from db.sqlite.privacy import PrivacyMixin
 from db.sqlite.requests import RequestLogMixin
+from db.sqlite.reviews import ReviewsMixin
 from db.sqlite.settings import SettingsMixin
 
 
@@ -25,6 +26,7 @@ class SQLiteStore(
     LoadingMixin,
     PrivacyMixin,
     BoardsMixin,
+    ReviewsMixin,
 ):
     """:class:`db.interface.GameStore` on one SQLite file. Create with
     ``await SQLiteStore.open(path)``; see :mod:`db.sqlite.base` for transactions and locking.

@@ -69,6 +69,9 @@ error-bad_extend =
     } at a time.
 refusal-game_over = The game is over.
 refusal-request_closed = Requests are closed right now: wait for the next turn.
+error-review_pending = The host is writing up the results: the next turn opens when they are published.
+error-review_published = These results are already published.
+error-bad_review = The review time is 0 to { $maximum } minutes.
 refusal-dead_sender = You are dead: the dead cannot do that.
 refusal-dead_target = That player is dead.
 refusal-wrong_role = Your role cannot do that.

@@ -2,6 +2,19 @@
 ### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
 
 announce-done = Posted in { $channel }.
+review-opened = Each turn's results will first come to #host as a draft: { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    } to add your story and publish, then they go out as they are.
+review-draft = **Draft: the results of turn { $turn }.** Add your story and publish; otherwise they go out as they are at { $until } ({ $relative }). The next turn opens when they are published.
+review-in_mafia_room = *(in the mafia's room)*
+review-button-story = Add story
+review-button-publish = Publish
+review-modal-title = Your story for turn { $turn }
+review-modal-label = The story, posted above the results
+review-story_saved = Story saved for turn { $turn }: it will be posted above the results. You can edit it until you publish.
+review-published = The results of turn { $turn } are published.
+review-status = The host is writing up the results: the next turn opens when they are published (at the latest { $until }).
 role-villager = Villager
 card-about-villager =
     You are a Villager (vanilla Town). You have no power: your weapons are your posts and your vote. Find the mafia in the discussion: question the players you suspect and explain your vote.

@@ -75,6 +75,9 @@ error-bad_extend =
     }.
 refusal-game_over = Игра окончена.
 refusal-request_closed = Заявки сейчас не принимаются: дождитесь следующего хода.
+error-review_pending = Ведущий готовит итоги хода: следующий ход откроется, когда они будут опубликованы.
+error-review_published = Эти итоги уже опубликованы.
+error-bad_review = Время на проверку итогов — от 0 до { $maximum } минут.
 refusal-dead_sender = Вы погибли, а погибшие заявок не подают.
 refusal-dead_target = Этот игрок мёртв.
 refusal-wrong_role = Вашей роли это недоступно.

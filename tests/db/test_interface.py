@@ -25,6 +25,7 @@ from db.interface import (
     KillBoards,
     Outbox,
     RequestLog,
+    Reviews,
     SettingsRepository,
     StoreLifecycle,
 )
@@ -44,6 +45,7 @@ CONCERNS: list[type[Any]] = [
     DowntimeLog,
     Confirmations,
     KillBoards,
+    Reviews,
     StoreLifecycle,
 ]
 
