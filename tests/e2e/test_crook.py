@@ -56,7 +56,7 @@ async def test_R57_the_crook_steals_a_vote_in_a_real_game(simcord_env: Env, lang
     await until_deadline(world)
     assert live_game(world).engine.turn == 2
     accepted = reply_text(await me.slash(game_ch, "steal", target=robbed.nick))
-    assert t(lang, "play.accepted.steal", target=robbed.nick) in accepted
+    assert t(lang, "play.accepted.steal", target=robbed.nick, turn=2) in accepted
     reply_text(await by_user[robbed.user_id].slash(game_ch, "vote", target=other.nick))
     reply_text(await me.slash(game_ch, "vote", target=candidate.nick))
     await until_deadline(world)

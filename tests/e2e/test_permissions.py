@@ -175,7 +175,11 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
     info = {"players", "rules", "help", "history", "stats"}
     # /votes and /iso read what was published (tallies, posts): anyone at the table.
     reading = {"votes", "iso"}
-    assert set(options) | {"join", "leave", "wish", "mafia"} | info | reading == command_names(env)
+    # The message command Quote answers only a player (its refusal: tests/e2e/test_quote.py).
+    assert (
+        set(options) | {"join", "leave", "wish", "mafia", "Quote"} | info | reading
+        == command_names(env)
+    )
     outsider = world.player
 
     before = await snapshot(world)
