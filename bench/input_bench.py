@@ -75,8 +75,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     for name, values in columns:
         ms = [v * 1000 for v in values]
         print(
-            f"  {name:<27} {max(ms):8.1f} {percentile(ms, 0.99):8.1f}"
-            f" {statistics.median(ms):8.2f}"
+            f"  {name:<27} {max(ms):8.1f} {percentile(ms, 0.99):8.1f} {statistics.median(ms):8.2f}"
         )
     if pauses:
         print(
@@ -89,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"  goal: every step under {GOAL_MS:.0f} ms: {'met' if worst < GOAL_MS else 'NOT met'}"
         f" (wall); {'met' if bot < GOAL_MS else 'NOT met'} (less GC pauses)"
     )
+
 
 if __name__ == "__main__":
     main()

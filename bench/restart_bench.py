@@ -119,8 +119,16 @@ def build(path: Path, games: int) -> int:
     conn = sqlite3.connect(path, isolation_level=None)
     cols = {
         table: [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
-        for table in ("games", "players", "log_entries", "resolutions", "snapshots",
-                      "pistol_windows", "outbox", "posts")
+        for table in (
+            "games",
+            "players",
+            "log_entries",
+            "resolutions",
+            "snapshots",
+            "pistol_windows",
+            "outbox",
+            "posts",
+        )
     }
     # Generated columns (log_entries.verb, by_nick) are not listed by table_info.
     conn.execute("ATTACH ? AS t", (str(template),))
@@ -136,8 +144,15 @@ def build(path: Path, games: int) -> int:
         f"{', '.join('g.' + c for c in game_cols)} FROM k, t.games g",
         (future.strftime("%Y-%m-%d %H:%M:%S"),),
     )
-    for table in ("players", "log_entries", "resolutions", "snapshots", "pistol_windows",
-                  "outbox", "posts"):
+    for table in (
+        "players",
+        "log_entries",
+        "resolutions",
+        "snapshots",
+        "pistol_windows",
+        "outbox",
+        "posts",
+    ):
         rest = [c for c in cols[table] if c not in ("id", "game_id")]
         conn.execute(
             f"INSERT INTO {table} (game_id, {', '.join(rest)}) "
@@ -164,10 +179,8 @@ def _plain_read(path: Path) -> dict[str, Any]:
     for sql in (
         "SELECT * FROM games WHERE status = 'running'",
         "SELECT p.* FROM players p JOIN games g ON g.id = p.game_id WHERE g.status = 'running'",
-        "SELECT e.* FROM log_entries e JOIN games g ON g.id = e.game_id "
-        "WHERE g.status = 'running'",
-        "SELECT r.* FROM resolutions r JOIN games g ON g.id = r.game_id "
-        "WHERE g.status = 'running'",
+        "SELECT e.* FROM log_entries e JOIN games g ON g.id = e.game_id WHERE g.status = 'running'",
+        "SELECT r.* FROM resolutions r JOIN games g ON g.id = r.game_id WHERE g.status = 'running'",
     ):
         rows += len(conn.execute(sql).fetchall())
     conn.close()
@@ -283,10 +296,7 @@ def bench(tmp: Path, games: int, runs: int, *, big: bool) -> None:
         return
     unclean = _child("unclean", path)
     assert unclean["checked"] is True, unclean
-    print(
-        "restart: after an unclean shutdown (integrity check): "
-        f"{unclean['load_seconds']:.3f} s"
-    )
+    print(f"restart: after an unclean shutdown (integrity check): {unclean['load_seconds']:.3f} s")
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("DELETE FROM snapshots")  # an old database: every game from its full log
     conn.close()

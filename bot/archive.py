@@ -229,9 +229,7 @@ def _published(text: str, lang: Lang, zone: ZoneInfo) -> str:
     """The bot's own text as readers saw it, for a page: Discord timestamps in the game's time
     zone, bold marks dropped (the page sets the headings apart itself)."""
     text = _RELATIVE.sub("", text)
-    text = _STAMP.sub(
-        lambda m: _local(datetime.fromtimestamp(int(m[1]), UTC), lang, zone), text
-    )
+    text = _STAMP.sub(lambda m: _local(datetime.fromtimestamp(int(m[1]), UTC), lang, zone), text)
     return text.replace("**", "")
 
 
@@ -362,9 +360,7 @@ def build_archive(
         turns.append(
             Turn(
                 number=number,
-                posts=tuple(
-                    Post(p.nick, p.text, p.ghost) for p in game.posts if p.turn == number
-                ),
+                posts=tuple(Post(p.nick, p.text, p.ghost) for p in game.posts if p.turn == number),
                 dawn=tuple(
                     _message(post, lang, zone)
                     for a in seen.public

@@ -159,9 +159,7 @@ class MafiaBot(commands.Bot):
         owns = None if self.owned is None else self.owns_guild
         await service.load(owns=owns)
         webhooks = GameWebhooks()  # the players' posts go out through the delivery
-        delivery = Delivery(
-            self, store, service, owns=owns, shards=self.owned, webhooks=webhooks
-        )
+        delivery = Delivery(self, store, service, owns=owns, shards=self.owned, webhooks=webhooks)
         self._context = context = GameContext(
             client=self,
             store=store,

@@ -34,9 +34,7 @@ from core.refusal import Refusal
 log = logging.getLogger(__name__)
 
 #: (context, interaction, table key, game id, argument) -> the private reply.
-ConfirmHandler = Callable[
-    [GameContext, discord.Interaction[Any], int, int, str], Awaitable[str]
-]
+ConfirmHandler = Callable[[GameContext, discord.Interaction[Any], int, int, str], Awaitable[str]]
 
 #: What each Confirm button does, per bot (registered by the cogs as they load).
 _HANDLERS: weakref.WeakKeyDictionary[discord.Client, dict[str, ConfirmHandler]] = (
@@ -57,9 +55,7 @@ async def remember(ctx: GameContext, values: dict[str, Any]) -> str:
     returns the token its custom id carries."""
     token = secrets.token_hex(8)
     now = ctx.service.clock()
-    await ctx.store.put_confirmation(
-        token, values, now=now, expires_at=now + CONFIRMATION_TTL
-    )
+    await ctx.store.put_confirmation(token, values, now=now, expires_at=now + CONFIRMATION_TTL)
     return token
 
 
@@ -171,9 +167,7 @@ async def _close_preview(interaction: discord.Interaction[Any], text: str) -> No
         log.warning("could not close the confirmation %s", interaction.id)
 
 
-def confirm_view(
-    lang: Lang, action: str, table_id: int, game_id: int, arg: str
-) -> discord.ui.View:
+def confirm_view(lang: Lang, action: str, table_id: int, game_id: int, arg: str) -> discord.ui.View:
     """Confirm / Cancel for ``action`` at table ``table_id`` on game ``game_id`` (0: none)
     with ``arg`` (what the host saw)."""
     view = discord.ui.View(timeout=None)

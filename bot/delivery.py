@@ -180,6 +180,7 @@ def process_owner(shards: Shards | None = None) -> str:
     unique to this run (restarts included)."""
     return f"{lease_slot(shards)}{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
+
 #: Failures that pass: Discord's 5xx and 429 (discord.py has retried already), timeouts and
 #: lost connections. ``discord.Forbidden`` (a lost permission) is handled apart.
 TRANSIENT: Final = (discord.HTTPException, discord.RateLimited, OSError, aiohttp.ClientError)
@@ -893,9 +894,7 @@ class Delivery:
         thousands of private messages would otherwise open each again (twice the requests)."""
         channel_id = self._dm_channels.get(user_id)
         if channel_id is not None:
-            return self.client.get_partial_messageable(
-                channel_id, type=discord.ChannelType.private
-            )
+            return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
         channel = await user.create_dm()
         self._dm_channels[user_id] = channel.id

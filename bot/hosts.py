@@ -46,9 +46,7 @@ async def command_table(
     return await table_of(store, interaction)
 
 
-async def named_table(
-    store: GameStore, guild: discord.Guild, name: str
-) -> TableSettings | None:
+async def named_table(store: GameStore, guild: discord.Guild, name: str) -> TableSettings | None:
     """The table called ``name`` (any case); the server's unnamed first table answers to the
     name it is shown under (its category's), so it too can be named. None if none is."""
     name = " ".join(name.split())  # as /mafia setup stores it

@@ -125,15 +125,15 @@ class KillBoards:
         await self.store.set_kill_board(game.id, board.turn, message.id)
         self._ids[key] = message.id
 
-    async def _posted_before(
-        self, room: discord.Thread, title: str
-    ) -> discord.Message | None:
+    async def _posted_before(self, room: discord.Thread, title: str) -> discord.Message | None:
         """The turn's board among the room's latest messages (posted before a crash that
         kept no id), if it is there."""
         me = room.guild.me
         async for message in room.history(limit=RECOVERY_LOOKBACK):
-            if me is not None and message.author.id == me.id and message.content.startswith(
-                title + "\n"
+            if (
+                me is not None
+                and message.author.id == me.id
+                and message.content.startswith(title + "\n")
             ):
                 return message
         return None

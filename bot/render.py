@@ -519,9 +519,7 @@ def wish_words(lang: Lang, wish: str | None) -> str:
     return t(lang, "state.wish", role=role_name(lang, wish))
 
 
-def _state_lines(
-    lang: Lang, game: LiveGame, wishes: Mapping[int, str] | None = None
-) -> list[str]:
+def _state_lines(lang: Lang, game: LiveGame, wishes: Mapping[int, str] | None = None) -> list[str]:
     """One line per seat for ``/mafia state``: nickname, role, member, alive or dead, posts,
     this turn's requests; in a game with wishes (``wishes``) what the member wished for."""
     engine = game.engine
@@ -582,9 +580,7 @@ def resolve_preview(lang: Lang, game: LiveGame, downtime: Downtime | None = None
             turn=turn,
             requests=requests,
             alive=len(living),
-            not_voted=sum(
-                1 for nick in living if nick not in voted and nick not in state.deprived
-            ),
+            not_voted=sum(1 for nick in living if nick not in voted and nick not in state.deprived),
             not_posted=not_posted,
         )
     lines = [head]
@@ -646,9 +642,7 @@ def render_help(
     shows them; then the commands of the player's role that wait, and until when (R3: turn
     2; R4: the hunt's opening, a Discord timestamp in the reader's own time)."""
     lines = [t(lang, "help.header")]
-    lines += [
-        f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands
-    ]
+    lines += [f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands]
     if later:
         lines.append(t(lang, "help.later"))
     for verb, why in later:
@@ -970,15 +964,11 @@ def render_server_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> s
     return None
 
 
-def render_log_page(
-    lang: Lang, lines: Sequence[str], page: int, pages: int
-) -> discord.Embed:
+def render_log_page(lang: Lang, lines: Sequence[str], page: int, pages: int) -> discord.Embed:
     """One page of ``/mafia log`` (newest first)."""
     from bot.posts import NOTICE, field_values
 
-    embed = discord.Embed(
-        title=t(lang, "console.log.title", page=page, pages=pages), colour=NOTICE
-    )
+    embed = discord.Embed(title=t(lang, "console.log.title", page=page, pages=pages), colour=NOTICE)
     text = "\n".join(lines) if lines else t(lang, "console.log.empty")
     embed.description = field_values([text], 4096)[0]
     return embed

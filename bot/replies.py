@@ -58,8 +58,10 @@ async def reader_language(
     a catalogue for it, else the game's (``game`` when the caller knows it, e.g. in a DM or
     before ``/mafia setup`` saved it; else the table's where it was used, see
     :func:`interaction_language`)."""
-    return client_language(interaction.locale) or game or await interaction_language(
-        store, interaction
+    return (
+        client_language(interaction.locale)
+        or game
+        or await interaction_language(store, interaction)
     )
 
 

@@ -249,8 +249,11 @@ class ServerWatch:
                 told[player.user_id] = now
                 queued = True
                 log.info(
-                    "guild %s, game %s: player %s can now read %s", guild.id, game.id,
-                    player.user_id, sorted(now),
+                    "guild %s, game %s: player %s can now read %s",
+                    guild.id,
+                    game.id,
+                    player.user_id,
+                    sorted(now),
                 )
         return queued
 

@@ -214,9 +214,7 @@ async def close_signup(
         return
     lang = table_language(table, guild)
     try:
-        await channel.get_partial_message(message_id).edit(
-            content=t(lang, key), view=None
-        )
+        await channel.get_partial_message(message_id).edit(content=t(lang, key), view=None)
     except discord.HTTPException:
         log.warning("could not close the sign-up message in guild %s", guild.id)
 

@@ -41,9 +41,7 @@ def channel_ids(table: TableSettings) -> set[int]:
     return {i for i in ids if i is not None}
 
 
-def table_at(
-    tables: Sequence[TableSettings], channel: object | None
-) -> TableSettings | None:
+def table_at(tables: Sequence[TableSettings], channel: object | None) -> TableSettings | None:
     """The table ``channel`` belongs to (a channel of its own, a channel of its category, or a
     thread of either), or None."""
     if channel is None:
@@ -103,9 +101,7 @@ async def find_table(
     raise UserError("error.which_table", tables=table_list(lang, tables, guild))
 
 
-async def table_of(
-    store: GameStore, interaction: discord.Interaction[Any]
-) -> TableSettings | None:
+async def table_of(store: GameStore, interaction: discord.Interaction[Any]) -> TableSettings | None:
     """The table of the channel ``interaction`` was used in (cached on the interaction)."""
     extras = interaction.extras
     if _EXTRA in extras:

@@ -88,7 +88,14 @@ SEPARATOR: Final[str] = "\u00b7"
 #: Letters of other scripts that read as Latin ones (Cyrillic, Greek, fullwidth is NFKC's).
 _LOOKALIKES: Final[dict[str, str]] = {
     **dict(zip("аϲсԁеһіјӏоοօрԛѕտυуүхχνκкгɡ", "accdehijlooopqsuuyyxxvkkrg", strict=True)),
-    "ı": "i", "ɩ": "i", "ι": "i", "ℓ": "l", "ǀ": "l", "ε": "e", "α": "a", "δ": "d",
+    "ı": "i",
+    "ɩ": "i",
+    "ι": "i",
+    "ℓ": "l",
+    "ǀ": "l",
+    "ε": "e",
+    "α": "a",
+    "δ": "d",
 }
 
 
@@ -131,9 +138,7 @@ def webhook_username(nickname: str) -> str:
     recognisable: one line of 1 to 80 characters, no invisible characters, "discord" and
     "clyde" (in any case or look-alike spelling) cut by a middle dot ("Disc·ord"), and never
     "everyone" or "here" alone (those are quoted: «here»)."""
-    visible = "".join(
-        ch for ch in nickname if ch == "\u200d" or unicodedata.category(ch) != "Cf"
-    )
+    visible = "".join(ch for ch in nickname if ch == "\u200d" or unicodedata.category(ch) != "Cf")
     name = _defuse(" ".join(visible.split()))[:USERNAME_LIMIT].strip()
     if _skeleton(name)[0] in FORBIDDEN_NAMES:
         name = f"«{name[: USERNAME_LIMIT - 2]}»"

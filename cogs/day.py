@@ -67,9 +67,7 @@ async def post_as_player(
         await send_private(interaction, t(lang, late, channel=channel.mention))
 
     outcome = await ctx.delivery.publish_post(queued.game_id, queued.row_id, later=later)
-    answer = {POST_SHOWN: "say.done", POST_NO_WEBHOOK: "say.no_webhook"}.get(
-        outcome, "say.waiting"
-    )
+    answer = {POST_SHOWN: "say.done", POST_NO_WEBHOOK: "say.no_webhook"}.get(outcome, "say.waiting")
     await send_private(interaction, t(lang, answer, channel=channel.mention))
 
 

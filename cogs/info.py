@@ -128,9 +128,7 @@ class InfoCog(PlayerCog, name="Info"):
         else:
             mine = ()
         reading = READING if game is not None else ()
-        await send_private(
-            interaction, render_help(lang, mine + reading + GENERAL, later, hunt_at)
-        )
+        await send_private(interaction, render_help(lang, mine + reading + GENERAL, later, hunt_at))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -480,7 +480,6 @@ class SignupCog(PlayerCog, name="Signup"):
         await wish_action(self.ctx, interaction, typed_wish(role))
 
 
-
 def preset_roles(players: int) -> str:
     try:
         return format_role_list(preset(players))

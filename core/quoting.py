@@ -67,7 +67,7 @@ def quote_player_line(text: str) -> str:
         return line
     if start[1] in "-+":
         return "\\" + line
-    return f"{start[1]}\\{line[start.end():]}"  # "1\. first"
+    return f"{start[1]}\\{line[start.end() :]}"  # "1\. first"
 
 
 __all__ = ["BACKTICK_LOOKALIKE", "FENCE", "quote_player_line", "quote_player_text"]

@@ -792,9 +792,7 @@ class GameService:
             assert applied is None, applied
             after = engine.standing_requests(nick)
             slot = verb_slot(req.do)
-            withdrawn = tuple(
-                r.do for r in before if r not in after and verb_slot(r.do) != slot
-            )
+            withdrawn = tuple(r.do for r in before if r not in after and verb_slot(r.do) != slot)
             update = kill_board(engine.state) if req.do == "kill" else None
             accepted = Accepted(req, engine.turn, update, withdrawn)
             closes = req.do == "shoot" and not engine.state.pistols
@@ -1324,9 +1322,7 @@ class GameService:
             if game is not None and self.live.get(game_id) is game and game.review is not None:
                 deadline = next_deadline(game.schedule, now, now)
                 next_turn = game.engine.turn
-                opening = turn_open_announcement(
-                    game.engine.state, next_turn, deadline.isoformat()
-                )
+                opening = turn_open_announcement(game.engine.state, next_turn, deadline.isoformat())
                 items.extend(_items([opening]))
             done = current is not None and await self.store.publish_review(
                 game_id, turn, next_turn, items, deadline, now

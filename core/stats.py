@@ -69,6 +69,7 @@ def side_of(role: type[Role]) -> str:
     """The winner's name a player of this role (at the end) wins with (R15)."""
     return FACTION_WINNER.get(role.faction) or role.wins_as()
 
+
 _CHECK_STEP: Final[int] = STEP_ORDER.index(Step.CHECKS)
 
 

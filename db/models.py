@@ -254,7 +254,6 @@ class RestartGame:
     cards_queued: bool
 
 
-
 @attrs.frozen
 class ReviewRecord:
     """A turn's results held for the host's review (``/mafia new review``, core/review.py):

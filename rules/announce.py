@@ -188,9 +188,7 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
     return out
 
 
-def with_pistol_window(
-    announcements: list[Announcement], until_iso: str
-) -> list[Announcement]:
+def with_pistol_window(announcements: list[Announcement], until_iso: str) -> list[Announcement]:
     """R18: the results and each killed commissar's prompt say when his pistol window
     closes (``pistol_until``, ISO-8601 UTC): the window is the caller's clock, not a rule."""
     out: list[Announcement] = []

@@ -56,12 +56,7 @@ def valid_targets(state: GameState, nick: str, verb: str) -> list[str]:
     me = state.players.get(nick)
     spec = verb_spec(verb)
     self_ok = spec is not None and spec.self_target
-    spares = (
-        spec is not None
-        and spec.spares_team
-        and me is not None
-        and verb in me.role_cls.verbs
-    )
+    spares = spec is not None and spec.spares_team and me is not None and verb in me.role_cls.verbs
     out = []
     for p in state.living():
         if p.nick == nick and not self_ok:

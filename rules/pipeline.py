@@ -122,9 +122,7 @@ class Resolution:
         doctor killed by this kill heals nobody, unless he healed himself (R40)."""
         state = self.state
         wanted = list(targets)
-        valid = [
-            p for p in self.protections() if cause in p.against and state.alive(p.by)
-        ]
+        valid = [p for p in self.protections() if cause in p.against and state.alive(p.by)]
 
         def vulnerable(nick: str) -> bool:
             return state.alive(nick) and not state.players[nick].role_cls.immune_to(cause)
@@ -317,11 +315,7 @@ def nonvoters(state: GameState) -> list[str]:
     if state.turn < 2:
         return []
     voted = {s.request.by for s in state.submissions("vote")}
-    return [
-        p.nick
-        for p in state.living()
-        if p.nick not in state.deprived and p.nick not in voted
-    ]
+    return [p.nick for p in state.living() if p.nick not in state.deprived and p.nick not in voted]
 
 
 def step_inactivity(res: Resolution) -> None:

@@ -108,8 +108,7 @@ def _validate_without_mafia(players: int, town: int, loners: int) -> None:
     if players < MIN_PLAYERS_WITHOUT_MAFIA:
         raise SetupError(
             "too_few_players",
-            f"{players} players; a game without mafia needs at least "
-            f"{MIN_PLAYERS_WITHOUT_MAFIA}",
+            f"{players} players; a game without mafia needs at least {MIN_PLAYERS_WITHOUT_MAFIA}",
             players=players,
             minimum=MIN_PLAYERS_WITHOUT_MAFIA,
         )

@@ -46,132 +46,352 @@ def _l(key: str, rule: str, source: str, low: int | None = None, high: int | Non
     return Limit(key, rule, source, low, high)
 
 
-_CMD = f'{DOCS}: docs/interactions/Application_Commands.md'
-_MSG = f'{DOCS}: docs/resources/Message.md'
-_CMP = f'{DOCS}: docs/interactions/Message_Components.md'
-_RSP = f'{DOCS}: docs/interactions/Receiving_and_Responding.md'
-_HOOK = f'{DOCS}: docs/resources/Webhook.md'
+_CMD = f"{DOCS}: docs/interactions/Application_Commands.md"
+_MSG = f"{DOCS}: docs/resources/Message.md"
+_CMP = f"{DOCS}: docs/interactions/Message_Components.md"
+_RSP = f"{DOCS}: docs/interactions/Receiving_and_Responding.md"
+_HOOK = f"{DOCS}: docs/resources/Webhook.md"
 
 #: Every limit the layer checks, by key. The one table (docs/DISCORD_LAYER.md shows it).
 LIMITS: Final[dict[str, Limit]] = {
     limit.key: limit
     for limit in (
         # --- application commands (the whole sync payload) ------------------------------------
-        _l("command.name", "a command or option name matches "
-           r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$ (chat input), 1-32 characters",
-           f'{_CMD} "Application Command Naming"', 1, 32),
-        _l("command.name_lowercase", "a chat-input command or option name uses the lowercase "
-           "variant of every letter that has one", f'{_CMD} "Application Command Naming"'),
-        _l("command.description", "a chat-input command's or option's description: 1-100 "
-           "characters (a user or message command's is empty)",
-           f'{_CMD} "Application Command Object" (description)', 1, 100),
-        _l("command.locale", "localization keys are Discord locales",
-           f'{DOCS}: docs/Reference.md "Locales"'),
-        _l("command.options", "at most 25 options per command, subcommand or group",
-           f'{_CMD} "Application Command Object" (options)', 0, 25),
-        _l("command.required_first", "required options are listed before optional ones",
-           f'{_CMD} "Application Command Option Structure"'),
-        _l("command.choices", "at most 25 choices per option",
-           f'{_CMD} "Application Command Option Structure" (choices)', 0, 25),
-        _l("command.choice_name", "a choice's name: 1-100 characters",
-           f'{_CMD} "Application Command Option Choice Structure"', 1, 100),
-        _l("command.choice_value", "a string choice's value: at most 100 characters",
-           f'{_CMD} "Application Command Option Choice Structure"', 0, 100),
-        _l("command.string_length", "a string option's min_length 0-6000, max_length 1-6000",
-           f'{_CMD} "Application Command Option Structure" (min_length, max_length)', 0, 6000),
-        _l("command.total", "name, description and value of a command, its options, "
-           "subcommands and choices: at most 8,000 characters together (in each locale)",
-           f'{_CMD} "Registering a Command"', 0, 8000),
-        _l("command.count", "at most 100 chat-input commands (and 5 user, 5 message) per scope",
-           f'{_CMD} "Registering a Command"', 0, 100),
+        _l(
+            "command.name",
+            "a command or option name matches "
+            r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$ (chat input), 1-32 characters",
+            f'{_CMD} "Application Command Naming"',
+            1,
+            32,
+        ),
+        _l(
+            "command.name_lowercase",
+            "a chat-input command or option name uses the lowercase "
+            "variant of every letter that has one",
+            f'{_CMD} "Application Command Naming"',
+        ),
+        _l(
+            "command.description",
+            "a chat-input command's or option's description: 1-100 "
+            "characters (a user or message command's is empty)",
+            f'{_CMD} "Application Command Object" (description)',
+            1,
+            100,
+        ),
+        _l(
+            "command.locale",
+            "localization keys are Discord locales",
+            f'{DOCS}: docs/Reference.md "Locales"',
+        ),
+        _l(
+            "command.options",
+            "at most 25 options per command, subcommand or group",
+            f'{_CMD} "Application Command Object" (options)',
+            0,
+            25,
+        ),
+        _l(
+            "command.required_first",
+            "required options are listed before optional ones",
+            f'{_CMD} "Application Command Option Structure"',
+        ),
+        _l(
+            "command.choices",
+            "at most 25 choices per option",
+            f'{_CMD} "Application Command Option Structure" (choices)',
+            0,
+            25,
+        ),
+        _l(
+            "command.choice_name",
+            "a choice's name: 1-100 characters",
+            f'{_CMD} "Application Command Option Choice Structure"',
+            1,
+            100,
+        ),
+        _l(
+            "command.choice_value",
+            "a string choice's value: at most 100 characters",
+            f'{_CMD} "Application Command Option Choice Structure"',
+            0,
+            100,
+        ),
+        _l(
+            "command.string_length",
+            "a string option's min_length 0-6000, max_length 1-6000",
+            f'{_CMD} "Application Command Option Structure" (min_length, max_length)',
+            0,
+            6000,
+        ),
+        _l(
+            "command.total",
+            "name, description and value of a command, its options, "
+            "subcommands and choices: at most 8,000 characters together (in each locale)",
+            f'{_CMD} "Registering a Command"',
+            0,
+            8000,
+        ),
+        _l(
+            "command.count",
+            "at most 100 chat-input commands (and 5 user, 5 message) per scope",
+            f'{_CMD} "Registering a Command"',
+            0,
+            100,
+        ),
         # --- interaction responses ----------------------------------------------------------
-        _l("autocomplete.choices", "an autocomplete answer: at most 25 choices",
-           f'{_RSP} "Autocomplete"', 0, 25),
-        _l("autocomplete.choice_name", "an autocomplete choice's name: 1-100 characters",
-           f'{_CMD} "Application Command Option Choice Structure"', 1, 100),
-        _l("autocomplete.choice_value", "an autocomplete choice's string value: at most 100 "
-           "characters", f'{_CMD} "Application Command Option Choice Structure"', 0, 100),
+        _l(
+            "autocomplete.choices",
+            "an autocomplete answer: at most 25 choices",
+            f'{_RSP} "Autocomplete"',
+            0,
+            25,
+        ),
+        _l(
+            "autocomplete.choice_name",
+            "an autocomplete choice's name: 1-100 characters",
+            f'{_CMD} "Application Command Option Choice Structure"',
+            1,
+            100,
+        ),
+        _l(
+            "autocomplete.choice_value",
+            "an autocomplete choice's string value: at most 100 characters",
+            f'{_CMD} "Application Command Option Choice Structure"',
+            0,
+            100,
+        ),
         _l("modal.title", "a modal's title: 1-45 characters", f'{_RSP} "Modal"', 1, 45),
         _l("modal.custom_id", "a modal's custom_id: 1-100 characters", f'{_RSP} "Modal"', 1, 100),
         _l("modal.components", "a modal: 1-5 components", f'{_RSP} "Modal"', 1, 5),
-        _l("text_input.label", "a text input's label: 1-45 characters",
-           f'{_CMP} "Text Input Structure"', 1, 45),
-        _l("text_input.length", "a text input's min_length 0-4000 and max_length 1-4000",
-           f'{_CMP} "Text Input Structure"', 0, 4000),
-        _l("text_input.value", "a text input's pre-filled value: at most 4,000 characters",
-           f'{_CMP} "Text Input Structure"', 0, 4000),
-        _l("text_input.placeholder", "a text input's placeholder: at most 100 characters",
-           f'{_CMP} "Text Input Structure"', 0, 100),
+        _l(
+            "text_input.label",
+            "a text input's label: 1-45 characters",
+            f'{_CMP} "Text Input Structure"',
+            1,
+            45,
+        ),
+        _l(
+            "text_input.length",
+            "a text input's min_length 0-4000 and max_length 1-4000",
+            f'{_CMP} "Text Input Structure"',
+            0,
+            4000,
+        ),
+        _l(
+            "text_input.value",
+            "a text input's pre-filled value: at most 4,000 characters",
+            f'{_CMP} "Text Input Structure"',
+            0,
+            4000,
+        ),
+        _l(
+            "text_input.placeholder",
+            "a text input's placeholder: at most 100 characters",
+            f'{_CMP} "Text Input Structure"',
+            0,
+            100,
+        ),
         # --- messages (channel messages, webhook posts, interaction replies) -------------------
-        _l("message.content", "a message's content: at most 2,000 characters",
-           f'{_MSG} "Create Message" (content)', 0, 2000),
-        _l("message.empty", "a new message has content, embeds, components, files, stickers "
-           "or a poll", f'{_MSG} "Create Message"'),
-        _l("message.nonce", "a message's nonce: at most 25 characters",
-           f'{_MSG} "Create Message" (nonce)', 0, 25),
-        _l("message.embeds", "at most 10 embeds per message",
-           f'{_MSG} "Create Message" (embeds)', 0, 10),
-        _l("embed.title", "an embed's title: at most 256 characters", f'{_MSG} "Embed Limits"',
-           0, 256),
-        _l("embed.description", "an embed's description: at most 4,096 characters",
-           f'{_MSG} "Embed Limits"', 0, 4096),
+        _l(
+            "message.content",
+            "a message's content: at most 2,000 characters",
+            f'{_MSG} "Create Message" (content)',
+            0,
+            2000,
+        ),
+        _l(
+            "message.empty",
+            "a new message has content, embeds, components, files, stickers or a poll",
+            f'{_MSG} "Create Message"',
+        ),
+        _l(
+            "message.nonce",
+            "a message's nonce: at most 25 characters",
+            f'{_MSG} "Create Message" (nonce)',
+            0,
+            25,
+        ),
+        _l(
+            "message.embeds",
+            "at most 10 embeds per message",
+            f'{_MSG} "Create Message" (embeds)',
+            0,
+            10,
+        ),
+        _l(
+            "embed.title",
+            "an embed's title: at most 256 characters",
+            f'{_MSG} "Embed Limits"',
+            0,
+            256,
+        ),
+        _l(
+            "embed.description",
+            "an embed's description: at most 4,096 characters",
+            f'{_MSG} "Embed Limits"',
+            0,
+            4096,
+        ),
         _l("embed.fields", "at most 25 fields per embed", f'{_MSG} "Embed Limits"', 0, 25),
-        _l("embed.field_name", "a field's name: 1-256 characters", f'{_MSG} "Embed Limits"', 1,
-           256),
-        _l("embed.field_value", "a field's value: 1-1,024 characters", f'{_MSG} "Embed Limits"',
-           1, 1024),
-        _l("embed.footer", "an embed's footer text: at most 2,048 characters",
-           f'{_MSG} "Embed Limits"', 0, 2048),
-        _l("embed.author", "an embed's author name: at most 256 characters",
-           f'{_MSG} "Embed Limits"', 0, 256),
-        _l("embed.total", "title, description, field names and values, footer and author of "
-           "all the embeds of a message: at most 6,000 characters together",
-           f'{_MSG} "Embed Limits"', 0, 6000),
-        _l("allowed_mentions.shape", "allowed_mentions: parse of roles, users, everyone; at "
-           "most 100 users and 100 roles; a type in parse is not listed by id as well",
-           f'{_MSG} "Allowed Mentions Object"', 0, 100),
-        _l("components.rows", "at most 5 action rows per message",
-           f'{_CMP} "Action Rows"', 0, 5),
-        _l("components.row", "an action row holds 1-5 buttons or one select menu",
-           f'{_CMP} "Action Rows"', 1, 5),
-        _l("component.custom_id", "a component's custom_id: 1-100 characters",
-           f'{_CMP} "Component Object" (custom_id)', 1, 100),
-        _l("button.label", "a button's label: at most 80 characters", f'{_CMP} "Button Object"',
-           0, 80),
-        _l("select.options", "a string select: 1-25 options", f'{_CMP} "Select Menu Structure"',
-           1, 25),
-        _l("select.placeholder", "a select menu's placeholder: at most 150 characters",
-           f'{_CMP} "Select Menu Structure"', 0, 150),
-        _l("select.values", "a select menu's min_values 0-25, max_values 1-25",
-           f'{_CMP} "Select Menu Structure"', 0, 25),
-        _l("select.option", "a select option's label and value: 1-100 characters, "
-           "description at most 100", f'{_CMP} "Select Option Structure"', 1, 100),
-        _l("file.size", "an uploaded file: at most 10 MiB (the default limit, without boosts)",
-           f'{DOCS}: docs/Reference.md "Uploading Files"', 0, 10 * MIB),
+        _l(
+            "embed.field_name", "a field's name: 1-256 characters", f'{_MSG} "Embed Limits"', 1, 256
+        ),
+        _l(
+            "embed.field_value",
+            "a field's value: 1-1,024 characters",
+            f'{_MSG} "Embed Limits"',
+            1,
+            1024,
+        ),
+        _l(
+            "embed.footer",
+            "an embed's footer text: at most 2,048 characters",
+            f'{_MSG} "Embed Limits"',
+            0,
+            2048,
+        ),
+        _l(
+            "embed.author",
+            "an embed's author name: at most 256 characters",
+            f'{_MSG} "Embed Limits"',
+            0,
+            256,
+        ),
+        _l(
+            "embed.total",
+            "title, description, field names and values, footer and author of "
+            "all the embeds of a message: at most 6,000 characters together",
+            f'{_MSG} "Embed Limits"',
+            0,
+            6000,
+        ),
+        _l(
+            "allowed_mentions.shape",
+            "allowed_mentions: parse of roles, users, everyone; at "
+            "most 100 users and 100 roles; a type in parse is not listed by id as well",
+            f'{_MSG} "Allowed Mentions Object"',
+            0,
+            100,
+        ),
+        _l("components.rows", "at most 5 action rows per message", f'{_CMP} "Action Rows"', 0, 5),
+        _l(
+            "components.row",
+            "an action row holds 1-5 buttons or one select menu",
+            f'{_CMP} "Action Rows"',
+            1,
+            5,
+        ),
+        _l(
+            "component.custom_id",
+            "a component's custom_id: 1-100 characters",
+            f'{_CMP} "Component Object" (custom_id)',
+            1,
+            100,
+        ),
+        _l(
+            "button.label",
+            "a button's label: at most 80 characters",
+            f'{_CMP} "Button Object"',
+            0,
+            80,
+        ),
+        _l(
+            "select.options",
+            "a string select: 1-25 options",
+            f'{_CMP} "Select Menu Structure"',
+            1,
+            25,
+        ),
+        _l(
+            "select.placeholder",
+            "a select menu's placeholder: at most 150 characters",
+            f'{_CMP} "Select Menu Structure"',
+            0,
+            150,
+        ),
+        _l(
+            "select.values",
+            "a select menu's min_values 0-25, max_values 1-25",
+            f'{_CMP} "Select Menu Structure"',
+            0,
+            25,
+        ),
+        _l(
+            "select.option",
+            "a select option's label and value: 1-100 characters, description at most 100",
+            f'{_CMP} "Select Option Structure"',
+            1,
+            100,
+        ),
+        _l(
+            "file.size",
+            "an uploaded file: at most 10 MiB (the default limit, without boosts)",
+            f'{DOCS}: docs/Reference.md "Uploading Files"',
+            0,
+            10 * MIB,
+        ),
         # --- webhooks ---------------------------------------------------------------------------
-        _l("webhook.name", "a webhook's name: 1-80 characters, not containing \"clyde\" or "
-           "\"discord\" (any case)", f'{_HOOK} "Create Webhook"', 1, 80),
-        _l("webhook.username", "a webhook post's username: 1-80 characters, not containing "
-           "\"clyde\" or \"discord\" (any case), not \"everyone\" or \"here\"",
-           f'{SPEC}: specs/openapi.json IncomingWebhookRequestPartial.username (maxLength 80); '
-           f'{_HOOK} "Create Webhook"; {DOCS}: docs/resources/User.md "Usernames and Nicknames"',
-           1, 80),
-        _l("webhook.allowed_mentions", "a webhook post pings nobody: allowed_mentions "
-           "{\"parse\": []} (this project's rule, R6, over Discord's Allowed Mentions Object)",
-           f'{_MSG} "Allowed Mentions Object"'),
+        _l(
+            "webhook.name",
+            'a webhook\'s name: 1-80 characters, not containing "clyde" or "discord" (any case)',
+            f'{_HOOK} "Create Webhook"',
+            1,
+            80,
+        ),
+        _l(
+            "webhook.username",
+            "a webhook post's username: 1-80 characters, not containing "
+            '"clyde" or "discord" (any case), not "everyone" or "here"',
+            f"{SPEC}: specs/openapi.json IncomingWebhookRequestPartial.username (maxLength 80); "
+            f'{_HOOK} "Create Webhook"; {DOCS}: docs/resources/User.md "Usernames and Nicknames"',
+            1,
+            80,
+        ),
+        _l(
+            "webhook.allowed_mentions",
+            "a webhook post pings nobody: allowed_mentions "
+            "{\"parse\": []} (this project's rule, R6, over Discord's Allowed Mentions Object)",
+            f'{_MSG} "Allowed Mentions Object"',
+        ),
         # --- guild objects ----------------------------------------------------------------------
-        _l("channel.name", "a channel's name: 1-100 characters",
-           f'{DOCS}: docs/resources/Guild.md "Create Guild Channel" (name); '
-           f'{DOCS}: docs/resources/Channel.md "Modify Channel"', 1, 100),
-        _l("channel.topic", "a text channel's topic: at most 1,024 characters",
-           f'{DOCS}: docs/resources/Channel.md "Modify Channel" (topic)', 0, 1024),
-        _l("thread.name", "a thread's name: 1-100 characters",
-           f'{DOCS}: docs/resources/Channel.md "Start Thread without Message" (name)', 1, 100),
-        _l("member.nick", "a member's nickname: 1-32 characters (or empty, to reset it)",
-           f'{DOCS}: docs/resources/User.md "Usernames and Nicknames"; '
-           f'{DOCS}: docs/resources/Guild.md "Modify Current Member"', 1, 32),
-        _l("audit.reason", "an audit-log reason (X-Audit-Log-Reason): 1-512 characters",
-           f'{DOCS}: docs/resources/Audit_Log.md "Audit Log Entry Object" (reason)', 1, 512),
+        _l(
+            "channel.name",
+            "a channel's name: 1-100 characters",
+            f'{DOCS}: docs/resources/Guild.md "Create Guild Channel" (name); '
+            f'{DOCS}: docs/resources/Channel.md "Modify Channel"',
+            1,
+            100,
+        ),
+        _l(
+            "channel.topic",
+            "a text channel's topic: at most 1,024 characters",
+            f'{DOCS}: docs/resources/Channel.md "Modify Channel" (topic)',
+            0,
+            1024,
+        ),
+        _l(
+            "thread.name",
+            "a thread's name: 1-100 characters",
+            f'{DOCS}: docs/resources/Channel.md "Start Thread without Message" (name)',
+            1,
+            100,
+        ),
+        _l(
+            "member.nick",
+            "a member's nickname: 1-32 characters (or empty, to reset it)",
+            f'{DOCS}: docs/resources/User.md "Usernames and Nicknames"; '
+            f'{DOCS}: docs/resources/Guild.md "Modify Current Member"',
+            1,
+            32,
+        ),
+        _l(
+            "audit.reason",
+            "an audit-log reason (X-Audit-Log-Reason): 1-512 characters",
+            f'{DOCS}: docs/resources/Audit_Log.md "Audit Log Entry Object" (reason)',
+            1,
+            512,
+        ),
     )
 }
 
@@ -233,7 +453,12 @@ class _Check:
         self.found.append(Violation(LIMITS[key], self.request, where, detail))
 
     def length(
-        self, key: str, value: object, where: str, *, low: int | None = None,
+        self,
+        key: str,
+        value: object,
+        where: str,
+        *,
+        low: int | None = None,
         high: int | None = None,
     ) -> None:
         """``value`` (a string, a list) is within the limit's bounds (or the given ones)."""
@@ -271,7 +496,10 @@ def _check_name(check: _Check, name: object, where: str, *, chat_input: bool) ->
 
 
 def _check_localized(
-    check: _Check, data: Mapping[str, Any], field: str, where: str,
+    check: _Check,
+    data: Mapping[str, Any],
+    field: str,
+    where: str,
     each: Callable[[object, str], None],
 ) -> None:
     each(data.get(field), f"{where}.{field}")
@@ -285,7 +513,10 @@ def _check_localized(
 def _check_option(check: _Check, option: Mapping[str, Any], where: str) -> None:
     where = f"{where} {option.get('name')!r}"
     _check_localized(
-        check, option, "name", where,
+        check,
+        option,
+        "name",
+        where,
         lambda v, w: _check_name(check, v, w, chat_input=True),
     )
     _check_localized(
@@ -305,10 +536,12 @@ def _check_option(check: _Check, option: Mapping[str, Any], where: str) -> None:
         if isinstance(choice.get("value"), str):
             check.length("command.choice_value", choice["value"], f"{cwhere}.value")
     if kind == STRING:
-        check.number("command.string_length", option.get("min_length"), f"{where}.min_length",
-                     0, 6000)
-        check.number("command.string_length", option.get("max_length"), f"{where}.max_length",
-                     1, 6000)
+        check.number(
+            "command.string_length", option.get("min_length"), f"{where}.min_length", 0, 6000
+        )
+        check.number(
+            "command.string_length", option.get("max_length"), f"{where}.max_length", 1, 6000
+        )
 
 
 def _check_options(check: _Check, options: Sequence[Mapping[str, Any]], where: str) -> None:
@@ -318,8 +551,11 @@ def _check_options(check: _Check, options: Sequence[Mapping[str, Any]], where: s
         if option.get("type") not in (SUB_COMMAND, SUB_COMMAND_GROUP):
             if option.get("required"):
                 if seen_optional:
-                    check.fail("command.required_first", f"{where} {option.get('name')!r}",
-                               "a required option after an optional one")
+                    check.fail(
+                        "command.required_first",
+                        f"{where} {option.get('name')!r}",
+                        "a required option after an optional one",
+                    )
             else:
                 seen_optional = True
         _check_option(check, option, where)
@@ -362,7 +598,10 @@ def check_command(check: _Check, command: Mapping[str, Any], where: str = "comma
     )
     if chat_input:
         _check_localized(
-            check, command, "description", where,
+            check,
+            command,
+            "description",
+            where,
             lambda v, w: check.length("command.description", v, w),
         )
         _check_options(check, command.get("options") or [], where)
@@ -424,8 +663,7 @@ def _check_select(check: _Check, item: Mapping[str, Any], where: str) -> None:
             owhere = f"{where}.options[{k}]"
             check.length("select.option", option.get("label", ""), f"{owhere}.label")
             check.length("select.option", option.get("value", ""), f"{owhere}.value")
-            check.length("select.option", option.get("description"), f"{owhere}.description",
-                         low=0)
+            check.length("select.option", option.get("description"), f"{owhere}.description", low=0)
 
 
 def _check_components(check: _Check, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -443,8 +681,9 @@ def _check_components(check: _Check, rows: Sequence[Mapping[str, Any]]) -> None:
             if item.get("type") == BUTTON:
                 check.length("button.label", item.get("label"), f"{iwhere}.label")
                 if item.get("style") not in (5, 6):  # link and premium buttons carry none
-                    check.length("component.custom_id", item.get("custom_id", ""),
-                                 f"{iwhere}.custom_id")
+                    check.length(
+                        "component.custom_id", item.get("custom_id", ""), f"{iwhere}.custom_id"
+                    )
             elif item.get("type") in SELECTS:
                 _check_select(check, item, iwhere)
 
@@ -475,8 +714,13 @@ def check_message(
     _check_components(check, body.get("components") or [])
     _check_allowed_mentions(check, body.get("allowed_mentions"))
     if new and not (
-        body.get("content") or body.get("embeds") or body.get("components") or files
-        or body.get("sticker_ids") or body.get("poll") or body.get("attachments")
+        body.get("content")
+        or body.get("embeds")
+        or body.get("components")
+        or files
+        or body.get("sticker_ids")
+        or body.get("poll")
+        or body.get("attachments")
     ):
         check.fail("message.empty", "body", "nothing to show")
 
@@ -501,8 +745,10 @@ def check_webhook_post(check: _Check, body: Mapping[str, Any]) -> None:
         if problem:
             check.fail("webhook.username", "username", f"{username!r} {problem}")
     mentions = body.get("allowed_mentions")
-    if not isinstance(mentions, Mapping) or mentions.get("parse") != [] or any(
-        mentions.get(k) for k in ("users", "roles")
+    if (
+        not isinstance(mentions, Mapping)
+        or mentions.get("parse") != []
+        or any(mentions.get(k) for k in ("users", "roles"))
     ):
         check.fail("webhook.allowed_mentions", "allowed_mentions", repr(mentions))
 
@@ -527,13 +773,14 @@ def check_modal(check: _Check, data: Mapping[str, Any]) -> None:
             continue
         check.length("component.custom_id", item.get("custom_id", ""), f"data.{where}.custom_id")
         check.length("text_input.label", item.get("label", ""), f"data.{where}.label")
-        check.number("text_input.length", item.get("min_length"), f"data.{where}.min_length",
-                     0, 4000)
-        check.number("text_input.length", item.get("max_length"), f"data.{where}.max_length",
-                     1, 4000)
+        check.number(
+            "text_input.length", item.get("min_length"), f"data.{where}.min_length", 0, 4000
+        )
+        check.number(
+            "text_input.length", item.get("max_length"), f"data.{where}.max_length", 1, 4000
+        )
         check.length("text_input.value", item.get("value"), f"data.{where}.value")
-        check.length("text_input.placeholder", item.get("placeholder"),
-                     f"data.{where}.placeholder")
+        check.length("text_input.placeholder", item.get("placeholder"), f"data.{where}.placeholder")
 
 
 def check_autocomplete(check: _Check, data: Mapping[str, Any]) -> None:
@@ -542,11 +789,11 @@ def check_autocomplete(check: _Check, data: Mapping[str, Any]) -> None:
     for i, choice in enumerate(choices):
         check.length("autocomplete.choice_name", choice.get("name", ""), f"data.choices[{i}].name")
         for locale, name in (choice.get("name_localizations") or {}).items():
-            check.length("autocomplete.choice_name", name,
-                         f"data.choices[{i}].name_localizations[{locale}]")
+            check.length(
+                "autocomplete.choice_name", name, f"data.choices[{i}].name_localizations[{locale}]"
+            )
         if isinstance(choice.get("value"), str):
-            check.length("autocomplete.choice_value", choice["value"],
-                         f"data.choices[{i}].value")
+            check.length("autocomplete.choice_value", choice["value"], f"data.choices[{i}].value")
 
 
 # --- one request ------------------------------------------------------------------------------
@@ -591,8 +838,9 @@ def validate(
     for i, file in enumerate(files):
         size = _file_size(file)
         if size is not None and size > (LIMITS["file.size"].high or 0):
-            check.fail("file.size", f"files[{i}] {getattr(file, 'filename', '')!r}",
-                       f"{size} bytes")
+            check.fail(
+                "file.size", f"files[{i}] {getattr(file, 'filename', '')!r}", f"{size} bytes"
+            )
     if method in ("PUT", "POST", "PATCH") and (
         _match(path, "/applications/{app}/commands") is not None
         or _match(path, "/applications/{app}/guilds/{guild}/commands") is not None

@@ -106,8 +106,19 @@ def _start(*, durable: bool = False) -> str:
         options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     subprocess.run(
         _as_server_user(
-            [str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"),
-             "-w", "-t", "60", "start"]
+            [
+                str(bindir / "pg_ctl"),
+                "-D",
+                str(data),
+                "-o",
+                options,
+                "-l",
+                str(root / "log"),
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ]
         ),
         check=True,
         capture_output=True,

@@ -16,9 +16,6 @@ from db.records import audit_record as _audit
 _AUDIT_COLUMNS = "id, guild_id, table_id, game_id, actor_id, command, args, at"
 
 
-
-
-
 async def insert_audit(
     db: Conn,
     guild_id: int | None,

@@ -35,9 +35,6 @@ FINISH_GAME = (
 )
 
 
-
-
-
 class GamesMixin(PostgresBase):
     """The game half of :class:`db.interface.GameRepository` on PostgreSQL (players: see
     :mod:`db.postgres.players`). At most one non-finished game per table is a partial unique

@@ -31,9 +31,6 @@ from db.sqlite.outbox import check_claim
 _OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at, message_id"
 
 
-
-
-
 async def insert_outbox(
     db: Conn,
     game_id: int,

@@ -17,9 +17,6 @@ from db.records import player_record
 PLAYER_COLUMNS = "game_id, seat, user_id, nick, role, avatar_url, signature"
 
 
-
-
-
 class PlayersMixin(PostgresBase):
     """The sign-up and player half of :class:`db.interface.GameRepository` on PostgreSQL.
     Sign-up order is the ``signups.joined`` identity; nicknames compare with ``lower()``

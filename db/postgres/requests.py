@@ -94,9 +94,6 @@ async def _stage_done(
     return await db.fetchval(sql, game_id, turn) is not None
 
 
-
-
-
 async def _insert_entry(
     db: Conn,
     game_id: int,

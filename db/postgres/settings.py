@@ -35,9 +35,6 @@ _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM game_tables "
 _ORDER = "ORDER BY lower(name), table_id"
 
 
-
-
-
 class SettingsMixin(PostgresBase):
     """:class:`db.interface.SettingsRepository` on PostgreSQL."""
 

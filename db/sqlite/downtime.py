@@ -79,9 +79,7 @@ class DowntimeMixin(SQLiteBase):
         until = to_db_time(expires_at)
 
         async def body(db: aiosqlite.Connection) -> None:
-            await db.execute(
-                "DELETE FROM confirmations WHERE expires_at <= ?", (to_db_time(now),)
-            )
+            await db.execute("DELETE FROM confirmations WHERE expires_at <= ?", (to_db_time(now),))
             await db.execute(
                 "INSERT INTO confirmations (token, data, expires_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (token) DO UPDATE SET data = excluded.data, "

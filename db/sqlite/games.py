@@ -36,9 +36,6 @@ FINISH_GAME = (
 )
 
 
-
-
-
 class GamesMixin(SQLiteBase):
     """The game half of :class:`db.interface.GameRepository` on SQLite (players: see
     :mod:`db.sqlite.players`). At most one non-finished game per table is a partial unique
@@ -257,9 +254,7 @@ class GamesMixin(SQLiteBase):
         deadline: dt.datetime | None,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
-        return await self._update_game(
-            game_id, {"deadline": opt_db_time(deadline)}, outbox_items
-        )
+        return await self._update_game(game_id, {"deadline": opt_db_time(deadline)}, outbox_items)
 
     async def set_phase(
         self, game_id: int, phase: str, deadline: dt.datetime | Keep | None = KEEP

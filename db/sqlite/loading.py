@@ -148,4 +148,3 @@ class LoadingMixin(SQLiteBase):
 
 def _turns(text: str) -> frozenset[int]:
     return frozenset(int(t) for t in str(text).split(","))
-

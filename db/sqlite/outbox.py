@@ -37,9 +37,6 @@ def check_claim(
         raise ValueError(f"bad shards: {list(shard_ids)} of {shard_count}")
 
 
-
-
-
 async def insert_outbox(
     db: aiosqlite.Connection,
     game_id: int,
@@ -158,8 +155,7 @@ class OutboxMixin(SQLiteBase):
 
         def body(conn: sqlite3.Connection) -> list[int]:
             rows = conn.execute(
-                "UPDATE outbox SET lease_until = ? WHERE lease_owner = ? AND sent = 0 "
-                "RETURNING id",
+                "UPDATE outbox SET lease_until = ? WHERE lease_owner = ? AND sent = 0 RETURNING id",
                 (until, owner),
             ).fetchall()
             return sorted(int(r["id"]) for r in rows)

@@ -18,9 +18,6 @@ from db.sqlite.outbox import insert_outbox
 PLAYER_COLUMNS = "game_id, seat, user_id, nick, role, avatar_url, signature"
 
 
-
-
-
 class PlayersMixin(SQLiteBase):
     """The sign-up and player half of :class:`db.interface.GameRepository` on SQLite.
     Sign-up order is the ``signups`` table's rowid; nicknames compare with ``NOCASE``."""

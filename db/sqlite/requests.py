@@ -82,9 +82,6 @@ async def _fence(db: aiosqlite.Connection, game_id: int, fence: Fence | None) ->
         _check_fence(await fetch_one(db, _FENCE, (game_id,)), game_id, fence)
 
 
-
-
-
 async def _insert_entry(
     db: aiosqlite.Connection,
     game_id: int,

@@ -36,9 +36,6 @@ _COLUMNS = (
 _ORDER = "ORDER BY name COLLATE NOCASE, table_id"
 
 
-
-
-
 class SettingsMixin(SQLiteBase):
     """:class:`db.interface.SettingsRepository` on SQLite."""
 

@@ -102,5 +102,6 @@ class Doctor(Role):
         used = bool(snapshot.get("injection_used"))
         if last_heal is None and not used:
             return None
-        return DoctorMemory(last_heal=None if last_heal is None else str(last_heal),
-                            injection_used=used)
+        return DoctorMemory(
+            last_heal=None if last_heal is None else str(last_heal), injection_used=used
+        )

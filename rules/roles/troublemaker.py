@@ -34,7 +34,6 @@ class Troublemaker(MafiaMember):
             "slandered": [
                 sub.request.target
                 for sub in state.submissions("slander")
-                if sub.request.target is not None
-                and (sub.request.by, "slander") not in result.idle
+                if sub.request.target is not None and (sub.request.by, "slander") not in result.idle
             ]
         }

@@ -53,9 +53,9 @@ async def test_the_archive_reads_right_in_a_browser(
     assert await page.evaluate("document.scripts.length") == 0
     assert await page.evaluate("document.querySelectorAll('b, i, u, td table').length") == 0
     # The 2,000-character word wraps: nothing is wider than the window.
-    assert await page.evaluate(
-        "document.documentElement.scrollWidth <= window.innerWidth"
-    ), "the page scrolls sideways"
+    assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+        "the page scrolls sideways"
+    )
     assert LONG_WORD[:50] in text
 
     folder = _artifacts(tmp_path)
@@ -91,9 +91,9 @@ async def test_the_archive_reads_on_a_phone(tmp_path: Path, browser: Browser, la
     for scheme in ("light", "dark"):
         await page.color_scheme(scheme)
         assert await page.evaluate("window.innerWidth") == PHONE[0]
-        assert await page.evaluate(
-            "document.documentElement.scrollWidth <= window.innerWidth"
-        ), f"the page scrolls sideways ({scheme})"
+        assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+            f"the page scrolls sideways ({scheme})"
+        )
         # Every cell of the players table lies inside the window: role and fate included.
         outside = await page.evaluate(
             """[...document.querySelectorAll('table.players td')]

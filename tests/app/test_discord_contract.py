@@ -129,12 +129,20 @@ LEGAL: dict[str, Request] = {
     "autocomplete": ("POST", CALLBACK, autocomplete(), {}),
     "modal": ("POST", CALLBACK, modal(), {}),
     "followup": ("POST", f"/webhooks/{APP}/itoken", {"content": "Done."}, {}),
-    "hook_post": ("POST", HOOK, {"content": "Hi", "username": "Old Fox",
-                                 "allowed_mentions": {"parse": []}}, {}),
+    "hook_post": (
+        "POST",
+        HOOK,
+        {"content": "Hi", "username": "Old Fox", "allowed_mentions": {"parse": []}},
+        {},
+    ),
     "hook_edit": ("PATCH", f"{HOOK}/messages/@original", {"content": "x"}, {}),
     "webhook": ("POST", "/channels/3/webhooks", {"name": "Forum mafia"}, {}),
-    "channel": ("POST", "/guilds/9/channels", {"name": "game", "topic": "The story"},
-                {"reason": "/mafia setup by alice"}),
+    "channel": (
+        "POST",
+        "/guilds/9/channels",
+        {"name": "game", "topic": "The story"},
+        {"reason": "/mafia setup by alice"},
+    ),
     "channel_edit": ("PATCH", "/channels/3", {"name": "game", "topic": "t"}, {}),
     "thread": ("POST", "/channels/3/threads", {"name": "mafia-game-1", "type": 12}, {}),
     "nick": ("PATCH", "/guilds/9/members/@me", {"nick": "Host"}, {}),
@@ -228,9 +236,14 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
             "sync",
             setter(
                 (*CMD0, "options"),
-                [option(f"o{i}", description=X * 100, choices=[
-                    {"name": X * 100, "value": X * 100} for _ in range(25)
-                ]) for i in range(2)],
+                [
+                    option(
+                        f"o{i}",
+                        description=X * 100,
+                        choices=[{"name": X * 100, "value": X * 100} for _ in range(25)],
+                    )
+                    for i in range(2)
+                ],
             ),
         ),
         # Under 8,000 in English, over it in Russian: counted in each locale.
@@ -254,16 +267,24 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
         ),
     ],
     "command.count": [
-        ("sync", call(lambda body: body.extend(
-            {**command(), "name": f"c{i}"} for i in range(100)
-        ))),
-        ("guild_sync", call(lambda body: body.extend(
-            {"type": 2, "name": f"User {i}", "description": ""} for i in range(6)
-        ))),
+        (
+            "sync",
+            call(lambda body: body.extend({**command(), "name": f"c{i}"} for i in range(100))),
+        ),
+        (
+            "guild_sync",
+            call(
+                lambda body: body.extend(
+                    {"type": 2, "name": f"User {i}", "description": ""} for i in range(6)
+                )
+            ),
+        ),
     ],
     "autocomplete.choices": [
-        ("autocomplete", setter(("data", "choices"),
-                                [{"name": f"n{i}", "value": f"{i}"} for i in range(26)])),
+        (
+            "autocomplete",
+            setter(("data", "choices"), [{"name": f"n{i}", "value": f"{i}"} for i in range(26)]),
+        ),
     ],
     "autocomplete.choice_name": [
         ("autocomplete", setter(("data", "choices", 0, "name"), X * 101)),
@@ -279,9 +300,14 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
     "modal.custom_id": [("modal", setter(("data", "custom_id"), X * 101))],
     "modal.components": [
         ("modal", setter(("data", "components"), [])),
-        ("modal", call(lambda body: body["data"]["components"].extend(
-            copy.deepcopy(body["data"]["components"]) * 5
-        ))),
+        (
+            "modal",
+            call(
+                lambda body: body["data"]["components"].extend(
+                    copy.deepcopy(body["data"]["components"]) * 5
+                )
+            ),
+        ),
     ],
     "text_input.label": [("modal", setter((*TI, "label"), X * 46))],
     "text_input.length": [
@@ -300,8 +326,10 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
     ],
     "message.empty": [
         ("followup", setter(("content",), "")),
-        ("reply", call(lambda body: [body["data"].pop(k) for k in ("content", "embeds",
-                                                                    "components")])),
+        (
+            "reply",
+            call(lambda body: [body["data"].pop(k) for k in ("content", "embeds", "components")]),
+        ),
     ],
     "message.nonce": [("message", setter(("nonce",), "mafia-" + "9" * 20))],
     "message.embeds": [("message", setter(("embeds",), [embed() for _ in range(11)]))],
@@ -329,17 +357,29 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
         ("message", setter(("allowed_mentions",), {"users": [str(i) for i in range(101)]})),
     ],
     "components.rows": [
-        ("message", call(lambda body: body["components"].extend(
-            copy.deepcopy(body["components"][:1]) * 4
-        ))),
+        (
+            "message",
+            call(lambda body: body["components"].extend(copy.deepcopy(body["components"][:1]) * 4)),
+        ),
     ],
     "components.row": [
-        ("message", call(lambda body: body["components"][0]["components"].extend(
-            {"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"b{i}"} for i in range(4)
-        ))),
-        ("message", call(lambda body: body["components"][1]["components"].append(
-            {"type": 2, "style": 1, "label": "b", "custom_id": "b"}
-        ))),
+        (
+            "message",
+            call(
+                lambda body: body["components"][0]["components"].extend(
+                    {"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"b{i}"}
+                    for i in range(4)
+                )
+            ),
+        ),
+        (
+            "message",
+            call(
+                lambda body: body["components"][1]["components"].append(
+                    {"type": 2, "style": 1, "label": "b", "custom_id": "b"}
+                )
+            ),
+        ),
         ("message", setter(("components", 0, "components"), [])),
     ],
     "component.custom_id": [
@@ -349,8 +389,10 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
     ],
     "button.label": [("message", setter((*ROW0, 0, "label"), X * 81))],
     "select.options": [
-        ("message", setter((*SEL, "options"),
-                           [{"label": f"o{i}", "value": f"{i}"} for i in range(26)])),
+        (
+            "message",
+            setter((*SEL, "options"), [{"label": f"o{i}", "value": f"{i}"} for i in range(26)]),
+        ),
         ("message", setter((*SEL, "options"), [])),
     ],
     "select.placeholder": [("message", setter((*SEL, "placeholder"), X * 151))],

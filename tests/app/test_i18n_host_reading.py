@@ -44,7 +44,7 @@ def test_the_dead_are_counted_as_players(count: int, expected: str) -> None:
 
 
 def test_the_hosts_account_puts_no_gender_on_a_nickname() -> None:
-    """"Морж: блок → Беркут: исполнена" reads as if Беркут were feminine: a request's fate is
+    """ "Морж: блок → Беркут: исполнена" reads as if Беркут were feminine: a request's fate is
     impersonal (исполнено) or a noun, never a feminine or masculine past participle."""
     for key, text in ru_texts().items():
         if key.startswith("console.fate."):

@@ -75,16 +75,14 @@ class _Colour(enum.StrEnum):
     RED = "red"
 
 
-_KEYS = st.one_of(
-    st.text(max_size=6), st.integers(-5, 5), st.booleans(), st.none(), st.just(1.5)
-)
+_KEYS = st.one_of(st.text(max_size=6), st.integers(-5, 5), st.booleans(), st.none(), st.just(1.5))
 _LEAVES = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(),
     st.floats(allow_nan=False),
     st.text(max_size=8),
-    st.sampled_from([_Colour.RED, "ё\u2028\x00\"\\", "\U0001f600"]),
+    st.sampled_from([_Colour.RED, 'ё\u2028\x00"\\', "\U0001f600"]),
 )
 _VALUES = st.recursive(
     _LEAVES,

@@ -42,11 +42,11 @@ async def _snapshot(target: str) -> tuple[dict[int, object], list[object], list[
     try:
         games = await store.list_games()
         scripts = {g.id: await store.load_script(g.id) for g in games}
-        return scripts, [
-            (g.id, g.status, g.turn, g.table_id, await store.signups(g.id)) for g in games
-        ], [
-            (r.id, r.kind, r.payload, r.sent) for g in games for r in await store.outbox(g.id)
-        ]
+        return (
+            scripts,
+            [(g.id, g.status, g.turn, g.table_id, await store.signups(g.id)) for g in games],
+            [(r.id, r.kind, r.payload, r.sent) for g in games for r in await store.outbox(g.id)],
+        )
     finally:
         await store.close()
 

@@ -145,9 +145,7 @@ async def test_a_deleted_host_channel_keeps_its_lines_until_setup_rebuilds_it(
     )
     assert {row.payload["audience"] for row in pending} == {"host"}
     notice = t("en", "delivery.missing_host", channel=f"#{t('en', 'channel.host')}")
-    assert private_notices(env, world.admin) == [
-        f"{notice}\n{t('en', 'delivery.told_in_private')}"
-    ]
+    assert private_notices(env, world.admin) == [f"{notice}\n{t('en', 'delivery.told_in_private')}"]
 
     reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en"))  # rebuilds #host
     assert not await store.pending_outbox(game_id)

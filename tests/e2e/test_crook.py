@@ -63,14 +63,13 @@ async def test_R57_the_crook_steals_a_vote_in_a_real_game(simcord_env: Env, lang
 
     results = "\n".join(message_text(m) for m in game_ch.history())
     # R34: the robbed vote is shown under the robbed player's nickname, for the candidate.
-    tally = t(lang, "lynch.votes", nick=candidate.nick, count=2,
-              voters=f"{robbed.nick}, {crook.nick}")
+    tally = t(
+        lang, "lynch.votes", nick=candidate.nick, count=2, voters=f"{robbed.nick}, {crook.nick}"
+    )
     assert tally in results
     host = "\n".join(message_text(m) for m in slot(world, "host").history())
     assert t(lang, "console.fate.stolen", robbed=robbed.nick, candidate=candidate.nick) in host
-    assert (
-        t(lang, "console.fate.vote_stolen", crook=crook.nick, candidate=candidate.nick) in host
-    )
+    assert t(lang, "console.fate.vote_stolen", crook=crook.nick, candidate=candidate.nick) in host
 
 
 async def test_R43_R15_a_game_without_mafia_starts_plays_and_ends(simcord_env: Env) -> None:

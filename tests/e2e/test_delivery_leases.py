@@ -43,7 +43,8 @@ async def queue_rows(env: Env, games: list[LiveGame], per_game: int = 3) -> list
 
 
 async def test_two_deliverers_send_each_message_once(
-    simcord_env: Env, recorder: Recorder  # noqa: F811
+    simcord_env: Env,
+    recorder: Recorder,  # noqa: F811
 ) -> None:
     env = simcord_env
     world = await four_tables(env)
@@ -61,7 +62,8 @@ async def test_two_deliverers_send_each_message_once(
 
 
 async def test_a_dead_deliverers_rows_are_taken_over_once(
-    simcord_env: Env, recorder: Recorder  # noqa: F811
+    simcord_env: Env,
+    recorder: Recorder,  # noqa: F811
 ) -> None:
     env = simcord_env
     world = await four_tables(env)
@@ -87,7 +89,8 @@ async def test_a_dead_deliverers_rows_are_taken_over_once(
 
 
 async def test_a_slow_deliverer_renews_its_leases(
-    simcord_env: Env, recorder: Recorder  # noqa: F811
+    simcord_env: Env,
+    recorder: Recorder,  # noqa: F811
 ) -> None:
     """A live deliverer renews its leases as it goes (a third of the lease after the last
     renewal): its rows are not taken over while it works through them."""

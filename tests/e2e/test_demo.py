@@ -279,7 +279,9 @@ def test_R57_a_demo_game_with_a_crook_who_steals() -> None:
     """``demo --roles``: a game with the Crook; he steals a vote (his request's fate and the
     robbed vote's in #host) and the demo plays to its end."""
     options = DemoOptions(
-        seed=2, players=8, host_view=True,
+        seed=2,
+        players=8,
+        host_view=True,
         roles="crook=1 mafioso=2 commissar=1 prostitute=1 villager=3",
     )
     code, lines = play(options)
@@ -295,6 +297,10 @@ def test_demo_roles_on_the_command_line() -> None:
     assert args.roles == "commissar=1 crook=1 villager=3"
     proc = subprocess.run(
         [sys.executable, "main.py", "demo", "--roles", "crook=2 villager=3"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 2 and "--roles" in proc.stderr

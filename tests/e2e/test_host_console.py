@@ -147,9 +147,7 @@ async def test_R56_every_host_command_leaves_its_line_in_host(simcord_env: Env) 
     reply_text(await host.slash(world.lobby, "mafia doublekill"))
     reply_text(await host.slash(world.lobby, "mafia announce", text="The night falls."))
     reply_text(await host.slash(world.lobby, "mafia state"))
-    reply_text(
-        await host.slash(world.lobby, "mafia replace", player=villager, member=substitute)
-    )
+    reply_text(await host.slash(world.lobby, "mafia replace", player=villager, member=substitute))
     await confirm_now(world, "mafia exclude", player=excluded)
     by_id = {a.id: a for a in [*actors, substitute]}
     game = live_game(world)

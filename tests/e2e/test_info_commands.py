@@ -182,9 +182,7 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
 
 @LANGS
 @pytest.mark.usefixtures("clients_in")
-async def test_help_without_a_running_game_offers_the_sign_up(
-    simcord_env: Env, lang: Lang
-) -> None:
+async def test_help_without_a_running_game_offers_the_sign_up(simcord_env: Env, lang: Lang) -> None:
     world = make_world(simcord_env)
     reply_text(await world.admin.slash(world.lobby, "mafia setup", language=lang))
     text = reply_text(await world.player.slash(slot(world, "game"), "help"))

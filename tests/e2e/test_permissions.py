@@ -176,10 +176,13 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
     # /votes and /iso read what was published (tallies, posts): anyone at the table.
     reading = {"votes", "iso"}
     # The message command Quote answers only a player (its refusal: tests/e2e/test_quote.py).
-    assert (
-        set(options) | {"join", "leave", "wish", "mafia", "Quote"} | info | reading
-        == command_names(env)
-    )
+    assert set(options) | {
+        "join",
+        "leave",
+        "wish",
+        "mafia",
+        "Quote",
+    } | info | reading == command_names(env)
     outsider = world.player
 
     before = await snapshot(world)

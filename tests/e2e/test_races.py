@@ -343,7 +343,8 @@ async def test_a_confirmation_of_an_exclusion_survives_a_restart_until_it_expire
     assert confirmed_text(clicked) == t("en", "host.excluded", nick=vil_nick)
     assert not live_game(world).engine.state.players[vil_nick].alive
     [audit] = [
-        a for a in await bot_of(env).store.audit_log(guild_id=world.guild.id)
+        a
+        for a in await bot_of(env).store.audit_log(guild_id=world.guild.id)
         if a.command == "exclude"
     ]
     assert audit.args.get("reason") == "x"

@@ -29,8 +29,14 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 async def _started(service: GameService, *, reveal: bool) -> int:
     await service.new_game(
-        GUILD, HOST, "fast", "UTC", roles="mafioso=1 commissar=1 villager=2", seed=5,
-        activity_rules=False, reveal=reveal,
+        GUILD,
+        HOST,
+        "fast",
+        "UTC",
+        roles="mafioso=1 commissar=1 villager=2",
+        seed=5,
+        activity_rules=False,
+        reveal=reveal,
     )
     for uid in range(1, 5):
         await service.join(GUILD, uid)

@@ -42,9 +42,7 @@ async def posts_logged(service: GameService) -> int:
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\u200b\u200d", "\n\u3164\n"])
-async def test_R52_a_blank_post_is_refused_and_not_counted(
-    service: GameService, text: str
-) -> None:
+async def test_R52_a_blank_post_is_refused_and_not_counted(service: GameService, text: str) -> None:
     await started(service)
     with pytest.raises(ServiceError) as err:
         await service.post(GUILD, 1, text)

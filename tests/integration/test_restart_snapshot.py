@@ -212,4 +212,3 @@ async def test_R18_R36_R54_host_commands_in_a_pistol_window_survive_a_restart(
     await fresh.load()
     assert _view(fresh.live[live.id]) == _view(live)
     assert live.engine.state == await _full_log_game(store, live)
-

@@ -69,8 +69,11 @@ async def _played_in_order(order: tuple[int, ...], path: str) -> dict[str, Any]:
             "seats": [(p.user_id, p.nick, p.role) for p in live.players],
             "living": turn_open_announcement(state, 1, None).payload["living"],
             "roster": public_roster(state),
-            "choices": {(n, v): valid_targets(state, n, v) for n in state.players
-                        for v in ("vote", "kill", "check")},
+            "choices": {
+                (n, v): valid_targets(state, n, v)
+                for n in state.players
+                for v in ("vote", "kill", "check")
+            },
         }
     finally:
         await store.close()

@@ -281,6 +281,7 @@ SCENARIOS: dict[str, tuple[Step, Step]] = {
     "member_left_signup": (_lobby_full, lambda w: w.service.member_left(GUILD, 3)),
 }
 
+
 async def _post_again(w: World) -> None:
     """A post committed to the outbox is the delivery's to show again (it stays pending: the
     retry confirms that one, never a second copy); one never committed is posted again."""

@@ -47,9 +47,7 @@ __all__ = [
 ]
 
 MAFIA_ROLES = frozenset({"boss", "mafioso", "troublemaker"})
-TOWN_ROLES = frozenset(
-    {"villager", "commissar", "sergeant", "doctor", "prostitute", "foundling"}
-)
+TOWN_ROLES = frozenset({"villager", "commissar", "sergeant", "doctor", "prostitute", "foundling"})
 LONER_ROLES = frozenset({"maniac", "crook"})
 ROLES = MAFIA_ROLES | TOWN_ROLES | LONER_ROLES
 REPEATABLE_ROLES = frozenset({"villager", "mafioso"})
@@ -58,7 +56,7 @@ Json = dict[str, Any]
 
 
 def parse_players(spec: str) -> list[Json]:
-    """"Com:commissar V1" -> [{"nick": "Com", "role": "commissar"}, {"nick": "V1", ...}]."""
+    """ "Com:commissar V1" -> [{"nick": "Com", "role": "commissar"}, {"nick": "V1", ...}]."""
     players = []
     for token in spec.split():
         nick, _, role = token.partition(":")
@@ -127,9 +125,7 @@ def hc(text: str) -> Json:
     return cmd
 
 
-def turn(
-    *requests: str | Json, host: Iterable[str] = (), after: Iterable[str | Json] = ()
-) -> Json:
+def turn(*requests: str | Json, host: Iterable[str] = (), after: Iterable[str | Json] = ()) -> Json:
     t: Json = {"requests": [rq(r) for r in requests]}
     host = list(host)
     after = list(after)
@@ -166,6 +162,7 @@ def play(players: str | list[Json], *turns: Json, **kwargs: Any) -> Json:
 
 
 # --- reading the outcome -------------------------------------------------------------------
+
 
 def turn_out(out: Json, n: int) -> Json:
     assert len(out["turns"]) >= n, f"turn {n} missing from output ({len(out['turns'])} turns)"

@@ -23,7 +23,9 @@ def test_R57_the_robbed_vote_counts_for_the_crooks_candidate_under_the_robbed_ni
     assert rejected(out, 2) == []
     # R34: V1's vote is listed under V1, for the Crook's candidate, at V1's arrival (first)
     assert lynch(out, 2) == {
-        "chosen": "V2", "hanged": "V2", "votes": {"V2": ["V1", "Cr"], "Maf": ["V2"]},
+        "chosen": "V2",
+        "hanged": "V2",
+        "votes": {"V2": ["V1", "Cr"], "Maf": ["V2"]},
         "public": "full",
     }
     assert deaths(out, 2) == [("V2", "lynch")]
@@ -47,7 +49,10 @@ def test_R57_only_the_crook_steals_and_he_cannot_hunt():
 def test_R57_without_a_vote_of_his_own_the_stolen_vote_is_not_counted():
     out = play(SIX, turn(), turn("Cr steal V1", "V1 vote Boss", "V2 vote Boss", "Doc vote Boss"))
     assert lynch(out, 2) == {
-        "chosen": "Boss", "hanged": "Boss", "votes": {"Boss": ["V2", "Doc"]}, "public": "full",
+        "chosen": "Boss",
+        "hanged": "Boss",
+        "votes": {"Boss": ["V2", "Doc"]},
+        "public": "full",
     }
 
 
@@ -69,8 +74,14 @@ def test_R57_R53_the_robbed_player_has_voted_and_stays_in_the_electorate():
     assert "V1" in result.lynch.votes["V2"]
 
 
-ROLES_OF = {"Cr": "crook", "Boss": "boss", "Maf": "mafioso", "Com": "commissar",
-            "Pro": "prostitute", "Doc": "doctor"}
+ROLES_OF = {
+    "Cr": "crook",
+    "Boss": "boss",
+    "Maf": "mafioso",
+    "Com": "commissar",
+    "Pro": "prostitute",
+    "Doc": "doctor",
+}
 
 
 def test_R57_R54_a_crook_deprived_of_his_vote_steals_nothing_that_counts():
@@ -98,7 +109,9 @@ def test_R57_R33_the_robbed_vote_keeps_its_arrival_time_in_a_tie():
         turn("V1 vote Com", "Maf vote Boss", "Cr steal V1", "Cr vote V2", "Doc vote Boss"),
     )
     assert lynch(out, 2) == {
-        "chosen": "Boss", "hanged": "Boss", "votes": {"V2": ["V1", "Cr"], "Boss": ["Maf", "Doc"]},
+        "chosen": "Boss",
+        "hanged": "Boss",
+        "votes": {"V2": ["V1", "Cr"], "Boss": ["Maf", "Doc"]},
         "public": "full",
     }
 
@@ -188,8 +201,9 @@ def test_R15_the_town_wins_only_once_no_loner_is_alive():
 def test_R43_R57_at_most_one_crook_and_he_counts_for_neither_side():
     assert ROLES["crook"].faction is Faction.LONER
     try:
-        validate_setup(["crook", "crook", "mafioso", "mafioso", "villager", "villager",
-                        "villager", "villager"])
+        validate_setup(
+            ["crook", "crook", "mafioso", "mafioso", "villager", "villager", "villager", "villager"]
+        )
     except SetupError as exc:
         assert exc.code == "duplicate_role"
     else:
@@ -204,12 +218,24 @@ def test_R57_the_role_card_the_crook_reads():
 
 
 def test_R57_the_hosts_account_tells_what_became_of_the_theft():
-    game = Game.new([("Cr", "crook"), ("Boss", "boss"), ("Maf", "mafioso"), ("V1", "villager"),
-                     ("V2", "villager"), ("V3", "villager"), ("V4", "villager"),
-                     ("V5", "villager")])
+    game = Game.new(
+        [
+            ("Cr", "crook"),
+            ("Boss", "boss"),
+            ("Maf", "mafioso"),
+            ("V1", "villager"),
+            ("V2", "villager"),
+            ("V3", "villager"),
+            ("V4", "villager"),
+            ("V5", "villager"),
+        ]
+    )
     game.resolve_and_finish()
-    for req in (Request("Cr", "steal", target="V1"), Request("V1", "vote", target="Boss"),
-                Request("Cr", "vote", target="V2")):
+    for req in (
+        Request("Cr", "steal", target="V1"),
+        Request("V1", "vote", target="Boss"),
+        Request("Cr", "vote", target="V2"),
+    ):
         assert game.submit(req) is None
     assert game.host_action(HostAction("deprive_vote", "V5")) is None
     payload = host_account(game.state, game.resolve()).payload

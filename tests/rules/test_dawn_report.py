@@ -87,8 +87,13 @@ def test_R33_a_tie_broken_for_a_dead_candidate_hangs_nobody() -> None:
         NINE,
         turn(),
         turn(
-            "V1 hunt Maf", "V2 vote Boss", "V3 vote Maf", "Com vote Maf", "V4 vote Boss",
-            "V5 vote Boss", "Tro vote Maf",
+            "V1 hunt Maf",
+            "V2 vote Boss",
+            "V3 vote Maf",
+            "Com vote Maf",
+            "V4 vote Boss",
+            "V5 vote Boss",
+            "Tro vote Maf",
         ),
     )
     lynch = lynch_of(game, 2)

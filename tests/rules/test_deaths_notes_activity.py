@@ -37,6 +37,7 @@ def cycle_votes(*voters: str) -> list[str]:
 
 # --- R35: roles revealed ---------------------------------------------------------------------
 
+
 def test_R35_every_death_reveals_the_role():
     out = play(
         MANIAC8,
@@ -45,7 +46,10 @@ def test_R35_every_death_reveals_the_role():
     )
     roles = {d["player"]: d["role"] for d in all_deaths(out)}
     assert roles == {
-        "V1": "villager", "Doc": "doctor", "Tro": "troublemaker", "Man": "maniac",
+        "V1": "villager",
+        "Doc": "doctor",
+        "Tro": "troublemaker",
+        "Man": "maniac",
     }
 
 
@@ -59,13 +63,15 @@ def test_R35_promoted_sergeant_reveals_sergeant():
 
 # --- R36: ghosts and the double kill ---------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "request_",
     ["V1 vote Boss", "V1 hunt Boss", "V1 note V2: from beyond", "Com check Boss", "Maf kill V2"],
 )
 def test_R36_ghosts_send_no_requests(request_):
-    out = play(EIGHT, turn("Boss kill V1"), turn("V2 hunt Maf"), turn("Boss kill Com"),
-               turn(request_))
+    out = play(
+        EIGHT, turn("Boss kill V1"), turn("V2 hunt Maf"), turn("Boss kill Com"), turn(request_)
+    )
     assert {d["player"] for d in all_deaths(out)} == {"V1", "Maf", "Com"}
     assert rejected(out, 4) == [(0, "dead_sender")]
     assert deaths(out, 4) == []
@@ -78,6 +84,7 @@ def test_R36_double_kill_granted_by_host_for_the_turn():
 
 
 # --- R37: death notes ------------------------------------------------------------------------
+
 
 def test_R37_note_delivered_when_author_killed_by_mafia():
     out = play(EIGHT, turn("V1 note V2: Boss is mafia", "Maf kill V1"))
@@ -106,8 +113,7 @@ NOT_DELIVERED = {
     "hunt_backfire": (EIGHT, [turn("V1 note V2: x"), turn("V1 hunt V2")], "V1"),
     "poison": (MANIAC8, [turn("V1 note V2: x", "Man poison V1"), turn()], "V1"),
     "euthanasia": (EIGHT, [turn("V1 note V2: x", "Doc inject V1")], "V1"),
-    "pistol": (EIGHT, [turn("Boss note V1: x", "Maf kill Com", after=["Com shoot Boss"])],
-               "Boss"),
+    "pistol": (EIGHT, [turn("Boss note V1: x", "Maf kill Com", after=["Com shoot Boss"])], "Boss"),
     "excluded": (EIGHT, [turn("V1 note V2: x"), turn(host=["exclude V1"])], "V1"),
     "inactive": (EIGHT, [turn("V1 note V2: x", *posts(EIGHT_NICKS, but=["V1"]))], "V1"),
 }
@@ -154,8 +160,13 @@ def test_R37_note_to_oneself_refused():
 def test_R37_notes_of_several_victims_delivered_together():
     out = play(
         EIGHT,
-        turn("V1 note V3: one", "V2 note V3: two", "Boss kill V1,V2", "Maf kill V1,V2",
-             host=["double_kill"]),
+        turn(
+            "V1 note V3: one",
+            "V2 note V3: two",
+            "Boss kill V1,V2",
+            "Maf kill V1,V2",
+            host=["double_kill"],
+        ),
     )
     assert sorted(deaths(out, 1)) == [("V1", "mafia"), ("V2", "mafia")]
     assert sorted(n["text"] for n in notes(out, 1)) == ["one", "two"]
@@ -163,10 +174,17 @@ def test_R37_notes_of_several_victims_delivered_together():
 
 # --- Decision: nobody targets himself except the heal and the lynch vote ----------------------
 
+
 @pytest.mark.parametrize(
     "request_",
-    ["Com check Com", "Pro block Pro", "Doc inject Doc", "Man poison Man", "Tro slander Tro",
-     "V1 note V1: me"],
+    [
+        "Com check Com",
+        "Pro block Pro",
+        "Doc inject Doc",
+        "Man poison Man",
+        "Tro slander Tro",
+        "V1 note V1: me",
+    ],
 )
 def test_self_targeting_refused(request_):
     players = (
@@ -189,6 +207,7 @@ def test_self_heal_and_self_vote_allowed():
 
 
 # --- R52: inactivity -------------------------------------------------------------------------
+
 
 def test_R52_player_who_does_not_post_leaves_the_game():
     out = play(EIGHT, turn(*posts(EIGHT_NICKS, but=["V1"])), activity=True)

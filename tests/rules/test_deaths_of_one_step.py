@@ -28,12 +28,17 @@ EIGHT = "Com:commissar Doc:doctor Pro:prostitute Boss:boss Maf:mafioso V1 V2 V3"
 
 # --- 2c: the two victims of a double kill die together (R36) -----------------------------
 
+
 @pytest.mark.parametrize("targets", ["Com,Sgt", "Sgt,Com"])
 def test_R36_R19_sergeant_killed_with_the_commissar_is_not_promoted(targets: str):
     out = play(
         SGT8,
-        turn(f"Boss kill {targets}", f"Maf kill {targets}", host=["double_kill"],
-             after=["Sgt shoot Boss", "Com shoot Maf"]),
+        turn(
+            f"Boss kill {targets}",
+            f"Maf kill {targets}",
+            host=["double_kill"],
+            after=["Sgt shoot Boss", "Com shoot Maf"],
+        ),
     )
     assert full_deaths(out, 1) == [
         {"player": "Com", "role": "commissar", "cause": "mafia", "by": ["Boss", "Maf"]},
@@ -65,12 +70,17 @@ def test_R36_deaths_of_a_double_kill_are_listed_in_seat_order():
 
 def test_R36_R40_doctor_killed_with_his_patient_heals_nobody_whatever_the_order():
     for targets in ("Doc,V1", "V1,Doc"):
-        out = play(EIGHT, turn(f"Boss kill {targets}", f"Maf kill {targets}", "Doc heal V1",
-                               host=["double_kill"]))
+        out = play(
+            EIGHT,
+            turn(
+                f"Boss kill {targets}", f"Maf kill {targets}", "Doc heal V1", host=["double_kill"]
+            ),
+        )
         assert deaths(out, 1) == [("Doc", "mafia"), ("V1", "mafia")]
 
 
 # --- step 4: removals happen together ----------------------------------------------------
+
 
 def _seated(spec: str, first: str) -> list[dict[str, str]]:
     """The players of `spec`, with `first` moved to the first seat."""
@@ -79,8 +89,7 @@ def _seated(spec: str, first: str) -> list[dict[str, str]]:
 
 
 # Votes spread one per candidate: nobody reaches a quarter of 8 (R31), nobody is hanged.
-SPREAD = ["Com vote V1", "Maf vote V2", "V1 vote V3", "V2 vote V4", "V3 vote Com",
-          "V4 vote Maf"]
+SPREAD = ["Com vote V1", "Maf vote V2", "V1 vote V3", "V2 vote V4", "V3 vote Com", "V4 vote Maf"]
 
 
 @pytest.mark.parametrize("first", ["Boss", "Fou"])
@@ -88,8 +97,9 @@ def test_R22_foundling_removed_with_the_boss_for_inactivity_is_not_converted(fir
     players = _seated(FOU8, first)
     out = play(players, turn(*posts(FOU8, but=["Boss", "Fou"])), activity=True)
     assert sorted(deaths(out, 1)) == [("Boss", "inactive"), ("Fou", "inactive")]
-    assert [d[0] for d in deaths(out, 1)] == [p["nick"] for p in players
-                                             if p["nick"] in {"Boss", "Fou"}]  # seat order
+    assert [d[0] for d in deaths(out, 1)] == [
+        p["nick"] for p in players if p["nick"] in {"Boss", "Fou"}
+    ]  # seat order
     assert turn_out(out, 1)["conversions"] == []
     assert full_deaths(out, 1)[0]["role"] in {"boss", "foundling"}
 
@@ -126,8 +136,7 @@ def test_R19_sergeant_removed_with_the_commissar_in_step_4_is_not_promoted():
 
 
 def test_R22_boss_removed_in_step_4_converts_a_foundling_still_alive():
-    out = play(FOU8, turn(*posts(FOU8, but=["Boss"])), turn(*posts(FOU8), *SPREAD),
-               activity=True)
+    out = play(FOU8, turn(*posts(FOU8, but=["Boss"])), turn(*posts(FOU8), *SPREAD), activity=True)
     assert deaths(out, 1) == [("Boss", "inactive")]
     assert nicks(turn_out(out, 1)["conversions"]) == ["Fou"]
 

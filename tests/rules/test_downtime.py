@@ -69,17 +69,24 @@ def test_R59_the_other_steps_still_happen() -> None:
 def test_R59_the_last_measure_of_a_turn_counts() -> None:
     """A resolution retried after a crash measures the turn again (the longer): the last
     entry decides."""
-    out = play(
-        EIGHT, with_downtime(turn(), down(10), down(80)), activity=True
-    )
+    out = play(EIGHT, with_downtime(turn(), down(10), down(80)), activity=True)
     assert deaths(out, 1) == []
 
 
 def test_R59_the_rebuild_from_the_log_decides_the_same() -> None:
-    players = [(n, r) for n, r in (
-        ("Com", "commissar"), ("Doc", "doctor"), ("Pro", "prostitute"), ("Boss", "boss"),
-        ("Maf", "mafioso"), ("V1", "villager"), ("V2", "villager"), ("V3", "villager"),
-    )]
+    players = [
+        (n, r)
+        for n, r in (
+            ("Com", "commissar"),
+            ("Doc", "doctor"),
+            ("Pro", "prostitute"),
+            ("Boss", "boss"),
+            ("Maf", "mafioso"),
+            ("V1", "villager"),
+            ("V2", "villager"),
+            ("V3", "villager"),
+        )
+    ]
     live = Game.new(players, seed=1, activity_rules=True)
     live.resolve(Downtime(lost=100, length=600))
     live.finish_turn()

@@ -44,6 +44,7 @@ BIG = (
 
 # --- Section 1: timeline ---------------------------------------------------------------------
 
+
 def test_R3_no_lynch_vote_on_turn_1():
     out = play(FOUR, turn("V1 vote Maf", "V2 vote Maf"))
     t1 = turn_out(out, 1)
@@ -83,13 +84,22 @@ def test_R5_output_turn_has_every_key_of_the_format():
     assert set(out) == {"turns", "winner"}
     t1 = turn_out(out, 1)
     assert set(t1) == {
-        "turn", "rejected", "deaths", "checks", "lynch", "notes", "conversions",
-        "promotions", "after", "winner",
+        "turn",
+        "rejected",
+        "deaths",
+        "checks",
+        "lynch",
+        "notes",
+        "conversions",
+        "promotions",
+        "after",
+        "winner",
     }
     assert set(t1["after"]) == {"rejected", "deaths"}
 
 
 # --- Section 3: factions and win -------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("target", "result"),
@@ -127,7 +137,9 @@ def test_R13_replay_is_deterministic():
 def test_R14_mafia_cannot_target_known_member():
     out = play(BIG, turn("Maf kill Boss", "Boss kill Tro", "Tro kill Maf"))
     assert rejected(out, 1) == [
-        (0, "own_mafia_target"), (1, "own_mafia_target"), (2, "own_mafia_target"),
+        (0, "own_mafia_target"),
+        (1, "own_mafia_target"),
+        (2, "own_mafia_target"),
     ]
     assert deaths(out, 1) == []
 
@@ -135,7 +147,7 @@ def test_R14_mafia_cannot_target_known_member():
 def test_R14_foundling_is_not_a_known_member():
     out = play(BIG, turn("Maf kill Fou"))
     assert rejected(out, 1) == []  # R55: refusing would reveal the Foundling
-    assert deaths(out, 1) == []    # R22: the kill silently fails
+    assert deaths(out, 1) == []  # R22: the kill silently fails
 
 
 def test_R15_town_wins_when_no_mafia_and_no_maniac():
@@ -220,6 +232,7 @@ def test_R16_villager_may_hunt_but_has_no_ability():
 
 # --- Section 10: setup --------------------------------------------------------------------
 
+
 def _raw(players: str) -> dict:
     from tests.rules.dsl import parse_players
 
@@ -229,9 +242,9 @@ def _raw(players: str) -> dict:
 @pytest.mark.parametrize(
     "players",
     [
-        "Maf:mafioso V1 V2 V3 V4",          # 5 players need 2 mafia
+        "Maf:mafioso V1 V2 V3 V4",  # 5 players need 2 mafia
         "Maf:mafioso V1 V2 V3 V4 V5 V6 V7",  # 8 players need 2 mafia
-        "V1 V2 V3 V4",                       # no mafia at all
+        "V1 V2 V3 V4",  # no mafia at all
     ],
 )
 def test_R24_mafia_below_a_quarter_is_invalid(players):
@@ -242,10 +255,10 @@ def test_R24_mafia_below_a_quarter_is_invalid(players):
 @pytest.mark.parametrize(
     "players",
     [
-        "Maf:mafioso V1 V2 V3",                     # 4 players, 1 mafia
+        "Maf:mafioso V1 V2 V3",  # 4 players, 1 mafia
         "M1:mafioso M2:mafioso V1 V2 V3 V4 V5 V6",  # 8 players, 2 mafia
-        "Boss:boss Fou:foundling V1",               # foundling counts as town at the start
-        "Man:maniac Maf:mafioso V1 V2",             # the maniac is neither town nor mafia
+        "Boss:boss Fou:foundling V1",  # foundling counts as town at the start
+        "Man:maniac Maf:mafioso V1 V2",  # the maniac is neither town nor mafia
     ],
 )
 def test_R24_R43_valid_setups_run(players):
@@ -325,13 +338,17 @@ def test_R44_nicknames_equal_after_unicode_normalisation_are_duplicates():
 
 # --- Host commands (R45/R46 punishments, R36 double kill, R56) ------------------------------
 
+
 def test_R45_R46_deprived_player_cannot_vote_that_turn():
     out = play(EIGHT, turn(), turn("V1 vote Maf", host=["deprive_vote V1"]), turn("V1 vote Maf"))
     assert rejected(out, 2) == [(0, "vote_deprived")]
     assert lynch(out, 2) == {"chosen": None, "hanged": None, "votes": {}, "public": "totals"}
     assert rejected(out, 3) == []  # only for that turn
     assert lynch(out, 3) == {
-        "chosen": None, "hanged": None, "votes": {"Maf": ["V1"]}, "public": "full",
+        "chosen": None,
+        "hanged": None,
+        "votes": {"Maf": ["V1"]},
+        "public": "full",
     }
 
 
@@ -381,6 +398,7 @@ def test_R56_double_kill_lets_the_mafia_kill_two():
 
 # --- R55: refusals leak nothing ---------------------------------------------------------------
 
+
 def test_R55_refusal_of_a_heal_is_judged_on_requests_only():
     # The heal of V1 at turn 1 was blocked; refusing it again at turn 2 reveals nothing about
     # the block, because it is judged on the doctor's own requests (R20).
@@ -403,6 +421,9 @@ def test_R18_in_after_any_verb_but_shoot_is_an_ordinary_refusal():
         turn(after=["V2 post", "V2 vote Maf", "Maf kill V2", "V2 note Com: late", "V2 post"]),
     )
     assert after_rejected(out, 2) == [
-        (0, "request_closed"), (1, "request_closed"), (2, "request_closed"),
-        (3, "request_closed"), (4, "request_closed"),
+        (0, "request_closed"),
+        (1, "request_closed"),
+        (2, "request_closed"),
+        (3, "request_closed"),
+        (4, "request_closed"),
     ]

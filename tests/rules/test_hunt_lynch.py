@@ -17,6 +17,7 @@ NINE_MANIAC = "Com:commissar Boss:boss Maf:mafioso Tro:troublemaker Man:maniac V
 
 # --- Hunt ------------------------------------------------------------------------------------
 
+
 def test_R28_only_the_first_hunt_is_carried_out():
     out = play(EIGHT, turn(), turn("V1 hunt Maf", "V2 hunt Boss"))
     assert full_deaths(out, 2) == [
@@ -95,11 +96,14 @@ def test_R30_hunting_a_converted_foundling_kills_him():
 
 # --- Lynch -----------------------------------------------------------------------------------
 
+
 def test_R31_most_votes_is_hanged():
     out = play(EIGHT, turn(), turn("V1 vote V3", "V2 vote V3", "V3 vote V2"))
     assert lynch(out, 2) == {
-        "chosen": "V3", "hanged": "V3",
-        "votes": {"V3": ["V1", "V2"], "V2": ["V3"]}, "public": "full",
+        "chosen": "V3",
+        "hanged": "V3",
+        "votes": {"V3": ["V1", "V2"], "V2": ["V3"]},
+        "public": "full",
     }
     assert full_deaths(out, 2) == [
         {"player": "V3", "role": "villager", "cause": "lynch", "by": ["V1", "V2"]}
@@ -114,7 +118,10 @@ def test_R31_exactly_a_quarter_of_the_electorate_suffices():
 def test_R31_below_a_quarter_nobody_is_hanged():
     out = play(NINE, turn(), turn("V1 vote V5", "V2 vote V5"))  # 4*2 < 9
     assert lynch(out, 2) == {
-        "chosen": None, "hanged": None, "votes": {"V5": ["V1", "V2"]}, "public": "full",
+        "chosen": None,
+        "hanged": None,
+        "votes": {"V5": ["V1", "V2"]},
+        "public": "full",
     }
     assert deaths(out, 2) == []
 
@@ -140,7 +147,10 @@ def test_R31_self_vote_is_allowed():
     out = play(EIGHT, turn(), turn("V1 vote V1"))
     assert rejected(out, 2) == []
     assert lynch(out, 2) == {
-        "chosen": None, "hanged": None, "votes": {"V1": ["V1"]}, "public": "full",
+        "chosen": None,
+        "hanged": None,
+        "votes": {"V1": ["V1"]},
+        "public": "full",
     }
 
 
@@ -165,8 +175,10 @@ def test_R32_vote_of_hunted_mafia_counts():
 def test_R33_tie_hangs_candidate_of_second_vote():
     out = play(EIGHT, turn(), turn("V1 vote Boss", "V2 vote Maf", "V3 vote Boss", "Com vote Maf"))
     assert lynch(out, 2) == {
-        "chosen": "Maf", "hanged": "Maf",
-        "votes": {"Boss": ["V1", "V3"], "Maf": ["V2", "Com"]}, "public": "full",
+        "chosen": "Maf",
+        "hanged": "Maf",
+        "votes": {"Boss": ["V1", "V3"], "Maf": ["V2", "Com"]},
+        "public": "full",
     }
 
 
@@ -186,15 +198,20 @@ def test_R33_changed_vote_arrives_when_sent():
         turn("V1 vote Boss", "V2 vote Maf", "V3 vote Boss", "Com vote Maf", "V2 vote Maf"),
     )
     assert lynch(out, 2) == {
-        "chosen": "Boss", "hanged": "Boss",
-        "votes": {"Boss": ["V1", "V3"], "Maf": ["Com", "V2"]}, "public": "full",
+        "chosen": "Boss",
+        "hanged": "Boss",
+        "votes": {"Boss": ["V1", "V3"], "Maf": ["Com", "V2"]},
+        "public": "full",
     }
 
 
 def test_R33_changed_vote_moves_to_the_new_candidate():
     out = play(EIGHT, turn(), turn("V1 vote Boss", "V2 vote Boss", "V1 vote Maf"))
     assert lynch(out, 2) == {
-        "chosen": None, "hanged": None, "votes": {"Boss": ["V2"], "Maf": ["V1"]}, "public": "full",
+        "chosen": None,
+        "hanged": None,
+        "votes": {"Boss": ["V2"], "Maf": ["V1"]},
+        "public": "full",
     }
 
 
@@ -223,7 +240,10 @@ def test_R54_deprived_voter_is_refused_and_out_of_the_electorate():
     ]
     # 8 voters hold their vote: 2 votes are a quarter
     assert lynch(out, 2) == {
-        "chosen": "V3", "hanged": "V3", "votes": {"V3": ["V1", "V2"]}, "public": "totals",
+        "chosen": "V3",
+        "hanged": "V3",
+        "votes": {"V3": ["V1", "V2"]},
+        "public": "totals",
     }
 
 
@@ -231,7 +251,10 @@ def test_R54_results_full_again_when_nobody_is_deprived():
     out = play(NINE, turn(), turn(host=["deprive_vote V4"]), turn("V4 vote V3"))
     assert lynch(out, 2)["public"] == "totals"
     assert lynch(out, 3) == {
-        "chosen": None, "hanged": None, "votes": {"V3": ["V4"]}, "public": "full",
+        "chosen": None,
+        "hanged": None,
+        "votes": {"V3": ["V4"]},
+        "public": "full",
     }
 
 
@@ -246,7 +269,9 @@ def test_R31_R33_lynch_chooses_a_candidate_killed_earlier_and_nobody_is_hanged()
     )
     assert deaths(out, 2) == [("V3", "mafia")]
     assert lynch(out, 2) == {
-        "chosen": "V3", "hanged": None, "votes": {"V3": ["V1", "V2"], "V2": ["V3", "Com"]},
+        "chosen": "V3",
+        "hanged": None,
+        "votes": {"V3": ["V1", "V2"], "V2": ["V3", "Com"]},
         "public": "full",
     }
 
@@ -261,6 +286,8 @@ def test_R31_lynch_chooses_a_candidate_poisoned_dead_at_step_0_and_nobody_is_han
     )
     assert deaths(out, 2) == [("V1", "poison")]
     assert lynch(out, 2) == {
-        "chosen": "V1", "hanged": None, "votes": {"V1": ["V2", "V3", "Com"], "Maf": ["Doc", "Man"]},
+        "chosen": "V1",
+        "hanged": None,
+        "votes": {"V1": ["V2", "V3", "Com"], "Maf": ["Doc", "Man"]},
         "public": "full",
     }

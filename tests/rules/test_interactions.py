@@ -21,16 +21,16 @@ FOU8 = "Com:commissar Fou:foundling Boss:boss Maf:mafioso V1 V2 V3 V4"
 
 
 def check(by, target, result, killed_by=None, method=None):
-    return {"by": by, "target": target, "result": result, "killed_by": killed_by,
-            "method": method}
+    return {"by": by, "target": target, "result": result, "killed_by": killed_by, "method": method}
 
 
 def test_R18_R19_sergeant_promoted_and_hanged_in_the_same_turn_shoots_too():
     out = play(
         SGT8,
         turn(),
-        turn("Maf kill Com", "V1 vote Sgt", "V2 vote Sgt",
-             after=["Com shoot Maf", "Sgt shoot Boss"]),
+        turn(
+            "Maf kill Com", "V1 vote Sgt", "V2 vote Sgt", after=["Com shoot Maf", "Sgt shoot Boss"]
+        ),
     )
     assert deaths(out, 2) == [("Com", "mafia"), ("Sgt", "lynch")]
     assert nicks(turn_out(out, 2)["promotions"]) == ["Sgt"]

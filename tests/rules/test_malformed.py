@@ -62,115 +62,237 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("unknown_nick_sender", with_turns(req(by="Zed", do="check", target="Maf")), "Zed"),
     ("unknown_nick_target", with_turns(req(by="Com", do="check", target="Zed")), "Zed"),
     ("unknown_nick_note_to", with_turns(req(by="V1", do="note", to="Zed", text="x")), "Zed"),
-    ("unknown_nick_in_targets",
-     with_turns({"host": [{"do": "double_kill"}],
-                 "requests": [{"by": "Maf", "do": "kill", "targets": ["V1", "Zed"]}]}), "Zed"),
+    (
+        "unknown_nick_in_targets",
+        with_turns(
+            {
+                "host": [{"do": "double_kill"}],
+                "requests": [{"by": "Maf", "do": "kill", "targets": ["V1", "Zed"]}],
+            }
+        ),
+        "Zed",
+    ),
     ("unknown_nick_host", with_turns({"host": [{"do": "exclude", "player": "Zed"}]}), "Zed"),
-    ("unknown_nick_deprive",
-     with_turns({"host": [{"do": "deprive_vote", "player": "Zed"}]}), "Zed"),
-    ("unknown_nick_shooter",
-     with_turns({"after": [{"by": "Zed", "do": "shoot", "target": "Maf"}]}), "Zed"),
-    ("unknown_nick_shot", with_turns({"after": [{"by": "Com", "do": "shoot", "target": "Zed"}]}),
-     "Zed"),
-    ("unknown_role", with_players(("Com", "wizard"), ("Maf", "mafioso"), ("V1", "villager"),
-                                  ("V2", "villager")), "wizard"),
+    (
+        "unknown_nick_deprive",
+        with_turns({"host": [{"do": "deprive_vote", "player": "Zed"}]}),
+        "Zed",
+    ),
+    (
+        "unknown_nick_shooter",
+        with_turns({"after": [{"by": "Zed", "do": "shoot", "target": "Maf"}]}),
+        "Zed",
+    ),
+    (
+        "unknown_nick_shot",
+        with_turns({"after": [{"by": "Com", "do": "shoot", "target": "Zed"}]}),
+        "Zed",
+    ),
+    (
+        "unknown_role",
+        with_players(("Com", "wizard"), ("Maf", "mafioso"), ("V1", "villager"), ("V2", "villager")),
+        "wizard",
+    ),
     ("unknown_verb", with_turns(req(by="V1", do="fly", target="Maf")), "fly"),
-    ("unknown_host_command", with_turns({"host": [{"do": "resurrect", "player": "V1"}]}),
-     "resurrect"),
-    ("duplicate_nick", with_players(("Maf", "mafioso"), ("V1", "villager"), ("V1", "villager"),
-                                    ("V2", "villager")), "V1"),
-    ("setup_too_few_mafia", with_players(("Maf", "mafioso"), ("V1", "villager"),
-                                         ("V2", "villager"), ("V3", "villager"),
-                                         ("V4", "villager")),
-     "1 mafia for 5 players; at least 2 needed (R24)"),
-    ("setup_mafia_not_below_town", with_players(("Boss", "boss"), ("Maf", "mafioso"),
-                                                ("V1", "villager"), ("V2", "villager")),
-     "2 mafia against 2 town"),
-    ("setup_foundling_without_boss", with_players(("Fou", "foundling"), ("Maf", "mafioso"),
-                                                  ("V1", "villager"), ("V2", "villager")),
-     "a foundling needs a boss"),
-    ("setup_sergeant_without_commissar",
-     with_players(("Sgt", "sergeant"), ("Maf", "mafioso"), ("V1", "villager"),
-                  ("V2", "villager")), "a sergeant needs a commissar"),
-    ("setup_two_commissars", with_players(("C1", "commissar"), ("C2", "commissar"),
-                                          ("Maf", "mafioso"), ("V1", "villager")),
-     "at most one commissar per game, got 2"),
+    (
+        "unknown_host_command",
+        with_turns({"host": [{"do": "resurrect", "player": "V1"}]}),
+        "resurrect",
+    ),
+    (
+        "duplicate_nick",
+        with_players(
+            ("Maf", "mafioso"), ("V1", "villager"), ("V1", "villager"), ("V2", "villager")
+        ),
+        "V1",
+    ),
+    (
+        "setup_too_few_mafia",
+        with_players(
+            ("Maf", "mafioso"),
+            ("V1", "villager"),
+            ("V2", "villager"),
+            ("V3", "villager"),
+            ("V4", "villager"),
+        ),
+        "1 mafia for 5 players; at least 2 needed (R24)",
+    ),
+    (
+        "setup_mafia_not_below_town",
+        with_players(("Boss", "boss"), ("Maf", "mafioso"), ("V1", "villager"), ("V2", "villager")),
+        "2 mafia against 2 town",
+    ),
+    (
+        "setup_foundling_without_boss",
+        with_players(
+            ("Fou", "foundling"), ("Maf", "mafioso"), ("V1", "villager"), ("V2", "villager")
+        ),
+        "a foundling needs a boss",
+    ),
+    (
+        "setup_sergeant_without_commissar",
+        with_players(
+            ("Sgt", "sergeant"), ("Maf", "mafioso"), ("V1", "villager"), ("V2", "villager")
+        ),
+        "a sergeant needs a commissar",
+    ),
+    (
+        "setup_two_commissars",
+        with_players(
+            ("C1", "commissar"), ("C2", "commissar"), ("Maf", "mafioso"), ("V1", "villager")
+        ),
+        "at most one commissar per game, got 2",
+    ),
     ("setup_no_players", with_key("players", []), "'players' must be a non-empty list"),
     ("seed_not_integer", with_key("seed", "seven"), "seed"),
     ("activity_rules_not_boolean", with_key("activity_rules", "yes"), "activity_rules"),
     ("players_not_a_list", with_key("players", {"Com": "commissar"}), "players"),
     ("turns_not_a_list", with_key("turns", {"requests": []}), "turns"),
-    ("turn_not_an_object", with_turns(["V1 vote Maf"]),  # type: ignore[arg-type]
-     "turn 1: must be an object"),
+    (
+        "turn_not_an_object",
+        with_turns(["V1 vote Maf"]),  # type: ignore[arg-type]
+        "turn 1: must be an object",
+    ),
     ("requests_not_a_list", with_turns({"requests": {"by": "V1", "do": "post"}}), "requests"),
-    ("target_not_a_string", with_turns(req(by="Com", do="check", target=5)),
-     "turn 1, requests[0]: 'check' needs 'target' (a nickname)"),
+    (
+        "target_not_a_string",
+        with_turns(req(by="Com", do="check", target=5)),
+        "turn 1, requests[0]: 'check' needs 'target' (a nickname)",
+    ),
     ("target_missing", with_turns(req(by="Com", do="check")), "target"),
-    ("targets_not_a_list",
-     with_turns({"host": [{"do": "double_kill"}],
-                 "requests": [{"by": "Maf", "do": "kill", "targets": "V1,V2"}]}), "targets"),
-    ("targets_three_players",
-     with_turns({"host": [{"do": "double_kill"}],
-                 "requests": [{"by": "Maf", "do": "kill", "targets": ["V1", "V2", "Com"]}]}),
-     "targets"),
+    (
+        "targets_not_a_list",
+        with_turns(
+            {
+                "host": [{"do": "double_kill"}],
+                "requests": [{"by": "Maf", "do": "kill", "targets": "V1,V2"}],
+            }
+        ),
+        "targets",
+    ),
+    (
+        "targets_three_players",
+        with_turns(
+            {
+                "host": [{"do": "double_kill"}],
+                "requests": [{"by": "Maf", "do": "kill", "targets": ["V1", "V2", "Com"]}],
+            }
+        ),
+        "targets",
+    ),
     ("note_without_text", with_turns(req(by="V1", do="note", to="V2")), "text"),
-    ("note_text_not_a_string", with_turns(req(by="V1", do="note", to="V2", text=7)),
-     "turn 1, requests[0]: 'note' needs 'text' (a string)"),
-    ("request_without_sender", with_turns(req(do="check", target="Maf")),
-     "turn 1, requests[0]: 'by' must be a nickname"),
-    ("request_without_verb", with_turns(req(by="Com", target="Maf")),
-     "turn 1, requests[0]: unknown verb None"),
-    ("player_without_role", with_key("players", [{"nick": "Com"}, *BASE["players"][1:]]),
-     "role"),
-    ("nick_not_a_string",
-     with_key("players", [{"nick": 1, "role": "commissar"}, *BASE["players"][1:]]),
-     "players[0]: 'nick' must be a non-empty string"),
+    (
+        "note_text_not_a_string",
+        with_turns(req(by="V1", do="note", to="V2", text=7)),
+        "turn 1, requests[0]: 'note' needs 'text' (a string)",
+    ),
+    (
+        "request_without_sender",
+        with_turns(req(do="check", target="Maf")),
+        "turn 1, requests[0]: 'by' must be a nickname",
+    ),
+    (
+        "request_without_verb",
+        with_turns(req(by="Com", target="Maf")),
+        "turn 1, requests[0]: unknown verb None",
+    ),
+    ("player_without_role", with_key("players", [{"nick": "Com"}, *BASE["players"][1:]]), "role"),
+    (
+        "nick_not_a_string",
+        with_key("players", [{"nick": 1, "role": "commissar"}, *BASE["players"][1:]]),
+        "players[0]: 'nick' must be a non-empty string",
+    ),
     ("missing_players", {"turns": []}, "players"),
     ("script_not_an_object", [BASE], "the script must be a JSON object"),
     # SCENARIOS.md: an unknown key anywhere is malformed, and the message names it and where
     ("unknown_top_level_key", with_key("description", "a comment"), "'description'"),
-    ("unknown_player_key",
-     with_key("players", [*BASE["players"][:2], {"nik": "V1", "role": "villager"},
-                          BASE["players"][3]]), "players[2]: unknown key 'nik'"),
-    ("extra_player_key",
-     with_key("players", [{"nick": "Com", "role": "commissar", "team": "town"},
-                          *BASE["players"][1:]]), "players[0]: unknown key 'team'"),
-    ("turn_comment_key", with_turns({"comment": "night one", "requests": []}),
-     "turn 1: unknown key 'comment'"),
-    ("turn_description_key", with_turns({}, {"description": "x"}),
-     "turn 2: unknown key 'description'"),
-    ("request_unknown_key",
-     with_turns({}, {}, req(by="Com", do="check", target="Maf", why="hunch")),
-     "turn 3, requests[0]: unknown key 'why'"),
-    ("request_key_of_another_verb", with_turns(req(by="Com", do="check", target="Maf", to="V1")),
-     "turn 1, requests[0]"),
-    ("after_unknown_key",
-     with_turns({"after": [{"by": "Com", "do": "shoot", "target": "Maf", "note": "x"}]}),
-     "turn 1, after[0]: unknown key 'note'"),
-    ("host_unknown_key",
-     with_turns({"host": [{"do": "exclude", "player": "V1", "reason": "spam"}]}),
-     "turn 1, host[0]: unknown key 'reason'"),
-    ("host_double_kill_with_player",
-     with_turns({"host": [{"do": "double_kill", "player": "V1"}]}), "turn 1, host[0]"),
+    (
+        "unknown_player_key",
+        with_key(
+            "players", [*BASE["players"][:2], {"nik": "V1", "role": "villager"}, BASE["players"][3]]
+        ),
+        "players[2]: unknown key 'nik'",
+    ),
+    (
+        "extra_player_key",
+        with_key(
+            "players", [{"nick": "Com", "role": "commissar", "team": "town"}, *BASE["players"][1:]]
+        ),
+        "players[0]: unknown key 'team'",
+    ),
+    (
+        "turn_comment_key",
+        with_turns({"comment": "night one", "requests": []}),
+        "turn 1: unknown key 'comment'",
+    ),
+    (
+        "turn_description_key",
+        with_turns({}, {"description": "x"}),
+        "turn 2: unknown key 'description'",
+    ),
+    (
+        "request_unknown_key",
+        with_turns({}, {}, req(by="Com", do="check", target="Maf", why="hunch")),
+        "turn 3, requests[0]: unknown key 'why'",
+    ),
+    (
+        "request_key_of_another_verb",
+        with_turns(req(by="Com", do="check", target="Maf", to="V1")),
+        "turn 1, requests[0]",
+    ),
+    (
+        "after_unknown_key",
+        with_turns({"after": [{"by": "Com", "do": "shoot", "target": "Maf", "note": "x"}]}),
+        "turn 1, after[0]: unknown key 'note'",
+    ),
+    (
+        "host_unknown_key",
+        with_turns({"host": [{"do": "exclude", "player": "V1", "reason": "spam"}]}),
+        "turn 1, host[0]: unknown key 'reason'",
+    ),
+    (
+        "host_double_kill_with_player",
+        with_turns({"host": [{"do": "double_kill", "player": "V1"}]}),
+        "turn 1, host[0]",
+    ),
     # RULES.md R44, the exact rule: same name, mixed alphabets, an invisible name
-    ("duplicate_nick_case",
-     with_players(("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"),
-                  ("v1", "villager")), "players[3]"),
-    ("duplicate_nick_zero_width_space",
-     with_players(("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"),
-                  (" V\u200b1 ", "villager")),
-     "players[3]: nickname ' V\\u200b1 ' is the same name as players[2] 'V1'"),
-    ("mixed_script_nick",
-     with_players(("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"),
-                  ("Аnna", "villager")), "players[3]: nickname 'Аnna'"),
-    ("invisible_nick",
-     with_players(("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"),
-                  ("\u200b\u00ad", "villager")), "players[3]"),
+    (
+        "duplicate_nick_case",
+        with_players(
+            ("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"), ("v1", "villager")
+        ),
+        "players[3]",
+    ),
+    (
+        "duplicate_nick_zero_width_space",
+        with_players(
+            ("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"), (" V\u200b1 ", "villager")
+        ),
+        "players[3]: nickname ' V\\u200b1 ' is the same name as players[2] 'V1'",
+    ),
+    (
+        "mixed_script_nick",
+        with_players(
+            ("Com", "commissar"), ("Maf", "mafioso"), ("V1", "villager"), ("Аnna", "villager")
+        ),
+        "players[3]: nickname 'Аnna'",
+    ),
+    (
+        "invisible_nick",
+        with_players(
+            ("Com", "commissar"),
+            ("Maf", "mafioso"),
+            ("V1", "villager"),
+            ("\u200b\u00ad", "villager"),
+        ),
+        "players[3]",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("script", "word"), [(s, w) for _, s, w in MALFORMED],
-                         ids=[i for i, _, _ in MALFORMED])
+@pytest.mark.parametrize(
+    ("script", "word"), [(s, w) for _, s, w in MALFORMED], ids=[i for i, _, _ in MALFORMED]
+)
 def test_malformed_script_raises_script_error(script: Any, word: str):
     with pytest.raises(ScriptError) as info:
         run_script(copy.deepcopy(script))
@@ -205,25 +327,30 @@ def test_request_other_than_shoot_in_after_is_refused_as_closed():
 
 # --- RULES.md R44: names in a script are matched under the exact rule -------------------------
 
+
 def test_R44_script_names_resolve_to_the_players_canonical_nickname():
-    out = run_script(with_turns(
-        {"requests": [
-            {"by": " maf ", "do": "kill", "target": "c\u200bom"},
-            {"by": "COM", "do": "check", "target": "M\u00adAF"},
-            {"by": "com", "do": "note", "to": "\u3000v1", "text": "hi"},
-        ]},
-        {"host": [{"do": "deprive_vote", "player": "V\u200b2"}],
-         "requests": [{"by": "v2", "do": "vote", "target": "maf"}]},
-    ))
+    out = run_script(
+        with_turns(
+            {
+                "requests": [
+                    {"by": " maf ", "do": "kill", "target": "c\u200bom"},
+                    {"by": "COM", "do": "check", "target": "M\u00adAF"},
+                    {"by": "com", "do": "note", "to": "\u3000v1", "text": "hi"},
+                ]
+            },
+            {
+                "host": [{"do": "deprive_vote", "player": "V\u200b2"}],
+                "requests": [{"by": "v2", "do": "vote", "target": "maf"}],
+            },
+        )
+    )
     first, second = out["turns"]
     assert first["deaths"] == [
         {"player": "Com", "role": "commissar", "cause": "mafia", "by": ["Maf"]}
     ]
     assert [(c["by"], c["target"]) for c in first["checks"]] == [("Com", "Maf")]
     assert first["notes"] == [{"from": "Com", "to": "V1", "text": "hi"}]
-    assert second["rejected"] == [
-        {"index": 0, "by": "V2", "do": "vote", "reason": "vote_deprived"}
-    ]
+    assert second["rejected"] == [{"index": 0, "by": "V2", "do": "vote", "reason": "vote_deprived"}]
 
 
 def test_R44_script_with_a_name_that_matches_nobody_is_malformed():
@@ -232,6 +359,7 @@ def test_R44_script_with_a_name_that_matches_nobody_is_malformed():
 
 
 # --- through the command line ------------------------------------------------------------------
+
 
 def replay(stdin: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -257,10 +385,21 @@ def assert_one_line_error(proc: subprocess.CompletedProcess[str], word: str | No
 
 
 CLI_CASES = [
-    "unknown_nick_sender", "unknown_role", "unknown_verb", "unknown_host_command",
-    "duplicate_nick", "setup_too_few_mafia", "seed_not_integer", "targets_three_players",
-    "unknown_top_level_key", "unknown_player_key", "turn_comment_key", "request_unknown_key",
-    "host_unknown_key", "duplicate_nick_zero_width_space", "mixed_script_nick",
+    "unknown_nick_sender",
+    "unknown_role",
+    "unknown_verb",
+    "unknown_host_command",
+    "duplicate_nick",
+    "setup_too_few_mafia",
+    "seed_not_integer",
+    "targets_three_players",
+    "unknown_top_level_key",
+    "unknown_player_key",
+    "turn_comment_key",
+    "request_unknown_key",
+    "host_unknown_key",
+    "duplicate_nick_zero_width_space",
+    "mixed_script_nick",
 ]
 
 

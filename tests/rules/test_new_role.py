@@ -76,10 +76,12 @@ def script(*turns: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_bodyguard_dies_in_place_of_his_target(bodyguard: type[Role]):
-    out = run_script(script(
-        turn("Bg guard V1", "Bg note V2: the mafia came for V1", "Boss kill V1", "Maf kill V1"),
-        turn("V1 vote Maf", "V2 vote Maf", "V3 vote Maf"),
-    ))
+    out = run_script(
+        script(
+            turn("Bg guard V1", "Bg note V2: the mafia came for V1", "Boss kill V1", "Maf kill V1"),
+            turn("V1 vote Maf", "V2 vote Maf", "V3 vote Maf"),
+        )
+    )
     first = out["turns"][0]
     assert first["deaths"] == [
         {"player": "Bg", "role": "bodyguard", "cause": "mafia", "by": ["Boss", "Maf"]}
@@ -97,9 +99,7 @@ def test_bodyguard_guard_does_not_cover_other_players_or_other_causes(bodyguard:
     assert [(d["player"], d["cause"]) for d in out["turns"][0]["deaths"]] == [("V2", "mafia")]
     # the pistol, a lynch, the doctor's injection are no mafia kill: the guard does nothing
     out = run_script(script(turn("Bg guard V1", "Doc inject V1")))
-    assert [(d["player"], d["cause"]) for d in out["turns"][0]["deaths"]] == [
-        ("V1", "euthanasia")
-    ]
+    assert [(d["player"], d["cause"]) for d in out["turns"][0]["deaths"]] == [("V1", "euthanasia")]
 
 
 def test_bodyguard_blocked_guards_nobody(bodyguard: type[Role]):
@@ -117,30 +117,41 @@ def test_bodyguard_killed_himself_guards_nobody(bodyguard: type[Role]):
     """A protector hit by the same attack protects nobody (as R40's doctor), whatever the
     order of the targets."""
     for targets in ("Bg,V1", "V1,Bg"):
-        out = run_script(script(
-            turn("Bg guard V1", f"Boss kill {targets}", f"Maf kill {targets}",
-                 host=["double_kill"])
-        ))
+        out = run_script(
+            script(
+                turn(
+                    "Bg guard V1",
+                    f"Boss kill {targets}",
+                    f"Maf kill {targets}",
+                    host=["double_kill"],
+                )
+            )
+        )
         assert [(d["player"], d["cause"]) for d in out["turns"][0]["deaths"]] == [
-            ("Bg", "mafia"), ("V1", "mafia")
+            ("Bg", "mafia"),
+            ("V1", "mafia"),
         ]
 
 
 def test_bodyguard_verb_is_a_town_ability_that_excludes_the_hunt(bodyguard: type[Role]):
     """R17 is derived from the registry: a hunt withdraws the guard."""
-    out = run_script(script(
-        turn(),
-        turn("Bg guard V1", "Bg hunt Maf", "Boss kill V1", "Maf kill V1"),
-    ))
+    out = run_script(
+        script(
+            turn(),
+            turn("Bg guard V1", "Bg hunt Maf", "Boss kill V1", "Maf kill V1"),
+        )
+    )
     assert [(d["player"], d["cause"]) for d in out["turns"][1]["deaths"]] == [
-        ("Maf", "hunt"), ("V1", "mafia")
+        ("Maf", "hunt"),
+        ("V1", "mafia"),
     ]
 
 
 def test_bodyguard_refusals_are_the_common_ones(bodyguard: type[Role]):
     out = run_script(script(turn("Bg guard Bg", "Maf guard V1", "Bg guard V2")))
     assert [(r["by"], r["reason"]) for r in out["turns"][0]["rejected"]] == [
-        ("Bg", "self_target"), ("Maf", "wrong_role")
+        ("Bg", "self_target"),
+        ("Maf", "wrong_role"),
     ]
 
 
@@ -158,8 +169,12 @@ def test_bodyguard_card_and_request_format(bodyguard: type[Role]):
 def test_without_registration_guard_is_malformed():
     assert "bodyguard" not in ROLES
     with pytest.raises(ScriptError, match="unknown verb 'guard'"):
-        run_script({"players": [p for p in PLAYERS if p["nick"] != "Bg"],
-                    "turns": [{"requests": [rq("V1 guard V2")]}]})
+        run_script(
+            {
+                "players": [p for p in PLAYERS if p["nick"] != "Bg"],
+                "turns": [{"requests": [rq("V1 guard V2")]}],
+            }
+        )
     with pytest.raises(ScriptError, match="unknown role 'bodyguard'"):
         run_script(script())
     with pytest.raises(RequestFormatError, match="unknown verb 'guard'"):

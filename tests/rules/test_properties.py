@@ -41,17 +41,46 @@ from tests.rules.dsl import run_script, setup_problem
 MAFIA = frozenset({"boss", "mafioso", "troublemaker"})
 LONERS = frozenset({"maniac", "crook"})
 TOWN = frozenset({"villager", "commissar", "sergeant", "doctor", "prostitute", "foundling"})
-CAUSES = frozenset({"poison", "hunt", "hunt_backfire", "mafia", "euthanasia", "lynch", "pistol",
-                    "inactive", "missed_votes", "excluded"})
+CAUSES = frozenset(
+    {
+        "poison",
+        "hunt",
+        "hunt_backfire",
+        "mafia",
+        "euthanasia",
+        "lynch",
+        "pistol",
+        "inactive",
+        "missed_votes",
+        "excluded",
+    }
+)
 PISTOL_CAUSES = frozenset({"lynch", "mafia", "poison", "euthanasia", "hunt_backfire"})
 NOBODY_CAUSES = frozenset({"inactive", "missed_votes", "excluded"})
-TARGET_VERBS = ("vote", "hunt", "check", "heal", "inject", "block", "slander", "poison", "kill",
-                "steal")
+TARGET_VERBS = (
+    "vote",
+    "hunt",
+    "check",
+    "heal",
+    "inject",
+    "block",
+    "slander",
+    "poison",
+    "kill",
+    "steal",
+)
 ROLE_VERBS = {
-    "boss": ["kill"], "mafioso": ["kill"], "troublemaker": ["kill", "slander"],
-    "commissar": ["check", "hunt"], "sergeant": ["hunt", "check"], "doctor": ["heal", "inject"],
-    "prostitute": ["block", "hunt"], "foundling": ["hunt", "kill"], "maniac": ["poison"],
-    "crook": ["steal"], "villager": ["hunt"],
+    "boss": ["kill"],
+    "mafioso": ["kill"],
+    "troublemaker": ["kill", "slander"],
+    "commissar": ["check", "hunt"],
+    "sergeant": ["hunt", "check"],
+    "doctor": ["heal", "inject"],
+    "prostitute": ["block", "hunt"],
+    "foundling": ["hunt", "kill"],
+    "maniac": ["poison"],
+    "crook": ["steal"],
+    "villager": ["hunt"],
 }
 PROPERTY_SETTINGS = settings(
     max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -95,8 +124,7 @@ def setups(draw: st.DrawFn) -> list[dict[str, str]]:
 
 
 @st.composite
-def scripts(draw: st.DrawFn, *, activity: bool | None = None,
-            max_turns: int = 6) -> dict[str, Any]:
+def scripts(draw: st.DrawFn, *, activity: bool | None = None, max_turns: int = 6) -> dict[str, Any]:
     players = draw(setups())
     nicks = [p["nick"] for p in players]
     role_of = {p["nick"]: p["role"] for p in players}
@@ -125,8 +153,7 @@ def scripts(draw: st.DrawFn, *, activity: bool | None = None,
                 req["target"] = draw(st.sampled_from(nicks))
             requests.append(req)
         if activity:
-            requests += [{"by": n, "do": "post"} for n in nicks
-                         if draw(st.integers(0, 14)) > 0]
+            requests += [{"by": n, "do": "post"} for n in nicks if draw(st.integers(0, 14)) > 0]
         turn: dict[str, Any] = {"requests": requests}
         host = []
         if draw(st.integers(0, 9)) == 0:
@@ -139,13 +166,15 @@ def scripts(draw: st.DrawFn, *, activity: bool | None = None,
             turn["host"] = host
         if draw(st.integers(0, 2)) == 0:
             officers = [n for n in nicks if role_of[n] in {"commissar", "sergeant"}]
-            shooter = draw(st.sampled_from(officers if officers and draw(st.booleans())
-                                           else nicks))
-            turn["after"] = [{"by": shooter, "do": "shoot",
-                              "target": draw(st.sampled_from(nicks))}]
+            shooter = draw(st.sampled_from(officers if officers and draw(st.booleans()) else nicks))
+            turn["after"] = [{"by": shooter, "do": "shoot", "target": draw(st.sampled_from(nicks))}]
         turns.append(turn)
-    return {"seed": draw(st.integers(0, 2**31)), "activity_rules": activity,
-            "players": players, "turns": turns}
+    return {
+        "seed": draw(st.integers(0, 2**31)),
+        "activity_rules": activity,
+        "players": players,
+        "turns": turns,
+    }
 
 
 def r15_winner(roles: dict[str, str], alive: set[str], boss_dead: bool) -> str | None:
@@ -284,7 +313,12 @@ def check_outcome(script: dict[str, Any], out: dict[str, Any]) -> None:
                 assert 4 * top >= electorate
                 assert all(len(votes) <= top for votes in lynch["votes"].values())
                 died_first = dead.get(chosen) == n and deaths_this_turn[chosen]["cause"] in {
-                    "poison", "hunt", "hunt_backfire", "mafia", "euthanasia", "excluded"
+                    "poison",
+                    "hunt",
+                    "hunt_backfire",
+                    "mafia",
+                    "euthanasia",
+                    "excluded",
                 }
                 died_first |= dead.get(chosen, n) < n
                 assert lynch["hanged"] == (None if died_first else chosen)
@@ -333,27 +367,31 @@ def test_random_valid_setups_are_accepted(players: list[dict[str, str]]):
 
 # --- Deaths of one step (section 8 Decision): seats and target order never matter ---------
 
+
 def normalised(out: dict[str, Any]) -> dict[str, Any]:
     """An outcome without the orders the Decision leaves free: deaths, notes, conversions
     and promotions of a turn as sets (deaths are listed in seat order)."""
+
     def death_set(ds: list[dict[str, Any]]) -> frozenset[tuple[Any, ...]]:
         return frozenset((d["player"], d["role"], d["cause"], tuple(d["by"])) for d in ds)
 
     turns = []
     for t in out["turns"]:
-        turns.append({
-            "turn": t["turn"],
-            "deaths": death_set(t["deaths"]),
-            "after": death_set(t["after"]["deaths"]),
-            "after_rejected": t["after"]["rejected"],
-            "rejected": t["rejected"],
-            "checks": t["checks"],
-            "lynch": t["lynch"],
-            "notes": frozenset((n["from"], n["to"], n["text"]) for n in t["notes"]),
-            "conversions": frozenset(c["player"] for c in t["conversions"]),
-            "promotions": frozenset(p["player"] for p in t["promotions"]),
-            "winner": t["winner"],
-        })
+        turns.append(
+            {
+                "turn": t["turn"],
+                "deaths": death_set(t["deaths"]),
+                "after": death_set(t["after"]["deaths"]),
+                "after_rejected": t["after"]["rejected"],
+                "rejected": t["rejected"],
+                "checks": t["checks"],
+                "lynch": t["lynch"],
+                "notes": frozenset((n["from"], n["to"], n["text"]) for n in t["notes"]),
+                "conversions": frozenset(c["player"] for c in t["conversions"]),
+                "promotions": frozenset(p["player"] for p in t["promotions"]),
+                "winner": t["winner"],
+            }
+        )
     return {"turns": turns, "winner": out["winner"]}
 
 
@@ -398,11 +436,23 @@ def test_Deaths_of_one_step_are_listed_in_seat_order(
 ):
     _, variant = pair
     seat = {p["nick"]: i for i, p in enumerate(variant["players"])}
-    step_of = {"poison": 0, "hunt": 1, "hunt_backfire": 1, "mafia": 2, "euthanasia": 3,
-               "lynch": 4, "inactive": 5, "missed_votes": 5, "excluded": -1}
+    step_of = {
+        "poison": 0,
+        "hunt": 1,
+        "hunt_backfire": 1,
+        "mafia": 2,
+        "euthanasia": 3,
+        "lynch": 4,
+        "inactive": 5,
+        "missed_votes": 5,
+        "excluded": -1,
+    }
     for t in run_script(copy.deepcopy(variant))["turns"]:
-        keys = [(step_of[d["cause"]], seat[d["player"]]) for d in t["deaths"]
-                if d["cause"] != "excluded"]
+        keys = [
+            (step_of[d["cause"]], seat[d["player"]])
+            for d in t["deaths"]
+            if d["cause"] != "excluded"
+        ]
         assert keys == sorted(keys), t["deaths"]
 
 
@@ -425,8 +475,12 @@ def standing(script: dict[str, Any], t: dict[str, Any], by: str, verbs: set[str]
     return found
 
 
-def expected_chosen(script: dict[str, Any], t: dict[str, Any], acted_dead: set[str],
-                    thefts: dict[str, str] | None = None) -> str | None:
+def expected_chosen(
+    script: dict[str, Any],
+    t: dict[str, Any],
+    acted_dead: set[str],
+    thefts: dict[str, str] | None = None,
+) -> str | None:
     """R31-R33 from the standing votes (section 6: every vote as cast, candidates who died
     earlier in the resolution included): the most votes, at least a quarter of the
     electorate; a tie goes to the candidate of the second vote cast (in arrival order) for
@@ -473,9 +527,11 @@ def check_rules(script: dict[str, Any], out: dict[str, Any]) -> None:
         acted_dead = dead | excluded_now
         # Who is still there at step 2 (dead before, excluded, or killed at steps 0-1: not).
         gone = acted_dead | {p for p, d in now.items() if d["cause"] in EARLY_NIGHT}
-        if t["winner"] is not None and [d["cause"] for d in t["deaths"]] == [
-            "excluded"
-        ] * len(t["deaths"]) and excluded_now:
+        if (
+            t["winner"] is not None
+            and [d["cause"] for d in t["deaths"]] == ["excluded"] * len(t["deaths"])
+            and excluded_now
+        ):
             break  # R15: a deciding exclusion ended the game before the night
 
         # R21: the prostitute's block (step 2a) takes the blocked player's ability away.
@@ -497,8 +553,13 @@ def check_rules(script: dict[str, Any], out: dict[str, Any]) -> None:
         # from the mafia's kill that night and from the poison given that night.
         for doc in (p for p, r in roles.items() if r == "doctor"):
             found = standing(script, t, doc, {"heal", "inject", "hunt"})
-            if (found is None or found[1]["do"] != "heal" or doc in gone
-                    or now.get(doc, {}).get("cause") == "mafia" or blocked == doc):
+            if (
+                found is None
+                or found[1]["do"] != "heal"
+                or doc in gone
+                or now.get(doc, {}).get("cause") == "mafia"
+                or blocked == doc
+            ):
                 continue
             healed = found[1]["target"]
             assert now.get(healed, {}).get("cause") != "mafia", f"R20: healed {healed} killed"
@@ -534,8 +595,11 @@ def vote_heavy(draw: st.DrawFn) -> dict[str, Any]:
     nicks = [p["nick"] for p in script["players"]]
     for t in script["turns"][1:]:
         cands = draw(st.lists(st.sampled_from(nicks), min_size=1, max_size=3, unique=True))
-        extra = draw(st.lists(st.tuples(st.sampled_from(nicks), st.sampled_from(cands)),
-                              max_size=2 * len(nicks)))
+        extra = draw(
+            st.lists(
+                st.tuples(st.sampled_from(nicks), st.sampled_from(cands)), max_size=2 * len(nicks)
+            )
+        )
         t["requests"] += [{"by": by, "do": "vote", "target": c} for by, c in extra]
     return script
 

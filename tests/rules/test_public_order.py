@@ -131,7 +131,8 @@ def test_R55_the_end_lists_every_nickname_alphabetically_even_when_stored_by_sea
     """A game over stored in seat order (before this order) is read back by nickname."""
     stored = [{"nick": "Wolf"}, {"nick": "badger"}, {"nick": "Heron"}]
     assert [e["nick"] for e in roster_in_public_order(stored)] == ["badger", "Heron", "Wolf"]
-    game = Game.new([("Wolf", "mafioso"), ("badger", "villager"), ("Heron", "villager"),
-                     ("Crane", "commissar")])
+    game = Game.new(
+        [("Wolf", "mafioso"), ("badger", "villager"), ("Heron", "villager"), ("Crane", "commissar")]
+    )
     payload = game_over_announcement(game.state, None).payload
     assert [e["nick"] for e in payload["roles"]] == ["badger", "Crane", "Heron", "Wolf"]

@@ -45,8 +45,6 @@ def predicted_and_removed(script: dict[str, Any]) -> list[tuple[list[Any], list[
     return seen
 
 
-
-
 @pytest.mark.parametrize(
     "turns",
     [

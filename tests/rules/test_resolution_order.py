@@ -22,14 +22,12 @@ EIGHT = "Com:commissar Doc:doctor Pro:prostitute Boss:boss Maf:mafioso V1 V2 V3"
 MANIAC8 = "Com:commissar Doc:doctor Maf:mafioso Tro:troublemaker Man:maniac V1 V2 V3"
 FOU8 = "Com:commissar Fou:foundling Boss:boss Maf:mafioso V1 V2 V3 V4"
 TWELVE = (
-    "Com:commissar Doc:doctor Boss:boss Maf:mafioso Tro:troublemaker Man:maniac "
-    "V1 V2 V3 V4 V5 V6"
+    "Com:commissar Doc:doctor Boss:boss Maf:mafioso Tro:troublemaker Man:maniac V1 V2 V3 V4 V5 V6"
 )
 
 
 def check(by, target, result, killed_by=None, method=None):
-    return {"by": by, "target": target, "result": result, "killed_by": killed_by,
-            "method": method}
+    return {"by": by, "target": target, "result": result, "killed_by": killed_by, "method": method}
 
 
 def test_steps_deaths_listed_in_step_order_not_arrival_order():
@@ -37,12 +35,14 @@ def test_steps_deaths_listed_in_step_order_not_arrival_order():
         TWELVE,
         turn("Man poison V1", *posts(TWELVE)),
         turn(
-            "Com vote Boss", "V4 vote Boss", "V5 vote Boss",  # step 3: 3 of 12 votes
-            "Doc inject V4",                                  # 2f
-            "Maf kill V3",                                    # 2c
-            "V2 hunt Tro",                                    # step 1
-            *posts(TWELVE, but=["V6"]),                       # step 4: V6 inactive
-        ),                                                    # step 0: V1 poisoned
+            "Com vote Boss",
+            "V4 vote Boss",
+            "V5 vote Boss",  # step 3: 3 of 12 votes
+            "Doc inject V4",  # 2f
+            "Maf kill V3",  # 2c
+            "V2 hunt Tro",  # step 1
+            *posts(TWELVE, but=["V6"]),  # step 4: V6 inactive
+        ),  # step 0: V1 poisoned
         activity=True,
     )
     assert full_deaths(out, 2) == [
@@ -135,6 +135,7 @@ def test_step6_pistol_after_step_4():
 
 # --- R39-R42: the original's conditions --------------------------------------------------------
 
+
 def test_R39_no_answer_when_candidate_dead_before_the_commissar_moves():
     out = play(EIGHT, turn(), turn("V1 hunt Boss", "Com check Boss"))
     assert checks(out, 2) == [check("Com", "Boss", None)]
@@ -163,8 +164,7 @@ def test_R40_doctor_dead_at_step_0_does_not_heal():
 
 
 def test_R41_poison_fails_when_maniac_dead():
-    out = play(MANIAC8, turn(), turn("V1 vote Man", "V2 vote Man"),
-               turn("Man poison V3"), turn())
+    out = play(MANIAC8, turn(), turn("V1 vote Man", "V2 vote Man"), turn("Man poison V3"), turn())
     assert deaths(out, 2) == [("Man", "lynch")]
     assert rejected(out, 3) == [(0, "dead_sender")]
     assert deaths(out, 4) == []
@@ -189,6 +189,7 @@ def test_R42_mafia_kill_fails_on_victim_dead_at_step_0():
 
 # --- General rule: a request counts only if its sender still holds the role at its step -----
 
+
 def test_general_check_sent_after_hunt_withdraws_the_hunt():
     out = play(EIGHT, turn(), turn("Com hunt V1", "Com check Maf"))
     # the check replaced the hunt (R17), so the commissar lives and is answered
@@ -210,6 +211,7 @@ def test_general_request_of_player_dead_at_step_0_does_not_count():
 
 # --- Replacement semantics (SCENARIOS.md) ------------------------------------------------------
 
+
 def test_replacement_later_check_replaces_earlier():
     out = play(EIGHT, turn("Com check V1", "Com check Maf"))
     assert checks(out, 1) == [check("Com", "Maf", "mafia")]
@@ -225,7 +227,10 @@ def test_replacement_refused_later_vote_leaves_earlier_standing():
     out = play(EIGHT, turn("Boss kill V3"), turn("V1 vote Maf", "V2 vote Maf", "V1 vote V3"))
     assert rejected(out, 2) == [(2, "dead_target")]
     assert lynch(out, 2) == {
-        "chosen": "Maf", "hanged": "Maf", "votes": {"Maf": ["V1", "V2"]}, "public": "full",
+        "chosen": "Maf",
+        "hanged": "Maf",
+        "votes": {"Maf": ["V1", "V2"]},
+        "public": "full",
     }
 
 

@@ -17,8 +17,16 @@ from rules.model import GameState, Request
 from rules.roles import STEP_ORDER, Doctor, Poisoner, known_verbs, role_classes
 from rules.snapshot import state_from_dict, state_to_dict
 
-GAME = [("Doc", "doctor"), ("Man", "maniac"), ("Boss", "boss"), ("Maf", "mafioso"),
-        ("V1", "villager"), ("V2", "villager"), ("V3", "villager"), ("V4", "villager")]
+GAME = [
+    ("Doc", "doctor"),
+    ("Man", "maniac"),
+    ("Boss", "boss"),
+    ("Maf", "mafioso"),
+    ("V1", "villager"),
+    ("V2", "villager"),
+    ("V3", "villager"),
+    ("V4", "villager"),
+]
 
 
 def _played() -> Game:

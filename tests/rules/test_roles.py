@@ -36,11 +36,11 @@ FOU8 = "Com:commissar Fou:foundling Boss:boss Maf:mafioso V1 V2 V3 V4"
 
 
 def check(by, target, result, killed_by=None, method=None):
-    return {"by": by, "target": target, "result": result, "killed_by": killed_by,
-            "method": method}
+    return {"by": by, "target": target, "result": result, "killed_by": killed_by, "method": method}
 
 
 # --- R17: hunt and ability exclude each other ------------------------------------------------
+
 
 def test_R17_hunt_withdraws_the_commissar_check():
     out = play(EIGHT, turn(), turn("Com check Maf", "Com hunt Maf"))
@@ -80,6 +80,7 @@ def test_R17_prostitute_who_hunts_does_not_block():
 
 
 # --- R18: commissar ------------------------------------------------------------------------
+
 
 def test_R18_check_answer_is_binary():
     out = play(MANIAC8, turn("Com check Man"), turn("Com check Tro"))
@@ -229,6 +230,7 @@ def test_R18_pistol_shot_on_boss_converts_foundling_before_win_check():
 
 # --- R19: sergeant ---------------------------------------------------------------------------
 
+
 def test_R19_sergeant_cannot_check_while_commissar_lives():
     out = play(SGT8, turn("Sgt check Maf"))
     assert rejected(out, 1) == [(0, "wrong_role")]
@@ -264,6 +266,7 @@ def test_R19_promotion_listed_with_the_turn_of_the_commissar_death():
 
 
 # --- R20: doctor -----------------------------------------------------------------------------
+
 
 def test_R20_heal_saves_from_mafia_kill():
     out = play(EIGHT, turn("Maf kill V1", "Doc heal V1"))
@@ -308,9 +311,7 @@ def test_R20_same_heal_target_refused_even_after_a_blocked_heal():
 
 
 def test_R20_turn_without_heal_breaks_the_chain():
-    out = play(
-        EIGHT, turn("Doc heal V1"), turn(), turn("Doc heal V1", "Maf kill V1")
-    )
+    out = play(EIGHT, turn("Doc heal V1"), turn(), turn("Doc heal V1", "Maf kill V1"))
     assert rejected(out, 3) == []
     assert deaths(out, 3) == []
 
@@ -383,6 +384,7 @@ def test_R20_doctor_cannot_inject_himself():
 
 # --- R21: prostitute -----------------------------------------------------------------------
 
+
 def test_R21_blocked_commissar_gets_no_answer():
     out = play(EIGHT, turn("Pro block Com", "Com check Maf"))
     assert checks(out, 1) == [check("Com", "Maf", None)]
@@ -428,6 +430,7 @@ def test_R21_block_by_prostitute_dead_at_step_0_does_not_count():
 
 
 # --- R22: foundling --------------------------------------------------------------------------
+
 
 def test_R22_mafia_kill_on_foundling_fails():
     out = play(FOU8, turn("Maf kill Fou"))
@@ -538,6 +541,7 @@ def test_R22_no_conversion_without_foundling_or_while_boss_lives():
 
 # --- R23: the mafia kill ---------------------------------------------------------------------
 
+
 def test_R23_differing_kill_requests_fail():
     out = play(EIGHT, turn("Boss kill V1", "Maf kill V2"))
     assert deaths(out, 1) == []
@@ -628,6 +632,7 @@ def test_R23_kill_fails_if_target_died_earlier_in_resolution():
 
 # --- R25: troublemaker -----------------------------------------------------------------------
 
+
 def test_R25_slandered_player_checks_as_mafia():
     out = play(MANIAC8, turn("Com check V1", "Tro slander V1"))
     assert checks(out, 1) == [check("Com", "V1", "mafia")]
@@ -656,6 +661,7 @@ def test_R25_only_troublemaker_slanders():
 
 # --- R26: loners -----------------------------------------------------------------------------
 
+
 def test_R26_maniac_cannot_hunt():
     out = play(MANIAC8, turn(), turn("Man hunt Maf"))
     assert rejected(out, 2) == [(0, "not_town")]
@@ -666,7 +672,10 @@ def test_R26_maniac_votes_like_everyone():
     out = play(MANIAC8, turn(), turn("Man vote V1", "Maf vote V1"))
     assert rejected(out, 2) == []
     assert lynch(out, 2) == {
-        "chosen": "V1", "hanged": "V1", "votes": {"V1": ["Man", "Maf"]}, "public": "full",
+        "chosen": "V1",
+        "hanged": "V1",
+        "votes": {"V1": ["Man", "Maf"]},
+        "public": "full",
     }
 
 
@@ -677,6 +686,7 @@ def test_R28_mafia_cannot_hunt():
 
 
 # --- R27: poisoner maniac --------------------------------------------------------------------
+
 
 def test_R27_poison_victim_dies_at_step_0_of_next_turn():
     out = play(MANIAC8, turn("Man poison V1"), turn())
@@ -695,7 +705,10 @@ def test_R27_poison_victim_vote_counts_but_night_request_does_not():
     assert rejected(out, 2) == []
     assert deaths(out, 2) == [("Doc", "poison"), ("V2", "mafia"), ("Maf", "lynch")]
     assert lynch(out, 2) == {
-        "chosen": "Maf", "hanged": "Maf", "votes": {"Maf": ["Doc", "V1"]}, "public": "full",
+        "chosen": "Maf",
+        "hanged": "Maf",
+        "votes": {"Maf": ["Doc", "V1"]},
+        "public": "full",
     }
 
 

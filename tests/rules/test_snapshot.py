@@ -113,8 +113,16 @@ def _two_turns() -> Played:
         "activity_rules": False,
         "players": [
             {"nick": n, "role": r}
-            for n, r in [("A", "boss"), ("B", "villager"), ("C", "villager"), ("D", "doctor"),
-                         ("E", "villager"), ("F", "commissar"), ("G", "mafioso"), ("H", "villager")]
+            for n, r in [
+                ("A", "boss"),
+                ("B", "villager"),
+                ("C", "villager"),
+                ("D", "doctor"),
+                ("E", "villager"),
+                ("F", "commissar"),
+                ("G", "mafioso"),
+                ("H", "villager"),
+            ]
         ],
         "turns": [
             {"requests": [{"by": "A", "do": "kill", "target": "B"}]},

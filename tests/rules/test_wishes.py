@@ -27,9 +27,7 @@ def test_R58_R43_the_setup_from_wishes_fills_with_villagers_and_is_checked() -> 
     members = [1, 2, 3, 4, 5, 6]
     wishes = {1: "mafioso", 2: "commissar", 5: "doctor"}
     roles = roles_from_wishes(members, wishes)
-    assert Counter(roles) == Counter(
-        {"villager": 3, "mafioso": 1, "commissar": 1, "doctor": 1}
-    )
+    assert Counter(roles) == Counter({"villager": 3, "mafioso": 1, "commissar": 1, "doctor": 1})
     with pytest.raises(SetupError) as refused:  # 6 players need 2 mafia (R24)
         validate_setup(roles)
     assert refused.value.code == "too_few_mafia"
@@ -115,7 +113,5 @@ def test_R58_every_deal_is_the_setup_and_grants_all_it_can(
     places = Counter(roles)
     for code in places:
         wishers = [m for m in seats if wishes[m] == code]
-        granted = [
-            m for m, role in zip(seats, dealt, strict=True) if role == code == wishes[m]
-        ]
+        granted = [m for m, role in zip(seats, dealt, strict=True) if role == code == wishes[m]]
         assert len(granted) == min(len(wishers), places[code])

@@ -26,13 +26,32 @@ from rules.roles import (
     verb_spec,
 )
 
-GAME = [("Com", "commissar"), ("Sarge", "sergeant"), ("Doc", "doctor"), ("Boss", "boss"),
-        ("Mafi", "mafioso"), ("Kid", "foundling"), ("V1", "villager"), ("V2", "villager")]
+GAME = [
+    ("Com", "commissar"),
+    ("Sarge", "sergeant"),
+    ("Doc", "doctor"),
+    ("Boss", "boss"),
+    ("Mafi", "mafioso"),
+    ("Kid", "foundling"),
+    ("V1", "villager"),
+    ("V2", "villager"),
+]
 
 
 def test_registry_lists_the_setup_roles_and_the_internal_states() -> None:
-    assert list(ROLES) == ["villager", "mafioso", "boss", "troublemaker", "commissar",
-                           "sergeant", "doctor", "prostitute", "foundling", "maniac", "crook"]
+    assert list(ROLES) == [
+        "villager",
+        "mafioso",
+        "boss",
+        "troublemaker",
+        "commissar",
+        "sergeant",
+        "doctor",
+        "prostitute",
+        "foundling",
+        "maniac",
+        "crook",
+    ]
     assert list(INTERNAL_ROLES) == ["converted_foundling", "promoted_sergeant"]
     assert tuple(ROLES.values()) == BUILTIN_ROLES
     assert tuple(INTERNAL_ROLES.values()) == BUILTIN_INTERNAL_ROLES
