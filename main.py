@@ -1,8 +1,8 @@
 """Command line of the forum-mafia bot: run | replay | export | migrate-store | demo.
 
 Heavy imports (discord.py, aiosqlite) happen inside the subcommands that need them, so that
-`replay` starts fast and never imports discord. `main.py replay FILE` goes further (issue 14:
-replay at the speed of reading its input): it skips argparse, logging and pathlib too, which
+`replay` starts fast and never imports discord. `main.py replay FILE` goes further
+(replay at the speed of reading its input): it skips argparse, logging and pathlib too, which
 cost more than the replay of a short script (see `_replay_file`).
 """
 

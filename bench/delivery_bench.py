@@ -1,4 +1,4 @@
-"""Delivery at one deadline (issue 14): a thousand games due together, against Discord's limits.
+"""Delivery at one deadline: a thousand games due together, against Discord's limits.
 
     python -m bench.delivery_bench [--games 150] [--latency 0.08] [--engine sqlite|postgres|both]
 

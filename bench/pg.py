@@ -1,4 +1,4 @@
-"""PostgreSQL for the benchmarks (issue 15): ``/vote`` and delivery print their figures on
+"""PostgreSQL for the benchmarks: ``/vote`` and delivery print their figures on
 PostgreSQL beside SQLite's.
 
 The server is the machine's PostgreSQL, started by the benchmark itself with PostgreSQL's

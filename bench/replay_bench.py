@@ -1,4 +1,4 @@
-"""`main.py replay` against the floor of reading and writing the same JSON (issue 14).
+"""`main.py replay` against the floor of reading and writing the same JSON.
 
     python -m bench.replay_bench [--runs 11]
 

@@ -1,4 +1,4 @@
-"""Restart: re-arming every running game through the bot's real start path (issue 14).
+"""Restart: re-arming every running game through the bot's real start path.
 
     python -m bench.restart_bench [--games 1000] [--big 10000] [--runs 5]
 
@@ -16,7 +16,7 @@ work), times the median of ``--runs`` runs of:
   printed apart;
 - a full ``gc.collect()`` with the games loaded, before and after the freeze; the peak RSS.
 
-Goals (issue 14): the start within 2x the plain read and under 0.5 s for 1,000 games; 10,000
+Goals: the start within 2x the plain read and under 0.5 s for 1,000 games; 10,000
 games (``--big``, 0 to skip) under 3 s and 600 MB. Also printed, not a goal: the start after
 an unclean shutdown (integrity check) and without snapshots (an old database: full replay).
 """

@@ -1,4 +1,4 @@
-"""``/vote`` until the reply, next to a no-op command, with 1,000 games loaded (issue 14).
+"""``/vote`` until the reply, next to a no-op command, with 1,000 games loaded.
 
     python -m bench.vote_bench [--games 1000] [--played 40] [--votes 1200]
         [--engine sqlite|postgres|both]
@@ -71,7 +71,7 @@ GAMES = 1000
 PLAYED = 40
 VOTES = 1200
 PLAYERS = 8
-#: The goals of issue 14: /vote until the reply within 2x a no-op command, p99 under 10 ms.
+#: The goals of /vote until the reply within 2x a no-op command, p99 under 10 ms.
 GOAL_RATIO = 2.0
 GOAL_P99_MS = 10.0
 

@@ -1,6 +1,6 @@
 """The archive of a finished game: a self-contained web page (and the same in Markdown).
 
-What the archive holds (issue 13): the setup (table, game number, dates, schedule, role list,
+What the archive holds: the setup (table, game number, dates, schedule, role list,
 the winner and why); every public post of #game in order, with its nickname and turn; each
 turn's dawn report as the bot published it; and, now that the game is over, what was hidden:
 every role (dealt and final), every request of every turn with its fate, the commissar's

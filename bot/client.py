@@ -75,7 +75,7 @@ class BotSettings:
     #: games, which otherwise stalls the event loop (every game) for tens of milliseconds.
     #: ``main.py run`` sets it; tests, which start many bots in one process, do not.
     freeze_heap: bool = False
-    #: Discord shards (issue 15): run the shards ``shard_ids`` (default: all) of
+    #: Discord shards: run the shards ``shard_ids`` (default: all) of
     #: ``shard_count`` as a discord.py ``AutoShardedBot``, owning only the games of the
     #: servers on them (``core/shards.py``). None (the default): a plain bot owning every game.
     shard_count: int | None = None
@@ -146,7 +146,7 @@ class MafiaBot(commands.Bot):
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process owns the games of server ``guild_id``: always, unless it runs
-        some shards only (issue 15); then those of the servers on its shards. The filter of
+        some shards only; then those of the servers on its shards. The filter of
         what is loaded (hence clocked) and delivered at start."""
         return self.owned is None or self.owned.owns(guild_id)
 
@@ -154,7 +154,7 @@ class MafiaBot(commands.Bot):
         store = self._store = await open_store(self.database)
         # discord.utils.utcnow: the real time, and SimCord's virtual time in tests.
         service = GameService(store, clock=discord.utils.utcnow, game_seed=self.settings.game_seed)
-        # Shards (issue 15): only the games of this process's servers are loaded, so the clock
+        # Shards: only the games of this process's servers are loaded, so the clock
         # arms for them only; the delivery sends only their rows. Other games stay untouched.
         owns = None if self.owned is None else self.owns_guild
         await service.load(owns=owns)

@@ -28,7 +28,7 @@ hosts are told at once, once per episode, naming the channel and the repair: in 
 it is #host that broke (or #host refuses the notice), in private to each of the table's hosts
 (:func:`table_hosts`).
 
-The tables deliver concurrently (issue 14: a thousand games share the forum's 21:00 deadline):
+The tables deliver concurrently (a thousand games share the forum's 21:00 deadline):
 each table's rows go out in order through one worker, at most :data:`WORKERS` tables at a
 time. Every request waits on discord.py's bucket for its route (5 messages per 5 s in a
 channel, read from Discord's ``X-RateLimit-*`` headers), then on one limiter for Discord's
@@ -50,7 +50,7 @@ for it (:meth:`Delivery.publish_post`) and is told the truth: shown, refused (th
 post under nicknames in #game: the hosts are told), or not shown yet (Discord fails: it stays
 queued and goes out with the retries, once).
 
-Several processes may deliver one outbox (issue 15): each claims the rows it sends
+Several processes may deliver one outbox: each claims the rows it sends
 (``GameStore.claim_outbox``) under a lease named by its own owner id (:func:`process_owner`),
 so two deliverers never send the same row at once and a game's rows go out through one of them
 at a time. A live deliverer renews its leases as it goes (:data:`RENEW_FRACTION`); a crashed
@@ -157,7 +157,7 @@ MARKED: Final = _Done.MARKED
 #: Clocks disagree a little: a message a bit older than the failed attempt still counts.
 CLOCK_SLACK: Final[timedelta] = timedelta(seconds=30)
 
-#: How long a claimed outbox row stays this process's (issue 15): longer than a table's
+#: How long a claimed outbox row stays this process's: longer than a table's
 #: worker waits on Discord for one message (its channel's bucket, discord.py's retries),
 #: renewed after a third of it (:data:`RENEW_FRACTION`) while rows go out, so a slow but
 #: live deliverer keeps its rows and a dead one's are taken over within a minute.
@@ -309,7 +309,7 @@ class Delivery:
         self._post_results: dict[int, str] = {}  # what became of posts nobody waited for
         #: Posts whose author was told they wait: how to tell him what became of them.
         self._late_answers: dict[int, Callable[[str], Awaitable[object]]] = {}
-        #: Shards (issue 15): the servers whose games' rows this process sends (None: all);
+        #: Shards: the servers whose games' rows this process sends (None: all);
         #: another process sends the others' (``core/shards.py``).
         self._owns = owns
         #: The process's shards: its claims take only rows of games on them, so it never
@@ -467,7 +467,7 @@ class Delivery:
         workers: dict[int, asyncio.Task[_Pass]] = {}
         for row in rows:
             table_id = await self._table_of(row.game_id)
-            if not self._mine.get(row.game_id, True):  # another shard's game (issue 15)
+            if not self._mine.get(row.game_id, True):  # another shard's game
                 continue
             worker = self._workers.get(table_id)
             if row.id in self._queued:  # a worker has it already

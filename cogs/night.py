@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 
 def one_target_verbs() -> tuple[str, ...]:
-    """The role verbs that name one player (SCENARIOS.md ``target``), in registry order."""
+    """The role verbs that name one player (docs/REPLAY.md ``target``), in registry order."""
     out: list[str] = []
     for cls in role_classes():
         for verb in sorted(cls.verbs):

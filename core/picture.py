@@ -2,7 +2,7 @@
 
 One row per nickname (its role at the end, in its faction's colour), one column per turn: a
 line in the faction's colour while the player lived, a mark in the cell of the turn he died
-in, its shape and colour telling how (RULES.md section 8, causes of death; a legend below
+in, its shape and colour telling how (docs/REFERENCE.md section 8, causes of death; a legend below
 explains the marks present), and in each turn's cell the number of lynch votes the player
 received. Counts only: R54's "totals" publishes no voter, so the picture names none either.
 The winner and the table and game are in the title. Members are never drawn, whatever the
@@ -67,7 +67,7 @@ WINNER_COLOURS: Final[Mapping[str | None, Colour]] = {
     None: DIM,
 }
 
-#: Causes of death (RULES.md section 8) -> the mark drawn for them.
+#: Causes of death (docs/REFERENCE.md section 8) -> the mark drawn for them.
 MARK_OF: Final[Mapping[str, str]] = {
     "lynch": "lynch",
     "mafia": "mafia",

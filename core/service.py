@@ -141,7 +141,7 @@ class LateRefusal(ServiceError):
 
 
 def setup_refusal(exc: SetupError) -> ServiceError:
-    """An invalid setup (RULES.md section 10) as a translated refusal with its facts."""
+    """An invalid setup (docs/REFERENCE.md section 10) as a translated refusal with its facts."""
     values: dict[str, Any] = dict(exc.params)
     return ServiceError("error.setup." + exc.code, **values)
 
@@ -308,7 +308,7 @@ class GameService:
         its state kept with its last resolution, replaying only the current turn's log on
         top, or from its full log when it has no usable snapshot (the log is the truth).
 
-        ``owns`` (shards, issue 15: ``core/shards.py``) keeps only the games of the servers
+        ``owns`` (shards: ``core/shards.py``) keeps only the games of the servers
         whose id it accepts; the others stay untouched in the store (another process owns
         them)."""
         self.live.clear()

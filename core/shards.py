@@ -1,4 +1,4 @@
-"""Discord shards across processes (issue 15): which servers, hence which games, a process owns.
+"""Discord shards across processes: which servers, hence which games, a process owns.
 
 Discord splits a bot's servers into ``shard_count`` shards by a fixed formula on the server's id
 (:func:`shard_of`), and every event of a server arrives on its shard only. A process running the

@@ -15,7 +15,7 @@ Definitions (the README repeats them for players):
   Sergeant stays town (R19). A draw, or a game the host ended (no winner), is won by nobody.
 - **by faction**: the faction at the end; **by role**: the role dealt at the start.
 - **survived**: alive at the end. **lynched**: died by the day's vote (cause ``lynch``);
-  **deaths**: every death by its cause (RULES.md section 8's causes).
+  **deaths**: every death by its cause (docs/REFERENCE.md section 8's causes).
 - **checks**: the checks (R18) the member made as commissar, or as the sergeant promoted to
   commissar (R19), that the rules counted (a turn's check request standing at the deadline).
   **answered**: those that got an answer (not blocked, R21; checker and target alive when the

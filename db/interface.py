@@ -635,12 +635,12 @@ class AuditLog(Protocol):
 
 
 class GameLoader(Protocol):
-    """Whole games read back as SCENARIOS.md scripts: for export, and to pick every running
+    """Whole games read back as docs/REPLAY.md scripts: for export, and to pick every running
     game up again at start. Each method reads one consistent snapshot, even while another
     process writes."""
 
     async def load_script(self, game_id: int) -> JSONDict:
-        """The game as a SCENARIOS.md script: setup plus accepted log entries by turn
+        """The game as a docs/REPLAY.md script: setup plus accepted log entries by turn
         (:func:`db.scripts.build_script`).
 
         Refused entries are left out. Turns run from 1 to the last turn with an entry or a

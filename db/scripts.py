@@ -1,4 +1,4 @@
-"""Building a SCENARIOS.md script from a game's accepted log entries. Pure: every store
+"""Building a docs/REPLAY.md script from a game's accepted log entries. Pure: every store
 backend builds its scripts (``load_script``) with this function."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ def build_script(
     entries: Iterable[tuple[int, str, JSONDict]],
     last_turn: int = 0,
 ) -> JSONDict:
-    """A SCENARIOS.md script from accepted ``(turn, section, payload)`` entries in seq order.
+    """A docs/REPLAY.md script from accepted ``(turn, section, payload)`` entries in seq order.
 
     The script has one element per turn from 1 to the last turn that has an entry (or to
     ``last_turn`` if later, e.g. a resolved turn in which nothing was sent).

@@ -28,7 +28,7 @@ class Faction(StrEnum):
 
 
 class Cause(StrEnum):
-    """Causes of death, RULES.md section 8."""
+    """Causes of death, docs/REFERENCE.md section 8."""
 
     POISON = "poison"
     HUNT = "hunt"
@@ -87,7 +87,7 @@ class RequestFormatError(ValueError):
 
 @attrs.frozen
 class Request:
-    """A private request (заявка) of one player, exactly the SCENARIOS.md request object."""
+    """A private request (заявка) of one player, exactly the docs/REPLAY.md request object."""
 
     by: str
     do: str

@@ -1,4 +1,4 @@
-"""What makes two names the same name (RULES.md R44, "Decision (exact rule)").
+"""What makes two names the same name (docs/REFERENCE.md R44, "Decision (exact rule)").
 
 Two names are the same name when their keys (`name_key`) are equal. The key is:
 
@@ -19,7 +19,7 @@ a name is chosen (`mixes_scripts`); only letters count, so digits, spaces and pu
 never make a name mixed. Typed names (a player's target, a host's command, a replay script)
 are matched against a game's nicknames with the same key (`find_name`).
 
-Confusable names (`confusable`, issue 10) are a wider, fuzzy relation used to build the built-in
+Confusable names (`confusable`) are a wider, fuzzy relation used to build the built-in
 nickname pools (`rules.setup.NICKNAMES`): two different names that a player could still mix up
 when reading fast or typing a few letters ("Хорёк" and "Хорь", "Ласка" and "Ласточка", "Stoat"
 and "Stork"). It never decides whether two names are the same name; that stays the exact rule.
@@ -161,7 +161,7 @@ def _edit_distance(a: str, b: str) -> int:
 
 
 def confusable(a: str, b: str) -> bool:
-    """Two names a player could mix up (issue 10; the nickname pools never deal two of them).
+    """Two names a player could mix up (the nickname pools never deal two of them).
 
     Compared as `confusable_key` (the R44 key, "ё" as "е"), they are confusable when
 
@@ -206,7 +206,7 @@ def resolve_request(req: Request, names: Collection[str]) -> Request:
     def one(typed: str | None) -> str | None:
         return None if typed is None else resolve_name(names, typed)
 
-    by = resolve_name(names, req.by)  # the sender first, then the names in SCENARIOS.md order
+    by = resolve_name(names, req.by)  # the sender first, then the names in docs/REPLAY.md order
     target = one(req.target)
     targets = None if req.targets is None else tuple(resolve_name(names, n) for n in req.targets)
     return attrs.evolve(req, by=by, target=target, targets=targets, to=one(req.to))

@@ -1,4 +1,4 @@
-"""The resolution of one turn: RULES.md section 8, step by step, in `STEP_ORDER`.
+"""The resolution of one turn: docs/REFERENCE.md section 8, step by step, in `STEP_ORDER`.
 
 `resolve_turn` runs steps 0-5; the pistol (step 6) comes from `fire_pistol` while the window is
 open, and `close_turn` runs the win check (step 7). At each step the hooks the registered role

@@ -1,4 +1,4 @@
-"""`python main.py replay FILE`: a game script through the engine alone (SCENARIOS.md).
+"""`python main.py replay FILE`: a game script through the engine alone (docs/REPLAY.md).
 
 Script in, outcome JSON out. A malformed script raises `ScriptError` (exit 2 with one line
 naming the problem and where); refused requests are part of a normal outcome.
@@ -35,7 +35,7 @@ from rules.roles import ROLES, Shape, verb_spec
 from rules.setup import SetupError
 from rules.validation import validate_request
 
-# SCENARIOS.md: an unknown key anywhere is malformed (no comment keys either).
+# docs/REPLAY.md: an unknown key anywhere is malformed (no comment keys either).
 TOP_KEYS = ("seed", "activity_rules", "players", "turns")
 PLAYER_KEYS = ("nick", "role")
 TURN_KEYS = ("host", "requests", "after")
@@ -229,7 +229,7 @@ def _parse_requests(
 
 
 def run_script(script: Any) -> dict[str, Any]:
-    """Run a parsed SCENARIOS.md script; return the SCENARIOS.md outcome document."""
+    """Run a parsed docs/REPLAY.md script; return the docs/REPLAY.md outcome document."""
     _game, outcome = replay_game(script)
     return outcome
 
@@ -276,7 +276,7 @@ def _run_turn(game: Game, number: int, turn: ParsedTurn) -> dict[str, Any]:
 
 def _submit_all(game: Game, requests: list[Request], *, after: bool = False) -> list[Rejected]:
     """Submit in arrival order. ``after`` holds the pistol window's requests: shots only
-    (SCENARIOS.md); any other verb is an ordinary refusal, a post too (the posts of a turn
+    (docs/REPLAY.md); any other verb is an ordinary refusal, a post too (the posts of a turn
     are in its ``requests``)."""
     rejected: list[Rejected] = []
     submit = game.submit

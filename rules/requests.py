@@ -1,4 +1,4 @@
-"""The request format (SCENARIOS.md request objects), as the role registry defines it.
+"""The request format (docs/REPLAY.md request objects), as the role registry defines it.
 
 The verbs, their shapes and their replacement slots come from the registry (`rules.roles`), so
 a registered role's new verb is a request like any other. This module sits above both the data
@@ -24,13 +24,13 @@ _FIELDS: dict[Shape, frozenset[str]] = {
 
 
 def verb_slot(verb: str) -> str:
-    """Requests of one slot replace each other (SCENARIOS.md 'kinds for replacement')."""
+    """Requests of one slot replace each other (docs/REPLAY.md 'kinds for replacement')."""
     spec = verb_spec(verb)
     return spec.slot_name if spec is not None else verb
 
 
 def parse_request(data: Any) -> Request:
-    """A SCENARIOS.md request object; its verb must be one a registered role (or every
+    """A docs/REPLAY.md request object; its verb must be one a registered role (or every
     player) sends, and its fields those of the verb's shape."""
     if not isinstance(data, dict):
         raise RequestFormatError("a request must be an object")

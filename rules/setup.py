@@ -1,4 +1,4 @@
-"""Setup (RULES.md section 10): role lists, presets, random assignment, nicknames (R44)."""
+"""Setup (docs/REFERENCE.md section 10): role lists, presets, random assignment, nicknames (R44)."""
 
 from __future__ import annotations
 
@@ -302,7 +302,7 @@ def validate_nicknames(nicks: Sequence[str]) -> None:
 #: (the demo seats up to 30; beyond a pool's size `assign_nicknames` numbers a second round).
 MIN_POOL = 40
 
-#: R44, issue 10: the themed nickname pools, one per language. Animals and birds, dictionary
+#: R44: the themed nickname pools, one per language. Animals and birds, dictionary
 #: nouns in the nominative singular (a Russian one has an animate reading to inflect), none
 #: offensive, none a person's name, none a word of the game ("Mole", "Rat"); each in one
 #: alphabet only. No two names in a pool are `rules.names.confusable` ("Хорёк"/"Хорь",
@@ -411,7 +411,7 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
 def assign_nicknames(count: int, seed: int, theme: str = "en") -> list[str]:
     """R44: unique nicknames from a themed pool; numbered beyond the pool's size ("Ворон 2").
 
-    Up to the pool's size (at least MIN_POOL) no two are `rules.names.confusable` (issue 10)."""
+    Up to the pool's size (at least MIN_POOL) no two are `rules.names.confusable`."""
     pool = list(NICKNAMES.get(theme, NICKNAMES["en"]))
     chosen = shuffled(pool, seed + 1)
     out: list[str] = []

@@ -1,4 +1,4 @@
-"""What counts as an empty text (RULES.md R52: a post counts only when something is posted).
+"""What counts as an empty text (REFERENCE.md R52: a post counts only when something is posted).
 
 A text is blank when nothing in it would show: after NFKC it holds only
 

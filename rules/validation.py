@@ -1,4 +1,4 @@
-"""Validation of requests at submission (RULES.md sections 1, 4-9).
+"""Validation of requests at submission (docs/REFERENCE.md sections 1, 4-9).
 
 The rules of a role's own requests are the role class's (`Role.refuse_request`,
 `Role.refuse_target`); the verbs' shapes and target rules come from the registry

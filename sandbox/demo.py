@@ -90,7 +90,7 @@ TURN_CAP: Final[int] = 40
 #: The whole demo gives up after this many seconds of real time (never hang).
 WALL_LIMIT_SECONDS: Final[float] = 300.0
 #: The bot's own name in the demo's guild, in the game's language: it posts in #game as the
-#: game's host ("Host", "Ведущий"), as the host's webhook posts do (issue 10).
+#: game's host ("Host", "Ведущий"), as the host's webhook posts do.
 BOT_NAME_KEY: Final[str] = "host.display_name"
 #: Discord shows at most 25 autocomplete choices.
 AUTOCOMPLETE_LIMIT: Final[int] = 25
@@ -107,7 +107,7 @@ class DemoOptions:
     turn_cap: int = TURN_CAP
     tables: int = 1  # games played at once, each at its own table of the one server
     artifacts: str | None = None  # a folder for the archives, pictures and stats afterwards
-    #: Shards (issue 15): this process is shard ``shard_id`` of ``shard_count`` (both or
+    #: Shards: this process is shard ``shard_id`` of ``shard_count`` (both or
     #: neither), its server an id on that shard; the other shards' demos share ``db``.
     shard_count: int | None = None
     shard_id: int | None = None

@@ -1,4 +1,4 @@
-"""The roles (RULES.md section 4): one module per role, each class owning its behaviour.
+"""The roles (docs/REFERENCE.md section 4): one module per role, each class owning its behaviour.
 
 - `base`: factions, the steps of a resolution (`STEP_ORDER`), verbs, protections, and the
   `Role` base class with every hook a role may implement;

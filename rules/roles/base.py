@@ -1,5 +1,5 @@
 """The base of every role: factions, the steps of a resolution, request verbs, and the hooks
-a role class may implement (RULES.md sections 4 and 8).
+a role class may implement (docs/REFERENCE.md sections 4 and 8).
 
 A role owns its behaviour. The pipeline (`rules.pipeline`) walks `STEP_ORDER` and at each
 step calls the hooks the registered role classes attach to it (`Role.hooks`); effects that
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 
 class Step(StrEnum):
-    """The steps of one resolution, RULES.md section 8 (the order is `STEP_ORDER`).
+    """The steps of one resolution, docs/REFERENCE.md section 8 (the order is `STEP_ORDER`).
 
     A step is named by what happens at it, never by a role: a role plugs into the steps it
     takes part in (`Role.hooks`), so a new role never adds a name here."""
@@ -63,7 +63,7 @@ class Step(StrEnum):
     WIN = "win"  # 7 (R15)
 
 
-# RULES.md section 8, in order. Every death carries the step that caused it, and the
+# docs/REFERENCE.md section 8, in order. Every death carries the step that caused it, and the
 # property tests check that deaths of one turn never go backwards in this order.
 STEP_ORDER: tuple[Step, ...] = (
     Step.DELAYED_DEATHS,
@@ -86,7 +86,7 @@ COMMON_VERBS: frozenset[str] = frozenset({"vote", "note", "post"})
 
 
 class Shape(StrEnum):
-    """What a request of a verb names (SCENARIOS.md request objects)."""
+    """What a request of a verb names (docs/REPLAY.md request objects)."""
 
     TARGET = "target"  # one player: {"target": nick}
     TARGET_OR_PAIR = "target_or_pair"  # {"target": nick} or {"targets": [a, b]} (R36)

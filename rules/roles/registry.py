@@ -1,4 +1,4 @@
-"""The explicit registry of roles (RULES.md section 4, R43) and what is derived from it: the
+"""The explicit registry of roles (REFERENCE.md section 4, R43) and what is derived from it: the
 request verbs (`verb_spec`), the town abilities a hunt excludes (R17), and the hooks of each
 resolution step.
 

@@ -3,7 +3,7 @@ in both languages: what a reader sees is every nickname, role and turn, and host
 shown as text (no script runs, no markup from a post, nothing wider than the window).
 
 Screenshots (light and dark) are written to ``MAFIA_ARTIFACTS`` if set, else the test's temporary
-folder, to be looked at (issue 13: the archive is checked by looking at it).
+folder, to be looked at (the archive is checked by looking at it).
 """
 
 from __future__ import annotations

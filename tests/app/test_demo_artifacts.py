@@ -1,4 +1,4 @@
-"""``main.py demo --artifacts DIR`` (issue 13): after the games, DIR holds each game's archive
+"""``main.py demo --artifacts DIR``: after the games, DIR holds each game's archive
 (a web page and Markdown), its end-of-game picture and the server's stats, and the stats agree
 with the games stored in the demo's database."""
 

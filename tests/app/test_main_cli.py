@@ -91,7 +91,7 @@ def test_demo_without_simcord_says_it_needs_the_development_requirements() -> No
     assert "Traceback" not in done.stderr
 
 
-# --- every failure is one line on standard error, never a traceback (issue 9) ---------------
+# --- every failure is one line on standard error, never a traceback ---------------
 
 #: No subprocess of these tests may hang the suite.
 TIMEOUT = 90

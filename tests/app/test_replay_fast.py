@@ -1,4 +1,4 @@
-"""`main.py replay FILE` made fast (issue 14) without a change of behaviour: the outcome is the
+"""`main.py replay FILE` made fast without a change of behaviour: the outcome is the
 same text as before (``json.dumps(outcome, ensure_ascii=False, indent=2)`` and a newline),
 written at once; `replay FILE` skips the command-line machinery, and every other command line
 (help, errors, ``--``) still goes through the parser with the same answers and exit codes; the

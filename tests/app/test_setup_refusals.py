@@ -1,4 +1,4 @@
-"""Every invalid setup (RULES.md section 10) reaches the host as a translated sentence with its
+"""Every invalid setup (REFERENCE.md section 10) reaches the host as a translated sentence with its
 facts, in both languages (never an English fragment inside a Russian reply)."""
 
 from __future__ import annotations

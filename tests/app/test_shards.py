@@ -1,4 +1,4 @@
-"""Shards (issue 15): Discord's guild -> shard formula, the bounded ``--shard-count`` /
+"""Shards: Discord's guild -> shard formula, the bounded ``--shard-count`` /
 ``--shard-ids`` input (and their environment variables), and that ``main.py run`` builds a
 discord.py ``AutoShardedBot`` with them (a plain bot without), checked without connecting."""
 

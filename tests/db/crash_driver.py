@@ -22,7 +22,7 @@ counts the writes, and at the ``--kill-at``-th one SIGKILLs this process ``befor
 ``after`` it committed, or ``during`` it (from a timer thread, ``--kill-delay`` seconds after
 it began). ``--kill-at 0`` arms the timer at start-up (opening, migration check, rebuild).
 
-With ``--shard-count N --shard-id K`` (issue 15) it loads and plays only the games of the
+With ``--shard-count N --shard-id K`` it loads and plays only the games of the
 servers on shard K (game i is on server ``guild_of(i)``, on shard ``i % N``), so several
 drivers share one store as the bot's shard processes do. Delivery claims rows under a lease of
 this process (``claim_outbox``); a row a killed run had claimed is taken over once its lease
@@ -308,7 +308,7 @@ async def play_game(store: Store, guild: int, script: dict[str, Any], sent: Path
 async def run(args: argparse.Namespace, script: dict[str, Any]) -> None:
     real = await open_store(args.db)
     with (args.sent.parent / "opens.log").open("a", encoding="utf-8") as f:
-        checked = getattr(real, "integrity_checked", False)  # SQLite's (issue 14)
+        checked = getattr(real, "integrity_checked", False)  # SQLite's
         f.write("checked\n" if checked else "unchecked\n")
     try:
         store = KillingStore(
@@ -316,7 +316,7 @@ async def run(args: argparse.Namespace, script: dict[str, Any]) -> None:
         )
         clock = Clock()
         service = GameService(cast(GameStore, store), clock)
-        # Shards (issue 15): this process plays the games of the servers on its shard.
+        # Shards: this process plays the games of the servers on its shard.
         mine = [i for i in range(1, args.games + 1) if i % args.shard_count == args.shard_id]
         owned = {guild_of(i) for i in mine}
         # Rebuilds every running game of its servers (and repairs a half-done start).

@@ -1,4 +1,4 @@
-"""The integrity check at start runs only after a run that did not close cleanly (issue 14).
+"""The integrity check at start runs only after a run that did not close cleanly.
 
 A clean ``close`` leaves ``FILE-clean`` (the database's size and modification time); opening
 removes it before anything is written. SIGKILL while open, a change to the file since the

@@ -1,4 +1,4 @@
-"""The stored log as a SCENARIOS.md script (load_script, `main.py export`), and the running games
+"""The stored log as a docs/REPLAY.md script (load_script, `main.py export`), and the running games
 as the bot's start reads them (load_restart)."""
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ async def test_load_restart_gives_each_running_game_with_its_log(store: Store) -
 
 
 async def test_load_restart_gives_the_snapshot_and_only_the_log_after_it(store: Store) -> None:
-    """Issue 14's snapshots, on both engines: a resolution keeps the state it leaves, and the
+    """The snapshots, on both engines: a resolution keeps the state it leaves, and the
     start replays only what was logged after it; a stale snapshot is not used."""
     game_id = await running_game(store)
     await store.add_request(game_id, 1, "requests", {"by": "Anna", "do": "post"}, 1000)

@@ -1,4 +1,4 @@
-"""Fenced writes and the game's head (issue 15, several processes serving one game), on both
+"""Fenced writes and the game's head (several processes serving one game), on both
 engines: a write validated against a game that has moved since (another process resolved the
 turn or logged an entry) raises StaleGame and writes nothing; a once-only stage already claimed
 answers False before its fence is looked at."""

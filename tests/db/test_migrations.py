@@ -364,7 +364,7 @@ async def test_a_missing_directory_gives_a_store_error(tmp_path: Path) -> None:
 
 
 def test_processes_opening_a_new_file_at_once_migrate_it_once(tmp_path: Path) -> None:
-    """Shards (issue 15): several processes start on one new file at the same moment. Each
+    """Shards: several processes start on one new file at the same moment. Each
     reads the version again under the write lock, so the second finds the work done instead
     of failing on "table games already exists"."""
     import concurrent.futures

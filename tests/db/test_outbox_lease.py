@@ -1,4 +1,4 @@
-"""Outbox rows claimed under a lease (issue 15, "exactly once across processes"): several
+"""Outbox rows claimed under a lease ("exactly once across processes"): several
 deliverers (processes, each with its own connection) share one outbox; a row is handed to one
 of them at a time, a game's rows to one of them at a time (its order), and a dead deliverer's
 rows are claimed by another once its lease expired. Each engine-neutral test runs on both
@@ -164,7 +164,7 @@ SHARD_1_GUILD = 1 << 22
 async def test_each_shard_claims_only_its_own_games_rows(
     store: GameStore, other: GameStore
 ) -> None:
-    """Issue 15, claims by shard: a process running shard 0 of 2 never leases a row of a game
+    """claims by shard: a process running shard 0 of 2 never leases a row of a game
     on shard 1 (it would hold it back from shard 1's process, renewing it at each retry), so
     shard 1's process claims its rows at once, as fresh rows, and the other way round."""
     zero = [await running_game(store, guild_id=g) for g in (1, 2)]

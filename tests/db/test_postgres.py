@@ -1,4 +1,4 @@
-"""What only the PostgreSQL store has to prove (issue 15): its migrations (once, under a lock,
+"""What only the PostgreSQL store has to prove: its migrations (once, under a lock,
 refusing a schema that is not ours), exactly-once across processes (two stores on one
 database appending and resolving at once), the read-only mode, a server that goes away, and
 the values as PostgreSQL keeps them. A real server (tests/pgserver.py), a schema per test; the
@@ -130,7 +130,7 @@ async def test_a_schema_without_our_marker_is_refused(url: str) -> None:
 
 async def test_200_requests_across_two_stores_keep_gap_free_ordered_seqs(url: str) -> None:
     """Two stores (two processes' pools) appending to one game at once: every seq 1..200 once,
-    each store's entries in the order it was asked, no error (issue 15: no MAX(seq)+1 race)."""
+    each store's entries in the order it was asked, no error (no MAX(seq)+1 race)."""
     first = await PostgresStore.open(url)
     second = await PostgresStore.open(url)
     try:
@@ -183,7 +183,7 @@ async def test_two_stores_resolving_one_turn_resolve_it_once(url: str) -> None:
 
 
 async def test_fenced_appends_from_two_stores_at_once_admit_one(url: str) -> None:
-    """Issue 15, the fence: ten requests validated against the same game (turn 1, no entry
+    """the fence: ten requests validated against the same game (turn 1, no entry
     yet), sent at once through two stores: exactly one is logged, the others raise StaleGame
     writing nothing (each counts, after the game's row lock, the entry committed before)."""
     first = await PostgresStore.open(url)
@@ -218,7 +218,7 @@ async def _queue(store: PostgresStore, game_id: int, n: int) -> list[int]:
 
 
 async def test_a_claim_skips_a_game_another_claim_is_taking_without_waiting(url: str) -> None:
-    """Issue 15: a claim never waits for another (``FOR UPDATE SKIP LOCKED``). While another
+    """a claim never waits for another (``FOR UPDATE SKIP LOCKED``). While another
     process's claim holds the lock on game A's first row, a claim takes game B's rows at once
     and none of A's (not its unlocked second row either: A's rows stay in order, with one
     deliverer); once that claim is gone, A's rows are claimable again."""

@@ -1,4 +1,4 @@
-"""Issue 14, "a vote at the cost of one commit", in the store: the servers' tables are served
+""" "a vote at the cost of one commit", in the store: the servers' tables are served
 from memory (read once per server, forgotten by every write that changes them), and a
 player's request and a post are committed in one call to the database thread.
 

@@ -1,4 +1,4 @@
-"""Two processes on one store (issue 15): each owns the servers of its shard; SIGKILL either
+"""Two processes on one store: each owns the servers of its shard; SIGKILL either
 of them at random points, start it again, and nothing is lost, nothing is doubled.
 
 The children are ``tests/db/crash_driver.py`` runs with ``--shard-count 2 --shard-id K``: the

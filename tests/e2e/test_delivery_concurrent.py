@@ -1,4 +1,4 @@
-"""Several games due at one deadline (issue 14, "Delivery"): their announcements go out
+"""Several games due at one deadline ("Delivery"): their announcements go out
 together, not one game after another, and still each game's and each channel's messages in
 order, each once; a table whose channel hangs holds up nobody else; the reminders of several
 games reach every player who has not acted, once.

@@ -1,4 +1,4 @@
-"""Discord failing while the bot delivers a resolution (issue 9, "Discord failures").
+"""Discord failing while the bot delivers a resolution ("Discord failures").
 
 Every step of a resolution's delivery (each message of each outbox row, the mafia room's member
 changes, the room's lock at the end) fails once with a 500, a 503, a 429, a timeout, or a

@@ -1,4 +1,4 @@
-"""Two deliverers on one outbox (issue 15: two processes, or a shard moving): the real bot in
+"""Two deliverers on one outbox (two processes, or a shard moving): the real bot in
 SimCord and a second :class:`bot.delivery.Delivery` with its own owner id on the same store.
 Outbox rows are claimed under a lease, so each message goes out once, each game's in order;
 a deliverer that died holding rows (after sending one of them, before marking it) leaves

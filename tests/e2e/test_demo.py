@@ -122,7 +122,7 @@ def test_public_transcript_shows_no_account_and_no_role_before_death(
                 assert reveal.get(nick) == role, line
         masked = re.sub(r"\S+ \([^()]+\)", "", line)
         # The game's role list, as the setup published it: "Boss, Villager ×5" ("Мирный
-        # житель — 5"), a line of roles and counts only (issue 11).
+        # житель — 5"), a line of roles and counts only.
         item = rf"(?:{'|'.join(map(re.escape, names))})(?: ×\d+| — \d+)?"
         heading = re.escape(t(lang, "dawn.roles"))
         if re.fullmatch(rf"\s*(?:{heading}:?\s*)?{item}(?:, {item})*,?\s*", masked):
@@ -137,7 +137,7 @@ def test_public_transcript_shows_no_account_and_no_role_before_death(
 def test_the_bot_posts_in_game_as_the_host_in_the_games_language(
     seed: int, players: int, lang: Lang, schedule: str
 ) -> None:
-    """Issue 10: the bot's own name in #game is the game's language's "Host" ("Ведущий")."""
+    """the bot's own name in #game is the game's language's "Host" ("Ведущий")."""
     _, lines = public_run(seed, players, lang, schedule)
     host = t(lang, "host.display_name")
     assert lines[0].startswith(f"{host}: ")  # the sign-up announcement
@@ -230,7 +230,7 @@ def test_the_doctor_never_heals_the_same_player_twice_in_a_row() -> None:
 
 
 def test_the_demo_on_postgresql_is_the_demo_on_sqlite_word_for_word(tmp_path: Path) -> None:
-    """``main.py demo --db postgresql://...`` (issue 15): the same seed gives the same
+    """``main.py demo --db postgresql://...``: the same seed gives the same
     transcript on both engines, and a PostgreSQL demo killed with SIGKILL continues to the same
     ending."""
     from tests import pgserver

@@ -1,4 +1,4 @@
-"""Two bot processes on one database, kill -9 either (issue 15): ``main.py demo --shard-count 2
+"""Two bot processes on one database, kill -9 either: ``main.py demo --shard-count 2
 --shard-id K``.
 
 SimCord hosts one bot per process, so each process is a demo with its own simulated server, a

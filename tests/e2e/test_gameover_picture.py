@@ -1,4 +1,4 @@
-"""The end-of-game picture attached to the final announcement in #game (issue 13): a PNG named
+"""The end-of-game picture attached to the final announcement in #game: a PNG named
 after the game, on the announcement's first message only, in the table's language; sent once
 even when Discord's answer to that message was lost (the retry finds the message and sends
 neither it nor its file again); and a picture that cannot be drawn never holds the

@@ -1,4 +1,4 @@
-"""``/history`` and ``/stats`` on the real bot (issue 13): three games finished at one table
+"""``/history`` and ``/stats`` on the real bot: three games finished at one table
 (the town wins; the mafia wins with the members kept secret; the host ends one), then
 ``/history`` lists them newest first and shows one game's end, another server's or an unknown
 game is refused alike (R55), and every ``/stats`` number equals a recomputation written here
@@ -239,12 +239,12 @@ async def history_and_stats(simcord_env: Env, lang: Lang) -> None:
     result = await world.player.slash(world.lobby, "history", game=shown["id"])
     text = reply_text(result)
     assert all(f"<@{uid}>" in text for uid in shown["members"].values())
-    # With the game's picture and archive attached (issue 13), the members named in it.
+    # With the game's picture and archive attached, the members named in it.
     replies = [result.response, *result.followups]
     files = [a for message in replies if message is not None for a in message.attachments]
     assert [a.filename for a in files] == [f"game-{shown['id']}.png", f"game-{shown['id']}.html"]
     page = (await files[1].read()).decode("utf-8")
-    # The members by display name, never by id (the archive on a phone, issue 25).
+    # The members by display name, never by id (the archive on a phone).
     guild = bot_of(simcord_env).get_guild(world.guild.id)
     assert guild is not None
     for uid in shown["members"].values():

@@ -1,4 +1,4 @@
-"""``/players``, ``/rules`` and ``/help`` in both languages (issue 11): anyone in the game's
+"""``/players``, ``/rules`` and ``/help`` in both languages: anyone in the game's
 channels may ask, player or not, and each reply says only what is public (R6, R35, R55) or
 what the asker may do himself.
 

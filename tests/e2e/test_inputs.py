@@ -62,7 +62,7 @@ _bot_stalls: list[float] = []  # less the garbage collector's pauses (tests/e2e/
 @SETTINGS
 @seed(SEED)  # reproducible, and the same inputs as `make bench`
 @given(inv=invocations())
-# The defects this test was written for (issue 9), always among the examples:
+# The defects this test was written for, always among the examples:
 @example(inv=Invocation("mafia roles", HOST, {"roles": "mafioso=²"}))
 @example(inv=Invocation("mafia roles", HOST, {"roles": "villager=1000000000000000000"}))
 @example(inv=Invocation("mafia roles", HOST, {"roles": "villager=8000000"}))

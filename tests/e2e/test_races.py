@@ -1,4 +1,4 @@
-"""Races, double clicks and server changes (issue 9), the real bot in SimCord: two commands at
+"""Races, double clicks and server changes, the real bot in SimCord: two commands at
 once end in one success and one clear refusal (never "something went wrong", never an ERROR in
 the log); ``/mafia resolve`` confirms the turn it names; ``/mafia end`` cancels a sign-up; a
 member who leaves the server leaves the sign-up, or the hosts are told; every DM names its
@@ -125,7 +125,7 @@ async def test_R56_resolve_confirms_the_turn_it_names(
     preview = await world.admin.slash(world.lobby, "mafia resolve")
     shown = reply_text(preview)
     late_nick = live_game(world).nick_of(players[3].id)
-    assert shown == "\n".join(  # R52: the preview names who would be removed (issue 11)
+    assert shown == "\n".join(  # R52: the preview names who would be removed
         [
             # R3: turn 1 has no vote, so nobody is counted as not yet voted
             t("en", "host.resolve_preview_turn_1", turn=1, requests=1, alive=4, not_posted=1),

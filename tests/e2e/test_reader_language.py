@@ -1,4 +1,4 @@
-"""Issue 10, "language per reader": a private reply to an interaction (its response and
+""" "language per reader": a private reply to an interaction (its response and
 followups, a refusal, a confirmation preview and its result, a button's or a select's reply)
 is in the reader's language, the locale Discord tells of his client: Russian for ``ru``,
 English for ``en-US``/``en-GB``, the game's language for any other (``uk``, ``de``). Public

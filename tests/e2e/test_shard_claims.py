@@ -1,4 +1,4 @@
-"""Claims by shard (issue 15): a process running some Discord shards claims only the outbox
+"""Claims by shard: a process running some Discord shards claims only the outbox
 rows of the games of its shards' servers. Before, its delivery leased every game's rows, sent
 only its own and renewed the others' leases at each retry, so the process owning them never
 got them. On both engines: the real bot as the process of shard 0 of 2, and a game of a server

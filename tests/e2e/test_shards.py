@@ -1,4 +1,4 @@
-"""Shards across processes (issue 15): a process owns the games of the servers on its shards,
+"""Shards across processes: a process owns the games of the servers on its shards,
 and a re-shard (stop every process, start them with a new count) moves each game with its
 server, losing nothing and sending nothing twice.
 

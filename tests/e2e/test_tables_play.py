@@ -1,4 +1,4 @@
-"""Two tables on one server, a game at each (issue 12, COMMANDS.md "Tables"): the players' side.
+"""Two tables on one server, a game at each (COMMANDS.md "Tables"): the players' side.
 
 Table A is the server's first table (``/mafia setup``, English, 10-minute turns); table B is a
 second, named table (Russian, 15-minute turns) with its own category and channels. A member

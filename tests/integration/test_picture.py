@@ -5,7 +5,7 @@ A PNG (signature, opaque RGB: readable on Discord's dark and light themes), with
 bounds for 4, 9 and 30 players and in both languages, the same bytes for the same game, and
 no member in it: a game kept secret (``reveal`` false) and the same game revealed give the
 same picture (the picture shows nicknames only). Synthetic data checks the limits: very long
-nicknames, 60 players, 45 turns, every cause of death (RULES.md section 8), a game the host
+nicknames, 60 players, 45 turns, every cause of death (docs/REFERENCE.md section 8), a game the host
 ended (no winner). The pictures were also looked at (seeds 1, 3, 7 in both languages)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Races (issue 9): two commands at once end in one success and one clear refusal, never a
+"""Races: two commands at once end in one success and one clear refusal, never a
 store error; a resolution names its turn; an open sign-up can be ended; a member who left the
 server drops out of the sign-up. The service on a real SQLite file."""
 

@@ -1,4 +1,4 @@
-"""Restart from snapshots (issue 14): the service on a real SQLite file.
+"""Restart from snapshots: the service on a real SQLite file.
 
 Each resolution commits the game's state with it (migration 6, ``snapshots``); the start loads
 every running game with one batch of reads (``load_restart``) and replays only the current

@@ -1,4 +1,4 @@
-"""Two processes serving one game (issue 15: a re-shard, a restarted shard whose old process
+"""Two processes serving one game (a re-shard, a restarted shard whose old process
 is not dead yet): two GameService instances, each on its own store opened on ONE database, in
 one event loop: on SQLite two connections to one file, on PostgreSQL two stores (two pools,
 as two processes would have) on one fresh schema of the test server. The store is the truth,

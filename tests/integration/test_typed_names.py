@@ -1,4 +1,5 @@
-"""RULES.md R44 through the real service on a real SQLite file: a nickname typed in another case,
+"""R44 (docs/REFERENCE.md)
+through the real service on a real SQLite file: a nickname typed in another case,
 with spaces around it or with an invisible character in it finds the player, and is recorded
 (log, audit, rebuilt game) under the game's own spelling of the nickname."""
 

@@ -1,4 +1,4 @@
-"""A terse language for replay scripts (SCENARIOS.md) and accessors for their outcome.
+"""A terse language for replay scripts (docs/REPLAY.md) and accessors for their outcome.
 
 Scripts are written the way a host would say them:
 
@@ -7,7 +7,7 @@ Scripts are written the way a host would say them:
          turn("V1 vote Maf", host=["deprive_vote V2"], after=["Com shoot Maf"]),
          turn("V1 note V2: the text", "Boss kill V1,V2"))   # note; kill with `targets`
 
-`game()` refuses to build a script whose setup breaks RULES.md section 10, so a test can never
+`game()` refuses to build a script whose setup breaks REFERENCE.md section 10, so a test can never
 fail because its own setup was invalid (malformed scripts are built by hand in
 test_malformed.py).
 """
@@ -65,7 +65,7 @@ def parse_players(spec: str) -> list[Json]:
 
 
 def setup_problem(players: list[Json]) -> str | None:
-    """What is wrong with a setup according to RULES.md section 10 (None when valid)."""
+    """What is wrong with a setup according to docs/REFERENCE.md section 10 (None when valid)."""
     roles = [p["role"] for p in players]
     n = len(roles)
     mafia = sum(r in MAFIA_ROLES for r in roles)
@@ -225,7 +225,7 @@ def notes(out: Json, n: int) -> list[Json]:
 def nicks(entries: Iterable[Any]) -> list[str]:
     """Nicknames of `conversions` / `promotions` entries.
 
-    SCENARIOS.md shows these lists only empty, so their entry shape is not fixed: a plain
+    docs/REPLAY.md shows these lists only empty, so their entry shape is not fixed: a plain
     nickname or an object naming the player under "player" (or "nick") are both read here.
     """
     names = []

@@ -3,7 +3,7 @@ the lynch is decided on every vote as cast, candidates who died earlier in the r
 included): the threshold, the player chosen and whether he was already dead, the votes not
 counted and why, how a tie was broken; and what the public payload of the results says of it
 (full under R34, counts only under R54). The replay format (``LynchResult.to_dict``) is
-SCENARIOS.md's: ``chosen``, ``hanged``, ``votes``, ``public``.
+docs/REPLAY.md's: ``chosen``, ``hanged``, ``votes``, ``public``.
 """
 
 from __future__ import annotations

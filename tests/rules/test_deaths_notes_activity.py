@@ -1,4 +1,4 @@
-"""Conformance tests for RULES.md sections 7 and 9: death and ghosts (R35, R36), death notes
+"""Conformance tests for REFERENCE.md sections 7 and 9: death and ghosts (R35, R36), death notes
 (R37), inactivity (R52) and missed votes (R53), and the Decision on self-targeting.
 
 Not checkable through the replay output: ghosts posting in the channel marked as ghosts (R36,

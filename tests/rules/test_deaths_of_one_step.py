@@ -1,4 +1,4 @@
-"""RULES.md section 8, the Decision "Deaths of one step": every victim of a step dies first,
+"""REFERENCE.md section 8, the Decision "Deaths of one step": every victim of a step dies first,
 then step 5 applies; a conversion (R22) or promotion (R19) goes only to a player still alive
 when the step ends. Deaths are listed in seat order within a step, and the outcome never
 depends on the order in which a kill request names its targets or on the seats.

@@ -1,4 +1,4 @@
-"""Conformance tests for RULES.md sections 1-3 and 10, and the host commands (R56).
+"""Conformance tests for docs/REFERENCE.md sections 1-3 and 10, and the host commands (R56).
 
 Rules of these sections with nothing the engine's replay output can show are not tested here:
 - R1 (schedule, time zone): the clock lives in the app, a script has no times.
@@ -413,7 +413,7 @@ def test_R55_kill_on_foundling_is_not_refused():
 
 
 def test_R18_in_after_any_verb_but_shoot_is_an_ordinary_refusal():
-    """SCENARIOS.md: `after` holds the pistol's shots only; a vote, a kill, a note or a post
+    """docs/REPLAY.md: `after` holds the pistol's shots only; a vote, a kill, a note or a post
     there is refused like any request out of its time, never silently accepted."""
     out = play(
         FOUR,

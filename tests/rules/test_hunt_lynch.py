@@ -1,4 +1,4 @@
-"""Conformance tests for RULES.md sections 5 and 6: the hunt (R28-R30) and the lynch
+"""Conformance tests for docs/REFERENCE.md sections 5 and 6: the hunt (R28-R30) and the lynch
 (R31-R34, R54, and the Decision that the lynch is decided on every vote as cast, so a candidate
 who died earlier in the resolution may be chosen, and then nobody is hanged).
 """

@@ -1,11 +1,11 @@
-"""Malformed scripts (SCENARIOS.md): `run_script` raises ScriptError naming the problem, and
+"""Malformed scripts (docs/REPLAY.md): `run_script` raises ScriptError naming the problem, and
 `python main.py replay` exits 2 with a single line on standard error.
 
 A request the rules refuse is not malformed (it is reported under `rejected`); these are
 scripts that do not follow the format: unknown nicknames, roles, verbs or host commands, an
-unknown key anywhere (SCENARIOS.md: no comment keys either), an invalid setup (RULES.md
+unknown key anywhere (docs/REPLAY.md: no comment keys either), an invalid setup (docs/REFERENCE.md
 section 10), two players with the same name or a name mixing Latin and Cyrillic letters
-(RULES.md R44, the exact rule), wrong types, missing fields, bad JSON.
+(docs/REFERENCE.md R44, the exact rule), wrong types, missing fields, bad JSON.
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ),
     ("missing_players", {"turns": []}, "players"),
     ("script_not_an_object", [BASE], "the script must be a JSON object"),
-    # SCENARIOS.md: an unknown key anywhere is malformed, and the message names it and where
+    # docs/REPLAY.md: an unknown key anywhere is malformed, and the message names it and where
     ("unknown_top_level_key", with_key("description", "a comment"), "'description'"),
     (
         "unknown_player_key",
@@ -255,7 +255,7 @@ MALFORMED: list[tuple[str, Any, str]] = [
         with_turns({"host": [{"do": "double_kill", "player": "V1"}]}),
         "turn 1, host[0]",
     ),
-    # RULES.md R44, the exact rule: same name, mixed alphabets, an invisible name
+    # docs/REFERENCE.md R44, the exact rule: same name, mixed alphabets, an invisible name
     (
         "duplicate_nick_case",
         with_players(
@@ -309,7 +309,7 @@ def test_refused_request_is_not_a_script_error():
 
 
 def test_R18_shoot_among_requests_is_a_refusal_not_a_malformation():
-    # SCENARIOS.md: a known verb in the wrong section is an ordinary refusal in the outcome
+    # docs/REPLAY.md: a known verb in the wrong section is an ordinary refusal in the outcome
     out = run_script(with_turns(req(by="Com", do="shoot", target="Maf")))
     assert out["turns"][0]["rejected"] == [
         {"index": 0, "by": "Com", "do": "shoot", "reason": "no_pistol"}
@@ -325,7 +325,7 @@ def test_request_other_than_shoot_in_after_is_refused_as_closed():
     }
 
 
-# --- RULES.md R44: names in a script are matched under the exact rule -------------------------
+# --- REFERENCE.md R44: names in a script are matched under the exact rule -------------------------
 
 
 def test_R44_script_names_resolve_to_the_players_canonical_nickname():

@@ -1,6 +1,6 @@
-"""RULES.md R44, "Decision (exact rule)": when two names are the same name, mixed-script names,
+"""REFERENCE.md R44, "Decision (exact rule)": when two names are the same name, mixed-script names,
 the built-in nickname pools, and how a typed name finds a game's nickname (`rules.names`).
-Issue 10: which names players could confuse (`confusable`), and pools that never deal two."""
+which names players could confuse (`confusable`), and pools that never deal two."""
 
 from __future__ import annotations
 
@@ -195,7 +195,7 @@ def test_R44_one_letter_of_each_alphabet_makes_a_name_mixed(
     assert mixes_scripts(cyrillic + between + latin)
 
 
-# --- confusable names (issue 10) ----------------------------------------------------------------
+# --- confusable names ----------------------------------------------------------------
 
 CONFUSABLE = [
     ("Хорёк", "Хорь"),  # the first three letters (a game dealt both)
@@ -269,14 +269,14 @@ def test_there_is_a_pool_per_language() -> None:
 
 @pytest.mark.parametrize("theme", sorted(NICKNAMES))
 def test_every_pool_deals_a_30_player_game_and_more(theme: str) -> None:
-    """Issue 10: the demo and a forum game seat up to 30 players, all from the pool."""
+    """the demo and a forum game seat up to 30 players, all from the pool."""
     assert MIN_POOL >= 40
     assert len(NICKNAMES[theme]) >= MIN_POOL
 
 
 @pytest.mark.parametrize("theme", sorted(NICKNAMES))
 def test_no_two_names_in_a_pool_are_confusable(theme: str) -> None:
-    """Issue 10: one game had both "Хорёк" and "Хорь"."""
+    """one game had both "Хорёк" and "Хорь"."""
     pool = NICKNAMES[theme]
     clashes = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1 :] if confusable(a, b)]
     assert clashes == []

@@ -1,5 +1,5 @@
 """A role is one class: a Bodyguard defined entirely in this file, registered, plays through
-`rules.replay.run_script` without a line of rules/ knowing him (RULES.md section 4, Crook:
+`rules.replay.run_script` without a line of rules/ knowing him (docs/REFERENCE.md section 4, Crook:
 "the role system must make adding such a role a matter of one new class").
 
 The Bodyguard (town) guards one player per night with the new verb `guard`; if the mafia kill

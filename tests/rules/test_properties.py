@@ -1,10 +1,10 @@
-"""Property tests: random legal-ish scripts (setups valid under RULES.md section 10, random
+"""Property tests: random legal-ish scripts (setups valid under docs/REFERENCE.md section 10, random
 requests, many of them refused) must always give a coherent outcome.
 
 Checked for every generated script (coherence, `check_outcome`):
 - the script runs (no ScriptError) and gives the same output twice (determinism, R13);
 - turns are numbered 1..k, later turns are dropped only after a winner, and `winner` is null
-  only when the script ran out (SCENARIOS.md);
+  only when the script ran out (docs/REPLAY.md);
 - nobody dies twice; every death reveals the player's role from the setup (R35); causes and
   `by` are coherent: nobody already dead acts (General rule of section 8), pistol shots come
   only from a commissar killed that turn by a cause of R18, the mafia kill names mafia and

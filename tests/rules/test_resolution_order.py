@@ -1,5 +1,5 @@
-"""Conformance tests for RULES.md section 8, the order of resolution (steps 0-7, the General
-rule, R39-R42), and for the replacement semantics of SCENARIOS.md.
+"""Conformance tests for REFERENCE.md section 8, the order of resolution (steps 0-7, the General
+rule, R39-R42), and for the replacement semantics of docs/REPLAY.md.
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def test_general_request_of_player_dead_at_step_0_does_not_count():
     assert deaths(out, 3) == [("V3", "poison")]
 
 
-# --- Replacement semantics (SCENARIOS.md) ------------------------------------------------------
+# --- Replacement semantics (docs/REPLAY.md) ------------------------------------------------------
 
 
 def test_replacement_later_check_replaces_earlier():

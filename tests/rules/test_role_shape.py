@@ -1,4 +1,4 @@
-"""Roles own their behaviour (RULES.md section 4, section 8): the steps of a resolution are
+"""Roles own their behaviour (docs/REFERENCE.md section 4, section 8): the steps of a resolution are
 named by what happens there, never by a role; a role's memory is its own attrs value, kept and
 snapshotted generically (old snapshots, which kept it as named fields of the game, still
 load); the fate of a role's requests in the hosts' account is the role's answer.

@@ -1,4 +1,4 @@
-"""Conformance tests for RULES.md section 4, the roles: R17-R23 and R25-R27.
+"""Conformance tests for docs/REFERENCE.md section 4, the roles: R17-R23 and R25-R27.
 
 Not checkable through the replay output, so not tested here:
 - R19 "the sergeant privately receives every check result": the output lists each check once,

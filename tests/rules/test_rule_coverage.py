@@ -1,4 +1,4 @@
-"""Every rule ID of RULES.md has a test named after it, or a stated reason why the replay
+"""Every rule ID of docs/REFERENCE.md has a test named after it, or a stated reason why the replay
 output cannot show it."""
 
 from __future__ import annotations

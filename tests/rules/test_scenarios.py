@@ -1,7 +1,7 @@
 """Golden scenarios: tests/scenarios/NAME.json holds {"description", "script", "expected"}.
 
-Each `expected` was derived by hand from RULES.md and SCENARIOS.md, never by running the
-engine. Two things are normalised before comparing, because SCENARIOS.md does not fix them:
+Each `expected` was derived by hand from docs/REFERENCE.md and docs/REPLAY.md, never by running the
+engine. Two things are normalised before comparing, because docs/REPLAY.md does not fix them:
 - `conversions` and `promotions` entries are compared by the player's nickname only (the
   files list nicknames; the engine may give objects such as {"player": ..., ...});
 - where several players caused one death (`by`), the files list them in arrival order of their

@@ -1,4 +1,4 @@
-"""Parsing what a host or player types (RULES.md section 10, R43, R52): every input is either
+"""Parsing what a host or player types (REFERENCE.md section 10, R43, R52): every input is either
 understood or refused with a SetupError code that has a translated sentence, never a crash,
 and the work is bounded by the length of the text (no count can cost memory or time)."""
 

@@ -1,4 +1,4 @@
-"""The role registry (RULES.md section 4): what is derived from it must be what the rules
+"""The role registry (docs/REFERENCE.md section 4): what is derived from it must be what the rules
 list, and the autocomplete must tell a player nothing he does not know (R55)."""
 
 from __future__ import annotations
