@@ -114,7 +114,7 @@ async def postgres_at(url: str, version: int) -> Schema:
 
     from db.postgres import migrations
 
-    conn = await asyncpg.connect(url)
+    conn: Any = await asyncpg.connect(url)
     try:
         await migrations.migrate(conn, "snapshot", target=version)
         return await postgres_schema(conn)

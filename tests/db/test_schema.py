@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -62,7 +63,7 @@ async def test_postgres_upgraded_from_any_version_ends_with_the_latest_schema(
 ) -> None:
     latest = schema_dump.expected(snapshot, "postgres", pg_migrations.LATEST_VERSION)
     for version in VERSIONS:
-        conn = await asyncpg.connect(pgserver.fresh_url())
+        conn: Any = await asyncpg.connect(pgserver.fresh_url())
         try:
             assert await pg_migrations.migrate(conn, "test", target=version) == (0, version)
             assert (await pg_migrations.migrate(conn, "test"))[0] == version
