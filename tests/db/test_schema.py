@@ -1,4 +1,7 @@
-"""The schema both engines build, version by version, is exactly the one recorded in
+"""The one list of migrations (db/schema/: a module per version, both engines' DDL side by
+side) is complete and numbered without gaps, and both runners read it.
+
+The schema both engines build, version by version, is exactly the one recorded in
 ``schema_snapshot.json`` (written by the code that introduced each version, never rewritten:
 see tests/db/schema_dump.py): every table's SQL text on SQLite, every column, constraint,
 index and sequence on PostgreSQL. A database migrated step by step from an older version ends
@@ -6,6 +9,7 @@ with the same schema as a new one."""
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -13,12 +17,49 @@ from typing import Any
 import asyncpg
 import pytest
 
+import db.schema
 from db import migrations
 from db.postgres import migrations as pg_migrations
+from db.schema import VERSIONS as SCHEMA_VERSIONS
 from tests import pgserver
 from tests.db import schema_dump
 
 VERSIONS = range(1, migrations.LATEST_VERSION + 1)
+
+
+SCHEMA_DIR = Path(db.schema.__file__).parent
+
+
+def test_versions_are_numbered_from_1_without_gaps() -> None:
+    assert [m.number for m in SCHEMA_VERSIONS] == list(range(1, len(SCHEMA_VERSIONS) + 1))
+    assert db.schema.LATEST_VERSION == len(SCHEMA_VERSIONS) == SCHEMA_VERSIONS[-1].number
+
+
+def test_every_version_module_is_in_the_list_under_its_own_number() -> None:
+    """``db/schema/vNN_<what>.py`` holds version NN, and every such module is listed: a
+    module written but not appended to ``VERSIONS`` would never run."""
+    files = sorted(SCHEMA_DIR.glob("v[0-9][0-9]_*.py"))
+    assert [int(f.name[1:3]) for f in files] == [m.number for m in SCHEMA_VERSIONS]
+    for file, migration in zip(files, SCHEMA_VERSIONS, strict=True):
+        module = importlib.import_module(f"db.schema.{file.stem}")
+        assert module.MIGRATION is migration, file.name
+        assert (migration.sqlite, migration.postgres) == (module.SQLITE, module.POSTGRES)
+
+
+@pytest.mark.parametrize("migration", SCHEMA_VERSIONS, ids=lambda m: f"v{m.number}")
+def test_every_version_has_both_engines_ddl_and_a_purpose(migration: db.schema.Migration) -> None:
+    for ddl in (migration.sqlite, migration.postgres):
+        code = [ln for ln in ddl.splitlines() if ln.strip() and not ln.strip().startswith("--")]
+        assert code and code[-1].rstrip().endswith(";")
+    # SQLite's side splits into complete statements (the runner executes them one by one).
+    assert migrations._statements(migration.sqlite)
+    assert migration.purpose.strip() and "\n" not in migration.purpose
+
+
+def test_both_runners_read_the_one_list() -> None:
+    assert tuple(m.sqlite for m in SCHEMA_VERSIONS) == migrations.MIGRATIONS
+    assert tuple(m.postgres for m in SCHEMA_VERSIONS) == pg_migrations.MIGRATIONS
+    assert migrations.LATEST_VERSION == pg_migrations.LATEST_VERSION == db.schema.LATEST_VERSION
 
 
 @pytest.fixture(scope="module")
