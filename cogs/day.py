@@ -140,6 +140,12 @@ class DayCog(PlayerCog, name="Day"):
         header = await game_header(self.ctx, interaction, game, lang)
         lines = [header] if header else []
         if game.review is not None:  # the results are not out yet: nothing of them shows
+            # The card is the one the players knew before them (core/review.py).
+            turn = game.public_state.turn
+            role = role_name(lang, card.role)
+            lines.append(t(lang, "status.header", nick=nick, role=role, turn=turn))
+            if not card.alive:
+                lines.append(t(lang, "card.dead"))
             until = until_of(game.review)
             lines.append(t(lang, "review.status", until=timestamp(until, "f")))
             await send_private(interaction, "\n".join(lines))

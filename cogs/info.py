@@ -86,7 +86,8 @@ class InfoCog(PlayerCog, name="Info"):
         guild_of(interaction)
         game = self.ctx.service.running(await table_key(self.ctx.store, interaction))
         lang = await reader_language(self.ctx.store, interaction)
-        await send_private(interaction, render_roster(lang, public_roster(game.engine.state)))
+        # core/review.py: while the results wait for the host, as the players knew it before
+        await send_private(interaction, render_roster(lang, public_roster(game.public_state)))
 
     @app_commands.command(name="rules", description=ltext("cmd.rules.description"))
     @app_commands.describe(page=ltext("cmd.rules.opt.page.description"))
@@ -115,7 +116,9 @@ class InfoCog(PlayerCog, name="Info"):
         nick = game.nick_of(interaction.user.id) if game is not None else None
         later: tuple[tuple[str, str], ...] = ()
         hunt_at = None
-        if game is not None and nick is not None:
+        if game is not None and nick is not None and game.review is not None:
+            mine = PLAYER_TOOLS  # the results wait for the host: no request until they are out
+        elif game is not None and nick is not None:
             deadline = game.record.deadline
             if deadline is not None:
                 hunt_at = hunt_opens_at(game.schedule, deadline)

@@ -30,7 +30,9 @@ from core.review import (
     MAX_STORY,
     held_items,
     hold,
+    public_state,
     review_minutes,
+    snapshot_before,
 )
 from db.errors import NotFound, OpenGameExists, SignupFull, StaleGame, StoreError
 from db.interface import GameStore
@@ -76,7 +78,7 @@ from rules.downtime import Downtime, measure
 from rules.engine import Game, RebuildError, rebuild
 from rules.killboard import KillBoard, kill_board
 from rules.knowledge import RoleCard, role_card
-from rules.model import HostAction, Phase, RefusalCode, Request
+from rules.model import GameState, HostAction, Phase, RefusalCode, Request
 from rules.names import UnknownName, find_name, resolve_host_action, resolve_request
 from rules.requests import parse_request, verb_slot
 from rules.schedule import (
@@ -165,6 +167,12 @@ class LiveGame:
     #: The turn's results held for the host's review (core/review.py): while set, the next
     #: turn has no deadline and player requests are refused.
     review: ReviewRecord | None = None
+
+    @property
+    def public_state(self) -> GameState:
+        """The game as the players know it: while a turn's results wait for the host's review,
+        as it stood before they were decided (core/review.py); else the game itself."""
+        return public_state(self.review) or self.engine.state
 
     def fence(self) -> Fence:
         """What a decision taken on this game now was taken against."""
@@ -709,7 +717,7 @@ class GameService:
         nick = game.nick_of(user_id)
         if nick is None:
             raise ServiceError("error.not_a_player")
-        return role_card(game.engine.state, nick)
+        return role_card(game.public_state, nick)  # core/review.py: not the held results
 
     def player_nick(self, table_id: int, user_id: int) -> tuple[LiveGame, str]:
         game = self.running(table_id)
@@ -1155,6 +1163,8 @@ class GameService:
         engine = game.engine
         turn = engine.turn
         now = self.clock()
+        # core/review.py: what the players' private replies read until the results are out.
+        before = snapshot_before(engine.state) if review_minutes(game.record) else None
         if engine.phase is Phase.OPEN:
             downtime = await self._downtime(game, now)
             if downtime is not None:  # R59: an input of the resolution, logged with the turn
@@ -1193,7 +1203,7 @@ class GameService:
         queued = [*night, *final]
         minutes = review_minutes(game.record)
         if minutes:  # core/review.py: held for the host; the next turn waits for them
-            queued = hold(queued, turn=turn, now=now, minutes=minutes)
+            queued = hold(queued, turn=turn, now=now, minutes=minutes, before=before)
             deadline = None
         claimed = await self.store.record_resolution(
             game.id,
