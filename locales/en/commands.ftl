@@ -201,6 +201,7 @@ iso-said = { $nick } wrote:
 iso-prev = Previous
 iso-next = Next
 iso-not_yours = Only the member who opened this list can turn its pages; run /iso yourself.
+reading-finished = Game #{ $game }, finished: what was published in it.
 # /history and /stats (cogs/history.py, core/stats.py)
 cmd-history-name = history
 cmd-history-description = The server's finished games, or one game's summary

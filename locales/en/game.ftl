@@ -380,6 +380,7 @@ players-dead =
     }
 help-header = Your commands now:
 help-later = Later:
+help-quote = `{ $name }` (right-click a post in #game, then Apps → { $name }): answer that post, quoting it.
 help-from_turn_2 = from turn 2 (turn 1 has no lynch and no hunt)
 help-from_time = opens at { $time } ({ $relative })
 rules-page = Page { $page } of { $pages }.

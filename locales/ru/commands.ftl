@@ -201,6 +201,7 @@ iso-said = { $nick }:
 iso-prev = Назад
 iso-next = Вперёд
 iso-not_yours = Листать этот список может только тот, кто его открыл; наберите /посты сами.
+reading-finished = Игра №{ $game } окончена: то, что в ней было опубликовано.
 # /history and /stats (cogs/history.py, core/stats.py)
 cmd-history-name = история
 cmd-history-description = Завершённые игры сервера или сводка одной игры

@@ -392,6 +392,7 @@ players-dead =
     }
 help-header = Ваши команды сейчас:
 help-later = Позже:
+help-quote = `{ $name }` (правый клик по посту в #игра, затем Приложения → { $name }): ответить на этот пост, процитировав его.
 help-from_turn_2 = со второго хода (в первый ход нет ни суда Линча, ни охоты)
 help-from_time = откроется в { $time } ({ $relative })
 rules-page = Страница { $page } из { $pages }.
