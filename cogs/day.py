@@ -112,15 +112,11 @@ class DayCog(PlayerCog, name="Day"):
     async def role_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
         key = await table_key(self.ctx.store, interaction)
-        card = self.ctx.service.card(key, interaction.user.id)
+        # As the member knows it (core/review.py: not the results still in review).
+        game, _nick, card = await self.ctx.service.card_now(key, interaction.user.id)
         lang = await reader_language(self.ctx.store, interaction)
-        game = self.ctx.service.game_in(key)
-        text = (
-            render_role_card(lang, card, game.schedule, game.record.activity_rules)
-            if game is not None
-            else render_role_card(lang, card)
-        )
-        header = await game_header(self.ctx, interaction, game, lang) if game else None
+        text = render_role_card(lang, card, game.schedule, game.record.activity_rules)
+        header = await game_header(self.ctx, interaction, game, lang)
         # A card fits one message (tests/app/test_role_cards.py); a long header or team list
         # would be cut at a line break rather than refused by Discord.
         for piece in split_message(f"{header}\n{text}" if header else text):
@@ -130,11 +126,11 @@ class DayCog(PlayerCog, name="Day"):
     async def status_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
         key = await table_key(self.ctx.store, interaction)
-        if self.ctx.service.game_in(key) is None:  # sign-up: whether I am in it, my wish
-            await self._signup_status(interaction, key)
+        service = self.ctx.service
+        if service.game_in(key) is None and await service.held_game(key) is None:
+            await self._signup_status(interaction, key)  # sign-up: whether I am in it, my wish
             return
-        game, nick = self.ctx.service.player_nick(key, interaction.user.id)
-        card = self.ctx.service.card(key, interaction.user.id)
+        game, nick, card = await service.card_now(key, interaction.user.id)
         lang = await reader_language(self.ctx.store, interaction)
         state = game.engine.state
         header = await game_header(self.ctx, interaction, game, lang)

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.command_i18n import ltext
 from bot.context import game_context
+from bot.errors import UserError
 from bot.render import command_name, render_help, render_roster
 from bot.replies import reader_language, send_private
 from bot.tables import table_key
@@ -87,7 +88,11 @@ class InfoCog(PlayerCog, name="Info"):
     async def players_command(self, interaction: discord.Interaction[Any]) -> None:
         """The living and the dead of this table's game, by nickname only (R6, R35, R55)."""
         guild_of(interaction)
-        game = self.ctx.service.running(await table_key(self.ctx.store, interaction))
+        key = await table_key(self.ctx.store, interaction)
+        # A game whose last results wait for the host still runs for its readers.
+        game = self.ctx.service.game_in(key) or await self.ctx.service.held_game(key)
+        if game is None:
+            raise UserError("error.no_running_game")
         lang = await reader_language(self.ctx.store, interaction)
         # core/review.py: while the results wait for the host, as the players knew it before
         await send_private(interaction, render_roster(lang, public_roster(game.public_state)))
@@ -116,7 +121,7 @@ class InfoCog(PlayerCog, name="Info"):
         guild_of(interaction)
         lang = await reader_language(self.ctx.store, interaction)
         key = await table_key(self.ctx.store, interaction)
-        game = self.ctx.service.game_in(key)
+        game = self.ctx.service.game_in(key) or await self.ctx.service.held_game(key)
         nick = game.nick_of(interaction.user.id) if game is not None else None
         later: tuple[tuple[str, str], ...] = ()
         hunt_at = None

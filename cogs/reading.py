@@ -49,7 +49,8 @@ class ReadGame:
 async def game_to_read(ctx: GameContext, table_id: int) -> ReadGame:
     """The table's running game, else its last finished game that was played (a sign-up the
     host cancelled has no players); refused when the table has neither."""
-    game = ctx.service.game_in(table_id)
+    # A game whose last results wait for the host (core/review.py) still runs for readers.
+    game = ctx.service.game_in(table_id) or await ctx.service.held_game(table_id)
     if game is not None:
         return ReadGame(game.id, tuple(game.engine.state.players), finished=False)
     for rec in reversed(await ctx.store.list_games(table_id=table_id, status="finished")):

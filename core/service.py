@@ -75,7 +75,7 @@ from rules.announce import (
     with_pistol_window,
 )
 from rules.downtime import Downtime, measure
-from rules.engine import Game, RebuildError, rebuild
+from rules.engine import Game, RebuildError, game_from_snapshot, rebuild
 from rules.killboard import KillBoard, kill_board
 from rules.knowledge import RoleCard, role_card
 from rules.model import GameState, HostAction, Phase, RefusalCode, Request
@@ -718,6 +718,33 @@ class GameService:
         if nick is None:
             raise ServiceError("error.not_a_player")
         return role_card(game.public_state, nick)  # core/review.py: not the held results
+
+    async def held_game(self, table_id: int) -> LiveGame | None:
+        """The table's game that ended with its last results still in the host's review
+        (core/review.py), as the players knew it before them: read by their private replies
+        (``/role``, ``/status``, ``/players``, ``/help``) so that none tells the game is over
+        before the results do. Nothing changes it; publication ends it."""
+        for review in list(self.reviews.values()):
+            if review.game_id in self.live or not review.draft.get("before"):
+                continue
+            rec = await self.store.get_game(review.game_id)
+            if rec is None or rec.table_id != table_id:
+                continue
+            engine = game_from_snapshot(review.draft["before"])
+            players = await self.store.players(rec.id)
+            return LiveGame(rec, engine, players, self._schedule(rec), review=review)
+        return None
+
+    async def card_now(self, table_id: int, user_id: int) -> tuple[LiveGame, str, RoleCard]:
+        """The member's game, nickname and card as he knows them: the running game, or one
+        whose last results wait for the host (:meth:`held_game`)."""
+        game = self.game_in(table_id) or await self.held_game(table_id)
+        if game is None:
+            raise ServiceError("error.no_running_game")
+        nick = game.nick_of(user_id)
+        if nick is None:
+            raise ServiceError("error.not_a_player")
+        return game, nick, role_card(game.public_state, nick)
 
     def player_nick(self, table_id: int, user_id: int) -> tuple[LiveGame, str]:
         game = self.running(table_id)
