@@ -28,7 +28,7 @@ import attrs
 
 from db.models import GameRecord, OutboxItem, ReviewRecord
 from rules.announce import HOST, PUBLIC, Announcement
-from rules.model import GameState
+from rules.model import Cause, GameState, Phase
 from rules.snapshot import SnapshotError, state_from_dict, state_to_dict
 
 #: The longest review time a host may ask for (a day).
@@ -49,10 +49,20 @@ def review_minutes(record: GameRecord) -> int:
 
 
 def snapshot_before(state: GameState) -> dict[str, Any] | None:
-    """The state as the players knew it before the results were decided, kept with the draft
-    (in a pistol window the night is out already: its turn result is left out of the copy)."""
+    """The state as the players knew it before the results were decided, kept with the draft.
+    In a pistol window (R18) the night is out already, the shots are not: a shot's victim is
+    alive in the copy (the engine applies a shot when it is fired)."""
+    players = {
+        nick: attrs.evolve(p, alive=True, death_turn=None, death_cause=None)
+        if state.phase is Phase.PISTOL
+        and not p.alive
+        and p.death_cause is Cause.PISTOL
+        and p.death_turn == state.turn
+        else p
+        for nick, p in state.players.items()
+    }
     try:
-        return state_to_dict(attrs.evolve(state, current=None))
+        return state_to_dict(attrs.evolve(state, current=None, players=players))
     except (SnapshotError, TypeError, ValueError):
         return None
 

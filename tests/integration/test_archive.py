@@ -383,3 +383,37 @@ async def test_R47_the_archive_shows_the_hosts_story_above_each_turns_results(
     assert "<script>" not in md and "<b>" not in md
     assert "\\*\\*тишина\\*\\*" in md and "\n# не" not in md and "> \u2068\\# не заголовок" in md
     assert md.index(f"### {t(lang, 'archive.story')}") < md.index(t(lang, "archive.dawn"))
+
+
+async def test_R18_R55_a_shot_held_in_review_is_not_known_before_publication(
+    store: Store,
+) -> None:
+    """The mafia kill the commissar, who shoots the mafioso in his window (R18): the game is
+    over in the store, its close waits for the host (core/review.py). Until he publishes,
+    the mafioso's card and the roster read as they were public: the night's death known, the
+    shot not."""
+    await store.save_table(TableSettings(guild_id=GUILD, name="Pistol", language="en"))
+    clock = FakeClock()
+    service = GameService(store, clock)
+    await service.new_game(
+        GUILD, HOST, "fast", "UTC", roles="mafioso=1 commissar=1 villager=2", seed=11,
+        activity_rules=False, review=30,
+    )  # fmt: skip
+    for uid in range(4):
+        await service.join(GUILD, MEMBER + uid)
+    live = await service.start(GUILD)
+    by = {p.role: p.user_id for p in live.players}
+    nick = {p.user_id: p.nick for p in live.players}
+    maf, com = by["mafioso"], by["commissar"]
+    await service.submit(GUILD, maf, {"do": "kill", "target": nick[com]})
+    clock.now += timedelta(minutes=10)
+    await service.deadline_reached(live.id)
+    await service.submit(GUILD, com, {"do": "shoot", "target": nick[maf]})
+    assert (await store.require_game(live.id)).status == "finished"
+    game, _nick, card = await service.card_now(GUILD, maf)
+    assert card.alive and game.review is not None
+    assert not game.public_state.alive(nick[com])  # the night was published at the deadline
+    assert await service.publish(live.id, 1)
+    assert await service.held_game(GUILD) is None
+    with pytest.raises(ServiceError):
+        await service.card_now(GUILD, maf)
