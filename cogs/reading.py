@@ -225,7 +225,7 @@ class ReadingCog(PlayerCog, name="Reading"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         posts = [p for p in await self.ctx.store.posts(game.id) if p.nick == nick]
         if not posts:
-            raise UserError("iso.none", nick=nick)
+            raise UserError("iso.none_finished" if game.finished else "iso.none", nick=nick)
         texts = pages_of(iso_blocks(lang, posts))
         pages = [
             (t(lang, "iso.title", nick=nick, page=i + 1, pages=len(texts)), text)

@@ -195,6 +195,7 @@ votes-next = Next
 votes-not_yours = Only the member who opened this list can turn its pages; run /votes yourself.
 iso-title = Posts by { $nick } (page { $page } of { $pages })
 iso-none = { $nick } has not posted in this game yet.
+iso-none_finished = { $nick } did not post in that game.
 iso-post = Turn { $turn }, { $at }
 iso-post_ghost = Turn { $turn }, { $at } (as a ghost)
 iso-said = { $nick } wrote:

@@ -195,6 +195,7 @@ votes-next = Вперёд
 votes-not_yours = Листать этот список может только тот, кто его открыл; наберите /голосования сами.
 iso-title = Посты: { $nick } (страница { $page } из { $pages })
 iso-none = Игрок { $nick } в этой игре пока не написал ни одного поста.
+iso-none_finished = Игрок { $nick } в этой игре не написал ни одного поста.
 iso-post = Ход { $turn }, { $at }
 iso-post_ghost = Ход { $turn }, { $at } (призрак)
 iso-said = { $nick }:

@@ -130,11 +130,13 @@ async def test_votes_and_iso_read_the_tables_last_finished_game_after_it_ends(
     actors = add_players(world, [f"af{i}" for i in range(8)])
     await start_game(world, "mafioso=2 doctor=1 villager=5", actors, activity_rules=False)
     game_id = live_game(world).id
+    seats = live_game(world).players
+    talkers = actors[1:]  # actors[0] never posts: no removal for it here
     by_user = {a.id: a for a in actors}
     game_ch = slot(world, "game")
-    await everyone_posts(world, actors)
+    await everyone_posts(world, talkers)
     await until_deadline(world)
-    await everyone_posts(world, actors)
+    await everyone_posts(world, talkers)
     state = live_game(world).engine.state
     living = [p for p in live_game(world).players if state.alive(p.nick)]
     target = next(p for p in living if p.role == "villager")
@@ -142,7 +144,7 @@ async def test_votes_and_iso_read_the_tables_last_finished_game_after_it_ends(
     for p in voters:
         reply_text(await by_user[p.user_id].slash(game_ch, "vote", target=target.nick))
     await until_deadline(world)
-    author = voters[0]
+    author = next(p for p in voters if p.user_id != actors[0].id)
     nicks = [p.nick for p in live_game(world).players]
     reply_text(await by_user[author.user_id].slash(game_ch, "say", text="After the lynch."))
     assert await confirm_now(world, "mafia end") == t("en", "host.ended")
@@ -161,6 +163,9 @@ async def test_votes_and_iso_read_the_tables_last_finished_game_after_it_ends(
     assert "After the lynch." in text + iso and footer in iso
     offered = await reader.autocomplete(game_ch, "iso", "player", "")
     assert [c["value"] for c in offered] == alphabetical(nicks)
+    silent = next(p.nick for p in seats if p.user_id == actors[0].id)
+    refused = await refusal(simcord_env, reader.slash(game_ch, "iso", player=silent))
+    assert refused == t("en", "iso.none_finished", nick=silent)
     lines = reply_text(await reader.slash(game_ch, "help")).split("\n")
     for command in ("votes", "iso"):
         assert any(line.startswith(f"`/{t('en', f'cmd.{command}.name')}`") for line in lines)
