@@ -108,3 +108,11 @@ def test_a_bmp_is_not_a_format_players_post() -> None:
     with pytest.raises(ImageRefused) as refused:
         clean_image(out.getvalue())
     assert refused.value.key == "error.image_format"
+
+
+def test_the_largest_picture_is_discords_upload_limit() -> None:
+    """The limit a picture is refused at is the upload limit Discord documents (cited in
+    sandbox/discord_contract.py): what is accepted can be uploaded again."""
+    from sandbox.discord_contract import LIMITS
+
+    assert MAX_BYTES == LIMITS["file.size"].high
