@@ -115,4 +115,4 @@ def test_the_largest_picture_is_discords_upload_limit() -> None:
     sandbox/discord_contract.py): what is accepted can be uploaded again."""
     from sandbox.discord_contract import LIMITS
 
-    assert MAX_BYTES == LIMITS["file.size"].high
+    assert LIMITS["file.size"].high == MAX_BYTES

@@ -172,7 +172,9 @@ async def test_a_picture_post_waiting_for_discord_survives_a_restart_and_shows_o
     world, players, game_ch = await game_with_players(env)
     nick = live_game(world).nick_of(players[0].id)
     faults.kind, faults.once, faults.steps = "503", False, WEBHOOK_STEPS
-    result = await players[0].slash(game_ch, "say", text="Still here?", image=("a.jpg", jpeg_with_exif()))
+    result = await players[0].slash(
+        game_ch, "say", text="Still here?", image=("a.jpg", jpeg_with_exif())
+    )
     assert reply_text(result) == t("en", "say.waiting", channel=game_ch.mention)
     assert picture_posts(env, game_ch) == []
     assert len(await kept_pictures(world)) == 1  # the clean bytes wait in the store
