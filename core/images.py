@@ -87,11 +87,13 @@ def clean_image(data: bytes) -> CleanImage:
     out = io.BytesIO()
     if fmt == "JPEG":
         pixels.convert("RGB").save(out, format="JPEG", quality=90, optimize=True)
-        return CleanImage(out.getvalue(), "picture.jpg")
-    pixels.save(out, format="PNG", optimize=True)
+        name = "picture.jpg"
+    else:
+        pixels.save(out, format="PNG", optimize=True)
+        name = "picture.png"
     if out.tell() > MAX_BYTES:  # a large noisy picture: Discord would refuse the upload
         raise ImageRefused("error.image_too_large")
-    return CleanImage(out.getvalue(), "picture.png")
+    return CleanImage(out.getvalue(), name)
 
 
 def _pixels_only(image: Image.Image) -> Image.Image:
