@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from PIL import Image
 from simcord import ChannelHandle, Env, MemberActor
+from simcord.http.client import FakeHTTPClient
 
 from bot.delivery import RETRY_FIRST_SECONDS, STUCK_NOTICE_SECONDS
 from core.i18n import Lang, t
@@ -134,10 +135,24 @@ async def test_R6_R52_a_photo_is_posted_under_the_nickname_without_its_metadata_
     assert await kept_pictures(world) == []
 
 
+@pytest.fixture
+def downloads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The URLs the bot downloads from (SimCord's CDN), in order."""
+    read: list[str] = []
+    original = FakeHTTPClient.get_from_cdn
+
+    async def get_from_cdn(self: FakeHTTPClient, url: str) -> bytes:
+        read.append(url)
+        return await original(self, url)
+
+    monkeypatch.setattr(FakeHTTPClient, "get_from_cdn", get_from_cdn)
+    return read
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.usefixtures("clients_in")
 async def test_R6_a_file_that_is_not_a_picture_or_too_large_is_refused_privately(
-    simcord_env: Env, lang: Lang
+    simcord_env: Env, lang: Lang, downloads: list[str]
 ) -> None:
     """Refused with the reason, in the reader's language: judged by what Discord says of the
     file (its type, its size) before it is downloaded, or once downloaded if it only claimed
@@ -146,14 +161,16 @@ async def test_R6_a_file_that_is_not_a_picture_or_too_large_is_refused_privately
     env = simcord_env
     world, players, game_ch = await game_with_players(env)
     author = players[0]
-    cases = [
-        (("notes.txt", b"my secret plan"), "error.image_format"),
-        (("huge.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * MAX_BYTES), "error.image_too_large"),
-        (("fake.jpg", b"not a jpeg at all"), "error.image_format"),
+    cases = [  # the file, the refusal, whether it was downloaded to find out
+        (("notes.txt", b"my secret plan"), "error.image_format", False),
+        (("huge.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * MAX_BYTES), "error.image_too_large", False),
+        (("fake.jpg", b"not a jpeg at all"), "error.image_format", True),
     ]
-    for upload, key in cases:
+    for upload, key, downloaded in cases:
+        before = len(downloads)
         text = await refusal(env, author.slash(game_ch, "say", text="Hi", image=upload))
         assert text == t(lang, key)
+        assert len(downloads) == before + downloaded
     assert await refusal(env, author.slash(game_ch, "say")) == t(lang, "error.say_empty")
     assert picture_posts(env, game_ch) == []
     store = bot_of(env).store
