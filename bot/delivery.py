@@ -1207,6 +1207,8 @@ class Delivery:
             else:
                 log.warning("outbox row %s: cannot post under a nickname: %s", row.id, exc)
                 await self._report_no_webhook(guild, settings, lang, row, channel)
+                if picture is not None:  # dropped: the author posts it again after the repair
+                    await self.store.drop_post_pictures(row.id)
                 self._post_outcome(row.id, POST_NO_WEBHOOK)
                 return True
         await self.service.post_shown(

@@ -231,3 +231,29 @@ async def test_a_picture_post_shown_but_unconfirmed_before_a_restart_is_not_post
     assert len(posts) == shown_before
     assert live_game(world).engine.state.posts.get(nick) == 1
     assert await kept_pictures(world) == []
+
+
+async def test_a_picture_post_the_bot_cannot_make_under_a_nickname_keeps_no_bytes(
+    simcord_env: Env, faults: Faults
+) -> None:
+    """The bot lost its webhook in #game and may not make another: the author reads that his
+    post was not published (he posts it again after the repair), nothing is shown or counted
+    (R52), and the store keeps nothing of his picture."""
+    env = simcord_env
+    world, players, game_ch = await game_with_players(env)
+    nick = live_game(world).nick_of(players[0].id)
+    reply_text(await players[0].slash(game_ch, "say", text="Hello."))  # the webhook exists
+    [hook_id] = {m.webhook_id for m in game_ch.history() if m.webhook_id is not None}
+    env.backend.delete_webhook(hook_id)
+    await env.settle()
+    faults.kind, faults.once = "403", False  # Missing Permissions: Manage Webhooks
+    faults.steps = (
+        ("GET", f"/channels/{game_ch.id}/webhooks"),
+        ("POST", f"/channels/{game_ch.id}/webhooks"),
+    )
+    result = await players[0].slash(game_ch, "say", image=("c.jpg", jpeg_with_exif()))
+    assert reply_text(result) == t("en", "say.no_webhook", channel=game_ch.mention)
+    assert [m.attachments for m in game_ch.history() if m.attachments] == []
+    assert live_game(world).engine.state.posts.get(nick) == 1  # the first post only
+    assert await kept_pictures(world) == []
+    assert not await bot_of(env).store.pending_outbox(live_game(world).id)
