@@ -21,6 +21,7 @@ from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
 from bot.delivery import POST_NO_WEBHOOK, POST_SHOWN, slot_channel
 from bot.errors import UserError
+from bot.pictures import attachment_refusal, fetch_picture
 from bot.render import describe_request, render, render_role_card, role_name, timestamp
 from bot.replies import reader_language, send_private
 from bot.tables import table_key, table_of
@@ -42,14 +43,18 @@ log = logging.getLogger(__name__)
 
 
 async def post_as_player(
-    ctx: GameContext, interaction: discord.Interaction[Any], text: str
+    ctx: GameContext,
+    interaction: discord.Interaction[Any],
+    text: str,
+    picture: discord.Attachment | None = None,
 ) -> None:
     """Post ``text`` in #game under the caller's nickname: committed to the outbox, then
     shown through the same exactly-once delivery as the announcements (``bot/delivery.py``),
     and the author told what became of it: shown, refused (the bot cannot post under
     nicknames there; the hosts are told), or not shown yet (Discord fails; it is kept and
     goes out with the retries, never twice). Only a shown post counts (R52) and is archived;
-    a ghost's is marked as a ghost's."""
+    a ghost's is marked as a ghost's. ``picture`` is downloaded and written again from its
+    pixels (no metadata, a neutral name: ``bot/pictures.py``) before anything is queued."""
     guild = guild_of(interaction)
     table = await table_of(ctx.store, interaction)  # the game of the table it is used at
     key = await table_key(ctx.store, interaction)
@@ -57,9 +62,12 @@ async def post_as_player(
     channel = slot_channel(guild, table, "game")
     if channel is None:
         raise UserError("error.not_set_up")
+    if picture is not None and (refused := attachment_refusal(picture)) is not None:
+        raise UserError(refused)  # judged by what Discord says of it: nothing downloaded
     await interaction.response.defer(ephemeral=True, thinking=True)
+    clean = await fetch_picture(picture) if picture is not None else None
     # Refuses a blank text (nothing would show); commits the post before anything is told.
-    queued = await ctx.service.queue_post(key, interaction.user.id, text)
+    queued = await ctx.service.queue_post(key, interaction.user.id, text, clean)
     lang = await reader_language(ctx.store, interaction)
 
     async def later(outcome: str) -> None:  # shown (or refused) after he was told it waits
@@ -205,12 +213,21 @@ class DayCog(PlayerCog, name="Day"):
 
     # --- talking ----------------------------------------------------------------------
     @app_commands.command(name="say", description=ltext("cmd.say.description"))
-    @app_commands.describe(text=ltext("cmd.say.opt.text.description"))
+    @app_commands.describe(
+        text=ltext("cmd.say.opt.text.description"), image=ltext("cmd.say.opt.image.description")
+    )
     async def say_command(
-        self, interaction: discord.Interaction[Any], text: app_commands.Range[str, 1, 4000]
+        self,
+        interaction: discord.Interaction[Any],
+        text: app_commands.Range[str, 1, 4000] | None = None,
+        image: discord.Attachment | None = None,
     ) -> None:
-        """Post in #game under my nickname (R6); a living player's post counts (R52)."""
-        await post_as_player(self.ctx, interaction, text)
+        """Post in #game under my nickname (R6), a text, a picture or both; a living
+        player's post counts (R52). A file that is not a picture we post, or too large, is
+        refused before it is downloaded."""
+        if image is None and text is None:
+            raise UserError("error.say_empty")
+        await post_as_player(self.ctx, interaction, text or "", image)
 
     @app_commands.command(name="post", description=ltext("cmd.post.description"))
     async def post_command(self, interaction: discord.Interaction[Any]) -> None:

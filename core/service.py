@@ -24,6 +24,7 @@ import attrs
 
 from core.clock import Event, NoticeMark, notice_done, pending_notice
 from core.i18n import Lang, t
+from core.images import CleanImage, archived_text
 from core.refusal import Refusal
 from core.review import (
     MAX_REVIEW_MINUTES,
@@ -841,15 +842,21 @@ class GameService:
         queued = await self.queue_post(table_id, user_id, text)
         return await self.post_shown(queued.row_id, queued.game_id, queued.turn, queued.payload)
 
-    async def queue_post(self, table_id: int, user_id: int, text: str) -> QueuedPost:
+    async def queue_post(
+        self, table_id: int, user_id: int, text: str, picture: CleanImage | None = None
+    ) -> QueuedPost:
         """A post in #game under the player's nickname: refused when it is blank (nothing
         would be published, `rules.text`), else committed to the outbox (kind ``post``,
         audience ``public``) in #game's order with the announcements, before the player is
         told anything. Nothing is counted or archived yet: only a post Discord showed is
-        (:meth:`post_shown`, called by the delivery)."""
+        (:meth:`post_shown`, called by the delivery). ``picture`` (already stripped of its
+        metadata, ``core/images.py``) goes with it, kept in the store in the same transaction
+        until it is shown; the text may then be blank."""
         game, nick = self.player_nick(table_id, user_id)
         if is_blank(text):
-            raise ServiceError("error.empty_text")
+            if picture is None:
+                raise ServiceError("error.empty_text")
+            text = ""
         # The held results are not out (core/review.py): a post would show who died in them.
         self._not_in_review(game)
         turn = game.engine.turn
@@ -859,10 +866,17 @@ class GameService:
             "ghost": not game.engine.state.alive(nick),
             "at": self.clock().isoformat(),
         }
+        if picture is not None:
+            body["picture"] = True
         item = OutboxItem(
             kind=POST_KIND, payload={"kind": POST_KIND, "audience": PUBLIC, "payload": body}
         )
-        [row_id] = await self.store.add_outbox(game.id, turn, [item])
+        if picture is None:
+            [row_id] = await self.store.add_outbox(game.id, turn, [item])
+        else:
+            row_id = await self.store.queue_picture_post(
+                game.id, turn, item, picture.filename, picture.data
+            )
         return QueuedPost(game_id=game.id, row_id=row_id, turn=turn, payload=body)
 
     async def post_shown(
@@ -887,7 +901,7 @@ class GameService:
         at_text = payload.get("at")
         at = datetime.fromisoformat(at_text) if isinstance(at_text, str) else self.clock()
         counted = False if ghost else await self._count_post(row_id, game_id, turn, nick)
-        text = str(payload.get("text", ""))
+        text = archived_text(str(payload.get("text", "")), bool(payload.get("picture")))
         await self.store.publish_post(
             row_id, game_id, turn, nick, text, ghost=ghost, at=at, message_id=message_id
         )
