@@ -35,6 +35,9 @@ from db.schema import (
     v10_downtime,
     v11_kill_boards,
     v12_reviews,
+    v13_reserved,
+    v14_reserved,
+    v15_post_pictures,
 )
 from db.schema.migration import Migration
 from db.schema.v01_initial import APPLICATION_ID
@@ -53,6 +56,9 @@ VERSIONS: Final[tuple[Migration, ...]] = (
     v10_downtime.MIGRATION,
     v11_kill_boards.MIGRATION,
     v12_reviews.MIGRATION,
+    v13_reserved.MIGRATION,
+    v14_reserved.MIGRATION,
+    v15_post_pictures.MIGRATION,
 )
 
 LATEST_VERSION: Final = len(VERSIONS)
