@@ -258,6 +258,59 @@ async def _start(path: Path, at: dt.datetime) -> dict[str, Any]:
     return out
 
 
+def _catalogues() -> dict[str, Any]:
+    """The message catalogues' share of a start (core/i18n.py), in a fresh process: the
+    commands' modules are imported as ``setup_hook`` loads them (their English names and
+    descriptions are rendered then), which tells which messages a start renders; then, on
+    catalogues of their own, the work of that start is timed: finding the entries of both
+    languages and parsing those messages, plus the Russian ones of the commands (what a
+    start that syncs the commands translates). Beside it, in the same process, the parse of
+    the whole files as every start did before (English once, Russian twice: its bundle and
+    its catalogue)."""
+    import importlib
+
+    from fluent.runtime import FluentResource
+
+    from bot.client import EXTENSIONS
+    from core import i18n
+
+    for extension in EXTENSIONS:
+        importlib.import_module(extension)
+    rendered = list(i18n._sources("en")._parsed)
+    commands = [k for k in i18n._sources("ru").texts if k.startswith(("cmd-", "choice-"))]
+    gc.collect()
+    start = time.perf_counter()
+    en, ru = i18n._Sources("en"), i18n._Sources("ru")
+    for entry_id in rendered:
+        en.entry(entry_id)
+    lazy = time.perf_counter() - start
+    for entry_id in commands:
+        ru.entry(entry_id)
+    synced = time.perf_counter() - start
+    texts = {
+        lang: [
+            p.read_text(encoding="utf-8") for p in sorted((i18n.LOCALES_DIR / lang).glob("*.ftl"))
+        ]
+        for lang in i18n.LANGUAGES
+    }
+    start = time.perf_counter()
+    times_of: tuple[tuple[i18n.Lang, int], ...] = (("en", 1), ("ru", 2))
+    for lang, times in times_of:
+        for _ in range(times):
+            for text in texts[lang]:
+                FluentResource(text)
+    whole = time.perf_counter() - start
+    entries = sum(len(i18n._sources(lang).texts) for lang in i18n.LANGUAGES)
+    return {
+        "seconds": lazy,
+        "synced": synced,
+        "whole": whole,
+        "rendered": len(rendered),
+        "commands": len(commands),
+        "entries": entries,
+    }
+
+
 def _child(mode: str, path: Path, at: dt.datetime) -> dict[str, Any]:
     proc = subprocess.run(
         [sys.executable, "-m", "bench.restart_bench", "--child", mode, str(path), at.isoformat()],
@@ -275,7 +328,7 @@ def _child(mode: str, path: Path, at: dt.datetime) -> dict[str, Any]:
 def _median(path: Path, mode: str, runs: int, at: dt.datetime) -> dict[str, Any]:
     results = [_child(mode, path, at) for _ in range(runs)]
     out = dict(results[-1])
-    for key in ("seconds", "load_seconds", "full_gc", "frozen_gc", "rss"):
+    for key in ("seconds", "load_seconds", "full_gc", "frozen_gc", "rss", "synced", "whole"):
         if key in out:
             out[key] = statistics.median(r[key] for r in results)
     return out
@@ -352,12 +405,22 @@ def main(argv: list[str] | None = None) -> None:
         mode, db = args.child[0], Path(args.child[1])
         if mode == "plain":
             result = _plain_read(db)
+        elif mode == "catalogues":
+            result = _catalogues()
         else:
             if mode == "unclean":
                 migrations.clean_marker(db).unlink(missing_ok=True)
             result = asyncio.run(_start(db, dt.datetime.fromisoformat(args.child[2])))
         print(json.dumps(result))
         return
+    cat = _median(Path("-"), "catalogues", args.runs, T0)
+    print(
+        f"restart: message catalogues at start-up (core/i18n.py, parsed lazily): "
+        f"{cat['seconds'] * 1e3:.1f} ms (find the {cat['entries']} entries of both languages, "
+        f"parse the {cat['rendered']} English messages the commands' modules render); "
+        f"{cat['synced'] * 1e3:.1f} ms with the {cat['commands']} Russian ones of a command "
+        f"sync; the whole files parsed, as every start did before: {cat['whole']:.3f} s"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         bench(Path(tmp), args.games, args.runs, big=False)
         if args.big:
