@@ -335,7 +335,28 @@ CREATE TABLE reviews (
 ) STRICT;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)
+_V13 = """
+-- A game's whole outbox (``outbox(game_id)``: the #host notices already given, the history,
+-- a retaken row's predecessors) in queue order, read from the game's own rows instead of a
+-- scan of every game's (the partial outbox_pending holds the unsent rows only).
+CREATE INDEX outbox_by_game ON outbox (game_id, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    _V1,
+    _V2,
+    _V3,
+    _V4,
+    _V5,
+    _V6,
+    _V7,
+    _V8,
+    _V9,
+    _V10,
+    _V11,
+    _V12,
+    _V13,
+)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -313,7 +313,26 @@ CREATE TABLE reviews (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)
+_V13 = """
+-- A game's whole outbox in queue order, from its own rows (see db/migrations.py, migration 13).
+CREATE INDEX outbox_by_game ON outbox (game_id, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    _V1,
+    _V2,
+    _V3,
+    _V4,
+    _V5,
+    _V6,
+    _V7,
+    _V8,
+    _V9,
+    _V10,
+    _V11,
+    _V12,
+    _V13,
+)
 LATEST_VERSION = len(MIGRATIONS)
 
 _CREATED = re.compile(r"^CREATE TABLE (\w+)", re.MULTILINE)
