@@ -83,3 +83,22 @@ async def test_sqlite_uses_the_kind_index(sqlite_store: Store, db_path: Path) ->
             assert "USING INDEX outbox_by_kind" in plan and "TEMP B-TREE" not in plan, plan
     finally:
         conn.close()
+
+
+async def test_sqlite_reads_a_games_whole_outbox_from_its_own_rows(
+    sqlite_store: Store, db_path: Path
+) -> None:
+    """``outbox(game_id)`` searches ``outbox_by_game`` (migration 13) in queue order, instead
+    of scanning every game's rows."""
+    game = await running_game(sqlite_store)
+    seen: list[str] = []
+    await sqlite_store._db.set_trace_callback(seen.append)
+    await sqlite_store.outbox(game)
+    await sqlite_store._db.set_trace_callback(None)
+    [sql] = [s for s in seen if s.lstrip().upper().startswith("SELECT")]
+    conn = sqlite3.connect(db_path)
+    try:
+        plan = " | ".join(str(r[3]) for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+    finally:
+        conn.close()
+    assert "USING INDEX outbox_by_game" in plan and "TEMP B-TREE" not in plan, plan
