@@ -179,8 +179,12 @@ async def scenario(
         for actor in game.players:  # R52: a player who never posts leaves at the deadline
             await actor.slash(game.channel("game"), "say", text="Good morning, all.")
         tables.append(game)
-    await tables[0].until_deadline()  # every played game started at once: turn 1 resolves
     bot = tables[0].bot
+    # The games started one after another (virtual time moves on meanwhile): until the last
+    # of their turn-1 deadlines, so that every one of them resolves.
+    deadlines = [bot.service.game_in(g.guild.id) for g in tables]
+    last = max(d.record.deadline for d in deadlines if d is not None and d.record.deadline)
+    await env.advance_time((last - env.now()).total_seconds())
     loaded = len(bot.service.live)
     for game in tables:
         live = bot.service.game_in(game.guild.id)
