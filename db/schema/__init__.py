@@ -35,7 +35,7 @@ from db.schema import (
     v10_downtime,
     v11_kill_boards,
     v12_reviews,
-    v13_reserved,
+    v13_outbox_by_game,
     v14_reserved,
     v15_post_pictures,
 )
@@ -56,7 +56,7 @@ VERSIONS: Final[tuple[Migration, ...]] = (
     v10_downtime.MIGRATION,
     v11_kill_boards.MIGRATION,
     v12_reviews.MIGRATION,
-    v13_reserved.MIGRATION,
+    v13_outbox_by_game.MIGRATION,
     v14_reserved.MIGRATION,
     v15_post_pictures.MIGRATION,
 )
