@@ -23,7 +23,7 @@ import discord
 from bot.delivery import NO_MENTIONS, Delivery
 from bot.webhooks import MESSAGE_LIMIT
 from core.i18n import Lang, t
-from core.service import LiveGame
+from core.live import LiveGame
 from db.interface import GameStore
 from rules.killboard import AGREED, SPLIT, KillBoard, kill_board
 from rules.model import Phase

@@ -53,7 +53,8 @@ from bot.tables import (
 )
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
 from core.i18n import LANGUAGES, Lang, as_lang, t
-from core.service import LiveGame, setup_refusal
+from core.live import LiveGame
+from core.service import setup_refusal
 from db.errors import TableNameTaken
 from db.models import GameRecord, TableSettings
 from rules.knowledge import mafia_members
