@@ -331,14 +331,9 @@ class AdminCog(commands.Cog, name="Admin"):
         discord.py sends ``guild_unavailable`` then, never ``guild_remove``. Its running games
         stop first, each under its own lock, so that no clock tick or command writes to a game
         being deleted."""
-        service = self.ctx.service
-        for game in [g for g in service.live.values() if g.record.guild_id == guild.id]:
-            async with game.lock:
-                service.live.pop(game.id, None)
+        games, count = await self.ctx.service.forget_guild(guild.id)
         self.ctx.clock.rearm()
-        games = await self.ctx.store.list_games(guild_id=guild.id)
-        count = await self.ctx.store.purge_guild(guild.id)
-        forget_cached_stats([g.id for g in games])
+        forget_cached_stats(games)
         log.info("left guild %s: its data deleted (%d games)", guild.id, count)
 
     @commands.Cog.listener()
@@ -452,7 +447,7 @@ async def confirm_purge(
     lang = await reader_language(ctx.store, interaction)
     await refuse_purge_while_playing(ctx, guild, user_id, lang)
     finished = [g.id for g in await ctx.store.list_games(guild_id=guild.id, status="finished")]
-    count = await ctx.store.purge_member(guild.id, user_id)
+    count = await ctx.service.purge_member(guild.id, user_id)
     forget_cached_stats(finished)
     log.info("guild %s: a member's data purged by %s (%d games)", guild.id, host.id, count)
     name = "mafia purge"

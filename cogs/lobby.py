@@ -184,7 +184,7 @@ class LobbyCog(
             attrs.evolve(base, language=lang, host_role_id=role.id if role else None)
         )
         try:
-            await self.ctx.store.save_table(settings)
+            await self.ctx.service.save_table(settings)
         except TableNameTaken:  # another table took the name meanwhile
             raise UserError("error.table_name_taken", name=name, in_lang=lang) from None
         remember_table(interaction, settings)
@@ -257,7 +257,7 @@ class LobbyCog(
             signup_text(game_lang, 0, rec.schedule_kind, {} if rec.wishes else None),
             view=SignupView(self.ctx, game_lang, wishes=rec.wishes),
         )
-        await self.ctx.store.update_lobby(rec.id, signup_message_id=message.id)
+        await self.ctx.service.set_signup_message(rec.id, message.id)
         log.info(
             "guild %s table %s: game %s opened by %s",
             guild.id,
