@@ -293,3 +293,11 @@ class LobbyService(ServiceBase):
         """The sign-up's message in #game (its Join and Leave buttons), kept with the game so
         that its count can be edited and the message closed at the start."""
         await self.store.update_lobby(game_id, signup_message_id=message_id)
+
+    async def signups_of(self, table_id: int) -> tuple[GameRecord, list[int]] | None:
+        """The table's open game (in sign-up; or running, its start retried) and the members
+        who signed up for it, in sign-up order; None if the table has no open game."""
+        rec = await self.store.open_game(table_id)
+        if rec is None:
+            return None
+        return rec, await self.store.signups(rec.id)
