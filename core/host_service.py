@@ -6,16 +6,12 @@ record itself, and the hosts' notices in #host. Part of :class:`core.service.Gam
 from __future__ import annotations
 
 import copy
-import logging
 from datetime import datetime, timedelta
 from typing import Any
 
 from core.live import LiveGame
 from core.service_base import ServiceBase, ServiceError, audited, items
-from db.models import (
-    GameRecord,
-    PlayerRecord,
-)
+from db.models import GameRecord, PlayerRecord
 from rules.announce import (
     HOST,
     Announcement,
@@ -32,8 +28,6 @@ from rules.announce import (
 from rules.model import HostAction, Phase
 from rules.names import UnknownName, find_name, resolve_host_action
 from rules.validation import validate_host_action
-
-log = logging.getLogger(__name__)
 
 #: The longest a host can move a deadline at once (a week, as `/mafia extend` offers).
 MAX_EXTEND_MINUTES = 7 * 24 * 60

@@ -9,32 +9,14 @@ import random
 from collections.abc import Callable
 
 from core.live import LiveGame, schedule_of
-from core.review import (
-    MAX_REVIEW_MINUTES,
-)
+from core.review import MAX_REVIEW_MINUTES
 from core.service_base import ServiceBase, ServiceError, items, setup_refusal
 from db.errors import NotFound, OpenGameExists, SignupFull
-from db.models import (
-    GameRecord,
-    PlayerSpec,
-)
-from rules.announce import (
-    Announcement,
-    turn_open_announcement,
-)
+from db.models import GameRecord, PlayerSpec
+from rules.announce import Announcement, turn_open_announcement
 from rules.engine import rebuild
-from rules.schedule import (
-    first_deadline,
-    make_schedule,
-)
-from rules.setup import (
-    MAX_PLAYERS,
-    SetupError,
-    assign_nicknames,
-    deal,
-    parse_role_list,
-    preset,
-)
+from rules.schedule import first_deadline, make_schedule
+from rules.setup import MAX_PLAYERS, SetupError, assign_nicknames, deal, parse_role_list, preset
 from rules.setup import validate_setup as validate_role_list
 from rules.wishes import is_wishable, roles_from_wishes, wish_tally
 

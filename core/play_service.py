@@ -5,7 +5,6 @@ Part of :class:`core.service.GameService`.
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 from typing import Any
 
@@ -14,28 +13,16 @@ import attrs
 from core.live import Accepted, LiveGame, QueuedPost
 from core.service_base import LateRefusal, ServiceError
 from core.turn_service import TurnService
-from db.models import (
-    KEEP,
-    OutboxItem,
-    PlayerRecord,
-    refused,
-)
-from rules.announce import (
-    PUBLIC,
-)
+from db.models import KEEP, OutboxItem, PlayerRecord, refused
+from rules.announce import PUBLIC
 from rules.killboard import kill_board
 from rules.knowledge import RoleCard, role_card
 from rules.model import Phase, RefusalCode
 from rules.names import UnknownName, resolve_request
 from rules.requests import parse_request, verb_slot
-from rules.schedule import (
-    hunt_opens_at,
-    hunts_open,
-)
+from rules.schedule import hunt_opens_at, hunts_open
 from rules.text import is_blank
 from rules.validation import validate_request
-
-log = logging.getLogger(__name__)
 
 #: The outbox kind of a player's post in #game (``/say``, ``/post``).
 POST_KIND = "post"

@@ -6,28 +6,16 @@ drafts, held in the store): the story, and the publication, once. Part of
 from __future__ import annotations
 
 import asyncio
-import logging
 from datetime import datetime
 
 import attrs
 
-from core.review import (
-    MAX_STORY,
-    held_items,
-)
+from core.review import MAX_STORY, held_items
 from core.service_base import ServiceBase, ServiceError, items
-from db.models import (
-    ReviewRecord,
-)
-from rules.announce import (
-    turn_open_announcement,
-)
-from rules.schedule import (
-    next_deadline,
-)
+from db.models import ReviewRecord
+from rules.announce import turn_open_announcement
+from rules.schedule import next_deadline
 from rules.text import is_blank
-
-log = logging.getLogger(__name__)
 
 
 class ReviewService(ServiceBase):

@@ -21,13 +21,7 @@ from core.live import LiveGame, schedule_of
 from core.refusal import Refusal
 from db.errors import StaleGame, StoreError
 from db.interface import GameStore
-from db.models import (
-    AuditSpec,
-    GameRecord,
-    OutboxItem,
-    RestartGame,
-    ReviewRecord,
-)
+from db.models import AuditSpec, GameRecord, OutboxItem, RestartGame, ReviewRecord
 from rules.announce import (
     Announcement,
     Ending,
@@ -37,9 +31,7 @@ from rules.announce import (
 )
 from rules.engine import RebuildError, rebuild
 from rules.model import Phase
-from rules.setup import (
-    SetupError,
-)
+from rules.setup import SetupError
 from rules.snapshot import SnapshotError
 
 log = logging.getLogger(__name__)

@@ -11,17 +11,10 @@ from datetime import datetime, timedelta
 
 from core.clock import Event, NoticeMark, notice_done, pending_notice
 from core.live import LiveGame
-from core.review import (
-    hold,
-    review_minutes,
-)
+from core.review import hold, review_minutes
 from core.service_base import ServiceBase, ServiceError, audited, items
 from db.errors import StaleGame
-from db.models import (
-    AuditSpec,
-    DowntimeCause,
-    ReviewRecord,
-)
+from db.models import AuditSpec, DowntimeCause, ReviewRecord
 from rules.announce import (
     Announcement,
     downtime_announcements,
@@ -36,9 +29,7 @@ from rules.announce import (
 )
 from rules.downtime import Downtime, measure
 from rules.model import Phase
-from rules.schedule import (
-    next_deadline,
-)
+from rules.schedule import next_deadline
 from rules.snapshot import state_to_dict
 
 log = logging.getLogger(__name__)
