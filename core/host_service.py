@@ -41,7 +41,7 @@ class HostService(ServiceBase):
     ) -> HostAction:
         """R56: exclude, deprive the vote, grant the double kill (all through the rules).
         Returns the action as applied, naming the player as the game spells him (R44).
-        Fenced in the store like a player's request (:meth:`submit`)."""
+        Fenced in the store like a player's request (``PlayService.submit``)."""
 
         async def decide() -> HostAction:
             return await self._host_action(self.running(table_id), actor_id, action, reason)
