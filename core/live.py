@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from core.review import public_state
 from db.models import Fence, GameRecord, PlayerRecord, ReviewRecord
 from rules.engine import Game
 from rules.killboard import KillBoard
-from rules.model import Phase, Request
+from rules.model import GameState, Phase, Request
 from rules.schedule import Schedule, reminder_at
 
 if TYPE_CHECKING:
@@ -50,6 +51,12 @@ class LiveGame:
     #: The turn's results held for the host's review (core/review.py): while set, the next
     #: turn has no deadline and player requests are refused.
     review: ReviewRecord | None = None
+
+    @property
+    def public_state(self) -> GameState:
+        """The game as the players know it: while a turn's results wait for the host's review,
+        as it stood before they were decided (core/review.py); else the game itself."""
+        return public_state(self.review) or self.engine.state
 
     def fence(self) -> Fence:
         """What a decision taken on this game now was taken against."""

@@ -55,3 +55,7 @@ class OutboxService(ServiceBase):
     async def set_kill_board(self, game_id: int, turn: int, message_id: int) -> None:
         """Keep the message id of the mafia's kill board of ``turn`` (0: a post begun)."""
         await self.store.set_kill_board(game_id, turn, message_id)
+
+    async def drop_post_pictures(self, outbox_id: int | None = None) -> int:
+        """Forget the picture of a post shown (or dropped), and those of every row sent."""
+        return await self.store.drop_post_pictures(outbox_id)

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from core.clock import Event, NoticeMark, notice_done, pending_notice
 from core.live import LiveGame
-from core.review import hold, review_minutes
+from core.review import hold, review_minutes, snapshot_before
 from core.service_base import ServiceBase, ServiceError, audited, items
 from db.errors import StaleGame
 from db.models import AuditSpec, DowntimeCause, ReviewRecord
@@ -154,6 +154,8 @@ class TurnService(ServiceBase):
         engine = game.engine
         turn = engine.turn
         now = self.clock()
+        # core/review.py: what the players' private replies read until the results are out.
+        before = snapshot_before(engine.state) if review_minutes(game.record) else None
         if engine.phase is Phase.OPEN:
             downtime = await self._downtime(game, now)
             if downtime is not None:  # R59: an input of the resolution, logged with the turn
@@ -192,7 +194,7 @@ class TurnService(ServiceBase):
         queued = [*night, *final]
         minutes = review_minutes(game.record)
         if minutes:  # core/review.py: held for the host; the next turn waits for them
-            queued = hold(queued, turn=turn, now=now, minutes=minutes)
+            queued = hold(queued, turn=turn, now=now, minutes=minutes, before=before)
             deadline = None
         claimed = await self.store.record_resolution(
             game.id,

@@ -175,6 +175,7 @@ STORE_READS = frozenset(
         "pending_reviews",
         "downtime",
         "get_confirmation",
+        "post_picture",
     }
 )
 STORE_LIFECYCLE = frozenset({"close", "__aenter__", "__aexit__"})
