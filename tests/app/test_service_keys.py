@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.i18n import catalogue
-from rules.model import RefusalCode
+from rules.roles import refusal_codes
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEDULE_CODES = re.findall(
@@ -23,7 +23,7 @@ SERVICE_MODULES = sorted((ROOT / "core").glob("*service*.py"))
 def service_keys() -> set[str]:
     text = "\n".join(p.read_text(encoding="utf-8") for p in SERVICE_MODULES)
     keys = set(re.findall(r'ServiceError\(\s*"([\w.]+\w)"', text))
-    keys |= {f"refusal.{code}" for code in RefusalCode}
+    keys |= {f"refusal.{code}" for code in refusal_codes()}
     keys |= {f"error.{code}" for code in SCHEDULE_CODES}
     return keys
 
