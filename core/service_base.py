@@ -330,7 +330,7 @@ class ServiceBase:
     async def _deal_cards_once(self, live: LiveGame) -> None:
         """Queue the role cards and turn 1's opening unless they are queued already (the
         start commits them with the seats; a game started by an older build may lack them)."""
-        if any(o.kind == "role_card" for o in await self.store.outbox(live.id)):
+        if await self.store.last_outbox(live.id, "role_card") is not None:
             return
         deadline = live.record.deadline
         cards = [Announcement("role_card", p.nick, {"turn": 1}) for p in live.players]

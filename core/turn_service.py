@@ -281,9 +281,7 @@ class TurnService(ServiceBase):
             turn = game.engine.turn
             if game.reminded_turn >= turn:
                 return 0
-            if any(
-                o.kind == "reminder" and o.turn == turn for o in await self.store.outbox(game_id)
-            ):
+            if await self.store.last_outbox(game_id, "reminder", turn) is not None:
                 game.reminded_turn = turn
                 return 0  # queued before a restart
             reminders = reminder_announcements(game.engine.state)
@@ -309,13 +307,12 @@ class TurnService(ServiceBase):
             deadline = game.record.deadline
             assert deadline is not None  # pending_notice checked it
             turn = game.engine.turn
-            for row in reversed(await self.store.outbox(game_id)):
-                if row.kind == kind.value and row.turn == turn:  # queued before a restart
-                    named = datetime.fromisoformat(str(row.payload["payload"]["deadline"]))
-                    game.notices[kind.value] = NoticeMark(turn, named)
-                    if notice_done(kind, game.notices[kind.value], turn, deadline):
-                        return False
-                    break
+            row = await self.store.last_outbox(game_id, kind.value, turn)
+            if row is not None:  # queued before a restart
+                named = datetime.fromisoformat(str(row.payload["payload"]["deadline"]))
+                game.notices[kind.value] = NoticeMark(turn, named)
+                if notice_done(kind, game.notices[kind.value], turn, deadline):
+                    return False
             if kind is Event.HUNTS_OPEN:
                 notice = hunts_open_announcement(deadline.isoformat())
             else:

@@ -165,6 +165,7 @@ STORE_READS = frozenset(
         "pistol_window",
         "pending_outbox",
         "outbox",
+        "last_outbox",
         "get_table",
         "tables",
         "audit_log",
