@@ -44,6 +44,8 @@ async def play_tables(demos: Sequence[Demo]) -> None:
     game there has moved on (resolved, its pistol window closed, or over)."""
     first = demos[0]
     while True:
+        for demo in demos:  # --review: the host publishes the results the deadline held
+            await demo.review()
         live: list[tuple[Demo, LiveGame]] = []
         for demo in demos:
             game = demo.game()
@@ -201,6 +203,7 @@ def demo_main(
     shard_id: int | None = None,
     wishes: bool = False,
     roles: str | None = None,
+    review: int = 0,
 ) -> int:
     """``main.py demo``: the command line entry (its own event loop). ``roles``: the role
     list to play (its length is the number of players)."""
@@ -226,6 +229,7 @@ def demo_main(
         shard_count=shard_count,
         shard_id=shard_id,
         wishes=wishes,
+        review=review,
     )
     try:
         return asyncio.run(run_demo(options))

@@ -45,6 +45,10 @@ class DemoOptions:
     #: The sign-up takes role wishes (R58): members wish for roles of the preset, some in the
     #: sign-up post's menu, some with /wish, and the host adopts the tally as the setup.
     wishes: bool = False
+    #: The host reviews each turn's results (``/mafia new review:N``, R47): the draft waits in
+    #: #host, the host adds his story and publishes it, the story goes out above the results.
+    #: 0: results go out at the deadline.
+    review: int = 0
     #: The role list the host sets before the start (as ``/mafia roles`` takes it, e.g. the
     #: original's ``commissar=1 crook=1 villager=3``); None: the preset for ``players``.
     roles: str | None = None

@@ -48,6 +48,13 @@ PHRASES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
             "{to}, avenge me.",
             "Watch the quiet ones, {to}.",
         ),
+        "reply": (
+            "I read that differently.",
+            "Exactly my thought.",
+            "That's what a wolf would say.",
+            "Then vote with it, don't just talk.",
+            "Why now, and not yesterday?",
+        ),
     },
     "ru": {
         "intro": (
@@ -81,7 +88,32 @@ PHRASES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
             "{to}, отомсти за меня.",
             "Присматривай за тихими, {to}.",
         ),
+        "reply": (
+            "Я понимаю это иначе.",
+            "Ровно мои мысли.",
+            "Так сказал бы волк.",
+            "Тогда голосуй, а не говори.",
+            "Почему сейчас, а не вчера?",
+        ),
     },
+}
+
+#: The simulated host's story above each turn's results (``--review``), a line a turn.
+STORIES: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "The night was cold over the village, and not everyone slept.",
+        "Fog came down from the hills; somewhere a door creaked.",
+        "The square was quiet at dawn. Too quiet.",
+        "Rain washed the cobbles, but not the suspicion.",
+        "Lanterns burned late in every window tonight.",
+    ),
+    "ru": (
+        "Ночь над деревней была холодной, и спали не все.",
+        "С холмов спустился туман; где-то скрипнула дверь.",
+        "На рассвете площадь молчала. Слишком тихо.",
+        "Дождь отмыл мостовую, но не подозрения.",
+        "Этой ночью фонари горели допоздна в каждом окне.",
+    ),
 }
 
 
@@ -103,6 +135,12 @@ class Plan:
     vote: str | None = None
     hunt: str | None = None
     note: tuple[str, str] | None = None  # (to, text)
+    #: An answer to the latest post of another player, with the message command "Quote"
+    #: (after ``posts``; it counts as a post too).
+    quote: str | None = None
+    #: What he reads again before he votes, privately: ``("votes",)`` (the published lynch
+    #: tallies) and/or ``("iso", nick)`` (one nickname's posts).
+    reads: tuple[tuple[str, ...], ...] = ()
 
 
 def _rng(seed: int, *parts: object) -> Random:
@@ -199,7 +237,31 @@ def plan_turn(view: View, lang: Lang) -> Plan:
     if turn == 1 and rng.random() < 0.25:
         to = rng.choice(others)
         note = (to, rng.choice(phrases["note"]).format_map({"to": to}))
-    return Plan(posts=posts, actions=tuple(actions), vote=vote, hunt=hunt, note=note)
+    # Quotes and reading come from generators of their own: the choices above stay as they were.
+    quote: str | None = None
+    aside = _rng(seed, turn, me, "quote")
+    if turn >= 2 and aside.random() < 0.3:
+        quote = aside.choice(phrases["reply"])
+    reads: list[tuple[str, ...]] = []
+    if turn >= 2 and _rng(seed, turn, "reader").choice(living) == me:
+        if turn >= 3:  # turn 2's results published the first tally
+            reads.append(("votes",))
+        if target != me:
+            reads.append(("iso", target))
+    return Plan(
+        posts=posts,
+        actions=tuple(actions),
+        vote=vote,
+        hunt=hunt,
+        note=note,
+        quote=quote,
+        reads=tuple(reads),
+    )
+
+
+def plan_story(seed: int, turn: int, lang: Lang) -> str:
+    """The host's story above the results of ``turn`` (``--review``)."""
+    return _rng(seed, turn, "story").choice(STORIES[lang])
 
 
 def plan_shot(view: View) -> str | None:

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 import attrs
 import discord
 from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
+from simcord.results import to_discord_message
 
 from bot.client import MafiaBot
 from bot.posts import embed_text
@@ -19,6 +20,7 @@ from bot.render import render_posts
 from bot.signup import JOIN_ID, WISH_ID
 from core.i18n import Lang, t
 from core.refusal import Refusal
+from core.review import until_of
 from core.service import LiveGame, table_seed
 from db.models import TableSettings
 from rules.model import Phase
@@ -32,9 +34,12 @@ from sandbox.demo.options import (
     DemoError,
     DemoOptions,
 )
-from sandbox.demo.players import View, plan_shot, plan_turn
+from sandbox.demo.players import View, plan_shot, plan_story, plan_turn
 from sandbox.demo.reader import Reader, reply_text
 from sandbox.demo.transcript import Transcript, render_embed
+
+#: The message command "Quote" by its base name (as the demo calls every command).
+QUOTE_COMMAND = t("en", "cmd.quote.name")
 
 
 @attrs.define
@@ -213,7 +218,58 @@ class Demo:
             options["timezone"] = "UTC"
         if self.options.wishes:
             options["wishes"] = True
+        if self.options.review:
+            options["review"] = self.options.review
         await self.slash(self.host, "mafia new", where=self.host_place, **options)
+
+    async def review(self) -> None:
+        """``--review``: every draft of the table's game pending in #host: the host adds his
+        story ("Add story", its modal) and publishes it ("Publish"). A draft whose message a
+        restart lost (SimCord is in memory) goes out as it is once its review time is over (the
+        bot's review clock), as on Discord when a host never comes."""
+        pending = self.bot.service.reviews
+        if not pending:
+            return
+        games = await self.bot.store.list_games(table_id=self.table_key)
+        game_id = games[-1].id if games else None
+        for (draft_game, turn), review in sorted(pending.items()):
+            if draft_game != game_id:
+                continue
+            draft = self._draft(draft_game, turn)
+            if draft is None:
+                await self.advance_to(until_of(review) + timedelta(seconds=1))
+                continue
+            shown: InteractionResult = await self._observe(
+                self.host.click(draft, custom_id=f"mafia:review:story:{draft_game}:{turn}")
+            )
+            if shown.modal is not None:
+                story = plan_story(self.options.seed, turn, self.lang)
+                await self._observe(self.host.submit_modal(shown, {"story": story}))
+            await self.slash_result(
+                self.host.click(draft, custom_id=f"mafia:review:publish:{draft_game}:{turn}")
+            )
+
+    async def slash_result(self, action: Any) -> Any:
+        """Run one action of a user and print what it brought."""
+        result = await self._observe(action)
+        self.transcript.flush()
+        return result
+
+    def _draft(self, game_id: int, turn: int) -> discord.Message | None:
+        """The draft of ``turn`` in #host, with its buttons (core/review.py)."""
+        wanted = f"mafia:review:publish:{game_id}:{turn}"
+        host = self._slot("host")
+        stored: dict[int, Any] = self.env.backend.messages.get(host.id, {})
+        for message_id in sorted(stored, reverse=True):
+            message = stored[message_id]
+            ids = {
+                str(item.get("custom_id"))
+                for row in message.components
+                for item in row.get("components", ())
+            }
+            if wanted in ids:
+                return to_discord_message(self.env, message)
+        return None
 
     def _signup_message(self) -> Any:
         """The sign-up post in #game (the latest message with the Join button), or None."""
@@ -319,10 +375,17 @@ class Demo:
             actor = seat.actor
             for text in plan.posts[done.posts :]:
                 await self.slash(actor, "say", text=text)
+            if plan.quote is not None and done.posts <= len(plan.posts):
+                await self.quote(seat, view.card.nick, living, plan.quote)
             for verb, target in plan.actions:
                 if verb not in done.requested:
                     await self.slash(actor, verb, target=target)
             if plan.vote is not None and "vote" not in done.requested:
+                for read in plan.reads:  # a second look before voting
+                    if read[0] == "iso":
+                        await self.slash(actor, "iso", player=read[1])
+                    else:
+                        await self.slash(actor, read[0])
                 await self.slash(actor, "vote", target=plan.vote)
             if plan.note is not None and "note" not in done.requested:
                 await self.slash(actor, "note", to=plan.note[0], text=plan.note[1])
@@ -332,6 +395,32 @@ class Demo:
             await self.advance_to(hunts_at)
             for seat, target in hunts:
                 await self.slash(seat.actor, "hunt", target=target)
+
+    async def quote(self, seat: Seat, me: str, living: tuple[str, ...], text: str) -> None:
+        """The message command "Quote" on the latest post of another living player in #game,
+        answered in its modal; with no such post (a restarted demo has lost the killed run's
+        messages) the answer goes out with /say, as one post all the same."""
+        post = self._latest_post(exclude=me, among=living)
+        if post is None:
+            await self.slash(seat.actor, "say", text=text)
+            return
+        shown: InteractionResult = await self._observe(
+            seat.actor.context_menu(self.game_channel, QUOTE_COMMAND, post)
+        )
+        if shown.modal is not None:
+            await self._observe(seat.actor.submit_modal(shown, {"body": text}))
+        self.transcript.flush()
+
+    def _latest_post(self, *, exclude: str, among: Sequence[str]) -> discord.Message | None:
+        """The latest post of #game by a living player other than ``exclude`` (read from
+        SimCord's store: converting the whole history for each quote would be quadratic)."""
+        stored: dict[int, Any] = self.env.backend.messages.get(self.game_channel.id, {})
+        for message_id in sorted(stored, reverse=True):
+            message = stored[message_id]
+            name = message.author_name
+            if message.webhook_id is not None and name != exclude and name in among:
+                return to_discord_message(self.env, message)
+        return None
 
     async def pistol_window(self, turn: int) -> None:
         """A killed commissar, prompted in private, fires his pistol."""

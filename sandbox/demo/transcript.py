@@ -16,6 +16,8 @@ _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 _USER = re.compile(r"<@!?(\d+)>")
 _CHANNEL = re.compile(r"<#(\d+)>")
 _ROLE = re.compile(r"<@&(\d+)>")
+#: A masked link to a Discord message (a quote's "to the post"): a client shows its text.
+_MESSAGE_LINK = re.compile(r"\[([^\]\n]+)\]\(<?https://discord\.com/channels/[\d/@me]+>?\)")
 
 
 class Transcript:
@@ -23,7 +25,9 @@ class Transcript:
 
     Public view: ``#game`` only. Host view: also the mafia's room (a private thread in
     ``#mafia``), ``#host``, ``#discussion``, the lobby, every DM, and the private replies to the
-    players' requests, each line prefixed with where it was seen. Reads SimCord's message
+    players' requests, each line prefixed with where it was seen. A message of the mafia's
+    room edited in place (the kill board, R23) is printed again as it reads after the edit,
+    marked ``(edited)``. Reads SimCord's message
     store directly (``env.backend``, not public API) because converting the whole history on
     every step would be quadratic.
     """
@@ -41,6 +45,8 @@ class Transcript:
         self.channels: dict[int, str] = {}  # watched channel id -> label
         self.parents: dict[int, str] = {}  # channel id -> label, whose threads are watched
         self.nick_of: dict[int, str] = {}  # user id -> nickname, for the host view's labels
+        #: What was printed of each message whose edits are shown (the mafia's room).
+        self.printed: dict[int, tuple[str, ...]] = {}
 
     def watch(self, channel: ChannelHandle, label: str) -> None:
         self.channels[channel.id] = label
@@ -64,10 +70,17 @@ class Transcript:
 
     def flush(self) -> None:
         new: list[tuple[int, str, Any]] = []
+        edited: list[tuple[int, str, Any]] = []
         for channel_id, label in self._watched():
+            edits = channel_id in self.edits_shown
             for message_id, message in self._messages(channel_id).items():
                 if message_id in self.seen:
+                    if edits and self.printed.get(message_id) != self._parts(message):
+                        self.printed[message_id] = self._parts(message)
+                        edited.append((message_id, label, message))
                     continue
+                if edits:
+                    self.printed[message_id] = self._parts(message)
                 if message.is_ephemeral and not self.host_view:
                     continue
                 self.seen.add(message_id)
@@ -77,11 +90,22 @@ class Transcript:
                 new.append((message_id, where, message))
         for _id, label, message in sorted(new, key=lambda item: item[0]):
             self._print(label, message)
+        for _id, label, message in sorted(edited, key=lambda item: item[0]):
+            self._print(label, message, edited=True)
 
     # -- internals ---------------------------------------------------------------------------
     def _messages(self, channel_id: int) -> dict[int, Any]:
         messages: dict[int, Any] = self.env.backend.messages.get(channel_id, {})
         return messages
+
+    @property
+    def edits_shown(self) -> set[int]:
+        """The channels whose messages are printed again when edited: the watched threads."""
+        return {
+            channel.id
+            for channel in list(self.env.backend.channels.values())
+            if channel.is_thread and channel.parent_id in self.parents
+        }
 
     def _watched(self) -> Iterable[tuple[int, str]]:
         yield from self.channels.items()
@@ -112,10 +136,15 @@ class Transcript:
             return "?"
         return str(user.global_name or user.name)
 
-    def _print(self, label: str, message: Any) -> None:
+    def _parts(self, message: Any) -> tuple[str, ...]:
+        """A message's content and each embed's text, as printed."""
         parts = [message.content] if message.content else []
         parts += [render_embed(embed) for embed in message.embeds]
-        self.print_message(label, self._author(message), parts, ephemeral=message.is_ephemeral)
+        return tuple(parts)
+
+    def _print(self, label: str, message: Any, *, edited: bool = False) -> None:
+        author = self._author(message) + (" (edited)" if edited else "")
+        self.print_message(label, author, self._parts(message), ephemeral=message.is_ephemeral)
 
     def print_message(
         self, label: str, author: str, parts: Sequence[str], *, ephemeral: bool = False
@@ -153,6 +182,7 @@ class Transcript:
             return "#" + (str(found.name) if found is not None else "unknown")
 
         text = _TIMESTAMP.sub(stamp, text)
+        text = _MESSAGE_LINK.sub(r"[\1]", text)
         text = _ROLE.sub("@role", text)
         text = _USER.sub(user, text)
         return _CHANNEL.sub(channel, text)
