@@ -3,11 +3,15 @@
 The bot is the real one (``create_bot``), attached to SimCord's in-memory Discord exactly as the
 end-to-end tests do it. A host member runs ``/mafia setup``, ``/mafia new`` and ``/mafia start``;
 N member actors sign up and then play through the slash commands a real user has (``/say``,
-``/vote``, ``/kill``, ``/check``, ``/heal``, ``/block``, ``/slander``, ``/poison``, ``/hunt``,
-``/note``, ``/shoot``), and the simulator moves the virtual clock to each deadline. The public
-``#game`` transcript is printed as it happens; ``--host-view`` adds every private reply, DM,
-``#host`` message and the mafia's room (the game's private thread in ``#mafia``, labelled
-``#mafia/<thread>``). The last line is ``winner: <town|mafia|maniac|draw>``.
+``/vote``, ``/kill``, ``/check``, ``/heal``, ``/block``, ``/slander``, ``/poison``, ``/steal``,
+``/hunt``,
+``/note``, ``/shoot``, the message command "Quote" on another player's post, ``/votes`` and
+``/iso`` before voting), and the simulator moves the virtual clock to each deadline. With
+``--review`` the host adds his story to each turn's draft in ``#host`` and publishes it. The
+public ``#game`` transcript is printed as it happens; ``--host-view`` adds every private reply,
+DM, ``#host`` message and the mafia's room (the game's private thread in ``#mafia``, labelled
+``#mafia/<thread>``, its kill board printed again as each request edits it). The last line is
+``winner: <town|mafia|maniac|crook|draw>``.
 
 How the simulated players decide (:func:`plan_turn`): only from the seed, the turn number and
 what the player sees right now through the client: his role card (``/role``), his ``/status``
@@ -34,7 +38,8 @@ continues to the same ending:
 
 What a restart loses is Discord's side only: the messages and DMs of the killed run (SimCord
 is in memory). ``/mafia setup`` rebuilds the channels and the bot then delivers whatever it
-had not sent yet.
+had not sent yet. A quote whose post is lost goes out as a ``/say`` (one post all the same); a
+draft under review whose message is lost goes out as it is when its review time is over.
 
 Where things are:
 

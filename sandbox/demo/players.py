@@ -1,7 +1,8 @@
-"""The simulated players' choices (pure): what each living player posts, requests, votes and
-hunts in a turn (:func:`plan_turn`) and whom a killed commissar shoots (:func:`plan_shot`),
-decided only from the seed, the turn and what he sees (:class:`View`), so a restarted demo
-re-derives the same plans."""
+"""The simulated players' choices (pure): what each living player posts, quotes, reads again,
+requests, votes and hunts in a turn (:func:`plan_turn`) and whom a killed commissar shoots
+(:func:`plan_shot`), decided only from the seed, the turn and what he sees (:class:`View`), so
+a restarted demo re-derives the same plans; and the host's story above a turn's results
+(:func:`plan_story`, ``--review``)."""
 
 from __future__ import annotations
 
@@ -246,7 +247,7 @@ def plan_turn(view: View, lang: Lang) -> Plan:
     if turn >= 2 and _rng(seed, turn, "reader").choice(living) == me:
         if turn >= 3:  # turn 2's results published the first tally
             reads.append(("votes",))
-        if target != me:
+        if target is not None and target != me:
             reads.append(("iso", target))
     return Plan(
         posts=posts,
