@@ -44,17 +44,19 @@ async def play_tables(demos: Sequence[Demo]) -> None:
     game there has moved on (resolved, its pistol window closed, or over)."""
     first = demos[0]
     while True:
-        for demo in demos:  # --review: the host publishes the results the deadline held
-            await demo.review()
         live: list[tuple[Demo, LiveGame]] = []
         for demo in demos:
             game = demo.game()
-            if game is None or demo.capped:
+            if demo.capped:
                 continue
-            if game.engine.turn > demo.options.turn_cap:
-                demo.capped = True
+            if game is not None and game.engine.turn > demo.options.turn_cap:
+                demo.capped = True  # a draft of its last turn stays unpublished
                 continue
-            live.append((demo, game))
+            # --review: the host publishes what the deadline held (also a game's last turn).
+            await demo.review()
+            game = demo.game()
+            if game is not None:
+                live.append((demo, game))
         if not live:
             return
         before = {demo.index: demo.moment() for demo, _game in live}
