@@ -260,8 +260,7 @@ class Demo:
         wanted = f"mafia:review:publish:{game_id}:{turn}"
         host = self._slot("host")
         stored: dict[int, Any] = self.env.backend.messages.get(host.id, {})
-        for message_id in sorted(stored, reverse=True):
-            message = stored[message_id]
+        for message in reversed(stored.values()):  # stored as posted: the latest last
             ids = {
                 str(item.get("custom_id"))
                 for row in message.components
@@ -415,8 +414,7 @@ class Demo:
         """The latest post of #game by a living player other than ``exclude`` (read from
         SimCord's store: converting the whole history for each quote would be quadratic)."""
         stored: dict[int, Any] = self.env.backend.messages.get(self.game_channel.id, {})
-        for message_id in sorted(stored, reverse=True):
-            message = stored[message_id]
+        for message in reversed(stored.values()):  # stored as posted: the latest last
             name = message.author_name
             if message.webhook_id is not None and name != exclude and name in among:
                 return to_discord_message(self.env, message)
