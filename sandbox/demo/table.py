@@ -222,54 +222,6 @@ class Demo:
             options["review"] = self.options.review
         await self.slash(self.host, "mafia new", where=self.host_place, **options)
 
-    async def review(self) -> None:
-        """``--review``: every draft of the table's game pending in #host: the host adds his
-        story ("Add story", its modal) and publishes it ("Publish"). A draft whose message a
-        restart lost (SimCord is in memory) goes out as it is once its review time is over (the
-        bot's review clock), as on Discord when a host never comes."""
-        pending = self.bot.service.reviews
-        if not pending:
-            return
-        games = await self.bot.store.list_games(table_id=self.table_key)
-        game_id = games[-1].id if games else None
-        for (draft_game, turn), review in sorted(pending.items()):
-            if draft_game != game_id:
-                continue
-            draft = self._draft(draft_game, turn)
-            if draft is None:
-                await self.advance_to(until_of(review) + timedelta(seconds=1))
-                continue
-            shown: InteractionResult = await self._observe(
-                self.host.click(draft, custom_id=f"mafia:review:story:{draft_game}:{turn}")
-            )
-            if shown.modal is not None:
-                story = plan_story(self.options.seed, turn, self.lang)
-                await self._observe(self.host.submit_modal(shown, {"story": story}))
-            await self.slash_result(
-                self.host.click(draft, custom_id=f"mafia:review:publish:{draft_game}:{turn}")
-            )
-
-    async def slash_result(self, action: Any) -> Any:
-        """Run one action of a user and print what it brought."""
-        result = await self._observe(action)
-        self.transcript.flush()
-        return result
-
-    def _draft(self, game_id: int, turn: int) -> discord.Message | None:
-        """The draft of ``turn`` in #host, with its buttons (core/review.py)."""
-        wanted = f"mafia:review:publish:{game_id}:{turn}"
-        host = self._slot("host")
-        stored: dict[int, Any] = self.env.backend.messages.get(host.id, {})
-        for message in reversed(stored.values()):  # stored as posted: the latest last
-            ids = {
-                str(item.get("custom_id"))
-                for row in message.components
-                for item in row.get("components", ())
-            }
-            if wanted in ids:
-                return to_discord_message(self.env, message)
-        return None
-
     def _signup_message(self) -> Any:
         """The sign-up post in #game (the latest message with the Join button), or None."""
         return next(
@@ -320,6 +272,54 @@ class Demo:
         await self.slash(self.host, "mafia start", where=self.host_place, flush=False)
         self._label_players()
         self.transcript.flush()
+
+    async def review(self) -> None:
+        """``--review``: every draft of the table's game pending in #host: the host adds his
+        story ("Add story", its modal) and publishes it ("Publish"). A draft whose message a
+        restart lost (SimCord is in memory) goes out as it is once its review time is over (the
+        bot's review clock), as on Discord when a host never comes."""
+        pending = self.bot.service.reviews
+        if not pending:
+            return
+        games = await self.bot.store.list_games(table_id=self.table_key)
+        game_id = games[-1].id if games else None
+        for (draft_game, turn), review in sorted(pending.items()):
+            if draft_game != game_id:
+                continue
+            draft = self._draft(draft_game, turn)
+            if draft is None:
+                await self.advance_to(until_of(review) + timedelta(seconds=1))
+                continue
+            shown: InteractionResult = await self._observe(
+                self.host.click(draft, custom_id=f"mafia:review:story:{draft_game}:{turn}")
+            )
+            if shown.modal is not None:
+                story = plan_story(self.options.seed, turn, self.lang)
+                await self._observe(self.host.submit_modal(shown, {"story": story}))
+            await self._shown(
+                self.host.click(draft, custom_id=f"mafia:review:publish:{draft_game}:{turn}")
+            )
+
+    async def _shown(self, action: Any) -> Any:
+        """Run one action of a user (not a slash command) and print what it brought."""
+        result = await self._observe(action)
+        self.transcript.flush()
+        return result
+
+    def _draft(self, game_id: int, turn: int) -> discord.Message | None:
+        """The draft of ``turn`` in #host, with its buttons (core/review.py)."""
+        wanted = f"mafia:review:publish:{game_id}:{turn}"
+        host = self._slot("host")
+        stored: dict[int, Any] = self.env.backend.messages.get(host.id, {})
+        for message in reversed(stored.values()):  # stored as posted: the latest last
+            ids = {
+                str(item.get("custom_id"))
+                for row in message.components
+                for item in row.get("components", ())
+            }
+            if wanted in ids:
+                return to_discord_message(self.env, message)
+        return None
 
     def _label_players(self) -> None:
         """Host view: DMs and replies are labelled with the nickname too (the host knows it
