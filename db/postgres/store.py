@@ -8,6 +8,7 @@ from db.postgres.downtime import DowntimeMixin
 from db.postgres.games import GamesMixin
 from db.postgres.loading import LoadingMixin
 from db.postgres.outbox import OutboxMixin
+from db.postgres.pictures import PicturesMixin
 from db.postgres.players import PlayersMixin
 from db.postgres.privacy import PrivacyMixin
 from db.postgres.requests import RequestLogMixin
@@ -27,6 +28,7 @@ class PostgresStore(
     PrivacyMixin,
     BoardsMixin,
     ReviewsMixin,
+    PicturesMixin,
 ):
     """:class:`db.interface.GameStore` on a PostgreSQL database. Create with
     ``await PostgresStore.open(url)``; see :mod:`db.postgres.base` for transactions, locking

@@ -24,6 +24,7 @@ from db.interface import (
     GameStore,
     KillBoards,
     Outbox,
+    PostPictures,
     RequestLog,
     Reviews,
     SettingsRepository,
@@ -46,6 +47,7 @@ CONCERNS: list[type[Any]] = [
     Confirmations,
     KillBoards,
     Reviews,
+    PostPictures,
     StoreLifecycle,
 ]
 
