@@ -1,17 +1,16 @@
 """``python main.py demo``: a whole game of the real bot, played offline inside SimCord.
 
 The bot is the real one (``create_bot``), attached to SimCord's in-memory Discord exactly as the
-end-to-end tests do it. A host member runs ``/mafia setup``, ``/mafia new`` and ``/mafia start``;
-N member actors sign up and then play through the slash commands a real user has (``/say``,
-``/vote``, ``/kill``, ``/check``, ``/heal``, ``/block``, ``/slander``, ``/poison``, ``/steal``,
-``/hunt``,
-``/note``, ``/shoot``, the message command "Quote" on another player's post, ``/votes`` and
-``/iso`` before voting), and the simulator moves the virtual clock to each deadline. With
-``--review`` the host adds his story to each turn's draft in ``#host`` and publishes it. The
-public ``#game`` transcript is printed as it happens; ``--host-view`` adds every private reply,
-DM, ``#host`` message and the mafia's room (the game's private thread in ``#mafia``, labelled
-``#mafia/<thread>``, its kill board printed again as each request edits it). The last line is
-``winner: <town|mafia|maniac|crook|draw>``.
+end-to-end tests do it. A host member runs ``/mafia setup``, ``/mafia new`` and ``/mafia
+start``; N member actors sign up and then play through the slash commands a real user has
+(``/say``, ``/vote``, ``/kill``, ``/check``, ``/heal``, ``/block``, ``/slander``, ``/poison``,
+``/steal``, ``/hunt``, ``/note``, ``/shoot``, the message command "Quote" on another player's
+post, ``/say`` with a picture, ``/votes`` and ``/iso`` before voting), and the simulator moves
+the virtual clock to each deadline. With ``--review`` the host adds his story to each turn's
+draft in ``#host`` and publishes it. The public ``#game`` transcript is printed as it happens;
+``--host-view`` adds every private reply, DM, ``#host`` message and the mafia's room (the game's
+private thread in ``#mafia``, labelled ``#mafia/<thread>``, its kill board printed again as each
+request edits it). The last line is ``winner: <town|mafia|maniac|crook|draw>``.
 
 How the simulated players decide (:func:`plan_turn`): only from the seed, the turn number and
 what the player sees right now through the client: his role card (``/role``), his ``/status``

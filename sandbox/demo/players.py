@@ -7,6 +7,7 @@ a restarted demo re-derives the same plans; and the host's story above a turn's 
 from __future__ import annotations
 
 import hashlib
+import io
 from random import Random
 from typing import Final
 
@@ -139,6 +140,9 @@ class Plan:
     #: An answer to the latest post of another player, with the message command "Quote"
     #: (after ``posts``; it counts as a post too).
     quote: str | None = None
+    #: His first post this turn carries a picture (``/say image``: a phone photo, posted
+    #: cleaned of its metadata and name, R6).
+    picture: bool = False
     #: What he reads again before he votes, privately: ``("votes",)`` (the published lynch
     #: tallies) and/or ``("iso", nick)`` (one nickname's posts).
     reads: tuple[tuple[str, ...], ...] = ()
@@ -243,6 +247,8 @@ def plan_turn(view: View, lang: Lang) -> Plan:
     aside = _rng(seed, turn, me, "quote")
     if turn >= 2 and aside.random() < 0.3:
         quote = aside.choice(phrases["reply"])
+    # On even turns one player's first post carries a picture.
+    picture = turn % 2 == 0 and _rng(seed, turn, "picture").choice(living) == me
     reads: list[tuple[str, ...]] = []
     if turn >= 2 and _rng(seed, turn, "reader").choice(living) == me:
         if turn >= 3:  # turn 2's results published the first tally
@@ -256,7 +262,29 @@ def plan_turn(view: View, lang: Lang) -> Plan:
         hunt=hunt,
         note=note,
         quote=quote,
+        picture=picture,
         reads=tuple(reads),
+    )
+
+
+def photo(seed: int, turn: int, nick: str) -> tuple[str, bytes]:
+    """The picture a player posts: a small JPEG drawn from the seed, under the name a phone
+    gives it (which the bot never shows)."""
+    from PIL import Image, ImageDraw  # only the players who post a picture need it
+
+    rng = _rng(seed, turn, nick, "photo")
+    sky = tuple(rng.randrange(60, 200) for _ in range(3))
+    image = Image.new("RGB", (160, 120), sky)
+    draw = ImageDraw.Draw(image)
+    for _ in range(4):
+        x, y = rng.randrange(0, 140), rng.randrange(40, 110)
+        colour = tuple(rng.randrange(0, 256) for _ in range(3))
+        draw.rectangle((x, y, x + rng.randrange(10, 40), 120), fill=colour)
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=80)
+    return (
+        f"IMG_2026{turn:02d}{rng.randrange(10, 29)}_{rng.randrange(1000, 9999)}.jpg",
+        out.getvalue(),
     )
 
 

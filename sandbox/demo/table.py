@@ -34,7 +34,7 @@ from sandbox.demo.options import (
     DemoError,
     DemoOptions,
 )
-from sandbox.demo.players import View, plan_shot, plan_story, plan_turn
+from sandbox.demo.players import View, photo, plan_shot, plan_story, plan_turn
 from sandbox.demo.reader import Reader, reply_text
 from sandbox.demo.transcript import Transcript, render_embed
 
@@ -372,8 +372,12 @@ class Demo:
             plan = plan_turn(view, self.lang)
             done = view.status
             actor = seat.actor
-            for text in plan.posts[done.posts :]:
-                await self.slash(actor, "say", text=text)
+            for n, text in enumerate(plan.posts[done.posts :], start=done.posts):
+                if plan.picture and n == 0:
+                    image = photo(self.options.seed, view.turn, view.card.nick)
+                    await self.slash(actor, "say", text=text, image=image)
+                else:
+                    await self.slash(actor, "say", text=text)
             if plan.quote is not None and done.posts <= len(plan.posts):
                 await self.quote(seat, view.card.nick, living, plan.quote)
             for verb, target in plan.actions:

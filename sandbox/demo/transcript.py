@@ -137,9 +137,12 @@ class Transcript:
         return str(user.global_name or user.name)
 
     def _parts(self, message: Any) -> tuple[str, ...]:
-        """A message's content and each embed's text, as printed."""
+        """A message's content, each embed's text and each attached file's name, as printed."""
         parts = [message.content] if message.content else []
         parts += [render_embed(embed) for embed in message.embeds]
+        files = [str(a.get("filename", "")) for a in message.attachments or ()]
+        if files:
+            parts.append(" ".join(f"[file: {name}]" for name in files))
         return tuple(parts)
 
     def _print(self, label: str, message: Any, *, edited: bool = False) -> None:

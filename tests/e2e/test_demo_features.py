@@ -1,8 +1,8 @@
 """What the demo shows of the product (sandbox/demo/): players answer posts with the message
-command "Quote" (R6, R52), read ``/votes`` and ``/iso`` again before they vote (R34, R54), the
-host view prints the mafia's kill board as each request edits it (R23), and ``--review`` has
-the host write his story on each turn's draft and publish it (R47), also after a restart that
-lost the draft's message."""
+command "Quote" (R6, R52), post pictures with ``/say image`` (R6), read ``/votes`` and ``/iso``
+again before they vote (R34, R54), the host view prints the mafia's kill board as each request
+edits it (R23), and ``--review`` has the host write his story on each turn's draft and publish
+it (R47); a demo stopped or killed during a review continues to its end."""
 
 from __future__ import annotations
 
@@ -65,6 +65,21 @@ def test_R6_R52_demo_players_answer_posts_with_quote(lang: Lang, seed: int) -> N
         assert lines[i + 1].startswith("  > ")  # the excerpt, as a block quote
     text = "\n".join(lines)
     assert "discord.com" not in text and re.search(r"\d{17,}", text) is None
+
+
+def test_R6_demo_players_post_pictures_without_their_file_names() -> None:
+    """``/say image``: the picture goes out as ``picture.jpg`` under the nickname, never under
+    the name the phone gave it; the final announcement shows its two files."""
+    code, lines = play(DemoOptions(seed=3, players=8))
+    assert code == 0 and WINNER_LINE.match(lines[-1])
+    shown = [i for i, line in enumerate(lines) if line == "  [file: picture.jpg]"]
+    assert shown
+    posted = {line.partition(": ")[0] for line in lines if ": " in line and not line[0].isspace()}
+    for i in shown:
+        author = lines[i - 1].partition(": ")[0]
+        assert author in posted and author != t("en", "host.display_name")
+    assert not any("IMG_" in line for line in lines)
+    assert "  [file: game-1.png] [file: game-1.html]" in lines
 
 
 def test_R23_R34_host_view_shows_the_kill_board_edited_and_the_private_reading() -> None:
