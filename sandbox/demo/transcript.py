@@ -137,12 +137,15 @@ class Transcript:
         return str(user.global_name or user.name)
 
     def _parts(self, message: Any) -> tuple[str, ...]:
-        """A message's content, each embed's text and each attached file's name, as printed."""
+        """A message's content and each embed's text, as printed; a player's post also names
+        its files (a picture). The bot's own files (the final announcement's archive and
+        picture) are left out: they are named by the game's id, which the demo does not
+        print."""
         parts = [message.content] if message.content else []
         parts += [render_embed(embed) for embed in message.embeds]
-        files = [str(a.get("filename", "")) for a in message.attachments or ()]
-        if files:
-            parts.append(" ".join(f"[file: {name}]" for name in files))
+        if message.attachments and message.author_name in self.nick_of.values():
+            names = (str(a.get("filename", "")) for a in message.attachments)
+            parts.append(" ".join(f"[file: {name}]" for name in names))
         return tuple(parts)
 
     def _print(self, label: str, message: Any, *, edited: bool = False) -> None:
