@@ -27,7 +27,8 @@ class Transcript:
     ``#mafia``), ``#host``, ``#discussion``, the lobby, every DM, and the private replies to the
     players' requests, each line prefixed with where it was seen. A message of the mafia's
     room edited in place (the kill board, R23) is printed again as it reads after the edit,
-    marked ``(edited)``. Reads SimCord's message
+    marked ``(edited)``. A link to a message shows as its text (``[to the post]``), a player's
+    picture as ``[file: picture.jpg]``. Reads SimCord's message
     store directly (``env.backend``, not public API) because converting the whole history on
     every step would be quadratic.
     """
