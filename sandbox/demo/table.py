@@ -322,8 +322,9 @@ class Demo:
         return None
 
     def _label_players(self) -> None:
-        """Host view: DMs and replies are labelled with the nickname too (the host knows it
-        from /mafia state; the players' decisions never read this)."""
+        """The transcript learns the nicknames: the host view labels DMs and replies with them
+        (the host knows them from /mafia state), and a player's post is told from the bot's
+        (its files are named). The players' decisions never read this."""
         game = self.bot.service.game_in(self.table_key)
         if game is not None:
             self.transcript.nick_of.update({p.user_id: p.nick for p in game.players})
