@@ -72,8 +72,9 @@ class Transcript:
     def flush(self) -> None:
         new: list[tuple[int, str, Any]] = []
         edited: list[tuple[int, str, Any]] = []
+        shown = self.edits_shown if self.parents else set()
         for channel_id, label in self._watched():
-            edits = channel_id in self.edits_shown
+            edits = channel_id in shown
             for message_id, message in self._messages(channel_id).items():
                 if message_id in self.seen:
                     if edits and self.printed.get(message_id) != self._parts(message):
