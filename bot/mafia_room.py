@@ -105,7 +105,7 @@ class MafiaRooms:
             if live is None:
                 return None
             log.warning("guild %s: the mafia room of game %s is gone", parent.guild.id, game_id)
-            team = set(mafia_members(live.engine.state))
+            team = set(mafia_members(live.public_state))  # not the results held for review
             members = [
                 m
                 for p in live.players

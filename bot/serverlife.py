@@ -219,7 +219,7 @@ class ServerWatch:
         """Tell the hosts what each living player can now read beyond his seat (and what he
         no longer can), once per change. True if a notice was queued."""
         told = await self._told(game)
-        state = game.engine.state
+        state = game.public_state  # while results wait for the host, as players know it
         mafia = set(mafia_members(state))
         queued = False
         for player in list(game.players):
@@ -264,8 +264,10 @@ class ServerWatch:
         return channel.id if channel is not None else None
 
     def _mafia_ids(self, game: LiveGame) -> dict[int, str]:
-        """The living members of the game's mafia: user id -> nickname."""
-        team = set(mafia_members(game.engine.state))
+        """The living members of the game's mafia: user id -> nickname. While a turn's results
+        wait for the host's review, the mafia as it stood before them: a mafioso killed in
+        those results stays in the room (and is no intruder) until they are published."""
+        team = set(mafia_members(game.public_state))
         return {p.user_id: p.nick for p in game.players if p.nick in team}
 
     async def _in_flight(self, game: LiveGame) -> tuple[set[str], set[str]]:
@@ -401,7 +403,7 @@ class ServerWatch:
         member of the mafia gets his room back (Discord dropped him from it when he left)."""
         for game in self._running(member.guild):
             nick = game.nick_of(member.id)
-            seat = game.engine.state.players.get(nick) if nick is not None else None
+            seat = game.public_state.players.get(nick) if nick is not None else None
             if nick is None or seat is None or not seat.alive:
                 continue
             room_state: str | None = None

@@ -340,3 +340,57 @@ async def test_R14_every_resolution_looks_at_the_room_again(simcord_env: Env) ->
     assert villager.id not in thread_members(env, room)
     removed = t("en", "server.room_intruder_removed", member=player(v_nick, villager))
     assert removed in news.new()
+
+
+async def test_R14_R55_a_mafioso_killed_in_results_held_for_review_keeps_his_room_till_published(
+    simcord_env: Env,
+) -> None:
+    """While a turn's results wait for the host (``/mafia new review``), the room holds the
+    mafia as the players know it: a mafioso killed in those results is no intruder, and
+    nobody sees him leave before his death is published; then he leaves, untold as intruder."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan", "eve", "fox"))
+    await start_game(world, "mafioso=2 commissar=1 doctor=1 villager=2", players, review=30)
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)
+    game_ch = slot(world, "game")
+    for actor in players:  # nobody leaves for silence (R52)
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    by_id = {a.id: a for a in players}
+    game = live_game(world)
+    mafiosi = sorted(p.nick for p in game.players if p.role == "mafioso")
+    dead_nick, alive_nick = mafiosi
+    dead, alive = by_id[game.user_of(dead_nick)], by_id[game.user_of(alive_nick)]  # type: ignore[index]
+    _doc_nick, doctor = seats_by_role(world, players)["doctor"]
+    reply_text(await doctor.slash(game_ch, "inject", target=dead_nick))  # R20
+    room = mafia_room(world)
+    news = HostNews(slot(world, "host"))
+    await until_deadline(world)
+    await env.advance_time(1)
+    assert not live_game(world).engine.state.alive(dead_nick)  # decided, not yet published
+
+    # A moderator takes the living mafioso out: the watch looks at the whole room.
+    env.backend.remove_thread_member(room.id, alive.id)
+    await env.settle()
+    await env.advance_time(SOON)
+    members = thread_members(env, room)
+    assert {dead.id, alive.id} <= members
+    intruder = t("en", "server.room_intruder_removed", member=player(dead_nick, dead))
+    told = news.new()
+    assert intruder not in told
+    assert t("en", "server.room_restored", member=player(alive_nick, alive)) in told
+
+    draft = next(
+        m for m in slot(world, "host").history() if "Draft: the results of turn" in m.content
+    )
+    publish = next(
+        str(c.custom_id)
+        for row in draft.components
+        for c in getattr(row, "children", [])
+        if str(getattr(c, "custom_id", "")).startswith("mafia:review:publish:")
+    )
+    reply_text(await world.admin.click(draft, custom_id=publish))
+    await env.advance_time(SOON)
+    assert dead.id not in thread_members(env, room)  # told, then taken out (R14)
+    assert alive.id in thread_members(env, room)
+    assert intruder not in news.new()
