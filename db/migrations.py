@@ -335,7 +335,39 @@ CREATE TABLE reviews (
 ) STRICT;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)
+_V13 = """
+-- Reserved for another branch's migration 13 (this one changes nothing).
+SELECT 1;
+"""
+
+_V14 = """
+-- The DM channel of each user the bot wrote to in private, per bot account: Discord keeps a
+-- DM channel for good, so it is opened once (a request) and then known by its id, also after
+-- a restart (bot/delivery/router.py). Not a game's data: no game references it.
+CREATE TABLE dm_channels (
+    bot_id     INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    PRIMARY KEY (bot_id, user_id)
+) STRICT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    _V1,
+    _V2,
+    _V3,
+    _V4,
+    _V5,
+    _V6,
+    _V7,
+    _V8,
+    _V9,
+    _V10,
+    _V11,
+    _V12,
+    _V13,
+    _V14,
+)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -313,7 +313,38 @@ CREATE TABLE reviews (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)
+_V13 = """
+-- Reserved for another branch's migration 13 (this one changes nothing).
+SELECT 1;
+"""
+
+_V14 = """
+-- The DM channel of each user the bot wrote to in private, per bot account (see
+-- db/migrations.py, migration 14).
+CREATE TABLE dm_channels (
+    bot_id     BIGINT NOT NULL,
+    user_id    BIGINT NOT NULL,
+    channel_id BIGINT NOT NULL,
+    PRIMARY KEY (bot_id, user_id)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    _V1,
+    _V2,
+    _V3,
+    _V4,
+    _V5,
+    _V6,
+    _V7,
+    _V8,
+    _V9,
+    _V10,
+    _V11,
+    _V12,
+    _V13,
+    _V14,
+)
 LATEST_VERSION = len(MIGRATIONS)
 
 _CREATED = re.compile(r"^CREATE TABLE (\w+)", re.MULTILINE)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from db.postgres.audit import AuditMixin
 from db.postgres.boards import BoardsMixin
+from db.postgres.dmchannels import DMChannelsMixin
 from db.postgres.downtime import DowntimeMixin
 from db.postgres.games import GamesMixin
 from db.postgres.loading import LoadingMixin
@@ -27,6 +28,7 @@ class PostgresStore(
     PrivacyMixin,
     BoardsMixin,
     ReviewsMixin,
+    DMChannelsMixin,
 ):
     """:class:`db.interface.GameStore` on a PostgreSQL database. Create with
     ``await PostgresStore.open(url)``; see :mod:`db.postgres.base` for transactions, locking
