@@ -87,6 +87,10 @@ log = logging.getLogger(__name__)
 #: on its channel's bucket (5 messages per 5 s): enough of them keep the global limit busy.
 WORKERS: Final[int] = 200
 
+#: The destinations whose rows committed together share messages (:meth:`Delivery._group`):
+#: #game, where a turn's results and the next turn's opening go out together.
+COALESCED: Final[frozenset[str]] = frozenset()
+
 #: The first retry after a failed delivery, doubling after each failed pass up to the maximum.
 #: Longer than SimCord's 5-second settle timeout, so tests drive it with ``advance_time``.
 RETRY_FIRST_SECONDS: Final[float] = 10.0
@@ -401,9 +405,9 @@ class Delivery:
         its messages (``KindEntry.plain``), up to the first that is not. Always the same rows
         for the same pending rows, so a retry (or another deliverer after a crash: the group
         is marked sent in one write) sends the same messages and finds what went out."""
-        if not self._plain(row):
-            return ()
         dest = destination(row)
+        if dest not in COALESCED or not self._plain(row):
+            return ()
         group: list[OutboxRecord] = []
         for other in list(queue)[1:]:
             if other.game_id != row.game_id or destination(other) != dest:
