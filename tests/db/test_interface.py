@@ -19,6 +19,7 @@ from db.interface import (
     AuditLog,
     Confirmations,
     DowntimeLog,
+    DMChannels,
     GameLoader,
     GameRepository,
     GameStore,
@@ -46,6 +47,7 @@ CONCERNS: list[type[Any]] = [
     Confirmations,
     KillBoards,
     Reviews,
+    DMChannels,
     StoreLifecycle,
 ]
 
