@@ -14,7 +14,10 @@ entry here, declared where the kind lives, never a branch in the generic code:
 - ``before`` / ``after``: side effects around the send (the mafia's room: a member let in
   before his welcome, let out after his farewell, locked after the end, ``bot/mafia_room.py``);
 - ``deliver``: a delivery of its own instead of the bot's message (a player's post through the
-  webhook, ``bot/delivery/posts.py``).
+  webhook, ``bot/delivery/posts.py``);
+- ``joins``: its messages may share a message with those of the rows committed with it in its
+  destination, where Discord's limits allow (the turn's results and the next turn's opening,
+  ``bot/render.py``; ``bot/delivery/sender.py`` ``coalesce``).
 
 Several modules may register hooks for one kind: their hooks add up (in import order), a
 second ``view``, ``files``, ``prepare``, ``private`` or ``deliver`` replaces none (refused).
@@ -72,12 +75,13 @@ class KindEntry:
     deliver: Deliver | None = None
     before: list[Hook] = attrs.Factory(list)
     after: list[Hook] = attrs.Factory(list)
+    joins: bool = False
 
     @property
-    def plain(self) -> bool:
-        """Nothing but its rendered messages: such rows may share a message with their
-        neighbours (``bot/delivery/sender.py``, coalescing)."""
-        return not (
+    def coalesces(self) -> bool:
+        """Its rows may share messages with their neighbours committed with them: it says
+        so (``joins``) and adds nothing to its messages (no view, files, hooks)."""
+        return self.joins and not (
             self.view or self.files or self.prepare or self.deliver or self.before or self.after
         )
 
@@ -106,9 +110,11 @@ def register(
     deliver: Deliver | None = None,
     before: Hook | None = None,
     after: Hook | None = None,
+    joins: bool = False,
 ) -> None:
     """Add to ``kind``'s entry (a module registers at import)."""
     entry = KINDS.setdefault(kind, KindEntry())
+    entry.joins = entry.joins or joins
     for name, value in (
         ("view", view),
         ("files", files),

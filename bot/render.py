@@ -1078,3 +1078,7 @@ def _role_card_private(sending: Sending) -> str | None:
 
 
 register("role_card", private=_role_card_private)
+# The dawn report and the next turn's opening, committed together, share a message in #game
+# where Discord's limits allow (bot/delivery/sender.py, coalesce).
+register("results", joins=True)
+register("turn_open", joins=True)

@@ -197,7 +197,9 @@ class Sender:
         first = 0
         attempted = self.attempted.get(row_id)
         if attempted is not None:
-            first = await self.already_sent(target, posts, mark, attempted)
+            first, found = await self.already_sent(target, posts, mark, attempted)
+            if found is not None:
+                self._posted(key, row_id, found)
         for index in range(first, len(posts)):
             post = posts[index]
             extra: dict[str, Any] = {"view": view} if view is not None else {}
@@ -237,7 +239,9 @@ class Sender:
             def ours(message: discord.Message) -> bool:
                 return message.webhook_id is not None and message.author.name == username
 
-            shown = await self.already_sent(channel, pieces, mark, attempted, ours)
+            shown, found = await self.already_sent(channel, pieces, mark, attempted, ours)
+            if found is not None:
+                self._posted(key, row_id, found)
         try:
             for piece in pieces[shown:]:
                 [message] = await self.webhooks.post(
@@ -256,17 +260,18 @@ class Sender:
         mark: int | None,
         since: datetime,
         mine: Callable[[discord.Message], bool] | None = None,
-    ) -> int:
+    ) -> tuple[int, int | None]:
         """How many of the first ``posts`` the bot already posted to ``target`` after its
         message ``mark`` (or, unknown, since shortly before ``since``), read from the
         target's history after it, page after page (however many players posted meanwhile,
         up to :data:`HISTORY_LIMIT` messages, newest first down to the mark): a message is
         recognised by its author (``mine``; by default the bot itself) and its signature
-        (text and embeds, as text)."""
+        (text and embeds, as text); with the last of them found (its id: what the row
+        posted, kept with it when it is marked sent)."""
         if mine is None:
             me = self.client.user
             if me is None:
-                return 0
+                return 0, None
             me_id = me.id
 
             def mine(message: discord.Message) -> bool:
@@ -276,20 +281,22 @@ class Sender:
             discord.Object(mark) if mark is not None else since - CLOCK_SLACK
         )
         found = [
-            signature(Post(content=message.content, embeds=tuple(message.embeds)))
+            (signature(Post(content=message.content, embeds=tuple(message.embeds))), message.id)
             async for message in target.history(
                 limit=HISTORY_LIMIT, after=after, oldest_first=False
             )
             if mine(message)
         ]
         found.reverse()  # oldest first
-        done = 0
+        done, last = 0, None
         for post in posts:  # the messages go out in order: what was sent is a prefix
             sig = signature(post)
-            if sig not in found:
+            at = next((i for i, (seen, _id) in enumerate(found) if seen == sig), None)
+            if at is None:
                 break
-            found = found[found.index(sig) + 1 :]
+            last = found[at][1]
+            found = found[at + 1 :]
             done += 1
         if done:
             log.info("%d message(s) were already posted by an attempt whose answer was lost", done)
-        return done
+        return done, last

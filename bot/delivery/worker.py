@@ -25,7 +25,7 @@ of them is answered 429 on the way.
 
 Rows of one destination committed together (one transaction: the same turn and time, such as
 the turn's results and the next turn's opening) whose kinds add nothing to their messages
-(``bot/kinds.py`` ``KindEntry.plain``) go out as one group: their messages share messages where
+(``bot/kinds.py`` ``KindEntry.coalesces``) go out as one group: their messages share messages where
 Discord's limits allow (``sender.coalesce``), and the group is marked sent in one write.
 
 A player's post counts (R52) and is archived only once it was shown (``bot/delivery/posts.py``):
@@ -86,10 +86,6 @@ log = logging.getLogger(__name__)
 #: How many tables deliver at once. Each sends in order, one request at a time, and may wait
 #: on its channel's bucket (5 messages per 5 s): enough of them keep the global limit busy.
 WORKERS: Final[int] = 200
-
-#: The destinations whose rows committed together share messages (:meth:`Delivery._group`):
-#: #game, where a turn's results and the next turn's opening go out together.
-COALESCED: Final[frozenset[str]] = frozenset()
 
 #: The first retry after a failed delivery, doubling after each failed pass up to the maximum.
 #: Longer than SimCord's 5-second settle timeout, so tests drive it with ``advance_time``.
@@ -401,13 +397,13 @@ class Delivery:
 
     def _group(self, row: OutboxRecord, queue: deque[OutboxRecord]) -> tuple[OutboxRecord, ...]:
         """The rows after ``row`` in its destination's order that go out with it: committed
-        in the same transaction (the same turn and time), each of a kind that adds nothing to
-        its messages (``KindEntry.plain``), up to the first that is not. Always the same rows
+        in the same transaction (the same turn and time), each of a kind that may share its
+        messages (``KindEntry.coalesces``), up to the first that is not. Always the same rows
         for the same pending rows, so a retry (or another deliverer after a crash: the group
         is marked sent in one write) sends the same messages and finds what went out."""
-        dest = destination(row)
-        if dest not in COALESCED or not self._plain(row):
+        if not self._joins(row):
             return ()
+        dest = destination(row)
         group: list[OutboxRecord] = []
         for other in list(queue)[1:]:
             if other.game_id != row.game_id or destination(other) != dest:
@@ -416,7 +412,7 @@ class Delivery:
                 other.turn != row.turn
                 or other.created_at != row.created_at
                 or other.id in self._lost
-                or not self._plain(other)
+                or not self._joins(other)
             ):
                 break
             group.append(other)
@@ -430,8 +426,8 @@ class Delivery:
         self._queued.discard(row.id)
 
     @staticmethod
-    def _plain(row: OutboxRecord) -> bool:
-        return kinds.entry(str(row.payload.get("kind", row.kind))).plain
+    def _joins(row: OutboxRecord) -> bool:
+        return kinds.entry(str(row.payload.get("kind", row.kind))).coalesces
 
     async def _deliver_one(
         self, row: OutboxRecord, outcome: _Pass, together: tuple[OutboxRecord, ...] = ()
