@@ -607,24 +607,24 @@ class Delivery:
         if entry.deliver is not None:  # a delivery of its own (a player's post)
             done: bool | _Done = await entry.deliver(sending)
             return done
+        if entry.prepare is not None:
+            sending.payload = entry.prepare(sending)
+        posts = await self._posts(sending, entry)
+        if posts is None:  # nothing to say any more (a role card after the game)
+            return True
+        if together:
+            rendered = [posts]
+            for other in together:
+                more = await self._sending(other)
+                if isinstance(more, bool):  # cannot be: the same game as the row's
+                    return False
+                rendered.append(await self._posts(more, kinds.entry(more.kind)) or [])
+            posts = coalesce(rendered)
         try:
             where = await self.router.route(sending)
             if isinstance(where, bool):
                 return where
             sending.target = where
-            if entry.prepare is not None:
-                sending.payload = entry.prepare(sending)
-            posts = await self._posts(sending, entry)
-            if posts is None:
-                return True
-            if together:
-                rendered = [posts]
-                for other in together:
-                    more = await self._sending(other)
-                    if isinstance(more, bool):  # cannot be: the same game as the row's
-                        return False
-                    rendered.append(await self._posts(more, kinds.entry(more.kind)) or [])
-                posts = coalesce(rendered)
             for hook in entry.before:
                 await hook(sending)
             files = entry.files
