@@ -495,6 +495,32 @@ TEXT_KINDS: dict[str, TextRenderer] = {
 }
 
 
+def render_private(
+    lang: Lang,
+    server: str,
+    game_id: int,
+    kind: str,
+    payload: Mapping[str, Any],
+    *,
+    table: str | None = None,
+    text: str | None = None,
+) -> list[Post]:
+    """A private message's posts, the server (and ``table``) and game named first: a kind of
+    :data:`EMBED_KINDS` keeps its embeds, the header above them; a text (``text``, else the
+    kind's) is cut into pieces after the header is added, so no piece is too long."""
+    if text is None and kind in EMBED_KINDS:
+        posts = render_posts(lang, kind, payload)
+        first = posts[0].content if posts else ""
+        head = with_dm_header(lang, server, game_id, first, table=table)
+        return [
+            Post(content=head.rstrip(), embeds=posts[0].embeds if posts else ()),
+            *posts[1:],
+        ]
+    body = render(lang, kind, payload) if text is None else text
+    body = with_dm_header(lang, server, game_id, body, table=table)
+    return [Post(content=piece) for piece in split_message(body)]
+
+
 def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
     """The text of one announcement (role cards are rendered from the live state instead)."""
     text = TEXT_KINDS.get(kind) or HOST_NOTICES.get(kind)

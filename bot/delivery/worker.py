@@ -71,7 +71,7 @@ from bot.delivery.sender import TRANSIENT, Sender, coalesce
 from bot.kinds import KindEntry, Sending
 from bot.mafia_room import MafiaRooms
 from bot.posts import Post
-from bot.render import EMBED_KINDS, render, render_console, render_posts, with_dm_header
+from bot.render import render_console, render_posts, render_private
 from bot.tables import table_language
 from bot.webhooks import GameWebhooks, split_message
 from core.i18n import t
@@ -651,30 +651,18 @@ class Delivery:
         first; None when a private one has nothing to say any more."""
         lang, kind, payload = sending.lang, sending.kind, sending.payload
         if sending.audience == HOST:
-            text = render_console(lang, kind, payload)
-            return [Post(content=piece) for piece in split_message(text)]
+            console = render_console(lang, kind, payload)
+            return [Post(content=piece) for piece in split_message(console)]
         if not is_private(sending.audience):
             return render_posts(lang, kind, payload)
         table = await self.router.dm_table(sending.guild, sending.game, sending.settings, lang)
-        server, game_id = sending.guild.name, sending.row.game_id
+        text: str | None = None
         if entry.private is not None:
-            own = entry.private(sending)
-            if own is None:
+            text = entry.private(sending)
+            if text is None:
                 return None
-            text = own
-        elif kind in EMBED_KINDS:  # embeds keep their layout, the header above them
-            posts = render_posts(lang, kind, payload)
-            first = posts[0].content if posts else ""
-            head = with_dm_header(lang, server, game_id, first, table=table)
-            return [
-                Post(content=head.rstrip(), embeds=posts[0].embeds if posts else ()),
-                *posts[1:],
-            ]
-        else:
-            text = render(lang, kind, payload)
-        # A text is cut into pieces after the header is added, so no piece is too long.
-        text = with_dm_header(lang, server, game_id, text, table=table)
-        return [Post(content=piece) for piece in split_message(text)]
+        server, game_id = sending.guild.name, sending.row.game_id
+        return render_private(lang, server, game_id, kind, payload, table=table, text=text)
 
     # --- the hosts -----------------------------------------------------------------------
     async def tell_hosts(
