@@ -49,6 +49,7 @@ TABLES: Final[tuple[str, ...]] = (
     "kill_boards",
     "reviews",
     "dm_channels",
+    "post_pictures",
 )
 
 #: Each table's column names and rows, as read from the source.

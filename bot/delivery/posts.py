@@ -52,9 +52,16 @@ async def deliver_post(sending: Sending) -> bool | _Done:
     username = webhook_username(t(lang, "say.ghost_name", nick=nick) if ghost else nick)
     # R10: an avatar saved before the avatar checks and refused by them now is not worn.
     avatar = usable_avatar(seat.avatar_url if seat is not None else None)
+    store = delivery.store
+    picture = await store.post_picture(row.id) if payload.get("picture") else None
     pieces = [Post(content=piece) for piece in split_message(body)]
+    if picture is not None and not pieces:
+        pieces = [Post()]  # a picture alone
+    if not pieces:  # nothing left to show (its picture was dropped): done with
+        log.warning("outbox row %s: a post with nothing to show", row.id)
+        return True
     shown, refused = await delivery.sender.post_as(
-        channel, row.id, pieces, username=username, avatar_url=avatar
+        channel, row.id, pieces, username=username, avatar_url=avatar, picture=picture
     )
     if refused is not None:
         if shown:  # a part is shown: the post stands as shown
@@ -62,6 +69,8 @@ async def deliver_post(sending: Sending) -> bool | _Done:
         else:
             log.warning("outbox row %s: cannot post under a nickname: %s", row.id, refused)
             await _report_no_webhook(sending, channel)
+            if picture is not None:  # dropped: the author posts it again after the repair
+                await store.drop_post_pictures(row.id)
             delivery.post_outcome(row.id, POST_NO_WEBHOOK)
             return True
     await delivery.service.post_shown(
@@ -71,6 +80,8 @@ async def deliver_post(sending: Sending) -> bool | _Done:
         dict(payload),
         message_id=delivery.sender.row_messages.get(row.id),
     )
+    if picture is not None:  # shown: its bytes are kept no longer (privacy, size)
+        await store.drop_post_pictures(row.id)
     delivery.router.broken.discard((row.game_id, "webhook"))
     delivery.post_outcome(row.id, POST_SHOWN)
     return MARKED

@@ -29,6 +29,7 @@ import aiohttp
 import discord
 from aiolimiter import AsyncLimiter
 
+from bot.pictures import with_files
 from bot.posts import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, Post, embed_size, post_text
 from bot.webhooks import MESSAGE_LIMIT, GameWebhooks
 
@@ -70,6 +71,13 @@ def signature(post: Post) -> str:
     """What tells a sent message apart: its text and each embed's title, description and
     fields (Discord gives them back as sent)."""
     return post_text(post)
+
+
+def seen_signature(message: discord.Message, files: bool) -> str:
+    """A message read back from a channel's history, as :func:`signature` (with ``files``,
+    with the names of its files as well: a picture post's)."""
+    sig = signature(Post(content=message.content, embeds=tuple(message.embeds)))
+    return with_files(sig, [a.filename for a in message.attachments]) if files else sig
 
 
 def global_rate_trace(rate: float = GLOBAL_RATE) -> aiohttp.TraceConfig:
@@ -224,12 +232,17 @@ class Sender:
         *,
         username: str,
         avatar_url: str | None,
+        picture: tuple[str, bytes] | None = None,
     ) -> tuple[int, discord.Forbidden | None]:
         """A player's post through the game's webhook, under ``username``, once: after a
         failed attempt the channel is read first (a webhook takes no nonce) and the pieces
-        found there are not sent again. Returns how many pieces are shown, with Discord's
-        refusal if it refused one (the bot cannot post under nicknames there); raises any
-        other failure."""
+        found there are not sent again. ``picture`` (a file name and its bytes) goes with the
+        last piece (the duplicate check knows it by its name). Returns how many pieces are
+        shown, with Discord's refusal if it refused one (the bot cannot post under nicknames
+        there); raises any other failure."""
+        names: list[list[str]] = [[] for _ in pieces]
+        if picture is not None and names:
+            names[-1] = [picture[0]]
         key = target_key(channel)
         mark = self._mark(row_id, key)
         shown = 0
@@ -239,13 +252,17 @@ class Sender:
             def ours(message: discord.Message) -> bool:
                 return message.webhook_id is not None and message.author.name == username
 
-            shown, found = await self.already_sent(channel, pieces, mark, attempted, ours)
+            shown, found = await self.already_sent(channel, pieces, mark, attempted, ours, names)
             if found is not None:
                 self._posted(key, row_id, found)
         try:
-            for piece in pieces[shown:]:
+            for index in range(shown, len(pieces)):
                 [message] = await self.webhooks.post(
-                    channel, piece.content, username=username, avatar_url=avatar_url
+                    channel,
+                    pieces[index].content,
+                    username=username,
+                    avatar_url=avatar_url,
+                    picture=picture if names[index] else None,
                 )
                 self._posted(key, row_id, message.id)
                 shown += 1
@@ -260,13 +277,15 @@ class Sender:
         mark: int | None,
         since: datetime,
         mine: Callable[[discord.Message], bool] | None = None,
+        files: Sequence[Sequence[str]] | None = None,
     ) -> tuple[int, int | None]:
         """How many of the first ``posts`` the bot already posted to ``target`` after its
         message ``mark`` (or, unknown, since shortly before ``since``), read from the
         target's history after it, page after page (however many players posted meanwhile,
         up to :data:`HISTORY_LIMIT` messages, newest first down to the mark): a message is
         recognised by its author (``mine``; by default the bot itself) and its signature
-        (text and embeds, as text); with the last of them found (its id: what the row
+        (text and embeds, as text; with ``files``, the names of each post's files too); with
+        the last of them found (its id: what the row
         posted, kept with it when it is marked sent)."""
         if mine is None:
             me = self.client.user
@@ -281,7 +300,7 @@ class Sender:
             discord.Object(mark) if mark is not None else since - CLOCK_SLACK
         )
         found = [
-            (signature(Post(content=message.content, embeds=tuple(message.embeds))), message.id)
+            (seen_signature(message, files is not None), message.id)
             async for message in target.history(
                 limit=HISTORY_LIMIT, after=after, oldest_first=False
             )
@@ -289,8 +308,8 @@ class Sender:
         ]
         found.reverse()  # oldest first
         done, last = 0, None
-        for post in posts:  # the messages go out in order: what was sent is a prefix
-            sig = signature(post)
+        for index, post in enumerate(posts):  # the messages go out in order: a prefix
+            sig = signature(post) if files is None else with_files(signature(post), files[index])
             at = next((i for i, (seen, _id) in enumerate(found) if seen == sig), None)
             if at is None:
                 break

@@ -9,6 +9,7 @@ from db.postgres.downtime import DowntimeMixin
 from db.postgres.games import GamesMixin
 from db.postgres.loading import LoadingMixin
 from db.postgres.outbox import OutboxMixin
+from db.postgres.pictures import PicturesMixin
 from db.postgres.players import PlayersMixin
 from db.postgres.privacy import PrivacyMixin
 from db.postgres.requests import RequestLogMixin
@@ -29,6 +30,7 @@ class PostgresStore(
     BoardsMixin,
     ReviewsMixin,
     DMChannelsMixin,
+    PicturesMixin,
 ):
     """:class:`db.interface.GameStore` on a PostgreSQL database. Create with
     ``await PostgresStore.open(url)``; see :mod:`db.postgres.base` for transactions, locking

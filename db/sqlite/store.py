@@ -9,6 +9,7 @@ from db.sqlite.downtime import DowntimeMixin
 from db.sqlite.games import GamesMixin
 from db.sqlite.loading import LoadingMixin
 from db.sqlite.outbox import OutboxMixin
+from db.sqlite.pictures import PicturesMixin
 from db.sqlite.players import PlayersMixin
 from db.sqlite.privacy import PrivacyMixin
 from db.sqlite.requests import RequestLogMixin
@@ -29,6 +30,7 @@ class SQLiteStore(
     BoardsMixin,
     ReviewsMixin,
     DMChannelsMixin,
+    PicturesMixin,
 ):
     """:class:`db.interface.GameStore` on one SQLite file. Create with
     ``await SQLiteStore.open(path)``; see :mod:`db.sqlite.base` for transactions and locking.

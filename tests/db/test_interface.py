@@ -18,13 +18,14 @@ from db.errors import StoreError
 from db.interface import (
     AuditLog,
     Confirmations,
-    DowntimeLog,
     DMChannels,
+    DowntimeLog,
     GameLoader,
     GameRepository,
     GameStore,
     KillBoards,
     Outbox,
+    PostPictures,
     RequestLog,
     Reviews,
     SettingsRepository,
@@ -48,6 +49,7 @@ CONCERNS: list[type[Any]] = [
     KillBoards,
     Reviews,
     DMChannels,
+    PostPictures,
     StoreLifecycle,
 ]
 
