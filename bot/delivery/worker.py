@@ -24,9 +24,10 @@ global 50 requests per second (``bot/delivery/sender.py`` :func:`global_rate_tra
 of them is answered 429 on the way.
 
 Rows of one destination committed together (one transaction: the same turn and time, such as
-the turn's results and the next turn's opening) whose kinds add nothing to their messages
-(``bot/kinds.py`` ``KindEntry.coalesces``) go out as one group: their messages share messages where
-Discord's limits allow (``sender.coalesce``), and the group is marked sent in one write.
+the turn's results and the next turn's opening) whose kinds say they may share messages and add
+nothing to them (``bot/kinds.py`` ``KindEntry.coalesces``) go out as one group: their messages
+share messages where Discord's limits allow (``sender.coalesce``), and the group is marked
+sent in one write.
 
 A player's post counts (R52) and is archived only once it was shown (``bot/delivery/posts.py``):
 the author's command waits for it (:meth:`Delivery.publish_post`) and is told the truth: shown,
