@@ -97,6 +97,18 @@ class OutboxMixin(PostgresBase):
         )
         return [_outbox(r) for r in rows]
 
+    async def last_outbox(
+        self, game_id: int, kind: str, turn: int | None = None
+    ) -> OutboxRecord | None:
+        # outbox_by_kind (kind, game_id): the game's few rows of that kind, newest first.
+        of_turn = "" if turn is None else " AND turn = $3"
+        rows = await self._read(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE kind = $1 AND game_id = $2{of_turn} "
+            "ORDER BY id DESC LIMIT 1",
+            (kind, game_id) if turn is None else (kind, game_id, turn),
+        )
+        return _outbox(rows[0]) if rows else None
+
     async def claim_outbox(
         self,
         owner: str,

@@ -98,6 +98,18 @@ class OutboxMixin(SQLiteBase):
         )
         return [_outbox(r) for r in rows]
 
+    async def last_outbox(
+        self, game_id: int, kind: str, turn: int | None = None
+    ) -> OutboxRecord | None:
+        # outbox_by_kind (kind, game_id) holds the rowid too: the newest rows come first.
+        of_turn = "" if turn is None else " AND turn = ?"
+        row = await self._read_one(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE kind = ? AND game_id = ?{of_turn} "
+            "ORDER BY id DESC LIMIT 1",
+            (kind, game_id) if turn is None else (kind, game_id, turn),
+        )
+        return None if row is None else _outbox(row)
+
     async def claim_outbox(
         self,
         owner: str,
