@@ -64,8 +64,9 @@ from bot.render import command_name, render_posts, role_name, verb_name
 from bot.signup import JOIN_ID, WISH_ID
 from core.clock import game_events
 from core.i18n import Lang, Matcher, t
+from core.live import LiveGame
 from core.refusal import Refusal
-from core.service import LiveGame, table_seed
+from core.service import table_seed
 from db.models import TableSettings
 from rules.model import Phase
 from rules.roles import COMMON_VERBS, INTERNAL_ROLES, ROLES, Shape, known_verbs, verb_spec

@@ -70,7 +70,7 @@ async def deliver_post(sending: Sending) -> bool | _Done:
             log.warning("outbox row %s: cannot post under a nickname: %s", row.id, refused)
             await _report_no_webhook(sending, channel)
             if picture is not None:  # dropped: the author posts it again after the repair
-                await store.drop_post_pictures(row.id)
+                await delivery.service.drop_post_pictures(row.id)
             delivery.post_outcome(row.id, POST_NO_WEBHOOK)
             return True
     await delivery.service.post_shown(
@@ -81,7 +81,7 @@ async def deliver_post(sending: Sending) -> bool | _Done:
         message_id=delivery.sender.row_messages.get(row.id),
     )
     if picture is not None:  # shown: its bytes are kept no longer (privacy, size)
-        await store.drop_post_pictures(row.id)
+        await delivery.service.drop_post_pictures(row.id)
     delivery.router.broken.discard((row.game_id, "webhook"))
     delivery.post_outcome(row.id, POST_SHOWN)
     return MARKED

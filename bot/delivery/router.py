@@ -172,7 +172,7 @@ class Router:
         channel = await user.create_dm()
         self._dm_channels[user_id] = channel.id
         if me is not None:
-            await self.store.save_dm_channel(me.id, user_id, channel.id)
+            await self.service.save_dm_channel(me.id, user_id, channel.id)
         return channel
 
     async def user_of(self, game_id: int, nick: str) -> int | None:

@@ -261,11 +261,11 @@ class Delivery:
         (with ``shards``) those of another shard's games, left for their own process."""
         if self._slot is not None:
             slot, self._slot = self._slot, None
-            taken = await self.store.expire_leases(slot, self.owner)
+            taken = await self.service.expire_leases(slot, self.owner)
             if taken:
                 log.info("taking over %d announcements of this process's last run", len(taken))
         shards = self.shards
-        rows = await self.store.claim_outbox(
+        rows = await self.service.claim_outbox(
             self.owner,
             game_id=game_id,
             limit=CLAIM_LIMIT,
@@ -303,7 +303,7 @@ class Delivery:
             return
         self._renewed = time.monotonic()
         queued = set(self._queued)  # claimed before the renewal (a claim meanwhile is not)
-        held = set(await self.store.renew_outbox(self.owner, lease_seconds=self.lease_seconds))
+        held = set(await self.service.renew_outbox(self.owner, lease_seconds=self.lease_seconds))
         self._lost = (self._lost | (queued - held)) & self._queued
 
     async def _finish(
@@ -448,7 +448,7 @@ class Delivery:
                 message_id = self.sender.done(row.id)
                 if done is not MARKED:
                     ids = [other.id for other in together]
-                    await self.store.mark_sent(
+                    await self.service.mark_sent(
                         row.id, self.owner, message_id=message_id, together=ids
                     )
                 for other in together:  # sent: no longer this worker's to send
