@@ -60,6 +60,10 @@ class OutboxService(ServiceBase):
             outbox_id, owner, message_id=message_id, together=together
         )
 
+    async def dm_channel(self, bot_id: int, user_id: int) -> int | None:
+        """The id of a DM channel the bot opened before, if it was kept."""
+        return await self.store.dm_channel(bot_id, user_id)
+
     async def save_dm_channel(self, bot_id: int, user_id: int, channel_id: int) -> None:
         """Keep the id of a DM channel the bot opened (a restart does not open it again)."""
         await self.store.save_dm_channel(bot_id, user_id, channel_id)

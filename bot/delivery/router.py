@@ -163,7 +163,7 @@ class Router:
         channel_id = self._dm_channels.get(user_id)
         me = self.client.user
         if channel_id is None and me is not None:
-            channel_id = await self.store.dm_channel(me.id, user_id)
+            channel_id = await self.service.dm_channel(me.id, user_id)
             if channel_id is not None:
                 self._dm_channels[user_id] = channel_id
         if channel_id is not None:
