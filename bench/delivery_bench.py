@@ -24,6 +24,15 @@ time: requests / 50 per s, or the busiest channel's 5-per-5-s bound if larger):
 the reminders 3 h before the deadline (one DM per player who has not posted), then the
 deadline (every game resolved and its dawn report delivered). Each also checks that every
 game's messages arrived in its outbox's order and none twice.
+
+Between the two the bot restarts (``--no-restart``: it does not): a new client and delivery,
+the store and its games kept, so what it remembers of Discord (the DM channels it opened) is
+what the store kept. Each phase also prints its REST requests per game by channel kind (#game,
+#host, the mafia room, DMs), measured / goal, the goal being the fewest Discord's limits allow
+for what the phase says: its rows' messages packed in order into as few messages as one
+message's limits allow (2,000 characters, ten embeds, 6,000 characters of embeds), what the
+rules need besides messages (the room's members), and a DM channel opened only for a user the
+bot never wrote to; within 1.2x of it.
 """
 
 from __future__ import annotations
@@ -50,6 +59,9 @@ from bench import pg
 from bot.clock import GameClock
 from bot.delivery import WORKERS, Delivery, global_rate_trace
 from bot.mafia_room import room_name
+from bot.posts import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, Post
+from bot.render import render_console, render_posts
+from bot.webhooks import MESSAGE_LIMIT, split_message
 from core.service import GameService
 from db.models import TableSettings
 from db.store import open_store
@@ -99,6 +111,10 @@ class FakeDiscord:
         self.routes: dict[str, int] = defaultdict(int)
         self.rejected = 0  # 429 answers
         self.global_rejected = 0
+        #: Requests per channel (any route naming it), and the DM channels opened (a request
+        #: each, even for a channel opened before: a bot that forgot its id asks again).
+        self.by_channel: dict[int, int] = defaultdict(int)
+        self.dm_opens = 0
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self.limits])
@@ -117,6 +133,10 @@ class FakeDiscord:
         self.requests += 1
         resource = request.match_info.route.resource
         self.routes[f"{request.method} {resource.canonical if resource else request.path}"] += 1
+        if request.match_info.get("cid"):
+            self.by_channel[int(request.match_info["cid"])] += 1
+        elif request.path.endswith("/users/@me/channels"):
+            self.dm_opens += 1
         now = time.monotonic()
         wait = self.global_window.take(now)
         if wait:
@@ -360,11 +380,17 @@ async def phase(
     clock: GameClock,
     handled: Callable[[], bool],
     store: Any,
+    tables: list[Table],
+    service: GameService,
 ) -> bool:
     """Wake the clock; wait until it ``handled`` every game and the outbox is empty."""
+    users = {(g.id, p.nick): p.user_id for g in service.live.values() for p in g.players}
     since, requests, rejected = len(server.messages), server.requests, server.rejected
     routes = dict(server.routes)
     dms_before = len(server.dms)
+    known_dms = dict(server.dms)
+    by_channel, dm_opens = dict(server.by_channel), server.dm_opens
+    last_row = max(await asyncio.to_thread(row_games, path), default=0)
     start = time.monotonic()
     clock.rearm()
     while not handled():
@@ -393,12 +419,123 @@ async def phase(
     )
     by_route = {r: n - routes.get(r, 0) for r, n in server.routes.items() if n > routes.get(r, 0)}
     print(f"  {name}: requests by route: {by_route}; the clock acted on all in {acted:.1f} s")
+    rows = await asyncio.to_thread(phase_rows, path, last_row)
+    kinds_ok = per_kind(name, server, tables, (by_channel, dm_opens, since), known_dms, rows, users)
     print(
         f"  {name}: {measured:.1f} s / allowed {allowed:.1f} s = {ratio:.2f} (goal {GOAL}) "
         f"{'ok' if ok else 'MISSED'}; games out of order: {disorder}, messages sent twice: "
         f"{twice}"
     )
+    return ok and kinds_ok
+
+
+#: The channel kinds the requests are counted by.
+CHANNEL_KINDS = ("#game", "#host", "mafia room", "DMs")
+
+
+def per_kind(
+    name: str,
+    server: FakeDiscord,
+    tables: list[Table],
+    before: tuple[dict[int, int], int, int],
+    known_dms: dict[int, int],
+    rows: list[tuple[int, str, str, dict[str, Any]]],
+    users: dict[tuple[int, str], int],
+) -> bool:
+    """Print the phase's requests per game by channel kind against the fewest Discord's
+    limits allow for what it had to say (goal): its rows' messages packed into as few as one
+    message's limits allow, in order (2,000 characters, ten embeds, 6,000 characters of
+    embeds: ``bot.delivery.sender.fits``), plus what the rules need besides messages (the
+    mafia room's members), and a DM channel opened only for a user never written to before.
+    True when every kind is within :data:`GOAL` of its goal."""
+    by_channel, dm_opens, since = before
+    kind_of: dict[int, str] = {}
+    for table in tables:
+        kind_of.update({table.game: "#game", table.host: "#host", table.room: "mafia room"})
+        kind_of[table.mafia] = "mafia room"
+    for channel in server.dms.values():
+        kind_of[channel] = "DMs"
+    measured: dict[str, int] = defaultdict(int)
+    for channel, count in server.by_channel.items():
+        measured[kind_of.get(channel, "other")] += count - by_channel.get(channel, 0)
+    measured["DMs"] += server.dm_opens - dm_opens
+    messages: dict[str, int] = defaultdict(int)
+    for _, channel, _ in server.messages[since:]:
+        messages[kind_of.get(channel, "other")] += 1
+    goal: dict[str, int] = defaultdict(int)
+    # The room's other requests (members let in or out, the lock) are the rules' own.
+    goal["mafia room"] = measured["mafia room"] - messages["mafia room"]
+    destinations: dict[tuple[int, str], list[list[Post]]] = defaultdict(list)
+    for game_id, audience, kind, payload in rows:
+        if kind == "post":
+            continue
+        if audience == "host":
+            posts = [Post(content=p) for p in split_message(render_console("en", kind, payload))]
+            where = "#host"
+        else:
+            posts = render_posts("en", kind, payload)
+            where = {"public": "#game", "mafia": "mafia room"}.get(audience, "DMs")
+            if where == "DMs" and users.get((game_id, audience)) not in known_dms:
+                goal["DMs"] += 1  # never written to: his DM channel is opened once
+        destinations[(game_id, f"{where}:{audience}")].append(posts)
+    for (_, where), posted in destinations.items():
+        goal[where.split(":")[0]] += fewest_messages(posted)
+    games = len(tables)
+    parts, ok = [], True
+    for kind in CHANNEL_KINDS:
+        m, g = measured[kind] / games, goal[kind] / games
+        parts.append(f"{kind} {m:.2f} / {g:.2f}")
+        ok = ok and measured[kind] <= GOAL * goal[kind] + 1e-9
+    total_m, total_g = sum(measured[k] for k in CHANNEL_KINDS), sum(goal.values())
+    print(
+        f"  {name}: requests per game by channel (measured / goal): {', '.join(parts)}; "
+        f"all {total_m / games:.2f} / {total_g / games:.2f} = "
+        f"{total_m / max(total_g, 1):.2f} (goal {GOAL}) {'ok' if ok else 'MISSED'}"
+    )
     return ok
+
+
+def fewest_messages(rows: list[list[Post]]) -> int:
+    """The fewest messages that carry these rows' messages in order: each row's last message
+    and the next row's first in one where Discord's limits allow it (2,000 characters of
+    text, ten embeds, 6,000 characters of embeds; a message shows its text above its embeds,
+    so a text never follows embeds in one)."""
+    out: list[Post] = []
+    for posts in rows:
+        rest = list(posts)
+        if out and rest:
+            a, b = out[-1], rest[0]
+            content = "\n".join(x for x in (a.content, b.content) if x)
+            embeds = (*a.embeds, *b.embeds)
+            if (
+                not (a.embeds and b.content)
+                and len(content) <= MESSAGE_LIMIT
+                and len(embeds) <= EMBEDS_PER_MESSAGE
+                and sum(len(e) for e in embeds) <= EMBED_TOTAL_LIMIT
+            ):
+                out[-1] = Post(content=content, embeds=embeds)
+                rest = rest[1:]
+        out.extend(rest)
+    return len(out)
+
+
+def phase_rows(database: str, after: int) -> list[tuple[int, str, str, dict[str, Any]]]:
+    """(game, audience, kind, payload) of each outbox row queued after row ``after``."""
+    if pg_url(database):
+        found = pg.query(
+            database, f"SELECT game_id, payload FROM outbox WHERE id > {after} ORDER BY id"
+        )
+    else:
+        with sqlite3.connect(database) as conn:
+            found = conn.execute(
+                "SELECT game_id, payload FROM outbox WHERE id > ? ORDER BY id", (after,)
+            ).fetchall()
+    out = []
+    for game_id, raw in found:
+        item = raw if isinstance(raw, dict) else json.loads(raw)
+        inner = item.get("payload") or {}
+        out.append((int(game_id), str(item.get("audience")), str(item.get("kind")), inner))
+    return out
 
 
 def count_pending(database: str) -> int:
@@ -422,7 +559,12 @@ def pg_url(database: str) -> bool:
 
 
 async def run(
-    games: int, latency: float, workers: int, reminders: bool, engine: str = "sqlite"
+    games: int,
+    latency: float,
+    workers: int,
+    reminders: bool,
+    engine: str = "sqlite",
+    restart: bool = True,
 ) -> None:
     server = FakeDiscord(latency)
     runner = web.AppRunner(server.app(), access_log=None)
@@ -443,14 +585,21 @@ async def run(
         tables = await setup_games(service, games)
         await asyncio.to_thread(mark_all_sent, path)
         print(f"  set up {games} games in {time.monotonic() - began:.1f} s")
-        intents = discord.Intents(guilds=True, members=True)
-        client = discord.Client(intents=intents, http_trace=global_rate_trace())
-        await client.login("bench-token")
-        state = client._connection
-        for table in tables:
-            state._add_guild_from_data(guild_data(table, service))  # type: ignore[arg-type]
-        delivery = Delivery(client, store, service, workers=workers)
-        runner_clock = GameClock(service, delivery.deliver, deliver_game=delivery.deliver_game)
+
+        async def connect() -> tuple[discord.Client, Delivery, GameClock]:
+            """The bot's Discord side, as a (re)start builds it: a client that knows nothing
+            but the servers, a delivery, a clock runner."""
+            intents = discord.Intents(guilds=True, members=True)
+            client = discord.Client(intents=intents, http_trace=global_rate_trace())
+            await client.login("bench-token")
+            state = client._connection
+            for table in tables:
+                state._add_guild_from_data(guild_data(table, service))  # type: ignore[arg-type]
+            delivery = Delivery(client, store, service, workers=workers)
+            clock = GameClock(service, delivery.deliver, deliver_game=delivery.deliver_game)
+            return client, delivery, clock
+
+        client, delivery, runner_clock = await connect()
         deadline = next(iter(service.live.values())).record.deadline
         assert deadline is not None
         try:
@@ -465,6 +614,8 @@ async def run(
                     runner_clock,
                     lambda: all(g.reminded_turn == 1 for g in live),
                     store,
+                    tables,
+                    service,
                 )
             else:  # queued nothing: the games stay as they are
                 for game in live:
@@ -473,6 +624,12 @@ async def run(
             for game in live:
                 for player in game.players:
                     await service.post(game.record.table_id, player.user_id, "here")
+            if restart:  # the bot restarts between the reminders and the deadline
+                runner_clock.stop()
+                delivery.stop()
+                await client.close()
+                client, delivery, runner_clock = await connect()
+                print("  restarted: a new client and delivery (the store and its games kept)")
             clock_now.now = deadline + timedelta(seconds=1)
             dawn_ok = await phase(
                 "deadline",
@@ -481,6 +638,8 @@ async def run(
                 runner_clock,
                 lambda: all(g.engine.turn > 1 or g.id not in service.live for g in live),
                 store,
+                tables,
+                service,
             )
             resolved = sum(1 for g in await store.list_games() if g.turn > 1 or g.winner)
             print(f"  resolved {resolved} of {games} games")
@@ -516,6 +675,13 @@ def main(argv: list[str] | None = None) -> None:
         help="measure the reminders too (the longest part: two requests per private message)",
     )
     parser.add_argument(
+        "--restart",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="restart the bot between the reminders and the deadline (a new client and "
+        "delivery: what it remembers of Discord is what the store kept)",
+    )
+    parser.add_argument(
         "--engine",
         choices=("sqlite", "postgres", "both"),
         default="both",
@@ -533,7 +699,9 @@ def main(argv: list[str] | None = None) -> None:
         if engine == "postgres" and (why := pg.unavailable()) is not None:
             print(f"  on PostgreSQL: skipped, {why}")
             continue
-        asyncio.run(run(args.games, args.latency, args.workers, args.reminders, engine))
+        asyncio.run(
+            run(args.games, args.latency, args.workers, args.reminders, engine, args.restart)
+        )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import zipfile
 from collections.abc import Mapping
 from typing import Final
@@ -20,10 +21,14 @@ from typing import Final
 import discord
 
 from bot.archive import archive_html
+from bot.kinds import Sending, register
 from core.history import FinishedGame, load_finished
-from core.i18n import Lang
+from core.i18n import Lang, t
 from core.picture import game_picture
 from db.interface import GameStore
+from rules.announce import PUBLIC
+
+log = logging.getLogger(__name__)
 
 #: The largest archive attached as a web page; a longer one (weeks of posts) is zipped.
 #: Discord refuses files over 10 MiB from a bot on a server without boosts.
@@ -83,3 +88,25 @@ async def game_files(
         discord.File(io.BytesIO(picture), filename=picture_name(game_id)),
         discord.File(io.BytesIO(archive), filename=name),
     ]
+
+
+async def _announcement_files(sending: Sending) -> list[discord.File]:
+    """R15: the end-of-game picture goes with the final announcement in #game, or the
+    announcement goes without it if it cannot be built (the hosts are told once)."""
+    if sending.audience != PUBLIC:
+        return []
+    failed: set[int] = sending.delivery.kind_state.setdefault("game_over.no_files", set())
+    game, row = sending.game, sending.row
+    if row.id in failed:
+        return []
+    try:
+        return await game_files(sending.delivery.store, game.id, sending.lang, sending.guild)
+    except Exception:
+        log.exception("game %s: could not build the end-of-game files", game.id)
+        failed.add(row.id)
+        text = t(sending.lang, "picture.failed", game=game.id)
+        await sending.delivery.tell_hosts(sending.guild, text, table_id=game.table_id)
+        return []
+
+
+register("game_over", files=_announcement_files)

@@ -31,7 +31,7 @@ class GameClock:
 
     The runner does not wait for the delivery: at one deadline shared by a thousand games it
     resolves one game after another while the delivery of the first ones is under way (each
-    call hands the new rows to the table workers of ``bot/delivery.py``, which send them
+    call hands the new rows to the table workers of ``bot/delivery/``, which send them
     concurrently under Discord's rate limits)."""
 
     def __init__(

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 import discord
 
+from bot.kinds import Sending, register
 from core.i18n import LANGUAGES, Lang, t
 from core.service import GameService
+from rules.announce import PUBLIC
 from rules.knowledge import mafia_members
 
 log = logging.getLogger(__name__)
@@ -159,3 +162,75 @@ class MafiaRooms:
                 continue
             return None
         return None
+
+
+# --- the room's part in delivering the game's announcements (bot/kinds.py) ------------------
+
+
+def _parent(sending: Sending) -> discord.TextChannel | None:
+    """The table's #mafia, where the rooms are."""
+    settings = sending.settings
+    channel_id = settings.mafia_channel_id if settings is not None else None
+    channel = sending.guild.get_channel(channel_id) if channel_id is not None else None
+    return channel if isinstance(channel, discord.TextChannel) else None
+
+
+async def _member(sending: Sending) -> discord.Object | None:
+    user_id = await sending.delivery.router.user_of(
+        sending.row.game_id, str(sending.payload.get("nick"))
+    )
+    return None if user_id is None else discord.Object(user_id, type=discord.Member)
+
+
+async def _let_in(sending: Sending) -> None:
+    """R22: the converted Foundling enters the room before his welcome."""
+    member = await _member(sending)
+    if member is not None and isinstance(sending.target, discord.Thread):
+        await sending.delivery.rooms.add(sending.target, member)
+
+
+async def _let_out(sending: Sending) -> None:
+    """A dead member no longer takes part (told first)."""
+    member = await _member(sending)
+    if member is not None and isinstance(sending.target, discord.Thread):
+        await sending.delivery.rooms.remove(sending.target, member)
+
+
+def _in_game(sending: Sending) -> bool:
+    """The end as #game reads it (its other copies, if any, leave the room alone)."""
+    return sending.audience == PUBLIC
+
+
+def _revealed(sending: Sending) -> bool:
+    return sending.payload.get("reveal") is True
+
+
+def _link_room(sending: Sending) -> Mapping[str, Any]:
+    """With the members revealed, the end links #mafia, where the room is."""
+    parent = _parent(sending)
+    if _in_game(sending) and _revealed(sending) and parent is not None:
+        return {**sending.payload, "mafia_channel": parent.id}
+    return sending.payload
+
+
+async def _close(sending: Sending) -> None:
+    """The room is kept, read-only, for the record; with the members revealed every player
+    of the game is let in to read it first (:meth:`MafiaRooms.open_for_reading`)."""
+    rooms, game_id, guild = sending.delivery.rooms, sending.row.game_id, sending.guild
+    parent = _parent(sending) if _in_game(sending) else None
+    room = await rooms.find(parent, game_id) if parent is not None else None
+    if room is None or room.locked:
+        return
+    if _revealed(sending):
+        players = await sending.delivery.store.players(game_id)
+        await rooms.open_for_reading(room, [p.user_id for p in players])
+        return
+    try:
+        await room.edit(archived=True, locked=True, reason="game over")
+    except discord.HTTPException:
+        log.warning("guild %s: could not lock the mafia room of game %s", guild.id, game_id)
+
+
+register("mafia_joined", before=_let_in)
+register("mafia_left", after=_let_out)
+register("game_over", prepare=_link_room, after=_close)

@@ -14,13 +14,14 @@ import attrs
 import discord
 
 from bot.endgame import game_over_embeds, game_over_text
+from bot.kinds import Sending, register
 from bot.posts import NOTICE, TOWN, Post, add_list_field, pack, post_text
 from bot.webhooks import split_message
 from core.i18n import Lang, t
 from core.live import LiveGame
 from core.quoting import quote_player_line, quote_player_text
 from rules.downtime import Downtime
-from rules.knowledge import PublicRoster, RoleCard
+from rules.knowledge import PublicRoster, RoleCard, role_card
 from rules.model import Phase, Request
 from rules.pipeline import inactivity
 from rules.roles import INTERNAL_ROLES, ROLES, Role, verb_spec
@@ -415,68 +416,119 @@ def render_posts(lang: Lang, kind: str, payload: Mapping[str, Any]) -> list[Post
     return [Post(content=piece) for piece in split_message(render(lang, kind, payload))]
 
 
+def _check_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    key = "check.mafia" if payload.get("result") == "mafia" else "check.not_mafia"
+    lines = [t(lang, key, target=payload["target"], commissar=payload.get("commissar", ""))]
+    killed_by = payload.get("killed_by")
+    if killed_by:
+        lines.append(
+            t(
+                lang,
+                "check.killed_by",
+                target=payload["target"],
+                killers=", ".join(killed_by),
+                method=t(lang, f"method.{payload.get('method')}"),
+            )
+        )
+    return "\n".join(lines)
+
+
+def _note_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    # Player text: framed and attributed, never in the bot's voice (core/quoting.py).
+    text = quote_player_text(str(payload["text"]))
+    return t(lang, "announce.note", author=payload["from"], text=text)
+
+
+def _pistol_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    """R18: until when, if the prompt says (older rows do not)."""
+    until = payload.get("pistol_until")
+    if not until:
+        return t(lang, "announce.pistol")
+    moment = datetime.fromisoformat(str(until))
+    return t(
+        lang, "announce.pistol_until", time=timestamp(moment, "t"), relative=timestamp(moment, "R")
+    )
+
+
+def _reminder_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    """R31, R52, R53."""
+    lines = [t(lang, f"reminder.{what}", turn=payload["turn"]) for what in payload["missing"]]
+    if "vote" in payload["missing"] and payload.get("missed_votes"):
+        lines.append(t(lang, "reminder.last_chance"))
+    return "\n".join(lines)
+
+
+def _excluded_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    """R56: at once, with the revealed role (R35)."""
+    return "\n".join(
+        [t(lang, "announce.excluded", nick=payload["nick"]), render_death(lang, payload)]
+    )
+
+
+def _keyed(key: str, *names: str) -> Callable[[Lang, Mapping[str, Any]], str]:
+    """A text that is one catalogue entry, given the payload's ``names``."""
+
+    def text(lang: Lang, payload: Mapping[str, Any]) -> str:
+        return t(lang, key, **{name: payload[name] for name in names})
+
+    return text
+
+
+TextRenderer = Callable[[Lang, Mapping[str, Any]], str]
+
+#: The kinds sent as text: kind -> its text. :func:`render` consults it first, then
+#: :data:`EMBED_KINDS` (the text of their embeds); a module adds its own kinds here.
+TEXT_KINDS: dict[str, TextRenderer] = {
+    "game_over": game_over_text,  # the same facts as its embeds, as lines (bot/endgame.py)
+    "check": _check_text,
+    "note": _note_text,
+    "pistol": _pistol_text,
+    "deprived": lambda lang, p: t(lang, "announce.deprived", turn=int(p["turn"])),  # R54
+    "converted": _keyed("announce.converted"),
+    "promoted": _keyed("announce.promoted"),
+    "mafia_joined": _keyed("announce.mafia_joined", "nick"),
+    "mafia_left": _keyed("announce.mafia_left", "nick"),
+    "shot": render_death,
+    "reminder": _reminder_text,
+    "excluded": _excluded_text,
+    "no_shot": _keyed("announce.no_shot", "nick"),
+}
+
+
+def render_private(
+    lang: Lang,
+    server: str,
+    game_id: int,
+    kind: str,
+    payload: Mapping[str, Any],
+    *,
+    table: str | None = None,
+    text: str | None = None,
+) -> list[Post]:
+    """A private message's posts, the server (and ``table``) and game named first: a kind of
+    :data:`EMBED_KINDS` keeps its embeds, the header above them; a text (``text``, else the
+    kind's) is cut into pieces after the header is added, so no piece is too long."""
+    if text is None and kind in EMBED_KINDS:
+        posts = render_posts(lang, kind, payload)
+        first = posts[0].content if posts else ""
+        head = with_dm_header(lang, server, game_id, first, table=table)
+        return [
+            Post(content=head.rstrip(), embeds=posts[0].embeds if posts else ()),
+            *posts[1:],
+        ]
+    body = render(lang, kind, payload) if text is None else text
+    body = with_dm_header(lang, server, game_id, body, table=table)
+    return [Post(content=piece) for piece in split_message(body)]
+
+
 def render(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
     """The text of one announcement (role cards are rendered from the live state instead)."""
-    if kind == "game_over":  # the same facts as its embeds, as lines (bot/endgame.py)
-        return game_over_text(lang, payload)
+    text = TEXT_KINDS.get(kind) or HOST_NOTICES.get(kind)
+    if text is not None:
+        return text(lang, payload)
     build = EMBED_KINDS.get(kind)
     if build is not None:  # the text of its embeds
         return "\n".join(post_text(post) for post in build(lang, payload))
-    if kind == "check":
-        key = "check.mafia" if payload.get("result") == "mafia" else "check.not_mafia"
-        lines = [t(lang, key, target=payload["target"], commissar=payload.get("commissar", ""))]
-        killed_by = payload.get("killed_by")
-        if killed_by:
-            lines.append(
-                t(
-                    lang,
-                    "check.killed_by",
-                    target=payload["target"],
-                    killers=", ".join(killed_by),
-                    method=t(lang, f"method.{payload.get('method')}"),
-                )
-            )
-        return "\n".join(lines)
-    if kind == "note":
-        # Player text: framed and attributed, never in the bot's voice (core/quoting.py).
-        text = quote_player_text(str(payload["text"]))
-        return t(lang, "announce.note", author=payload["from"], text=text)
-    if kind == "pistol":  # R18: until when, if the prompt says (older rows do not)
-        until = payload.get("pistol_until")
-        if not until:
-            return t(lang, "announce.pistol")
-        moment = datetime.fromisoformat(str(until))
-        return t(
-            lang,
-            "announce.pistol_until",
-            time=timestamp(moment, "t"),
-            relative=timestamp(moment, "R"),
-        )
-    if kind == "deprived":  # R54: the host took his vote
-        return t(lang, "announce.deprived", turn=int(payload["turn"]))
-    if kind == "converted":
-        return t(lang, "announce.converted")
-    if kind == "promoted":
-        return t(lang, "announce.promoted")
-    if kind == "mafia_joined":
-        return t(lang, "announce.mafia_joined", nick=payload["nick"])
-    if kind == "mafia_left":
-        return t(lang, "announce.mafia_left", nick=payload["nick"])
-    if kind == "shot":
-        return render_death(lang, payload)
-    if kind == "reminder":  # R31, R52, R53
-        lines = [t(lang, f"reminder.{what}", turn=payload["turn"]) for what in payload["missing"]]
-        if "vote" in payload["missing"] and payload.get("missed_votes"):
-            lines.append(t(lang, "reminder.last_chance"))
-        return "\n".join(lines)
-    if kind == "excluded":  # R56: at once, with the revealed role (R35)
-        header = t(lang, "announce.excluded", nick=payload["nick"])
-        return "\n".join([header, render_death(lang, payload)])
-    if kind == "no_shot":
-        return t(lang, "announce.no_shot", nick=payload["nick"])
-    host_notice = render_host_notice(lang, kind, payload)
-    if host_notice is not None:
-        return host_notice
     log.warning("no rendering for announcement kind %r", kind)
     return t(lang, "announce.unknown", kind=kind)
 
@@ -666,11 +718,8 @@ def render_help(
 DEADLINE_NOTICES: Final = ("clock_extended", "clock_resumed", "hunts_open", "last_hour")
 
 
-def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str | None:
-    """The notices of the host's commands and of the clock: deadline changes, a pause, hunts
-    open, the last hour, a replacement (public) and the double kill (the mafia's room), R4,
-    R36, R56; None for any other kind."""
-    if kind in DEADLINE_NOTICES:
+def _deadline_notice(kind: str) -> TextRenderer:
+    def text(lang: Lang, payload: Mapping[str, Any]) -> str:
         deadline = datetime.fromisoformat(str(payload["deadline"]))
         return t(
             lang,
@@ -678,25 +727,42 @@ def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str
             deadline=timestamp(deadline, "f"),
             relative=timestamp(deadline, "R"),
         )
-    if kind == "clock_paused":
-        return t(lang, "announce.clock_paused", minutes=int(payload["minutes"]))
-    if kind == "double_kill":  # R36
-        return t(lang, f"announce.double_kill_{payload['night']}")
-    if kind == "replaced":  # the nickname only: never a member, never the role
-        return t(lang, "announce.replaced", nick=payload["nick"])
-    if kind == "downtime":  # R59, with the results of the turn it excused
-        return t(lang, "announce.downtime", turn=payload["turn"], minutes=payload["minutes"])
-    if kind == "downtime_host":  # R59, for the hosts: how much of the turn was lost
-        verdict = "console.downtime_excused" if payload["excused"] else "console.downtime_counted"
-        line = t(
-            lang,
-            "console.downtime",
-            turn=payload["turn"],
-            minutes=payload["minutes"],
-            percent=payload["percent"],
-        )
-        return f"{line} {t(lang, verdict)}"
-    return None
+
+    return text
+
+
+def _downtime_host_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    """R59, for the hosts: how much of the turn was lost."""
+    verdict = "console.downtime_excused" if payload["excused"] else "console.downtime_counted"
+    line = t(
+        lang,
+        "console.downtime",
+        turn=payload["turn"],
+        minutes=payload["minutes"],
+        percent=payload["percent"],
+    )
+    return f"{line} {t(lang, verdict)}"
+
+
+#: The notices of the host's commands and of the clock: deadline changes, a pause, hunts
+#: open, the last hour, a replacement (public) and the double kill (the mafia's room), R4,
+#: R36, R56, R59.
+HOST_NOTICES: dict[str, TextRenderer] = {
+    **{kind: _deadline_notice(kind) for kind in DEADLINE_NOTICES},
+    "clock_paused": lambda lang, p: t(lang, "announce.clock_paused", minutes=int(p["minutes"])),
+    "double_kill": lambda lang, p: t(lang, f"announce.double_kill_{p['night']}"),  # R36
+    # the nickname only: never a member, never the role
+    "replaced": _keyed("announce.replaced", "nick"),
+    # R59, with the results of the turn it excused
+    "downtime": _keyed("announce.downtime", "turn", "minutes"),
+    "downtime_host": _downtime_host_text,
+}
+
+
+def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str | None:
+    """A notice of :data:`HOST_NOTICES`; None for any other kind."""
+    text = HOST_NOTICES.get(kind)
+    return text(lang, payload) if text is not None else None
 
 
 #: A list of names in a private preview stays under this many characters (99 players' long
@@ -863,18 +929,17 @@ def render_audit_line(lang: Lang, command: str, actor_id: int, args: Mapping[str
     )
 
 
+def _audit_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    return render_audit_line(
+        lang, str(payload["command"]), int(payload["actor"]), payload.get("args") or {}
+    )
+
+
 def render_console(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str:
-    """A row for #host (audience ``host``): the night's account or an audit line."""
-    if kind == "host_account":
-        return render_host_account(lang, payload)
-    if kind == "audit":
-        return render_audit_line(
-            lang, str(payload["command"]), int(payload["actor"]), payload.get("args") or {}
-        )
-    server = render_server_notice(lang, kind, payload)
-    if server is not None:
-        return server
-    return render(lang, kind, payload)
+    """A row for #host (audience ``host``): the night's account, an audit line, a notice of
+    what changed on the server (:data:`CONSOLE_KINDS`), else its announcement's text."""
+    text = CONSOLE_KINDS.get(kind) or SERVER_NOTICES.get(kind)
+    return text(lang, payload) if text is not None else render(lang, kind, payload)
 
 
 # --- what the bot saw happen on the server mid-game (bot/serverlife.py), for #host -------------
@@ -924,46 +989,71 @@ def _member_text(lang: Lang, payload: Mapping[str, Any]) -> str:
     return t(lang, "server.player", nick=nick, user=user) if nick else user
 
 
+def _secret_reader_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    lines = []
+    gained = payload.get("gained") or []
+    lost = payload.get("lost") or []
+    user = f"<@{payload['user']}>"
+    if gained:
+        reasons = "; ".join(_exposure_text(lang, item, via=True) for item in gained)
+        lines.append(
+            t(lang, "server.reader_gained", nick=payload["nick"], user=user, reasons=reasons)
+        )
+    if lost:
+        reasons = "; ".join(_exposure_text(lang, item, via=False) for item in lost)
+        lines.append(
+            t(lang, "server.reader_lost", nick=payload["nick"], user=user, reasons=reasons)
+        )
+    return "\n".join(lines)
+
+
+def _room_intruder_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    done = "removed" if payload.get("removed") else "kept"
+    return t(lang, f"server.room_intruder_{done}", member=_member_text(lang, payload))
+
+
+def _room_reopened_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    members = ", ".join(str(nick) for nick in payload.get("members") or []) or "-"
+    return t(lang, "server.room_reopened", members=members)
+
+
+def _room_broken_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    channel = _channel_text(payload.get("channel"), "mafia")
+    return t(lang, f"server.room_broken_{payload.get('why')}", channel=channel)
+
+
+def _player_returned_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    lines = [t(lang, "server.player_returned", member=_member_text(lang, payload))]
+    room = payload.get("room")
+    if room:
+        lines.append(t(lang, f"server.player_returned_room_{room}"))
+    return " ".join(lines)
+
+
+#: The #host notices of what changed on the server mid-game: a player who can now read a
+#: secret room (and through what), the mafia's room repaired or an intruder removed from it,
+#: a player back on the server, the host role deleted.
+SERVER_NOTICES: dict[str, TextRenderer] = {
+    "secret_reader": _secret_reader_text,
+    "room_intruder": _room_intruder_text,
+    "room_restored": lambda lang, p: t(lang, "server.room_restored", member=_member_text(lang, p)),
+    "room_reopened": _room_reopened_text,
+    "room_broken": _room_broken_text,
+    "player_returned": _player_returned_text,
+    "host_role_deleted": lambda lang, p: t(lang, "server.host_role_deleted", role=_role_text(p)),
+}
+
+#: The #host rows of their own: the night's account (R47), an audit line.
+CONSOLE_KINDS: dict[str, TextRenderer] = {
+    "host_account": lambda lang, p: render_host_account(lang, p),
+    "audit": _audit_text,
+}
+
+
 def render_server_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str | None:
-    """The #host notices of what changed on the server mid-game: a player who can now read
-    a secret room (and through what), the mafia's room repaired or an intruder removed from
-    it, a player back on the server, the host role deleted. None for any other kind."""
-    if kind == "secret_reader":
-        lines = []
-        gained = payload.get("gained") or []
-        lost = payload.get("lost") or []
-        user = f"<@{payload['user']}>"
-        if gained:
-            reasons = "; ".join(_exposure_text(lang, item, via=True) for item in gained)
-            lines.append(
-                t(lang, "server.reader_gained", nick=payload["nick"], user=user, reasons=reasons)
-            )
-        if lost:
-            reasons = "; ".join(_exposure_text(lang, item, via=False) for item in lost)
-            lines.append(
-                t(lang, "server.reader_lost", nick=payload["nick"], user=user, reasons=reasons)
-            )
-        return "\n".join(lines)
-    if kind == "room_intruder":
-        done = "removed" if payload.get("removed") else "kept"
-        return t(lang, f"server.room_intruder_{done}", member=_member_text(lang, payload))
-    if kind == "room_restored":
-        return t(lang, "server.room_restored", member=_member_text(lang, payload))
-    if kind == "room_reopened":
-        members = ", ".join(str(nick) for nick in payload.get("members") or []) or "-"
-        return t(lang, "server.room_reopened", members=members)
-    if kind == "room_broken":
-        channel = _channel_text(payload.get("channel"), "mafia")
-        return t(lang, f"server.room_broken_{payload.get('why')}", channel=channel)
-    if kind == "player_returned":
-        lines = [t(lang, "server.player_returned", member=_member_text(lang, payload))]
-        room = payload.get("room")
-        if room:
-            lines.append(t(lang, f"server.player_returned_room_{room}"))
-        return " ".join(lines)
-    if kind == "host_role_deleted":
-        return t(lang, "server.host_role_deleted", role=_role_text(payload))
-    return None
+    """A notice of :data:`SERVER_NOTICES`; None for any other kind."""
+    text = SERVER_NOTICES.get(kind)
+    return text(lang, payload) if text is not None else None
 
 
 def render_log_page(lang: Lang, lines: Sequence[str], page: int, pages: int) -> discord.Embed:
@@ -1003,3 +1093,20 @@ def render_signup_state(
         wish = "-" if wishes is None else wish_words(lang, wishes.get(user))
         lines.append("- " + t(lang, "state.signup_line", user=f"<@{user}>", wish=wish))
     return "\n".join(lines)
+
+
+def _role_card_private(sending: Sending) -> str | None:
+    """The role card, from the live state (its row carries no payload); None once the game is
+    over (the final reveal says it all)."""
+    live = sending.delivery.service.live.get(sending.row.game_id)
+    if live is None or sending.audience not in live.engine.state.players:
+        return None
+    card = role_card(live.engine.state, sending.audience)
+    return render_role_card(sending.lang, card, live.schedule, live.record.activity_rules)
+
+
+register("role_card", private=_role_card_private)
+# The dawn report and the next turn's opening, committed together, share a message in #game
+# where Discord's limits allow (bot/delivery/sender.py, coalesce).
+register("results", joins=True)
+register("turn_open", joins=True)

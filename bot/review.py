@@ -20,6 +20,7 @@ import discord
 
 from bot.context import game_context
 from bot.hosts import ensure_host
+from bot.kinds import Sending, register
 from bot.posts import Post, clip, post_text
 from bot.render import EMBED_KINDS, render, timestamp
 from bot.replies import reader_language, send_private
@@ -244,3 +245,11 @@ class ReviewClock:
                 await self._sleep(RETRY_SECONDS)
                 continue
             await after_publication(self.service, self.deliver, self.rearm_game_clock)
+
+
+def _draft_buttons(sending: Sending) -> discord.ui.View:
+    """The draft in #host carries its Add story / Publish buttons."""
+    return review_view(sending.row.game_id, sending.row.turn, sending.lang)
+
+
+register(DRAFT_KIND, view=_draft_buttons)

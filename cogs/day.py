@@ -49,7 +49,7 @@ async def post_as_player(
     picture: discord.Attachment | None = None,
 ) -> None:
     """Post ``text`` in #game under the caller's nickname: committed to the outbox, then
-    shown through the same exactly-once delivery as the announcements (``bot/delivery.py``),
+    shown through the same exactly-once delivery as the announcements (``bot/delivery/``),
     and the author told what became of it: shown, refused (the bot cannot post under
     nicknames there; the hosts are told), or not shown yet (Discord fails; it is kept and
     goes out with the retries, never twice). Only a shown post counts (R52) and is archived;

@@ -1,4 +1,4 @@
-"""What the delivery (``bot/delivery.py``, ``bot/killboard.py``) writes of the outbox it
+"""What the delivery (``bot/delivery/``, ``bot/killboard.py``) writes of the outbox it
 sends: its claims and leases, the rows marked sent, and the id of the mafia's kill board
 message (R23). The rows themselves are queued by the use cases, in the transaction of their
 cause. Part of :class:`core.service.GameService`.
@@ -47,10 +47,26 @@ class OutboxService(ServiceBase):
         return await self.store.expire_leases(slot, keep)
 
     async def mark_sent(
-        self, outbox_id: int, owner: str | None = None, *, message_id: int | None = None
+        self,
+        outbox_id: int,
+        owner: str | None = None,
+        *,
+        message_id: int | None = None,
+        together: Sequence[int] = (),
     ) -> bool:
-        """A row was delivered (``message_id``: the last message it posted). True once."""
-        return await self.store.mark_sent(outbox_id, owner, message_id=message_id)
+        """A row was delivered (``message_id``: the last message it posted), with the rows
+        ``together`` with it in its messages (marked in the same write). True once."""
+        return await self.store.mark_sent(
+            outbox_id, owner, message_id=message_id, together=together
+        )
+
+    async def dm_channel(self, bot_id: int, user_id: int) -> int | None:
+        """The id of a DM channel the bot opened before, if it was kept."""
+        return await self.store.dm_channel(bot_id, user_id)
+
+    async def save_dm_channel(self, bot_id: int, user_id: int, channel_id: int) -> None:
+        """Keep the id of a DM channel the bot opened (a restart does not open it again)."""
+        await self.store.save_dm_channel(bot_id, user_id, channel_id)
 
     async def set_kill_board(self, game_id: int, turn: int, message_id: int) -> None:
         """Keep the message id of the mafia's kill board of ``turn`` (0: a post begun)."""

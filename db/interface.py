@@ -549,12 +549,19 @@ class Outbox(Protocol):
         ...
 
     async def mark_sent(
-        self, outbox_id: int, owner: str | None = None, *, message_id: int | None = None
+        self,
+        outbox_id: int,
+        owner: str | None = None,
+        *,
+        message_id: int | None = None,
+        together: Sequence[int] = (),
     ) -> bool:
         """Mark an announcement delivered (and release its lease). True once; False if it
         already was (or does not exist). ``owner``: the deliverer marking it (for the
         record: a row is marked sent whoever holds its lease, since it was sent).
-        ``message_id``: the last Discord message it posted, kept with it (``message_id``)."""
+        ``message_id``: the last Discord message it posted, kept with it (``message_id``).
+        ``together``: the rows sent in the same messages, marked in the same write (with the
+        same ``message_id``): a crash leaves them all pending, or none."""
         ...
 
     async def publish_post(
@@ -779,6 +786,19 @@ class Confirmations(Protocol):
         ...
 
 
+class DMChannels(Protocol):
+    """The DM channel of each user the bot wrote to in private, per bot account: opened once,
+    then known by its id (Discord keeps it for good), also after a restart."""
+
+    async def dm_channel(self, bot_id: int, user_id: int) -> int | None:
+        """The id of the DM channel between the bot ``bot_id`` and ``user_id``, if kept."""
+        ...
+
+    async def save_dm_channel(self, bot_id: int, user_id: int, channel_id: int) -> None:
+        """Keep the id of the DM channel between the bot ``bot_id`` and ``user_id``."""
+        ...
+
+
 class PostPictures(Protocol):
     """The picture of a player's post (``/say`` with an image), already stripped of its
     metadata (``core/images.py``), kept from the moment the post is queued until it is shown,
@@ -812,6 +832,7 @@ class GameStore(
     Confirmations,
     KillBoards,
     Reviews,
+    DMChannels,
     PostPictures,
     StoreLifecycle,
     Protocol,

@@ -48,6 +48,7 @@ TABLES: Final[tuple[str, ...]] = (
     "confirmations",
     "kill_boards",
     "reviews",
+    "dm_channels",
     "post_pictures",
 )
 

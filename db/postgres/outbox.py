@@ -207,9 +207,15 @@ class OutboxMixin(PostgresBase):
         return await self._write(body)
 
     async def mark_sent(
-        self, outbox_id: int, owner: str | None = None, *, message_id: int | None = None
+        self,
+        outbox_id: int,
+        owner: str | None = None,
+        *,
+        message_id: int | None = None,
+        together: Sequence[int] = (),
     ) -> bool:
         now = utcnow()
+        others = [int(i) for i in together if i != outbox_id]
 
         async def body(db: Conn) -> bool:
             status = await db.execute(
@@ -219,6 +225,15 @@ class OutboxMixin(PostgresBase):
                 outbox_id,
                 message_id,
             )
+            if others:  # the same transaction: all of them, or none
+                await db.execute(
+                    "UPDATE outbox SET sent = TRUE, sent_at = $1, lease_owner = NULL, "
+                    "lease_until = NULL, message_id = $3 WHERE id = ANY($2::bigint[]) "
+                    "AND NOT sent",
+                    now,
+                    others,
+                    message_id,
+                )
             return status.endswith(" 1")
 
         return await self._write(body)

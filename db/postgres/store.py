@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from db.postgres.audit import AuditMixin
 from db.postgres.boards import BoardsMixin
+from db.postgres.dmchannels import DMChannelsMixin
 from db.postgres.downtime import DowntimeMixin
 from db.postgres.games import GamesMixin
 from db.postgres.loading import LoadingMixin
@@ -28,6 +29,7 @@ class PostgresStore(
     PrivacyMixin,
     BoardsMixin,
     ReviewsMixin,
+    DMChannelsMixin,
     PicturesMixin,
 ):
     """:class:`db.interface.GameStore` on a PostgreSQL database. Create with

@@ -36,7 +36,7 @@ from db.schema import (
     v11_kill_boards,
     v12_reviews,
     v13_outbox_by_game,
-    v14_reserved,
+    v14_dm_channels,
     v15_post_pictures,
 )
 from db.schema.migration import Migration
@@ -57,7 +57,7 @@ VERSIONS: Final[tuple[Migration, ...]] = (
     v11_kill_boards.MIGRATION,
     v12_reviews.MIGRATION,
     v13_outbox_by_game.MIGRATION,
-    v14_reserved.MIGRATION,
+    v14_dm_channels.MIGRATION,
     v15_post_pictures.MIGRATION,
 )
 

@@ -191,9 +191,15 @@ class OutboxMixin(SQLiteBase):
         return await self._write_at_once(body)
 
     async def mark_sent(
-        self, outbox_id: int, owner: str | None = None, *, message_id: int | None = None
+        self,
+        outbox_id: int,
+        owner: str | None = None,
+        *,
+        message_id: int | None = None,
+        together: Sequence[int] = (),
     ) -> bool:
         now = to_db_time(utcnow())
+        others = [int(i) for i in together if i != outbox_id]
 
         async def body(db: aiosqlite.Connection) -> bool:
             cur = await db.execute(
@@ -201,7 +207,15 @@ class OutboxMixin(SQLiteBase):
                 "lease_until = NULL, message_id = ? WHERE id = ? AND sent = 0",
                 (now, message_id, outbox_id),
             )
-            return cur.rowcount > 0
+            marked = cur.rowcount > 0
+            if others:  # the same transaction: all of them, or none
+                await db.execute(
+                    "UPDATE outbox SET sent = 1, sent_at = ?, lease_owner = NULL, "
+                    "lease_until = NULL, message_id = ? WHERE sent = 0 AND id IN "
+                    f"({', '.join('?' * len(others))})",
+                    (now, message_id, *others),
+                )
+            return marked
 
         return await self._write(body)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from db.sqlite.audit import AuditMixin
 from db.sqlite.boards import BoardsMixin
+from db.sqlite.dmchannels import DMChannelsMixin
 from db.sqlite.downtime import DowntimeMixin
 from db.sqlite.games import GamesMixin
 from db.sqlite.loading import LoadingMixin
@@ -28,6 +29,7 @@ class SQLiteStore(
     PrivacyMixin,
     BoardsMixin,
     ReviewsMixin,
+    DMChannelsMixin,
     PicturesMixin,
 ):
     """:class:`db.interface.GameStore` on one SQLite file. Create with

@@ -167,7 +167,7 @@ def sent_ids(sent: Path) -> set[int]:
 
 
 async def deliver(store: Store, game_id: int, sent: Path) -> None:
-    """Send what the outbox holds for the game, exactly once, the way ``bot/delivery.py``
+    """Send what the outbox holds for the game, exactly once, the way ``bot/delivery/``
     does: rows are claimed under a lease of this process (``claim_outbox``); a row taken over
     from a killed run (``retaken``, its lease expired) may have been sent already, so the
     history (``sent``) is read before sending it; each is confirmed (``mark_sent``). Rows

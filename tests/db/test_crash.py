@@ -176,7 +176,7 @@ def assert_same_games(calm: Path, crashy: Path) -> None:
 
     # Each outbox item was sent exactly once: a run killed between sending a row and marking
     # it leaves the row leased; the next run takes it over when the lease expires and reads
-    # the history before sending it (as bot/delivery.py does with Discord's).
+    # the history before sending it (as bot/delivery/ does with Discord's).
     sent = Counter(int(x) for x in (crashy / "sent.log").read_text().split())
     all_ids = {i for g in actual.values() for i in g["outbox_ids"]}
     assert set(sent) == all_ids

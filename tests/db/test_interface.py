@@ -18,6 +18,7 @@ from db.errors import StoreError
 from db.interface import (
     AuditLog,
     Confirmations,
+    DMChannels,
     DowntimeLog,
     GameLoader,
     GameRepository,
@@ -47,6 +48,7 @@ CONCERNS: list[type[Any]] = [
     Confirmations,
     KillBoards,
     Reviews,
+    DMChannels,
     PostPictures,
     StoreLifecycle,
 ]

@@ -129,6 +129,32 @@ def message_text(message: discord.Message) -> str:
     return "\n".join(part for part in parts if part)
 
 
+def announcement_texts(message: discord.Message) -> list[str]:
+    """The announcements a message carries, each as text (as :func:`message_text` shows a
+    message of one): its text with its first embed, then each embed that starts another
+    announcement (a title or a description), with the embeds that continue it (fields only).
+    The turn's results and the next turn's opening share one #game message where Discord's
+    limits allow (bot/delivery/sender.py, coalesce)."""
+    if not message.embeds:
+        return [message_text(message)]
+    parts: list[str] = []
+    for index, embed in enumerate(message.embeds):
+        text = embed_text(embed)
+        if index == 0:
+            parts.append("\n".join(p for p in (message.content, text) if p))
+        elif embed.title or embed.description:
+            parts.append(text)
+        else:
+            parts[-1] = "\n".join(p for p in (parts[-1], text) if p)
+    return parts
+
+
+def channel_announcements(messages: Sequence[discord.Message]) -> list[str]:
+    """Every announcement of ``messages`` (oldest first) as text: a message carrying two (the
+    results and the opening) gives two."""
+    return [text for message in messages for text in announcement_texts(message)]
+
+
 def channel_texts(where: ChannelHandle) -> list[str]:
     """Every message of a channel (oldest first) as text, embeds included."""
     return [message_text(m) for m in where.history()]

@@ -21,12 +21,12 @@ from tests.e2e.helpers import (
     Restart,
     World,
     bot_of,
+    channel_announcements,
     dm_body,
     host_warnings,
     is_console_line,
     mafia_room,
     make_world,
-    message_text,
     reply_text,
     resolve_now,
     slot,
@@ -49,7 +49,8 @@ NAMES = ("p1", "p2", "p3", "p4", "p5", "p6", "p7")
 
 
 def texts_of(where: ChannelHandle) -> list[str]:
-    return [message_text(m) for m in where.history()]
+    """Each announcement of the channel (the results and the opening may share a message)."""
+    return channel_announcements(where.history())
 
 
 def starting(texts: list[str], header: str) -> list[int]:

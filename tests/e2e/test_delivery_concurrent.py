@@ -167,6 +167,16 @@ async def test_games_due_together_are_delivered_together_in_order_once(
     service = bot_of(env).service
     games = [service.game_in(t.table_id) for t in world.tables]
     turn = {g.id: g.engine.turn for g in games if g is not None}
+    for table, game in zip(world.tables, games, strict=True):
+        # Each commissar checks someone: each game's dawn writes to #game (the results and
+        # the opening share a message), #host and a DM.
+        assert game is not None
+        state = game.engine.state
+        commissar = next(n for n, p in state.players.items() if p.role == "commissar")
+        target = next(n for n in state.players if n != commissar)
+        user = game.user_of(commissar)
+        assert user is not None
+        await service.submit(table.table_id, user, {"do": "check", "target": target})
     since = len(recorder.created)
     deadline = games[0].record.deadline  # type: ignore[union-attr]
     assert deadline is not None

@@ -14,6 +14,7 @@ from core.service import LiveGame
 from tests.e2e.helpers import (
     World,
     channel,
+    channel_announcements,
     confirm_now,
     dm_body,
     host_warnings,
@@ -148,7 +149,7 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
     # The clock: the deadline passes, the turn resolves, results go to #game.
     before = len(game_ch.history())
     await env.advance_time(TURN)
-    new = [message_text(m) for m in game_ch.history()[before:]]
+    new = channel_announcements(game_ch.history()[before:])
     results = next(c for c in new if c.startswith("Results of turn 1"))
     assert t("en", "death.mafia", nick=victim, role="Villager") in results
     assert maf.nick not in results  # R55: never the killer
@@ -173,7 +174,7 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
     reply_text(await maf_a.slash(game_ch, "vote", target=villagers[1].nick))
     before = len(game_ch.history())
     await env.advance_time(TURN)
-    new = [message_text(m) for m in game_ch.history()[before:]]
+    new = channel_announcements(game_ch.history()[before:])
     # announced once, with the revealed role (R35)
     lynched = t("en", "death.lynch", nick=maf.nick, role=t("en", "role.mafioso"))
     assert any(lynched in c for c in new)
@@ -401,7 +402,7 @@ async def test_killed_commissar_shoots_the_mafioso(simcord_env: Env) -> None:
     com_a, com_nick, maf_nick, maf_actor = await commissar_killed(world)
     game_ch = channel(world, "game")
     reply_text(await com_a.slash(game_ch, "shoot", target=maf_nick))
-    texts = [message_text(m) for m in game_ch.history()]
+    texts = channel_announcements(game_ch.history())
     assert t("en", "death.pistol", nick=maf_nick, role="Mafioso", by=com_nick) in texts
     assert texts[-1].startswith(t("en", "winner.town"))
     assert bot_of(simcord_env).service.game_in(world.guild.id) is None
@@ -420,7 +421,7 @@ async def test_pistol_window_closes_without_a_shot(simcord_env: Env) -> None:
     _com_a, com_nick, _maf, _maf_actor = await commissar_killed(world)
     game_ch = channel(world, "game")
     await simcord_env.advance_time(60)
-    texts = [message_text(m) for m in game_ch.history()]
+    texts = channel_announcements(game_ch.history())
     assert t("en", "announce.no_shot", nick=com_nick) in texts
     assert texts[-1].startswith("Turn 2 begins")
     assert live_game(world).engine.turn == 2
@@ -481,7 +482,7 @@ async def test_R18_killed_commissar_shoots_from_the_menu_in_his_dm(simcord_env: 
     assert dm_body(prompt.content) == pistol_prompt(world)
     picked = await com_a.user.select(prompt, [maf_nick], custom_id=f"mafia:pistol:{game_id}")
     reply_text(picked)
-    texts = [message_text(m) for m in channel(world, "game").history()]
+    texts = channel_announcements(channel(world, "game").history())
     assert t("en", "death.pistol", nick=maf_nick, role="Mafioso", by=com_nick) in texts
     assert texts[-1].startswith(t("en", "winner.town"))
 
@@ -513,7 +514,7 @@ async def test_results_wait_when_the_bot_lost_its_permission_in_game(simcord_env
     # The permission is back: the next delivery sends what waited, in order.
     await bot_of(env).deliver()
     assert not await store.pending_outbox()
-    texts = [message_text(m) for m in game_ch.history()]
+    texts = channel_announcements(game_ch.history())
     results = next(i for i, x in enumerate(texts) if x.startswith("Results of turn 1"))
     opening = next(i for i, x in enumerate(texts) if x.startswith("Turn 2 begins"))
     assert results < opening

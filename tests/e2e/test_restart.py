@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     add_players,
     archive_thread,
     bot_of,
+    channel_announcements,
     confirm_now,
     dm_texts,
     kill_board_text,
@@ -41,16 +42,16 @@ TURN = 600  # seconds: a fast turn
 
 def results(world: World, turn: int) -> list[str]:
     header = t("en", "announce.results", turn=turn)
-    return [
-        message_text(m) for m in slot(world, "game").history() if message_text(m).startswith(header)
-    ]
+    # Each announcement (the results and the opening may share a message).
+    texts = channel_announcements(slot(world, "game").history())
+    return [text for text in texts if text.startswith(header)]
 
 
 def openings(world: World, turn: int) -> list[str]:
     header = t("en", "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
-    return [
-        message_text(m) for m in slot(world, "game").history() if message_text(m).startswith(header)
-    ]
+    # Each announcement (the results and the opening may share a message).
+    texts = channel_announcements(slot(world, "game").history())
+    return [text for text in texts if text.startswith(header)]
 
 
 async def test_restart_mid_turn_keeps_requests_and_resolves_once_at_the_deadline(

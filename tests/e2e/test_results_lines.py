@@ -16,7 +16,6 @@ from tests.e2e.helpers import (
     dm_texts,
     live_game,
     make_world,
-    message_text,
     pistol_prompt,
     refusal,
     reply_text,
@@ -24,7 +23,7 @@ from tests.e2e.helpers import (
     start_game,
     until_deadline,
 )
-from tests.e2e.test_dawn_report import everyone_posts, report
+from tests.e2e.test_dawn_report import everyone_posts, report, report_text
 
 
 async def test_R53_R31_nonvoters_with_their_missed_votes_and_the_threshold_in_russian(
@@ -37,7 +36,7 @@ async def test_R53_R31_nonvoters_with_their_missed_votes_and_the_threshold_in_ru
     game_ch = slot(world, "game")
     await everyone_posts(world, actors)
     await until_deadline(world)
-    first = "\n".join(message_text(m) for m in report(world, 1, "ru"))
+    first = report_text(report(world, 1, "ru"), 1, "ru")
     assert t("ru", "dawn.nonvoters") not in first  # R3: no vote on turn 1
 
     await everyone_posts(world, actors)
@@ -48,7 +47,7 @@ async def test_R53_R31_nonvoters_with_their_missed_votes_and_the_threshold_in_ru
         if p not in (skip1, skip2):
             reply_text(await by_user[p.user_id].slash(game_ch, "vote", target=target.nick))
     await until_deadline(world)
-    text = "\n".join(message_text(m) for m in report(world, 2, "ru"))
+    text = report_text(report(world, 2, "ru"), 2, "ru")
     misses = [t("ru", "dawn.nonvoter_missed", nick=p.nick, missed=1) for p in (skip1, skip2)]
     ordered = [
         t("ru", "dawn.nonvoter_missed", nick=n, missed=1)
@@ -71,7 +70,7 @@ async def test_R53_R31_nonvoters_with_their_missed_votes_and_the_threshold_in_ru
             aim = other if p is not other else next(q for q in living if q not in (p, skip1))
             reply_text(await by_user[p.user_id].slash(game_ch, "vote", target=aim.nick))
     await until_deadline(world)
-    text = "\n".join(message_text(m) for m in report(world, 3, "ru"))
+    text = report_text(report(world, 3, "ru"), 3, "ru")
     out = t("ru", "dawn.nonvoter_out", nick=skip1.nick, missed=2)
     assert out == f"{skip1.nick} (2-й — выбывает)"
     assert out in text
@@ -93,7 +92,7 @@ async def test_R31_english_threshold_and_nonvoters(simcord_env: Env) -> None:
     for p in voters:
         reply_text(await by_user[p.user_id].slash(game_ch, "vote", target=target.nick))
     await until_deadline(world)
-    text = "\n".join(message_text(m) for m in report(world, 2))
+    text = report_text(report(world, 2), 2)
     assert "Threshold: 2 votes (¼ of 8 voters), 4 cast." in text
     # The lynched one sent no vote either, but is dead: no missed vote to count (R53).
     missed = [p.nick for p in seats[5:]]
@@ -124,7 +123,7 @@ async def test_R18_the_pistol_window_gives_its_end_and_leaves_status_when_closed
     end = live.record.deadline
     assert live.record.phase == "pistol" and end is not None
     stamp = int(end.timestamp())
-    text = "\n".join(message_text(m) for m in report(world, 1, "ru"))
+    text = report_text(report(world, 1, "ru"), 1, "ru")
     line = t(
         "ru",
         "announce.pistol_window_until",

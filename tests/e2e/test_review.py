@@ -16,8 +16,10 @@ from tests.e2e.helpers import (
     Restart,
     World,
     add_players,
+    announcement_texts,
     at_once,
     bot_of,
+    channel_announcements,
     client_locale,
     live_game,
     make_world,
@@ -120,10 +122,11 @@ async def test_R47_the_results_wait_in_host_and_the_story_goes_above_them(
         [t("en", "review.published", turn=1), t("en", "error.review_published")]
     )
 
-    texts = [message_text(m) for m in game_ch.history()]
+    texts = channel_announcements(game_ch.history())
     story_at = texts.index(STORY + " Again.")
     [report] = results(world, 1)
-    assert story_at < texts.index(message_text(report))  # the story above the results
+    # the story above the results
+    assert story_at < texts.index(announcement_texts(report)[0])
     opening = t("en", "announce.turn_open", turn=2, deadline="", relative="").split(".")[0]
     assert any(text.startswith(opening) for text in texts[story_at:])
     deadline = live_game(world).record.deadline
@@ -131,7 +134,7 @@ async def test_R47_the_results_wait_in_host_and_the_story_goes_above_them(
     assert deadline == published_at + timedelta(minutes=10)  # counted from publication
 
     assert len(results(world, 1)) == 1
-    assert [message_text(m) for m in game_ch.history()].count(STORY + " Again.") == 1
+    assert channel_announcements(game_ch.history()).count(STORY + " Again.") == 1
     assert not [m for m in drafts(world) if m.components]  # the draft lost its buttons
 
 
@@ -166,7 +169,7 @@ async def test_a_restart_mid_review_continues_it_and_publishes_on_time_once(
     assert live_game(world).review is not None
     await env.advance_time(16 * 60)
     assert len(results(world, 1)) == 1
-    texts = [message_text(m) for m in slot(world, "game").history()]
+    texts = channel_announcements(slot(world, "game").history())
     assert texts.count(STORY) == 1
     assert live_game(world).record.deadline is not None
 

@@ -13,6 +13,7 @@ from tests.e2e.helpers import (
     World,
     add_players,
     bot_of,
+    channel_announcements,
     live_game,
     make_world,
     message_text,
@@ -28,7 +29,8 @@ TURN_SECONDS = 600  # fast schedule: 10-minute turns, hunts open after 5 minutes
 
 
 def results_of(world: World, turn: int) -> str:
-    texts = [message_text(m) for m in slot(world, "game").history()]
+    # Each announcement (the results and the opening may share a message).
+    texts = channel_announcements(slot(world, "game").history())
     header = t("en", "announce.results", turn=turn)
     return next(x for x in reversed(texts) if x.startswith(header))
 

@@ -1,0 +1,110 @@
+"""Delivering the game's outbox: every announcement the service queued, rendered in its table's
+language and sent where its audience is, in the channels of the game's table, and the players'
+posts under their nicknames.
+
+An outbox row's payload is ``{"kind", "audience", "payload"}`` (``rules/announce.py``). A row is
+marked sent only after Discord accepted it (delivery is at least once), with the id of the last
+message it posted. A private message that Discord refuses (closed DMs) is reported plainly in
+#host, without its text, and still marked sent: the player reads his card and his news with
+``/role`` and ``/status``. Nothing public ever names a Discord user: nicknames only.
+
+Three parts, and a table:
+
+- :mod:`bot.delivery.worker` (:class:`Delivery`): claims the rows under leases, hands each
+  table's rows to one worker that keeps each destination's order, tries again with a backoff,
+  tells the hosts when a destination is stuck or broken;
+- :mod:`bot.delivery.router`: audience -> channel (#game, the mafia's room, #host, a player's
+  DMs, their ids kept in the store), and the hosts' notices (#host, else in private);
+- :mod:`bot.delivery.sender`: nonces, the duplicate check after a failed attempt, the bot's
+  messages and the webhook's, rows committed together sharing messages;
+- ``bot/kinds.py``: what a kind adds (a view, files, hooks before and after the send, a
+  delivery of its own), registered by the kind's own module (the pistol's menu in
+  ``bot/pistol.py``, the mafia room's members in ``bot/mafia_room.py``, a player's post in
+  :mod:`bot.delivery.posts`); the texts are ``bot/render.py``'s tables, by kind.
+"""
+
+from __future__ import annotations
+
+from bot.delivery.router import (
+    CANNOT_DM,
+    CHANNEL_NEEDS,
+    HOST_DMS,
+    ChannelMissing,
+    Dest,
+    Router,
+    destination,
+    send_chunks,
+    slot_channel,
+    table_hosts,
+)
+from bot.delivery.sender import (
+    CLOCK_SLACK,
+    GLOBAL_RATE,
+    HISTORY_LIMIT,
+    NO_MENTIONS,
+    TRANSIENT,
+    Sender,
+    coalesce,
+    global_rate_trace,
+    nonce_of,
+    signature,
+    target_key,
+)
+from bot.delivery.worker import (
+    CLAIM_LIMIT,
+    LEASE_SECONDS,
+    MARKED,
+    POST_FAILING,
+    POST_NO_WEBHOOK,
+    POST_RESULTS_KEPT,
+    POST_SHOWN,
+    POST_WAIT_SECONDS,
+    RENEW_FRACTION,
+    RETRY_FIRST_SECONDS,
+    RETRY_MAX_SECONDS,
+    STUCK_NOTICE_SECONDS,
+    WORKERS,
+    Delivery,
+    lease_slot,
+    process_owner,
+)
+
+__all__ = [
+    "CANNOT_DM",
+    "CHANNEL_NEEDS",
+    "CLAIM_LIMIT",
+    "CLOCK_SLACK",
+    "GLOBAL_RATE",
+    "HISTORY_LIMIT",
+    "HOST_DMS",
+    "LEASE_SECONDS",
+    "MARKED",
+    "NO_MENTIONS",
+    "POST_FAILING",
+    "POST_NO_WEBHOOK",
+    "POST_RESULTS_KEPT",
+    "POST_SHOWN",
+    "POST_WAIT_SECONDS",
+    "RENEW_FRACTION",
+    "RETRY_FIRST_SECONDS",
+    "RETRY_MAX_SECONDS",
+    "STUCK_NOTICE_SECONDS",
+    "TRANSIENT",
+    "WORKERS",
+    "ChannelMissing",
+    "Delivery",
+    "Dest",
+    "Router",
+    "Sender",
+    "coalesce",
+    "destination",
+    "global_rate_trace",
+    "lease_slot",
+    "nonce_of",
+    "process_owner",
+    "send_chunks",
+    "signature",
+    "slot_channel",
+    "table_hosts",
+    "target_key",
+]

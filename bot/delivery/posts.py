@@ -1,0 +1,110 @@
+"""A player's post (``GameService.queue_post``: ``/say``, ``/post``), the outbox kind
+``post``: shown in #game through the bot's webhook, under his nickname (R6), once.
+
+After a failed attempt #game is read first (a webhook takes no nonce) and a post found there is
+not sent again. Once shown it counts (R52) and is archived, with its row marked sent, in one
+write (``GameService.post_shown``). A bot that cannot post under nicknames there (no Manage
+Webhooks, its webhook gone) drops it: the author is told, and the hosts, once.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.avatars import usable_avatar
+from bot.delivery.router import ChannelMissing, slot_channel
+from bot.delivery.worker import MARKED, POST_NO_WEBHOOK, POST_SHOWN, _Done
+from bot.kinds import Sending, register
+from bot.posts import Post
+from bot.webhooks import split_message, webhook_username
+from core.i18n import t
+from core.quoting import quote_player_line
+from core.service import POST_KIND
+from db.models import PlayerRecord
+
+log = logging.getLogger(__name__)
+
+
+async def deliver_post(sending: Sending) -> bool | _Done:
+    """The post of the row, in #game's order (see the module's docstring)."""
+    delivery, guild, settings, lang, row = (
+        sending.delivery,
+        sending.guild,
+        sending.settings,
+        sending.lang,
+        sending.row,
+    )
+    payload = sending.payload
+    channel = slot_channel(guild, settings, "game") if settings is not None else None
+    if channel is None:
+        if settings is None:
+            return False
+        raise ChannelMissing("game")
+    nick = str(payload.get("nick", ""))
+    ghost = bool(payload.get("ghost"))
+    seat = await _seat(sending, nick)
+    # R6: a post never shows a real account, not even as a mention someone typed.
+    body = discord.utils.escape_mentions(str(payload.get("text", "")))
+    if seat is not None and seat.signature:
+        body = f"{body}\n\n{quote_player_line(seat.signature)}"  # literal, never markup
+    username = webhook_username(t(lang, "say.ghost_name", nick=nick) if ghost else nick)
+    # R10: an avatar saved before the avatar checks and refused by them now is not worn.
+    avatar = usable_avatar(seat.avatar_url if seat is not None else None)
+    store = delivery.store
+    picture = await store.post_picture(row.id) if payload.get("picture") else None
+    pieces = [Post(content=piece) for piece in split_message(body)]
+    if picture is not None and not pieces:
+        pieces = [Post()]  # a picture alone
+    if not pieces:  # nothing left to show (its picture was dropped): done with
+        log.warning("outbox row %s: a post with nothing to show", row.id)
+        return True
+    shown, refused = await delivery.sender.post_as(
+        channel, row.id, pieces, username=username, avatar_url=avatar, picture=picture
+    )
+    if refused is not None:
+        if shown:  # a part is shown: the post stands as shown
+            log.warning("outbox row %s: the rest of a post was refused: %s", row.id, refused)
+        else:
+            log.warning("outbox row %s: cannot post under a nickname: %s", row.id, refused)
+            await _report_no_webhook(sending, channel)
+            if picture is not None:  # dropped: the author posts it again after the repair
+                await delivery.service.drop_post_pictures(row.id)
+            delivery.post_outcome(row.id, POST_NO_WEBHOOK)
+            return True
+    await delivery.service.post_shown(
+        row.id,
+        row.game_id,
+        row.turn,
+        dict(payload),
+        message_id=delivery.sender.row_messages.get(row.id),
+    )
+    if picture is not None:  # shown: its bytes are kept no longer (privacy, size)
+        await delivery.service.drop_post_pictures(row.id)
+    delivery.router.broken.discard((row.game_id, "webhook"))
+    delivery.post_outcome(row.id, POST_SHOWN)
+    return MARKED
+
+
+async def _report_no_webhook(sending: Sending, channel: discord.TextChannel) -> None:
+    router, row = sending.delivery.router, sending.row
+    dest = (row.game_id, "webhook")
+    if dest in router.broken:
+        return
+    router.broken.add(dest)
+    text = t(sending.lang, "delivery.no_webhook", channel=channel.mention)
+    await router.warn_hosts(sending.guild, sending.settings, sending.lang, row.game_id, text)
+
+
+async def _seat(sending: Sending, nick: str) -> PlayerRecord | None:
+    game_id = sending.row.game_id
+    live = sending.delivery.service.live.get(game_id)
+    if live is not None:
+        seat = next((p for p in live.players if p.nick == nick), None)
+        if seat is not None:
+            return seat
+    return await sending.delivery.store.player_by_nick(game_id, nick)
+
+
+register(POST_KIND, deliver=deliver_post)

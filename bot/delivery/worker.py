@@ -1,0 +1,758 @@
+"""The delivery's worker: claims the outbox's rows, hands each table's rows to one worker that
+sends them in order, per destination, and tries again on a timer while some fail.
+
+Each game's rows go to destinations (``bot/delivery/router.py`` :func:`destination`): #game
+(announcements and posts), the mafia's room, #host, and each player's DMs. Each destination
+keeps its order, and one destination's trouble holds up only its own later rows: a #host or a
+mafia room the bot can no longer post in never keeps the players from their results or the next
+turn's opening.
+
+Discord failing (a 5xx, a 429 past discord.py's own retries, a timeout, a dropped connection)
+blocks only the failing row's destination; the other destinations and games go on. A timer
+tries again with a backoff (:data:`RETRY_FIRST_SECONDS` doubling to
+:data:`RETRY_MAX_SECONDS`), and the hosts read a notice once a destination's rows have been
+stuck for :data:`STUCK_NOTICE_SECONDS`, once per stuck episode. A broken channel (deleted:
+:class:`ChannelMissing`; a permission lost: ``discord.Forbidden``) keeps its rows waiting, never
+marked sent, until ``/mafia setup`` (which delivers at once) or the permission is back; the
+hosts are told at once, once per episode, naming the channel and the repair.
+
+The tables deliver concurrently (a thousand games share the forum's 21:00 deadline):
+each table's rows go out in order through one worker, at most :data:`WORKERS` tables at a
+time. Every request waits on discord.py's bucket for its route (5 messages per 5 s in a
+channel, read from Discord's ``X-RateLimit-*`` headers), then on one limiter for Discord's
+global 50 requests per second (``bot/delivery/sender.py`` :func:`global_rate_trace`), so none
+of them is answered 429 on the way.
+
+Rows of one destination committed together (one transaction: the same turn and time, such as
+the turn's results and the next turn's opening) whose kinds say they may share messages and add
+nothing to them (``bot/kinds.py`` ``KindEntry.coalesces``) go out as one group: their messages
+share messages where Discord's limits allow (``sender.coalesce``), and the group is marked
+sent in one write.
+
+A player's post counts (R52) and is archived only once it was shown (``bot/delivery/posts.py``):
+the author's command waits for it (:meth:`Delivery.publish_post`) and is told the truth: shown,
+refused (the bot cannot post under nicknames in #game: the hosts are told), or not shown yet
+(Discord fails: it stays queued and goes out with the retries, once).
+
+Several processes may deliver one outbox: each claims the rows it sends
+(``GameStore.claim_outbox``) under a lease named by its own owner id (:func:`process_owner`),
+so two deliverers never send the same row at once and a game's rows go out through one of them
+at a time. A live deliverer renews its leases as it goes (:data:`RENEW_FRACTION`); a crashed
+one's rows are claimed by another once their lease (:data:`LEASE_SECONDS`) expires, and the
+nonces and the history check (``bot/delivery/sender.py``) keep a row it sent but did not mark
+from going out twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import os
+import socket
+import time
+import uuid
+from collections import deque
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any, Final
+
+import attrs
+import discord
+
+from bot import kinds
+from bot.delivery.router import (
+    ChannelMissing,
+    Dest,
+    Router,
+    destination,
+    is_private,
+)
+from bot.delivery.sender import TRANSIENT, Sender, coalesce
+from bot.kinds import KindEntry, Sending
+from bot.mafia_room import MafiaRooms
+from bot.posts import Post
+from bot.render import render_console, render_posts, render_private
+from bot.tables import table_language
+from bot.webhooks import GameWebhooks, split_message
+from core.i18n import t
+from core.service import GameService
+from core.shards import Shards
+from db.interface import GameStore
+from db.models import OutboxRecord
+from rules.announce import HOST, PUBLIC
+
+log = logging.getLogger(__name__)
+
+#: How many tables deliver at once. Each sends in order, one request at a time, and may wait
+#: on its channel's bucket (5 messages per 5 s): enough of them keep the global limit busy.
+WORKERS: Final[int] = 200
+
+#: The first retry after a failed delivery, doubling after each failed pass up to the maximum.
+#: Longer than SimCord's 5-second settle timeout, so tests drive it with ``advance_time``.
+RETRY_FIRST_SECONDS: Final[float] = 10.0
+RETRY_MAX_SECONDS: Final[float] = 300.0
+#: How long a game's announcements may fail before the hosts are told in #host.
+STUCK_NOTICE_SECONDS: Final[float] = 300.0
+#: The outcome of a player's post (:meth:`Delivery.publish_post`): shown in #game, refused
+#: for good (the bot cannot post under nicknames there), or not shown yet (Discord fails).
+POST_SHOWN: Final[str] = "shown"
+POST_NO_WEBHOOK: Final[str] = "no_webhook"
+POST_FAILING: Final[str] = "failing"
+#: How long the author's answer waits for each attempt to show his post.
+POST_WAIT_SECONDS: Final[float] = 20.0
+#: How many outcomes of posts delivered while nobody waited are kept for a late waiter.
+POST_RESULTS_KEPT: Final[int] = 1000
+
+
+class _Done(enum.Enum):
+    MARKED = "marked"
+
+
+#: A row delivered and marked sent already (a post: archived and marked in one write).
+MARKED: Final = _Done.MARKED
+
+#: How long a claimed outbox row stays this process's: longer than a table's
+#: worker waits on Discord for one message (its channel's bucket, discord.py's retries),
+#: renewed after a third of it (:data:`RENEW_FRACTION`) while rows go out, so a slow but
+#: live deliverer keeps its rows and a dead one's are taken over within a minute.
+LEASE_SECONDS: Final[float] = 60.0
+RENEW_FRACTION: Final[float] = 1 / 3
+#: The most rows one read of the outbox claims (a deadline of a thousand games queues a
+#: few thousand rows); what is left is claimed by the next delivery.
+CLAIM_LIMIT: Final[int] = 10_000
+
+
+def lease_slot(shards: Shards | None = None) -> str:
+    """What this process is, for its outbox leases: its host and the shards it runs (one
+    process at a time runs a given set of shards on a host), ending with ``#``."""
+    what = "all" if shards is None else f"shards-{','.join(map(str, shards.ids))}of{shards.count}"
+    return f"{socket.gethostname()}/{what}#"
+
+
+def process_owner(shards: Shards | None = None) -> str:
+    """An owner id for this process's outbox leases: its :func:`lease_slot`, then what is
+    unique to this run (restarts included)."""
+    return f"{lease_slot(shards)}{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+@attrs.define
+class _Pass:
+    """What a worker's run (or a whole delivery) did: rows marked sent, games whose row
+    waits (``stuck``), the destinations holding their later rows back (``blocked``), of
+    those the ones Discord failed (``failing``), the games and destinations that moved on."""
+
+    done: int = 0
+    stuck: set[int] = attrs.Factory(set)
+    blocked: set[Dest] = attrs.Factory(set)
+    failing: set[Dest] = attrs.Factory(set)
+    progressed: set[int] = attrs.Factory(set)
+    moved: set[Dest] = attrs.Factory(set)
+
+    def merge(self, other: _Pass) -> None:
+        self.done += other.done
+        self.stuck |= other.stuck
+        self.blocked |= other.blocked
+        self.failing |= other.failing
+        self.progressed |= other.progressed
+        self.moved |= other.moved
+
+
+class Delivery:
+    """Sends the pending outbox: each table's rows in order, the tables concurrently (at most
+    ``workers`` at a time), and tries again on a timer while some game's rows fail.
+
+    ``clock`` (the service's by default: virtual time under SimCord) dates the failures and
+    ``sleep`` waits between retries; both are injectable.
+    """
+
+    def __init__(
+        self,
+        client: discord.Client,
+        store: GameStore,
+        service: GameService,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        workers: int = WORKERS,
+        owns: Callable[[int], bool] | None = None,
+        shards: Shards | None = None,
+        owner: str | None = None,
+        lease_seconds: float = LEASE_SECONDS,
+        webhooks: GameWebhooks | None = None,
+    ) -> None:
+        #: Whose leases this deliverer's claims are (one per process).
+        self.owner = owner or process_owner(shards)
+        #: The leases of an earlier run of this same process (killed) are ended at the first
+        #: claim (``expire_leases``), so a restart sends what it left at once, not a minute
+        #: later; None when the owner was given (tests), or once done.
+        self._slot: str | None = None if owner else lease_slot(shards)
+        self.lease_seconds = lease_seconds
+        self._renewed = time.monotonic()  # when this deliverer's leases were last renewed
+        self._lost: set[int] = set()  # rows queued here whose lease another deliverer took
+        self.client = client
+        #: Sends the messages, each once (nonces, the duplicate check; the posts' webhooks).
+        self.sender = Sender(client, webhooks)
+        #: Finds each row's channel, and tells the hosts what cannot be delivered.
+        self.router = Router(client, store, service)
+        kinds.load()  # every kind's entry (the pistol's menu, the mafia room's members...)
+        #: What the kinds' hooks keep between attempts (``bot/kinds.py``), by their own keys.
+        self.kind_state: dict[str, Any] = {}
+        #: Posts whose author waits for the outcome (:meth:`publish_post`), by outbox row.
+        self._post_waiters: dict[int, asyncio.Future[str]] = {}
+        self._post_results: dict[int, str] = {}  # what became of posts nobody waited for
+        #: Posts whose author was told they wait: how to tell him what became of them.
+        self._late_answers: dict[int, Callable[[str], Awaitable[object]]] = {}
+        #: Shards: the servers whose games' rows this process sends (None: all);
+        #: another process sends the others' (``core/shards.py``).
+        self._owns = owns
+        #: The process's shards: its claims take only rows of games on them, so it never
+        #: leases (and holds back) another shard's rows (None: every game's).
+        self.shards = shards
+        self.store = store
+        self.service = service
+        self.clock = clock or service.clock
+        self._sleep = sleep
+        self._pool = asyncio.Semaphore(workers)
+        self._workers: dict[int, asyncio.Task[_Pass]] = {}  # table -> its running worker
+        self._queues: dict[int, deque[OutboxRecord]] = {}  # table -> its worker's rows
+        self._queued: set[int] = set()  # rows in a worker's queue
+        self._reading = asyncio.Lock()  # one read of the outbox at a time
+        self._next_read: asyncio.Future[list[asyncio.Task[_Pass]]] | None = None
+        self._tables: dict[int, int] = {}  # game -> table
+        self._mine: dict[int, bool] = {}  # game -> whether this process owns it (shards)
+        #: Destinations whose rows fail (transiently), since when, without progress meanwhile.
+        self._failing_since: dict[Dest, datetime] = {}
+        self._told: set[Dest] = set()  # destinations whose hosts were told of this episode
+        self._retry: asyncio.Task[None] | None = None
+        self._retry_round = 0  # failed passes in a row: the backoff's exponent
+        self._retry_sleeping = False
+
+    def retry_delay(self) -> float:
+        """The wait before the next retry: doubles with each failed pass, up to the maximum."""
+        return min(RETRY_FIRST_SECONDS * 2.0**self._retry_round, RETRY_MAX_SECONDS)
+
+    async def deliver(self) -> int:
+        """Send every pending row; returns how many of the rows it found were marked sent.
+
+        The rows are split by table, and each table's rows go out in order through one worker
+        (its channels are the table's: #game, its mafia room, #host), at most ``workers``
+        tables at a time, so one deadline's thousand games go out together under the global
+        rate limit (:func:`global_rate_trace`) instead of one row after another. A game whose
+        row fails is skipped for the rest of its worker's run (its order is kept); the timer
+        tries again.
+
+        Calls may overlap (the clock calls after each resolution, commands after theirs): a
+        row already queued in a worker is not queued twice, each call waits for the workers
+        holding the rows it found, and calls that arrive while the outbox is being read wait
+        for the next read together (one read at a time, however many calls)."""
+        return await self._finish(await self._dispatch())
+
+    async def deliver_game(self, game_id: int) -> int:
+        """Send the pending rows of one game (the clock, after acting on it): reads only its
+        rows, so a thousand games resolved one after another do not each read the whole
+        outbox. Returns how many of them were marked sent."""
+        workers = await self._hand_out(await self._claim(game_id))
+        return await self._finish(workers, covered={game_id})
+
+    async def _claim(self, game_id: int | None = None) -> list[OutboxRecord]:
+        """The pending rows (of one game, or of all) this deliverer may send: claimed for it,
+        or renewed if it held them already; not those another live deliverer holds, nor
+        (with ``shards``) those of another shard's games, left for their own process."""
+        if self._slot is not None:
+            slot, self._slot = self._slot, None
+            taken = await self.service.expire_leases(slot, self.owner)
+            if taken:
+                log.info("taking over %d announcements of this process's last run", len(taken))
+        shards = self.shards
+        rows = await self.service.claim_outbox(
+            self.owner,
+            game_id=game_id,
+            limit=CLAIM_LIMIT,
+            lease_seconds=self.lease_seconds,
+            shard_count=None if shards is None else shards.count,
+            shard_ids=() if shards is None else shards.ids,
+        )
+        attempted = self.sender.attempted
+        retaken = [row for row in rows if row.retaken and row.id not in attempted]
+        for row in retaken:  # its deliverer died, maybe after sending it: look first
+            attempted[row.id] = row.created_at
+        for game in sorted({row.game_id for row in retaken}):
+            await self._recall_marks(game, [row for row in retaken if row.game_id == game])
+        return rows
+
+    async def _recall_marks(self, game_id: int, rows: list[OutboxRecord]) -> None:
+        """Where to read on from in each retaken row's destination: the last message recorded
+        there by the game's rows sent before it (a destination's rows go out in order, so
+        what the dead deliverer may have posted for the row comes after it), kept in the
+        store (``message_id``) so a restart knows it too."""
+        last: dict[str, int] = {}
+        pending = {row.id for row in rows}
+        for row in await self.store.outbox(game_id):
+            dest = destination(row)
+            if row.id in pending:
+                if dest in last:
+                    self.sender.stored_marks[row.id] = last[dest]
+            elif row.sent and row.message_id is not None:
+                last[dest] = max(last.get(dest, 0), row.message_id)
+
+    async def _keep_leases(self) -> None:
+        """Renew this deliverer's leases when a third of their time has passed; a queued row
+        no longer among them was taken over (this process was thought dead): not sent here."""
+        if time.monotonic() - self._renewed < self.lease_seconds * RENEW_FRACTION:
+            return
+        self._renewed = time.monotonic()
+        queued = set(self._queued)  # claimed before the renewal (a claim meanwhile is not)
+        held = set(await self.service.renew_outbox(self.owner, lease_seconds=self.lease_seconds))
+        self._lost = (self._lost | (queued - held)) & self._queued
+
+    async def _finish(
+        self, workers: list[asyncio.Task[_Pass]], covered: set[int] | None = None
+    ) -> int:
+        """Wait for ``workers``, then track the failures of the games ``covered`` (None:
+        every game) and arm the retry timer if a row waits."""
+        if workers:  # not gather: a caller cancelled never cancels the workers it shares
+            await asyncio.wait(workers)
+        outcome = _Pass()
+        for worker in workers:
+            if not worker.cancelled():  # the bot is closing
+                outcome.merge(worker.result())
+        await self._track_failures(outcome.failing, outcome.moved, covered)
+        self._schedule_retry(outcome.stuck, outcome.progressed, every_game=covered is None)
+        return outcome.done
+
+    async def _dispatch(self) -> list[asyncio.Task[_Pass]]:
+        """Read the pending rows (or join the read about to start) and hand the new ones to
+        their table's worker; the workers holding them."""
+        if self._next_read is not None:  # a read not started yet: it will see our rows
+            return await asyncio.shield(self._next_read)
+        read = self._next_read = asyncio.get_running_loop().create_future()
+        try:
+            async with self._reading:
+                self._next_read = None  # from here on, a new call needs a new read
+                workers = await self._hand_out(await self._claim())
+        except BaseException as exc:
+            if self._next_read is read:
+                self._next_read = None
+            read.set_exception(exc)
+            read.exception()  # retrieved: the callers sharing the read raise it themselves
+            raise
+        read.set_result(workers)
+        return workers
+
+    async def _hand_out(self, rows: list[OutboxRecord]) -> list[asyncio.Task[_Pass]]:
+        workers: dict[int, asyncio.Task[_Pass]] = {}
+        for row in rows:
+            table_id = await self._table_of(row.game_id)
+            if not self._mine.get(row.game_id, True):  # another shard's game
+                continue
+            worker = self._workers.get(table_id)
+            if row.id in self._queued:  # a worker has it already
+                if worker is not None:
+                    workers[table_id] = worker
+                continue
+            # No await from here to the append: a running worker cannot end in between.
+            if worker is None:
+                queue: deque[OutboxRecord] = deque()
+                worker = asyncio.get_running_loop().create_task(
+                    self._work(table_id, queue), name=f"outbox-table-{table_id}"
+                )
+                self._workers[table_id] = worker
+                self._queues[table_id] = queue
+            self._queues[table_id].append(row)
+            self._queued.add(row.id)
+            workers[table_id] = worker
+        return list(workers.values())
+
+    async def _table_of(self, game_id: int) -> int:
+        """The table of a game (a game never moves); a game gone from the store is its own."""
+        table_id = self._tables.get(game_id)
+        if table_id is None:
+            game = await self.store.get_game(game_id)
+            table_id = game.table_id if game is not None else -game_id
+            self._tables[game_id] = table_id
+            if self._owns is not None:  # a game gone from the store: shard 0's, as a DM's
+                self._mine[game_id] = self._owns(game.guild_id if game is not None else 0)
+        return table_id
+
+    async def _work(self, table_id: int, queue: deque[OutboxRecord]) -> _Pass:
+        """One table's rows, in order, including those handed to it while it runs."""
+        outcome = _Pass()
+        try:
+            async with self._pool:
+                while queue:
+                    row = queue[0]
+                    try:  # a destination that failed holds back its own later rows only
+                        if (row.game_id, destination(row)) not in outcome.blocked:
+                            await self._deliver_one(row, outcome, self._group(row, queue))
+                    finally:
+                        queue.popleft()
+                        self._queued.discard(row.id)
+        finally:
+            # No await since the queue was found empty: nothing was handed to it meanwhile.
+            for row in queue:
+                self._queued.discard(row.id)
+            del self._workers[table_id]
+            del self._queues[table_id]
+        return outcome
+
+    def _group(self, row: OutboxRecord, queue: deque[OutboxRecord]) -> tuple[OutboxRecord, ...]:
+        """The rows after ``row`` in its destination's order that go out with it: committed
+        in the same transaction (the same turn and time), each of a kind that may share its
+        messages (``KindEntry.coalesces``), up to the first that is not. Always the same rows
+        for the same pending rows, so a retry (or another deliverer after a crash: the group
+        is marked sent in one write) sends the same messages and finds what went out."""
+        if not self._joins(row):
+            return ()
+        dest = destination(row)
+        group: list[OutboxRecord] = []
+        for other in list(queue)[1:]:
+            if other.game_id != row.game_id or destination(other) != dest:
+                continue
+            if (
+                other.turn != row.turn
+                or other.created_at != row.created_at
+                or other.id in self._lost
+                or not self._joins(other)
+            ):
+                break
+            group.append(other)
+        return tuple(group)
+
+    def _forget(self, row: OutboxRecord) -> None:
+        """A row sent with an earlier one: out of its worker's queue."""
+        queue = self._queues.get(self._tables.get(row.game_id, -row.game_id))
+        if queue is not None and row in queue:
+            queue.remove(row)
+        self._queued.discard(row.id)
+
+    @staticmethod
+    def _joins(row: OutboxRecord) -> bool:
+        return kinds.entry(str(row.payload.get("kind", row.kind))).coalesces
+
+    async def _deliver_one(
+        self, row: OutboxRecord, outcome: _Pass, together: tuple[OutboxRecord, ...] = ()
+    ) -> None:
+        """Send one row (with the rows ``together`` with it) and mark it sent, or note its
+        destination as blocked (and why)."""
+        dest = (row.game_id, destination(row))
+        try:
+            await self._keep_leases()
+            if row.id in self._lost:  # another deliverer has it (and the game's later rows)
+                self._lost.discard(row.id)
+                log.warning("outbox row %s (game %s): taken over elsewhere", row.id, row.game_id)
+                return
+            together = tuple(other for other in together if other.id not in self._lost)
+            done = await self._deliver_row(row, together)
+            if done:
+                message_id = self.sender.done(row.id)
+                if done is not MARKED:
+                    ids = [other.id for other in together]
+                    await self.service.mark_sent(
+                        row.id, self.owner, message_id=message_id, together=ids
+                    )
+                for other in together:  # sent: no longer this worker's to send
+                    self.sender.done(other.id)
+                    self._forget(other)
+                self.router.broken.discard(dest)
+                outcome.progressed.add(row.game_id)
+                outcome.moved.add(dest)
+                outcome.done += 1 + len(together)
+            else:
+                outcome.stuck.add(row.game_id)
+                outcome.blocked.add(dest)
+        except (discord.Forbidden, ChannelMissing) as exc:
+            outcome.stuck.add(row.game_id)
+            outcome.blocked.add(dest)
+            # A permission lost in a game channel, or the channel deleted: the row stays
+            # pending (sent once the permission is back, or /mafia setup rebuilt the
+            # channel, in order) and the hosts are told at once, once.
+            log.warning("outbox row %s (game %s): %s", row.id, row.game_id, exc)
+            await self.router.report_broken(row, dest, missing=isinstance(exc, ChannelMissing))
+        except Exception as exc:  # one row never stops the other games' nor destinations'
+            outcome.stuck.add(row.game_id)
+            outcome.blocked.add(dest)
+            outcome.failing.add(dest)
+            self.sender.attempted.setdefault(row.id, self.clock())
+            if isinstance(exc, TRANSIENT):
+                log.warning(
+                    "could not deliver outbox row %s (game %s), will retry: %r",
+                    row.id,
+                    row.game_id,
+                    exc,
+                )
+            else:
+                log.exception("could not deliver outbox row %s (game %s)", row.id, row.game_id)
+            self.post_outcome(row.id, POST_FAILING)
+
+    async def _track_failures(
+        self, failing: set[Dest], moved: set[Dest], covered: set[int] | None = None
+    ) -> None:
+        """Open, close and report the stuck episodes of the games ``covered`` (None: all):
+        one episode for a game's #host, one for its other destinations together (a Discord
+        outage failing #game and twenty DMs is one notice, not twenty-one)."""
+        failing, moved = {_episode(d) for d in failing}, {_episode(d) for d in moved}
+        now = self.clock()
+        for dest in list(self._failing_since):
+            if covered is not None and dest[0] not in covered:
+                continue
+            if dest not in failing or dest in moved:  # the episode is over
+                del self._failing_since[dest]
+                self._told.discard(dest)
+        for dest in sorted(failing):
+            since = self._failing_since.setdefault(dest, now)
+            stuck_for = (now - since).total_seconds()
+            if (
+                stuck_for >= STUCK_NOTICE_SECONDS
+                and dest not in self._told
+                and await self._tell_stuck(dest, stuck_for)
+            ):
+                self._told.add(dest)
+
+    def _schedule_retry(
+        self, stuck: set[int], progressed: set[int], *, every_game: bool = True
+    ) -> None:
+        """Arm the retry timer while a row waits; disarm it when none does (known only
+        after a pass over ``every_game``)."""
+        current = asyncio.current_task()
+        if not stuck and not every_game:
+            return
+        if not stuck:
+            self._retry_round = 0
+            if self._retry is not None and self._retry is not current and self._retry_sleeping:
+                self._retry.cancel()
+                self._retry = None
+            return
+        if stuck & progressed:  # a waiting game moved on: Discord works again, in part
+            self._retry_round = 0
+        if self._retry is None or self._retry.done() or self._retry is current:
+            delay = self.retry_delay()
+            self._retry_round += 1
+            self._retry = asyncio.get_running_loop().create_task(
+                self._retry_after(delay), name="outbox-retry"
+            )
+
+    async def _retry_after(self, delay: float) -> None:
+        self._retry_sleeping = True
+        try:
+            await self._sleep(delay)
+        finally:
+            self._retry_sleeping = False
+        try:
+            await self.deliver()  # arms the next retry if rows still wait
+        except Exception:
+            log.exception("delivering the outbox failed")
+            self._retry_round += 1
+            self._retry = asyncio.get_running_loop().create_task(
+                self._retry_after(self.retry_delay()), name="outbox-retry"
+            )
+
+    def stop(self) -> None:
+        """Cancel the retry timer and the workers (the bot is closing)."""
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
+        for worker in list(self._workers.values()):
+            worker.cancel()
+
+    async def _tell_stuck(self, dest: Dest, stuck_for: float) -> bool:
+        """Tell the hosts that the game's announcements wait; True once they were told (in
+        #host, or in private when the stuck ones are #host's)."""
+        game_id, slot = dest
+        game = await self.store.get_game(game_id)
+        guild = self.client.get_guild(game.guild_id) if game is not None else None
+        if guild is None or game is None:
+            return False
+        settings = await self.store.get_table(game.table_id)
+        lang = table_language(settings, guild)
+        text = t(lang, "delivery.stuck", minutes=int(stuck_for // 60))
+        return await self.router.warn_hosts(
+            guild, settings, lang, game_id, text, host=slot != "host"
+        )
+
+    async def _sending(self, row: OutboxRecord) -> Sending | bool:
+        """What the row's delivery needs to know (its game, server, table, language), or
+        True when it is done with (its game is gone), False when it waits (no server)."""
+        game = await self.store.get_game(row.game_id)
+        if game is None:
+            return True
+        guild = self.client.get_guild(game.guild_id)
+        if guild is None:
+            log.warning("outbox row %s: guild %s is not available", row.id, game.guild_id)
+            return False
+        settings = await self.store.get_table(game.table_id)  # the game's table
+        return Sending(
+            delivery=self,
+            guild=guild,
+            game=game,
+            settings=settings,
+            lang=table_language(settings, guild),
+            row=row,
+            kind=str(row.payload.get("kind", row.kind)),
+            audience=str(row.payload.get("audience", PUBLIC)),
+            payload=row.payload.get("payload") or {},
+        )
+
+    async def _deliver_row(
+        self, row: OutboxRecord, together: tuple[OutboxRecord, ...] = ()
+    ) -> bool | _Done:
+        """True when the row is done with (sent, or undeliverable for good); ``MARKED`` when
+        it is, and marked sent already (a post); False when it waits (no server). Raises
+        :class:`ChannelMissing` or ``discord.Forbidden`` when its channel is broken.
+        ``together``: the rows after it in its destination sent with it (:meth:`_group`),
+        their messages sharing its own where they fit."""
+        sending = await self._sending(row)
+        if isinstance(sending, bool):
+            return sending
+        entry = kinds.entry(sending.kind)
+        if entry.deliver is not None:  # a delivery of its own (a player's post)
+            done: bool | _Done = await entry.deliver(sending)
+            return done
+        if entry.prepare is not None:
+            sending.payload = entry.prepare(sending)
+        posts = await self._posts(sending, entry)
+        if posts is None:  # nothing to say any more (a role card after the game)
+            return True
+        if together:
+            rendered = [posts]
+            for other in together:
+                more = await self._sending(other)
+                if isinstance(more, bool):  # cannot be: the same game as the row's
+                    return False
+                rendered.append(await self._posts(more, kinds.entry(more.kind)) or [])
+            posts = coalesce(rendered)
+        try:
+            where = await self.router.route(sending)
+            if isinstance(where, bool):
+                return where
+            sending.target = where
+            for hook in entry.before:
+                await hook(sending)
+            files = entry.files
+            await self.sender.send(
+                where,
+                row.id,
+                posts,
+                view=entry.view(sending) if entry.view is not None else None,
+                files=(lambda: files(sending)) if files is not None else None,
+            )
+        except (discord.Forbidden, discord.NotFound):
+            if not is_private(sending.audience):
+                raise
+            # Closed DMs (50007), a user gone: the hosts are told, the row is done with.
+            await self.router.tell_dm_failed(sending, sending.user_id)
+            return True
+        for hook in entry.after:
+            await hook(sending)
+        return True
+
+    async def _posts(self, sending: Sending, entry: KindEntry) -> list[Post] | None:
+        """The row's messages, rendered for its audience: #host's console, #game and the
+        mafia's room, or a private message with the server (and table) and game named
+        first; None when a private one has nothing to say any more."""
+        lang, kind, payload = sending.lang, sending.kind, sending.payload
+        if sending.audience == HOST:
+            console = render_console(lang, kind, payload)
+            return [Post(content=piece) for piece in split_message(console)]
+        if not is_private(sending.audience):
+            return render_posts(lang, kind, payload)
+        table = await self.router.dm_table(sending.guild, sending.game, sending.settings, lang)
+        text: str | None = None
+        if entry.private is not None:
+            text = entry.private(sending)
+            if text is None:
+                return None
+        server, game_id = sending.guild.name, sending.row.game_id
+        return render_private(lang, server, game_id, kind, payload, table=table, text=text)
+
+    # --- the hosts -----------------------------------------------------------------------
+    async def tell_hosts(
+        self, guild: discord.Guild, text: str, *, table_id: int | None = None
+    ) -> bool:
+        """A notice in the #host of the table ``table_id`` (default: the server's first
+        table), pinging nobody; False if it could not be posted."""
+        return await self.router.tell_hosts(guild, text, table_id=table_id)
+
+    async def mafia_room(self, guild: discord.Guild, game_id: int) -> discord.Thread | None:
+        """The game's mafia room in its table's #mafia (opened again if it is gone), or None
+        without #mafia."""
+        return await self.router.mafia_room(guild, game_id)
+
+    @property
+    def rooms(self) -> MafiaRooms:
+        return self.router.rooms
+
+    # --- the players' posts ----------------------------------------------------------------
+    async def publish_post(
+        self,
+        game_id: int,
+        row_id: int,
+        *,
+        later: Callable[[str], Awaitable[object]] | None = None,
+    ) -> str:
+        """Deliver the game's pending rows until the post of outbox row ``row_id`` (queued by
+        ``GameService.queue_post``) is shown or refused, for the author's answer: at most two
+        attempts (the second reads #game first, so a post whose answer was lost is found and
+        not sent again), each waited for at most :data:`POST_WAIT_SECONDS`. Returns
+        :data:`POST_SHOWN`, :data:`POST_NO_WEBHOOK`, or :data:`POST_FAILING` (it waits in the
+        outbox and goes out with the retries, in #game's order; ``later`` is then called with
+        what became of it once it is known, so the author hears that too)."""
+        outcome = await self._publish_post(game_id, row_id)
+        if outcome == POST_FAILING and later is not None:
+            late = self._post_results.pop(row_id, None)  # decided in between
+            if late is not None:
+                return late
+            self._late_answers[row_id] = later
+            while len(self._late_answers) > POST_RESULTS_KEPT:
+                del self._late_answers[next(iter(self._late_answers))]
+        return outcome
+
+    async def _publish_post(self, game_id: int, row_id: int) -> str:
+        loop = asyncio.get_running_loop()
+        for _attempt in range(2):
+            waiter: asyncio.Future[str] = loop.create_future()
+            self._post_waiters[row_id] = waiter
+            try:
+                attempt = loop.create_task(self.deliver_game(game_id), name=f"post-{row_id}")
+                attempt.add_done_callback(_log_failure)
+                either: set[asyncio.Future[Any]] = {attempt, waiter}
+                first = asyncio.FIRST_COMPLETED
+                await asyncio.wait(either, timeout=POST_WAIT_SECONDS, return_when=first)
+            finally:
+                self._post_waiters.pop(row_id, None)
+            outcome = waiter.result() if waiter.done() else self._post_results.pop(row_id, None)
+            if outcome in (POST_SHOWN, POST_NO_WEBHOOK):
+                return outcome
+            if not attempt.done():  # this pass goes on: wait for it before trying again
+                await asyncio.wait({attempt}, timeout=POST_WAIT_SECONDS)
+                outcome = self._post_results.pop(row_id, None)
+                if outcome in (POST_SHOWN, POST_NO_WEBHOOK):
+                    return outcome
+                if not attempt.done():  # slow: the post waits its turn in #game's queue
+                    return POST_FAILING
+        return POST_FAILING
+
+    def post_outcome(self, row_id: int, outcome: str) -> None:
+        """Give the author's answer what became of his post (kept a while for a waiter that
+        comes late: another pass may deliver the row first)."""
+        waiter = self._post_waiters.get(row_id)
+        later = self._late_answers.pop(row_id, None) if outcome != POST_FAILING else None
+        if later is not None:  # the author was told it waits: now he hears what became of it
+            task = asyncio.ensure_future(later(outcome))
+            task.add_done_callback(_log_failure)
+        elif waiter is not None and not waiter.done():
+            waiter.set_result(outcome)
+        elif outcome != POST_FAILING:
+            self._post_results[row_id] = outcome
+            while len(self._post_results) > POST_RESULTS_KEPT:
+                del self._post_results[next(iter(self._post_results))]
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("delivering a post failed", exc_info=task.exception())
+
+
+def _episode(dest: Dest) -> Dest:
+    """The stuck episode a destination's failures belong to: #host's, or the game's."""
+    return (dest[0], "host" if dest[1] == "host" else "game")
