@@ -117,7 +117,8 @@ class LoadingOps(Engine):
             entries = await tx.fetch(
                 f"{log}{usable} JOIN log_entries e ON e.game_id = g.id "
                 "AND e.seq > COALESCE(s.seq, 0) "
-                "WHERE g.status = 'running' AND e.outcome = 'accepted' GROUP BY e.game_id"
+                "WHERE g.status = 'running' AND e.outcome = 'accepted' "
+                f"GROUP BY {'e.game_id' if pg else 'g.id'}"
             )
             resolved = await tx.fetch(
                 f"SELECT r.game_id, {turns.format('r')} AS turns FROM games g "
