@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeAlias, TypeVar, cast
 from urllib.parse import urlsplit
@@ -247,14 +247,26 @@ class PostgresBase(Engine):
             raise store_error(e) from e
 
     async def _run_snapshot(self, body: Body[T]) -> T:
-        async with self._reading() as conn:
-            return await body(PostgresTx(conn))
+        """One read-only ``REPEATABLE READ`` transaction."""
+        await self._after_writes()
+        try:
+            async with (
+                self._pool.acquire() as conn,
+                conn.transaction(isolation="repeatable_read", readonly=True),
+            ):
+                return await body(PostgresTx(conn))
+        except DRIVER_ERRORS as e:
+            raise store_error(e) from e
 
     async def _run_write(self, body: Body[T]) -> T:
-        async def run(conn: Conn) -> T:
-            return await body(PostgresTx(conn))
-
-        return await self._write(run)
+        """The transaction runs in its own task, shielded: if the caller is cancelled, it
+        still finishes (committed or rolled back as a whole) and the write lock is only
+        released then."""
+        self._check_open()
+        task = asyncio.ensure_future(self._transaction(body))
+        self._inflight.add(task)
+        task.add_done_callback(self._write_done)
+        return await asyncio.shield(task)
 
     # --- plumbing --------------------------------------------------------------------------
 
@@ -269,33 +281,6 @@ class PostgresBase(Engine):
         if self._inflight:
             await asyncio.wait(set(self._inflight))
 
-    @contextlib.asynccontextmanager
-    async def _reading(self) -> AsyncIterator[Conn]:
-        """A connection inside one read-only ``REPEATABLE READ`` transaction: several SELECTs
-        see one state even while another process writes. asyncpg errors become StoreError."""
-        await self._after_writes()
-        try:
-            async with (
-                self._pool.acquire() as conn,
-                conn.transaction(isolation="repeatable_read", readonly=True),
-            ):
-                yield conn
-        except DRIVER_ERRORS as e:
-            raise store_error(e) from e
-
-    async def _write(self, body: Callable[[Conn], Awaitable[T]]) -> T:
-        """Run ``body`` in one transaction, committed on return.
-
-        The transaction runs in its own task, shielded: if the caller is cancelled, the
-        transaction still finishes (committed or rolled back as a whole) and the write lock
-        is only released then.
-        """
-        self._check_open()
-        task = asyncio.ensure_future(self._transaction(body))
-        self._inflight.add(task)
-        task.add_done_callback(self._write_done)
-        return await asyncio.shield(task)
-
     def _write_done(self, task: asyncio.Task[Any]) -> None:
         self._inflight.discard(task)
         if not task.cancelled() and task.exception() is not None:
@@ -303,11 +288,11 @@ class PostgresBase(Engine):
             # the caller (if still waiting) gets the exception through the shield.
             log.debug("write failed: %s", task.exception())
 
-    async def _transaction(self, body: Callable[[Conn], Awaitable[T]]) -> T:
+    async def _transaction(self, body: Body[T]) -> T:
         async with self._lock:
             try:
                 async with self._pool.acquire() as conn, conn.transaction():
-                    return await body(conn)
+                    return await body(PostgresTx(conn))
             except DRIVER_ERRORS as e:
                 raise store_error(e) from e
 
