@@ -2,7 +2,8 @@
 
 What the archive holds: the setup (table, game number, dates, schedule, role list,
 the winner and why); every public post of #game in order, with its nickname and turn; each
-turn's dawn report as the bot published it; and, now that the game is over, what was hidden:
+turn's dawn report as the bot published it, under the host's story when he wrote one (a game
+with the host's review, ``core/review.py``); and, now that the game is over, what was hidden:
 every role (dealt and final), every request of every turn with its fate, the commissar's
 checks, the mafia's kill requests and room, the death notes, and the members behind the
 nicknames only if the host chose to reveal them (``/mafia new reveal``).
@@ -114,6 +115,11 @@ class Turn:
     checks: tuple[str, ...]  # the commissar's checks and their answers (R18)
     mafia: tuple[str, ...]  # the mafia's kill requests in arrival order, and its room
     notes: tuple[str, ...]  # death notes delivered (R37)
+    #: The host's story of the turn, above its results, as he published it (R47: his text,
+    #: shown as his, escaped as all player text).
+    story: str = ""
+    #: The results still wait for the host's review: nothing of them was published.
+    unpublished: bool = False
 
 
 @attrs.frozen
@@ -361,7 +367,9 @@ def build_archive(
             Turn(
                 number=number,
                 posts=tuple(Post(p.nick, p.text, p.ghost) for p in game.posts if p.turn == number),
-                dawn=tuple(
+                dawn=()
+                if number in game.unpublished
+                else tuple(
                     _message(post, lang, zone)
                     for a in seen.public
                     if a.audience == PUBLIC
@@ -378,6 +386,8 @@ def build_archive(
                     t(lang, "archive.note", author=n["from"], to=n["to"], text=n["text"])
                     for n in notes_by_turn.get(number, ())
                 ),
+                story=game.stories.get(number, ""),
+                unpublished=number in game.unpublished,
             )
         )
     posts_before = [p for p in game.posts if p.turn < 1]
@@ -465,6 +475,8 @@ def _labels(lang: Lang) -> dict[str, str]:
         "wish",
         "no_wish",
         "footer",
+        "story",
+        "unpublished",
     )
     return {key: t(lang, f"archive.{key}") for key in keys}
 

@@ -84,6 +84,7 @@ from aiolimiter import AsyncLimiter
 from bot.attachments import game_files
 from bot.avatars import usable_avatar
 from bot.mafia_room import ROOM_NEEDS, MafiaRooms
+from bot.pictures import with_files
 from bot.pistol import pistol_view
 from bot.posts import Post, post_text
 from bot.render import (
@@ -782,13 +783,14 @@ class Delivery:
         mark: int | None,
         since: datetime,
         mine: Callable[[discord.Message], bool] | None = None,
+        files: Sequence[Sequence[str]] | None = None,
     ) -> int:
         """How many of the first ``posts`` the bot already posted to ``target`` after its
         message ``mark`` (or, unknown, since shortly before ``since``), read from the
         target's history after it, page after page (however many players posted meanwhile,
         up to :data:`HISTORY_LIMIT` messages, newest first down to the mark): a message is
         recognised by its author (``mine``; by default the bot itself) and its signature
-        (text and embeds, as text)."""
+        (text and embeds, as text; with ``files``, the names of each post's files too)."""
         if mine is None:
             me = self.client.user
             if me is None:
@@ -802,7 +804,7 @@ class Delivery:
             discord.Object(mark) if mark is not None else since - CLOCK_SLACK
         )
         found = [
-            signature(Post(content=message.content, embeds=tuple(message.embeds)))
+            seen_signature(message, files is not None)
             async for message in target.history(
                 limit=HISTORY_LIMIT, after=after, oldest_first=False
             )
@@ -810,8 +812,8 @@ class Delivery:
         ]
         found.reverse()  # oldest first
         done = 0
-        for post in posts:  # the messages go out in order: what was sent is a prefix
-            sig = signature(post)
+        for index, post in enumerate(posts):  # the messages go out in order: a prefix
+            sig = signature(post) if files is None else with_files(signature(post), files[index])
             if sig not in found:
                 break
             found = found[found.index(sig) + 1 :]
@@ -1166,7 +1168,17 @@ class Delivery:
         username = webhook_username(t(lang, "say.ghost_name", nick=nick) if ghost else nick)
         # R10: an avatar saved before the avatar checks and refused by them now is not worn.
         avatar = usable_avatar(seat.avatar_url if seat is not None else None)
+        picture = await self.store.post_picture(row.id) if payload.get("picture") else None
         pieces = [Post(content=piece) for piece in split_message(body)]
+        if picture is not None and not pieces:
+            pieces = [Post()]  # a picture alone
+        if not pieces:  # nothing left to show (its picture was dropped): done with
+            log.warning("outbox row %s: a post with nothing to show", row.id)
+            return True
+        # The picture goes with the last piece (the duplicate check knows it by its name).
+        names: list[list[str]] = [[] for _ in pieces]
+        if picture is not None:
+            names[-1] = [picture[0]]
         key = target_key(channel)
         marks = self._marks.setdefault(row.id, {})
         mark = marks.setdefault(key, self._mark_for(row.id, key))
@@ -1177,11 +1189,15 @@ class Delivery:
             def ours(message: discord.Message) -> bool:
                 return message.webhook_id is not None and message.author.name == username
 
-            first = await self._already_sent(channel, pieces, mark, attempted, ours)
+            first = await self._already_sent(channel, pieces, mark, attempted, ours, names)
         try:
-            for piece in pieces[first:]:
+            for index in range(first, len(pieces)):
                 [message] = await self.webhooks.post(
-                    channel, piece.content, username=username, avatar_url=avatar
+                    channel,
+                    pieces[index].content,
+                    username=username,
+                    avatar_url=avatar,
+                    picture=picture if names[index] else None,
                 )
                 self._last_sent[key] = self._row_messages[row.id] = message.id
                 first += 1
@@ -1191,6 +1207,8 @@ class Delivery:
             else:
                 log.warning("outbox row %s: cannot post under a nickname: %s", row.id, exc)
                 await self._report_no_webhook(guild, settings, lang, row, channel)
+                if picture is not None:  # dropped: the author posts it again after the repair
+                    await self.store.drop_post_pictures(row.id)
                 self._post_outcome(row.id, POST_NO_WEBHOOK)
                 return True
         await self.service.post_shown(
@@ -1200,6 +1218,8 @@ class Delivery:
             dict(payload),
             message_id=self._row_messages.get(row.id),
         )
+        if picture is not None:  # shown: its bytes are kept no longer (privacy, size)
+            await self.store.drop_post_pictures(row.id)
         self._broken.discard((row.game_id, "webhook"))
         self._post_outcome(row.id, POST_SHOWN)
         return MARKED
@@ -1254,6 +1274,13 @@ def signature(post: Post) -> str:
     """What tells a sent message apart: its text and each embed's title, description and
     fields (Discord gives them back as sent)."""
     return post_text(post)
+
+
+def seen_signature(message: discord.Message, files: bool) -> str:
+    """A message read back from a channel's history, as :func:`signature` (with ``files``,
+    with the names of its files as well: a picture post's)."""
+    sig = signature(Post(content=message.content, embeds=tuple(message.embeds)))
+    return with_files(sig, [a.filename for a in message.attachments]) if files else sig
 
 
 def slot_channel(

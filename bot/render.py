@@ -643,6 +643,8 @@ def render_help(
     2; R4: the hunt's opening, a Discord timestamp in the reader's own time)."""
     lines = [t(lang, "help.header")]
     lines += [f"`{command_name(lang, c)}`: {t(lang, f'cmd.{c}.description')}" for c in commands]
+    if "say" in commands:  # the message command: it has no slash and no description
+        lines.append(t(lang, "help.quote", name=t(lang, "cmd.quote.name")))
     if later:
         lines.append(t(lang, "help.later"))
     for verb, why in later:

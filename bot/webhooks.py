@@ -15,6 +15,7 @@ from typing import Final
 
 import discord
 
+from bot.pictures import picture_file
 from rules.text import is_blank
 
 log = logging.getLogger(__name__)
@@ -181,24 +182,36 @@ class GameWebhooks:
         *,
         username: str,
         avatar_url: str | None = None,
+        picture: tuple[str, bytes] | None = None,
     ) -> list[discord.WebhookMessage]:
-        """Post ``text`` (split as needed) under ``username``, with no mention ever pinging."""
+        """Post ``text`` (split as needed) under ``username``, with no mention ever pinging;
+        ``picture`` (a file name and its bytes) goes with the last piece, or alone."""
+        pieces = split_message(text)
+        if picture is not None and not pieces:
+            pieces = [""]
         sent: list[discord.WebhookMessage] = []
-        for piece in split_message(text):
-            sent.append(await self._send(channel, piece, username, avatar_url))
+        for index, piece in enumerate(pieces):
+            last = picture if index == len(pieces) - 1 else None
+            sent.append(await self._send(channel, piece, username, avatar_url, last))
         return sent
 
     async def _send(
-        self, channel: discord.TextChannel, content: str, username: str, avatar_url: str | None
+        self,
+        channel: discord.TextChannel,
+        content: str,
+        username: str,
+        avatar_url: str | None,
+        picture: tuple[str, bytes] | None = None,
     ) -> discord.WebhookMessage:
         for attempt in (1, 2):
             hook = await self.get(channel)
             try:
                 return await hook.send(
-                    content,
+                    content or discord.utils.MISSING,
                     username=webhook_username(username),
                     avatar_url=avatar_url or discord.utils.MISSING,
                     allowed_mentions=discord.AllowedMentions.none(),
+                    file=picture_file(picture) if picture is not None else discord.utils.MISSING,
                     wait=True,
                 )
             except discord.NotFound:

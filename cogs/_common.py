@@ -94,7 +94,7 @@ def nick_autocomplete(verb: str) -> Any:
         needle = current.casefold()
         return [
             app_commands.Choice(name=n, value=n)
-            for n in valid_targets(game.engine.state, nick, verb)
+            for n in valid_targets(game.public_state, nick, verb)  # not the held results
             if needle in n.casefold()
         ][:25]
 

@@ -21,6 +21,7 @@ from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
 from bot.delivery import POST_NO_WEBHOOK, POST_SHOWN, slot_channel
 from bot.errors import UserError
+from bot.pictures import attachment_refusal, fetch_picture
 from bot.render import describe_request, render, render_role_card, role_name, timestamp
 from bot.replies import reader_language, send_private
 from bot.tables import table_key, table_of
@@ -42,14 +43,18 @@ log = logging.getLogger(__name__)
 
 
 async def post_as_player(
-    ctx: GameContext, interaction: discord.Interaction[Any], text: str
+    ctx: GameContext,
+    interaction: discord.Interaction[Any],
+    text: str,
+    picture: discord.Attachment | None = None,
 ) -> None:
     """Post ``text`` in #game under the caller's nickname: committed to the outbox, then
     shown through the same exactly-once delivery as the announcements (``bot/delivery.py``),
     and the author told what became of it: shown, refused (the bot cannot post under
     nicknames there; the hosts are told), or not shown yet (Discord fails; it is kept and
     goes out with the retries, never twice). Only a shown post counts (R52) and is archived;
-    a ghost's is marked as a ghost's."""
+    a ghost's is marked as a ghost's. ``picture`` is downloaded and written again from its
+    pixels (no metadata, a neutral name: ``bot/pictures.py``) before anything is queued."""
     guild = guild_of(interaction)
     table = await table_of(ctx.store, interaction)  # the game of the table it is used at
     key = await table_key(ctx.store, interaction)
@@ -57,9 +62,12 @@ async def post_as_player(
     channel = slot_channel(guild, table, "game")
     if channel is None:
         raise UserError("error.not_set_up")
+    if picture is not None and (refused := attachment_refusal(picture)) is not None:
+        raise UserError(refused)  # judged by what Discord says of it: nothing downloaded
     await interaction.response.defer(ephemeral=True, thinking=True)
+    clean = await fetch_picture(picture) if picture is not None else None
     # Refuses a blank text (nothing would show); commits the post before anything is told.
-    queued = await ctx.service.queue_post(key, interaction.user.id, text)
+    queued = await ctx.service.queue_post(key, interaction.user.id, text, clean)
     lang = await reader_language(ctx.store, interaction)
 
     async def later(outcome: str) -> None:  # shown (or refused) after he was told it waits
@@ -112,15 +120,11 @@ class DayCog(PlayerCog, name="Day"):
     async def role_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
         key = await table_key(self.ctx.store, interaction)
-        card = self.ctx.service.card(key, interaction.user.id)
+        # As the member knows it (core/review.py: not the results still in review).
+        game, _nick, card = await self.ctx.service.card_now(key, interaction.user.id)
         lang = await reader_language(self.ctx.store, interaction)
-        game = self.ctx.service.game_in(key)
-        text = (
-            render_role_card(lang, card, game.schedule, game.record.activity_rules)
-            if game is not None
-            else render_role_card(lang, card)
-        )
-        header = await game_header(self.ctx, interaction, game, lang) if game else None
+        text = render_role_card(lang, card, game.schedule, game.record.activity_rules)
+        header = await game_header(self.ctx, interaction, game, lang)
         # A card fits one message (tests/app/test_role_cards.py); a long header or team list
         # would be cut at a line break rather than refused by Discord.
         for piece in split_message(f"{header}\n{text}" if header else text):
@@ -130,16 +134,22 @@ class DayCog(PlayerCog, name="Day"):
     async def status_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
         key = await table_key(self.ctx.store, interaction)
-        if self.ctx.service.game_in(key) is None:  # sign-up: whether I am in it, my wish
-            await self._signup_status(interaction, key)
+        service = self.ctx.service
+        if service.game_in(key) is None and await service.held_game(key) is None:
+            await self._signup_status(interaction, key)  # sign-up: whether I am in it, my wish
             return
-        game, nick = self.ctx.service.player_nick(key, interaction.user.id)
-        card = self.ctx.service.card(key, interaction.user.id)
+        game, nick, card = await service.card_now(key, interaction.user.id)
         lang = await reader_language(self.ctx.store, interaction)
         state = game.engine.state
         header = await game_header(self.ctx, interaction, game, lang)
         lines = [header] if header else []
         if game.review is not None:  # the results are not out yet: nothing of them shows
+            # The card is the one the players knew before them (core/review.py).
+            turn = game.public_state.turn
+            role = role_name(lang, card.role)
+            lines.append(t(lang, "status.header", nick=nick, role=role, turn=turn))
+            if not card.alive:
+                lines.append(t(lang, "card.dead"))
             until = until_of(game.review)
             lines.append(t(lang, "review.status", until=timestamp(until, "f")))
             await send_private(interaction, "\n".join(lines))
@@ -203,12 +213,21 @@ class DayCog(PlayerCog, name="Day"):
 
     # --- talking ----------------------------------------------------------------------
     @app_commands.command(name="say", description=ltext("cmd.say.description"))
-    @app_commands.describe(text=ltext("cmd.say.opt.text.description"))
+    @app_commands.describe(
+        text=ltext("cmd.say.opt.text.description"), image=ltext("cmd.say.opt.image.description")
+    )
     async def say_command(
-        self, interaction: discord.Interaction[Any], text: app_commands.Range[str, 1, 4000]
+        self,
+        interaction: discord.Interaction[Any],
+        text: app_commands.Range[str, 1, 4000] | None = None,
+        image: discord.Attachment | None = None,
     ) -> None:
-        """Post in #game under my nickname (R6); a living player's post counts (R52)."""
-        await post_as_player(self.ctx, interaction, text)
+        """Post in #game under my nickname (R6), a text, a picture or both; a living
+        player's post counts (R52). A file that is not a picture we post, or too large, is
+        refused before it is downloaded."""
+        if image is None and text is None:
+            raise UserError("error.say_empty")
+        await post_as_player(self.ctx, interaction, text or "", image)
 
     @app_commands.command(name="post", description=ltext("cmd.post.description"))
     async def post_command(self, interaction: discord.Interaction[Any]) -> None:

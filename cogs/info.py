@@ -16,12 +16,15 @@ from discord.ext import commands
 
 from bot.command_i18n import ltext
 from bot.context import game_context
+from bot.errors import UserError
 from bot.render import command_name, render_help, render_roster
 from bot.replies import reader_language, send_private
 from bot.tables import table_key
 from bot.webhooks import MESSAGE_LIMIT, split_message
 from cogs._common import PlayerCog, guild_of
+from cogs.reading import game_to_read
 from core.i18n import Lang, t
+from core.refusal import Refusal
 from rules.knowledge import commands_now, public_roster
 from rules.schedule import hunt_opens_at
 
@@ -35,7 +38,8 @@ FOOTER_ROOM = 200
 GENERAL = ("players", "history", "stats", "rules", "help")
 #: A player's own tools, alive or a ghost (R36: a ghost still posts).
 PLAYER_TOOLS = ("role", "status", "say", "post", "profile")
-#: Reading the running game again: its tallies, one nickname's posts (anyone at the table).
+#: Reading the game again, running or the table's last finished one: its tallies, one
+#: nickname's posts (anyone at the table).
 READING = ("votes", "iso")
 #: A member who does not play the running game (or when none runs): the sign-up.
 SIGN_UP = ("join", "leave")
@@ -84,9 +88,14 @@ class InfoCog(PlayerCog, name="Info"):
     async def players_command(self, interaction: discord.Interaction[Any]) -> None:
         """The living and the dead of this table's game, by nickname only (R6, R35, R55)."""
         guild_of(interaction)
-        game = self.ctx.service.running(await table_key(self.ctx.store, interaction))
+        key = await table_key(self.ctx.store, interaction)
+        # A game whose last results wait for the host still runs for its readers.
+        game = self.ctx.service.game_in(key) or await self.ctx.service.held_game(key)
+        if game is None:
+            raise UserError("error.no_running_game")
         lang = await reader_language(self.ctx.store, interaction)
-        await send_private(interaction, render_roster(lang, public_roster(game.engine.state)))
+        # core/review.py: while the results wait for the host, as the players knew it before
+        await send_private(interaction, render_roster(lang, public_roster(game.public_state)))
 
     @app_commands.command(name="rules", description=ltext("cmd.rules.description"))
     @app_commands.describe(page=ltext("cmd.rules.opt.page.description"))
@@ -111,11 +120,15 @@ class InfoCog(PlayerCog, name="Info"):
         tools, and what anyone may ask."""
         guild_of(interaction)
         lang = await reader_language(self.ctx.store, interaction)
-        game = self.ctx.service.game_in(await table_key(self.ctx.store, interaction))
+        key = await table_key(self.ctx.store, interaction)
+        game = self.ctx.service.game_in(key) or await self.ctx.service.held_game(key)
         nick = game.nick_of(interaction.user.id) if game is not None else None
         later: tuple[tuple[str, str], ...] = ()
         hunt_at = None
-        if game is not None and nick is not None:
+        mine: tuple[str, ...] = ()
+        if game is not None and nick is not None and game.review is not None:
+            mine = PLAYER_TOOLS  # the results wait for the host: no request until they are out
+        elif game is not None and nick is not None:
             deadline = game.record.deadline
             if deadline is not None:
                 hunt_at = hunt_opens_at(game.schedule, deadline)
@@ -125,10 +138,16 @@ class InfoCog(PlayerCog, name="Info"):
             later = usable.later
         elif game is None:
             mine = SIGN_UP
-        else:
-            mine = ()
-        reading = READING if game is not None else ()
+        reading = READING if game is not None or await self._finished_to_read(key) else ()
         await send_private(interaction, render_help(lang, mine + reading + GENERAL, later, hunt_at))
+
+    async def _finished_to_read(self, table_id: int) -> bool:
+        """Whether the table has a finished game ``/votes`` and ``/iso`` read (no game runs)."""
+        try:
+            await game_to_read(self.ctx, table_id)
+        except Refusal:
+            return False
+        return True
 
 
 async def setup(bot: commands.Bot) -> None:

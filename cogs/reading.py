@@ -5,6 +5,10 @@ cannot filter the webhook's posts by nickname, and forum players read a suspect 
 Both show only what was published (R34, R54: a tally as it was posted, totals only where the
 host took a vote) and are open to anyone in the table's channels, like ``/players``. Replies are
 private and paged with Previous/Next (``bot/paging.py``).
+
+Reading a game after it ended is a forum tradition: with no game running at the table, both
+read the table's last finished game, still only what was published in it (results the host's
+review still holds, ``core/review.py``, are not: they were never posted).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+import attrs
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -29,6 +34,31 @@ from core.i18n import Lang, t
 from core.refusal import Refusal
 from db.models import PostRecord
 from rules.names import find_name, public_order
+
+
+@attrs.frozen
+class ReadGame:
+    """The game ``/votes`` and ``/iso`` read: the table's running game, else its last
+    finished one (``finished``: then its pages say which game it was)."""
+
+    id: int
+    nicks: tuple[str, ...]
+    finished: bool
+
+
+async def game_to_read(ctx: GameContext, table_id: int) -> ReadGame:
+    """The table's running game, else its last finished game that was played (a sign-up the
+    host cancelled has no players); refused when the table has neither."""
+    # A game whose last results wait for the host (core/review.py) still runs for readers.
+    game = ctx.service.game_in(table_id) or await ctx.service.held_game(table_id)
+    if game is not None:
+        return ReadGame(game.id, tuple(game.engine.state.players), finished=False)
+    for rec in reversed(await ctx.store.list_games(table_id=table_id, status="finished")):
+        players = await ctx.store.players(rec.id)
+        if players:
+            return ReadGame(rec.id, tuple(p.nick for p in players), finished=True)
+    raise UserError("error.no_running_game")
+
 
 #: How long the Previous/Next buttons of a list work.
 READING_TIMEOUT_SECONDS: Final = 15 * 60
@@ -67,8 +97,10 @@ class ReadingView(PagedView):
         keys: str,
         pages: Sequence[tuple[str, str]],
         first: int = 0,
+        footer: str | None = None,
     ) -> None:
         super().__init__(ctx, lang, owner_id, keys=keys, timeout=READING_TIMEOUT_SECONDS)
+        self.footer = footer  # which finished game the pages are of
         self.contents = list(pages)  # (title, text) per page
         self.pages = max(1, len(self.contents))
         self.page = min(max(0, first), self.pages - 1)
@@ -76,7 +108,10 @@ class ReadingView(PagedView):
     async def render(self) -> discord.Embed:
         self.page = min(self.page, self.pages - 1)
         title, text = self.contents[self.page]
-        return discord.Embed(title=title, description=text, colour=NOTICE)
+        embed = discord.Embed(title=title, description=text, colour=NOTICE)
+        if self.footer:
+            embed.set_footer(text=self.footer)
+        return embed
 
 
 def iso_blocks(lang: Lang, posts: Sequence[PostRecord]) -> list[str]:
@@ -110,10 +145,15 @@ async def every_nickname(
         key = await table_key(ctx.store, interaction)
     except Refusal:
         return []
-    game = ctx.service.game_in(key)
-    if game is None:
+    try:
+        game = await game_to_read(ctx, key)
+    except Refusal:
         return []
-    return nick_choices(list(game.engine.state.players), current)
+    return nick_choices(list(game.nicks), current)
+
+
+def finished_footer(lang: Lang, game: ReadGame) -> str | None:
+    return t(lang, "reading.finished", game=game.id) if game.finished else None
 
 
 class ReadingCog(PlayerCog, name="Reading"):
@@ -127,7 +167,7 @@ class ReadingCog(PlayerCog, name="Reading"):
         """Every lynch tally this game published, a turn a page (a long one continues), the
         latest first shown, or ``turn``'s."""
         guild_of(interaction)
-        game = self.ctx.service.running(await table_key(self.ctx.store, interaction))
+        game = await game_to_read(self.ctx, await table_key(self.ctx.store, interaction))
         lang = await reader_language(self.ctx.store, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         rows = [
@@ -157,7 +197,13 @@ class ReadingCog(PlayerCog, name="Reading"):
             for i, (number, text) in enumerate(chunks)
         ]
         view = ReadingView(
-            self.ctx, lang, interaction.user.id, keys="votes", pages=pages, first=first
+            self.ctx,
+            lang,
+            interaction.user.id,
+            keys="votes",
+            pages=pages,
+            first=first,
+            footer=finished_footer(lang, game),
         )
         embed = await view.show()
         await interaction.followup.send(
@@ -171,21 +217,28 @@ class ReadingCog(PlayerCog, name="Reading"):
         """One nickname's posts in this game, living or dead, in the order they were posted
         (R44: the name typed is matched as the bot matches every typed nickname)."""
         guild_of(interaction)
-        game = self.ctx.service.running(await table_key(self.ctx.store, interaction))
-        nick = find_name(game.engine.state.players, player)
+        game = await game_to_read(self.ctx, await table_key(self.ctx.store, interaction))
+        nick = find_name(game.nicks, player)
         if nick is None:
             raise UserError("error.unknown_nick", nick=player)
         lang = await reader_language(self.ctx.store, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         posts = [p for p in await self.ctx.store.posts(game.id) if p.nick == nick]
         if not posts:
-            raise UserError("iso.none", nick=nick)
+            raise UserError("iso.none_finished" if game.finished else "iso.none", nick=nick)
         texts = pages_of(iso_blocks(lang, posts))
         pages = [
             (t(lang, "iso.title", nick=nick, page=i + 1, pages=len(texts)), text)
             for i, text in enumerate(texts)
         ]
-        view = ReadingView(self.ctx, lang, interaction.user.id, keys="iso", pages=pages)
+        view = ReadingView(
+            self.ctx,
+            lang,
+            interaction.user.id,
+            keys="iso",
+            pages=pages,
+            footer=finished_footer(lang, game),
+        )
         embed = await view.show()
         await interaction.followup.send(
             embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS

@@ -21,9 +21,10 @@ from typing import Any
 
 import attrs
 
+from core.review import DRAFT_KIND, STORY_KIND
 from db.errors import NotFound
 from db.interface import GameStore
-from db.models import GameRecord, LogEntry, PlayerRecord, PostRecord, TableSettings
+from db.models import GameRecord, LogEntry, OutboxRecord, PlayerRecord, PostRecord, TableSettings
 from rules.announce import Ending, game_over_announcement
 from rules.engine import rebuild
 from rules.replay import run_script
@@ -45,6 +46,11 @@ class FinishedGame:
     refused: tuple[LogEntry, ...] = ()
     #: The role wishes of a game opened with them (R58), by user id: not for display.
     wishes: Mapping[int, str] = attrs.field(factory=dict)
+    #: The host's story of each reviewed turn, as he published it (core/review.py), by turn.
+    stories: Mapping[int, str] = attrs.field(factory=dict)
+    #: Turns whose results still wait for the host's review (the last one of a game that
+    #: ended with it): not published yet.
+    unpublished: frozenset[int] = frozenset()
 
     @property
     def id(self) -> int:
@@ -74,15 +80,31 @@ class FinishedGame:
         return self.record.winner
 
 
-async def _ended(store: GameStore, rec: GameRecord) -> str:
+def _ended(rec: GameRecord, rows: Sequence[OutboxRecord]) -> str:
     """When the game ended on the service's clock (as its final announcement said), else when
     the store wrote the end."""
-    for row in await store.outbox(rec.id):
+    for row in rows:
         if row.kind == "game_over":
             ended = row.payload.get("payload", {}).get("ended")
             if isinstance(ended, str) and ended:
                 return ended
     return rec.updated_at.isoformat()
+
+
+def _stories(rows: Sequence[OutboxRecord]) -> dict[int, str]:
+    """The host's stories as published (core/review.py), by the turn each tells: the turn in
+    its payload, else that of the draft published with it (the last one queued before it)."""
+    stories: dict[int, str] = {}
+    draft_turn: int | None = None
+    for row in rows:
+        payload = row.payload.get("payload") or {}
+        if row.kind == DRAFT_KIND:
+            draft_turn = row.turn
+        elif row.kind == STORY_KIND and str(payload.get("text") or "").strip():
+            turn = payload.get("turn", draft_turn)
+            if isinstance(turn, int):
+                stories[turn] = str(payload["text"])
+    return stories
 
 
 async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
@@ -97,7 +119,9 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
     script = await store.load_script(game_id)
     log = await store.log_entries(game_id)
     resolved = {r.turn for r in await store.resolutions(game_id)}
-    ended = await _ended(store, rec)
+    rows = await store.outbox(game_id)
+    ended = _ended(rec, rows)
+    pending = frozenset(r.turn for r in await store.pending_reviews(game_id))
     table = await store.get_table(rec.table_id)
     posts = tuple(await store.posts(game_id))
     wishes = await store.wishes(game_id) if rec.wishes else {}
@@ -113,6 +137,8 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
         posts=posts,
         refused=tuple(e for e in log if not e.accepted),
         wishes=wishes,
+        stories=_stories(rows),
+        unpublished=pending,
     )
 
 

@@ -27,6 +27,20 @@ MAX_PIXELS: Final[int] = 40_000_000
 MAX_SIDE: Final[int] = 4096
 #: What players may post (Pillow's format names).
 FORMATS: Final[frozenset[str]] = frozenset({"JPEG", "PNG", "GIF", "WEBP"})
+#: The same, as the content types Discord reports for an attachment (checked before download).
+CONTENT_TYPES: Final[frozenset[str]] = frozenset(
+    {"image/jpeg", "image/png", "image/gif", "image/webp"}
+)
+#: What the archive shows for a post's picture (the picture itself is never kept: it is
+#: deleted once shown), on its own line after the text: language-neutral.
+PICTURE_MARK: Final[str] = "\U0001f5bc\ufe0f"
+
+
+def archived_text(text: str, picture: bool) -> str:
+    """A post's text as the archive keeps it: with the picture's mark when it had one."""
+    if not picture:
+        return text
+    return f"{text}\n{PICTURE_MARK}" if text.strip() else PICTURE_MARK
 
 
 class ImageRefused(ValueError):
@@ -73,9 +87,13 @@ def clean_image(data: bytes) -> CleanImage:
     out = io.BytesIO()
     if fmt == "JPEG":
         pixels.convert("RGB").save(out, format="JPEG", quality=90, optimize=True)
-        return CleanImage(out.getvalue(), "picture.jpg")
-    pixels.save(out, format="PNG", optimize=True)
-    return CleanImage(out.getvalue(), "picture.png")
+        name = "picture.jpg"
+    else:
+        pixels.save(out, format="PNG", optimize=True)
+        name = "picture.png"
+    if out.tell() > MAX_BYTES:  # a large noisy picture: Discord would refuse the upload
+        raise ImageRefused("error.image_too_large")
+    return CleanImage(out.getvalue(), name)
 
 
 def _pixels_only(image: Image.Image) -> Image.Image:

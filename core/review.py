@@ -24,8 +24,12 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Final
 
+import attrs
+
 from db.models import GameRecord, OutboxItem, ReviewRecord
 from rules.announce import HOST, PUBLIC, Announcement
+from rules.model import Cause, GameState, Phase
+from rules.snapshot import SnapshotError, state_from_dict, state_to_dict
 
 #: The longest review time a host may ask for (a day).
 MAX_REVIEW_MINUTES: Final[int] = 24 * 60
@@ -44,21 +48,60 @@ def review_minutes(record: GameRecord) -> int:
         return 0
 
 
+def snapshot_before(state: GameState) -> dict[str, Any] | None:
+    """The state as the players knew it before the results were decided, kept with the draft.
+    In a pistol window (R18) the night is out already, the shots are not: a shot's victim is
+    alive in the copy (the engine applies a shot when it is fired)."""
+    players = {
+        nick: attrs.evolve(p, alive=True, death_turn=None, death_cause=None)
+        if state.phase is Phase.PISTOL
+        and not p.alive
+        and p.death_cause is Cause.PISTOL
+        and p.death_turn == state.turn
+        else p
+        for nick, p in state.players.items()
+    }
+    try:
+        return state_to_dict(attrs.evolve(state, current=None, players=players))
+    except (SnapshotError, TypeError, ValueError):
+        return None
+
+
+def public_state(review: ReviewRecord | None) -> GameState | None:
+    """While ``review`` waits, the state the players knew before its results (None: no review
+    pending, or a draft without it: the caller reads the game as it is)."""
+    if review is None or not review.draft.get("before"):
+        return None
+    try:
+        return state_from_dict(review.draft["before"])
+    except (SnapshotError, KeyError, TypeError, ValueError):
+        return None
+
+
 def hold(
-    announcements: Sequence[Announcement], *, turn: int, now: datetime, minutes: int
+    announcements: Sequence[Announcement],
+    *,
+    turn: int,
+    now: datetime,
+    minutes: int,
+    before: dict[str, Any] | None = None,
 ) -> list[Announcement]:
     """The resolution's announcements with everything but the hosts' rows held in one draft
     for #host (its last row). The next turn's opening is left out: publication writes it,
-    with the deadline counted from then."""
+    with the deadline counted from then. ``before``: the state as the players knew it
+    (:func:`snapshot_before`), what their private replies read until publication."""
     kept = [a for a in announcements if a.audience == HOST]
     held = [a.to_dict() for a in announcements if a.audience != HOST and a.kind != "turn_open"]
     until = now + timedelta(minutes=minutes)
-    draft = Announcement(
-        DRAFT_KIND,
-        HOST,
-        {"turn": turn, "minutes": minutes, "until": until.isoformat(), "items": held},
-    )
-    return [*kept, draft]
+    payload: dict[str, Any] = {
+        "turn": turn,
+        "minutes": minutes,
+        "until": until.isoformat(),
+        "items": held,
+    }
+    if before is not None:
+        payload["before"] = before
+    return [*kept, Announcement(DRAFT_KIND, HOST, payload)]
 
 
 def until_of(review: ReviewRecord) -> datetime:
@@ -71,6 +114,8 @@ def held_items(review: ReviewRecord, story: str | None) -> list[OutboxItem]:
     narrative, above the results), then the results as the rules decided them."""
     items: list[dict[str, Any]] = []
     if story and story.strip():
-        items.append(Announcement(STORY_KIND, PUBLIC, {"text": story}).to_dict())
+        items.append(
+            Announcement(STORY_KIND, PUBLIC, {"text": story, "turn": review.turn}).to_dict()
+        )
     items.extend(dict(i) for i in review.draft.get("items") or ())
     return [OutboxItem(kind=str(i["kind"]), payload=i) for i in items]

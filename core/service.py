@@ -24,13 +24,16 @@ import attrs
 
 from core.clock import Event, NoticeMark, notice_done, pending_notice
 from core.i18n import Lang, t
+from core.images import CleanImage, archived_text
 from core.refusal import Refusal
 from core.review import (
     MAX_REVIEW_MINUTES,
     MAX_STORY,
     held_items,
     hold,
+    public_state,
     review_minutes,
+    snapshot_before,
 )
 from db.errors import NotFound, OpenGameExists, SignupFull, StaleGame, StoreError
 from db.interface import GameStore
@@ -73,10 +76,10 @@ from rules.announce import (
     with_pistol_window,
 )
 from rules.downtime import Downtime, measure
-from rules.engine import Game, RebuildError, rebuild
+from rules.engine import Game, RebuildError, game_from_snapshot, rebuild
 from rules.killboard import KillBoard, kill_board
 from rules.knowledge import RoleCard, role_card
-from rules.model import HostAction, Phase, RefusalCode, Request
+from rules.model import GameState, HostAction, Phase, RefusalCode, Request
 from rules.names import UnknownName, find_name, resolve_host_action, resolve_request
 from rules.requests import parse_request, verb_slot
 from rules.schedule import (
@@ -165,6 +168,12 @@ class LiveGame:
     #: The turn's results held for the host's review (core/review.py): while set, the next
     #: turn has no deadline and player requests are refused.
     review: ReviewRecord | None = None
+
+    @property
+    def public_state(self) -> GameState:
+        """The game as the players know it: while a turn's results wait for the host's review,
+        as it stood before they were decided (core/review.py); else the game itself."""
+        return public_state(self.review) or self.engine.state
 
     def fence(self) -> Fence:
         """What a decision taken on this game now was taken against."""
@@ -709,7 +718,34 @@ class GameService:
         nick = game.nick_of(user_id)
         if nick is None:
             raise ServiceError("error.not_a_player")
-        return role_card(game.engine.state, nick)
+        return role_card(game.public_state, nick)  # core/review.py: not the held results
+
+    async def held_game(self, table_id: int) -> LiveGame | None:
+        """The table's game that ended with its last results still in the host's review
+        (core/review.py), as the players knew it before them: read by their private replies
+        (``/role``, ``/status``, ``/players``, ``/help``) so that none tells the game is over
+        before the results do. Nothing changes it; publication ends it."""
+        for review in list(self.reviews.values()):
+            if review.game_id in self.live or not review.draft.get("before"):
+                continue
+            rec = await self.store.get_game(review.game_id)
+            if rec is None or rec.table_id != table_id:
+                continue
+            engine = game_from_snapshot(review.draft["before"])
+            players = await self.store.players(rec.id)
+            return LiveGame(rec, engine, players, self._schedule(rec), review=review)
+        return None
+
+    async def card_now(self, table_id: int, user_id: int) -> tuple[LiveGame, str, RoleCard]:
+        """The member's game, nickname and card as he knows them: the running game, or one
+        whose last results wait for the host (:meth:`held_game`)."""
+        game = self.game_in(table_id) or await self.held_game(table_id)
+        if game is None:
+            raise ServiceError("error.no_running_game")
+        nick = game.nick_of(user_id)
+        if nick is None:
+            raise ServiceError("error.not_a_player")
+        return game, nick, role_card(game.public_state, nick)
 
     def player_nick(self, table_id: int, user_id: int) -> tuple[LiveGame, str]:
         game = self.running(table_id)
@@ -806,15 +842,21 @@ class GameService:
         queued = await self.queue_post(table_id, user_id, text)
         return await self.post_shown(queued.row_id, queued.game_id, queued.turn, queued.payload)
 
-    async def queue_post(self, table_id: int, user_id: int, text: str) -> QueuedPost:
+    async def queue_post(
+        self, table_id: int, user_id: int, text: str, picture: CleanImage | None = None
+    ) -> QueuedPost:
         """A post in #game under the player's nickname: refused when it is blank (nothing
         would be published, `rules.text`), else committed to the outbox (kind ``post``,
         audience ``public``) in #game's order with the announcements, before the player is
         told anything. Nothing is counted or archived yet: only a post Discord showed is
-        (:meth:`post_shown`, called by the delivery)."""
+        (:meth:`post_shown`, called by the delivery). ``picture`` (already stripped of its
+        metadata, ``core/images.py``) goes with it, kept in the store in the same transaction
+        until it is shown; the text may then be blank."""
         game, nick = self.player_nick(table_id, user_id)
         if is_blank(text):
-            raise ServiceError("error.empty_text")
+            if picture is None:
+                raise ServiceError("error.empty_text")
+            text = ""
         # The held results are not out (core/review.py): a post would show who died in them.
         self._not_in_review(game)
         turn = game.engine.turn
@@ -824,10 +866,17 @@ class GameService:
             "ghost": not game.engine.state.alive(nick),
             "at": self.clock().isoformat(),
         }
+        if picture is not None:
+            body["picture"] = True
         item = OutboxItem(
             kind=POST_KIND, payload={"kind": POST_KIND, "audience": PUBLIC, "payload": body}
         )
-        [row_id] = await self.store.add_outbox(game.id, turn, [item])
+        if picture is None:
+            [row_id] = await self.store.add_outbox(game.id, turn, [item])
+        else:
+            row_id = await self.store.queue_picture_post(
+                game.id, turn, item, picture.filename, picture.data
+            )
         return QueuedPost(game_id=game.id, row_id=row_id, turn=turn, payload=body)
 
     async def post_shown(
@@ -852,7 +901,7 @@ class GameService:
         at_text = payload.get("at")
         at = datetime.fromisoformat(at_text) if isinstance(at_text, str) else self.clock()
         counted = False if ghost else await self._count_post(row_id, game_id, turn, nick)
-        text = str(payload.get("text", ""))
+        text = archived_text(str(payload.get("text", "")), bool(payload.get("picture")))
         await self.store.publish_post(
             row_id, game_id, turn, nick, text, ghost=ghost, at=at, message_id=message_id
         )
@@ -1155,6 +1204,8 @@ class GameService:
         engine = game.engine
         turn = engine.turn
         now = self.clock()
+        # core/review.py: what the players' private replies read until the results are out.
+        before = snapshot_before(engine.state) if review_minutes(game.record) else None
         if engine.phase is Phase.OPEN:
             downtime = await self._downtime(game, now)
             if downtime is not None:  # R59: an input of the resolution, logged with the turn
@@ -1193,7 +1244,7 @@ class GameService:
         queued = [*night, *final]
         minutes = review_minutes(game.record)
         if minutes:  # core/review.py: held for the host; the next turn waits for them
-            queued = hold(queued, turn=turn, now=now, minutes=minutes)
+            queued = hold(queued, turn=turn, now=now, minutes=minutes, before=before)
             deadline = None
         claimed = await self.store.record_resolution(
             game.id,

@@ -239,11 +239,14 @@ async def facts_of(store: GameStore, rec: GameRecord) -> GameFacts:
 
 async def server_games(store: GameStore, guild_id: int) -> list[GameFacts]:
     """Every finished game of the server (all its tables), newest first. A sign-up cancelled
-    before the start is finished too, but no game was played: it is left out."""
+    before the start is finished too, but no game was played: it is left out; so is a game
+    whose last results still wait for the host's review (core/review.py): not over for the
+    players until they are published."""
     records = await store.list_games(guild_id=guild_id, status="finished")
+    held = {r.game_id for r in await store.pending_reviews()}
     out: list[GameFacts] = []
     for rec in reversed(records):
-        if rec.started_at is None:
+        if rec.started_at is None or rec.id in held:
             continue
         try:
             out.append(await facts_of(store, rec))
@@ -259,6 +262,8 @@ async def server_game(store: GameStore, guild_id: int, game_id: int) -> Finished
     if rec is None or rec.guild_id != guild_id or rec.status != "finished":
         return None
     if rec.started_at is None:  # a sign-up cancelled before the start: no game was played
+        return None
+    if await store.pending_reviews(game_id):  # its end is not published yet (core/review.py)
         return None
     return await load_finished(store, game_id)
 

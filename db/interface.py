@@ -770,6 +770,28 @@ class Confirmations(Protocol):
         ...
 
 
+class PostPictures(Protocol):
+    """The picture of a player's post (``/say`` with an image), already stripped of its
+    metadata (``core/images.py``), kept from the moment the post is queued until it is shown,
+    so that a restart in between still shows it once. Never the uploaded file's name."""
+
+    async def queue_picture_post(
+        self, game_id: int, turn: int, item: OutboxItem, filename: str, data: bytes
+    ) -> int:
+        """Queue the post ``item`` (as :meth:`Outbox.add_outbox`) and keep its picture, in ONE
+        transaction; the outbox row's id."""
+        ...
+
+    async def post_picture(self, outbox_id: int) -> tuple[str, bytes] | None:
+        """The picture of the post of outbox row ``outbox_id`` (file name, bytes), or None."""
+        ...
+
+    async def drop_post_pictures(self, outbox_id: int | None = None) -> int:
+        """Delete the picture of ``outbox_id`` (once it was shown, or dropped) and those of
+        every row already sent; how many were deleted."""
+        ...
+
+
 class GameStore(
     GameRepository,
     RequestLog,
@@ -781,6 +803,7 @@ class GameStore(
     Confirmations,
     KillBoards,
     Reviews,
+    PostPictures,
     StoreLifecycle,
     Protocol,
 ):

@@ -48,6 +48,7 @@ TABLES: Final[tuple[str, ...]] = (
     "confirmations",
     "kill_boards",
     "reviews",
+    "post_pictures",
 )
 
 #: Each table's column names and rows, as read from the source.

@@ -313,7 +313,29 @@ CREATE TABLE reviews (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)
+_V13_RESERVED = """
+-- Number 13 is another change's (it lands with it); kept empty here so that 15 keeps its number.
+SELECT 1;
+"""
+
+_V14_RESERVED = """
+-- Number 14 is another change's (it lands with it); kept empty here so that 15 keeps its number.
+SELECT 1;
+"""
+
+_V15 = """
+-- The picture of a player's post until it is shown (see db/migrations.py, migration 15).
+CREATE TABLE post_pictures (
+    outbox_id BIGINT PRIMARY KEY REFERENCES outbox (id) ON DELETE CASCADE,
+    filename  TEXT NOT NULL,
+    data      BYTEA NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12),
+    *(_V13_RESERVED, _V14_RESERVED, _V15),
+)
 LATEST_VERSION = len(MIGRATIONS)
 
 _CREATED = re.compile(r"^CREATE TABLE (\w+)", re.MULTILINE)

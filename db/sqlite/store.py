@@ -9,6 +9,7 @@ from db.ops.downtime import DowntimeOps
 from db.ops.games import GamesOps
 from db.ops.loading import LoadingOps
 from db.ops.outbox import OutboxOps
+from db.ops.pictures import PicturesOps
 from db.ops.players import PlayersOps
 from db.ops.privacy import PrivacyOps
 from db.ops.requests import RequestLogOps
@@ -29,6 +30,7 @@ class SQLiteStore(
     PrivacyOps,
     BoardsOps,
     ReviewsOps,
+    PicturesOps,
     SQLiteBase,
 ):
     """:class:`db.interface.GameStore` on one SQLite file. Create with

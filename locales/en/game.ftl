@@ -380,6 +380,7 @@ players-dead =
     }
 help-header = Your commands now:
 help-later = Later:
+help-quote = `{ $name }` (right-click a post in #game, then Apps → { $name }): answer that post, quoting it.
 help-from_turn_2 = from turn 2 (turn 1 has no lynch and no hunt)
 help-from_time = opens at { $time } ({ $relative })
 rules-page = Page { $page } of { $pages }.
@@ -431,6 +432,8 @@ archive-posts = Posts in #game
 archive-no_posts = Nobody posted in #game this turn.
 archive-ghost = ghost
 archive-dawn = Dawn report
+archive-story = The host's story
+archive-unpublished = The host has not published the results of this turn yet.
 archive-hidden = Hidden during the game
 archive-requests = Requests and their fate
 archive-refused = Refused requests

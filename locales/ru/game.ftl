@@ -392,6 +392,7 @@ players-dead =
     }
 help-header = Ваши команды сейчас:
 help-later = Позже:
+help-quote = `{ $name }` (правый клик по посту в #игра, затем Приложения → { $name }): ответить на этот пост, процитировав его.
 help-from_turn_2 = со второго хода (в первый ход нет ни суда Линча, ни охоты)
 help-from_time = откроется в { $time } ({ $relative })
 rules-page = Страница { $page } из { $pages }.
@@ -444,6 +445,8 @@ archive-posts = Сообщения в канале #игра
 archive-no_posts = В этот ход в канале #игра никто не писал.
 archive-ghost = призрак
 archive-dawn = Итоги хода
+archive-story = Рассказ ведущего
+archive-unpublished = Ведущий ещё не опубликовал итоги этого хода.
 archive-hidden = Что было скрыто во время игры
 archive-requests = Заявки и что с ними стало
 archive-refused = Отклонённые заявки

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from bot.archive import archive_html
+from core.history import load_finished
 from core.i18n import Lang, t
 from db.store import Store
 from tests.browser import Browser
-from tests.integration.test_archive import HOSTILE, LONG_WORD, play
+from tests.integration.test_archive import HOSTILE, LONG_WORD, STORY_1, STORY_2, play, play_reviewed
 
 
 def _artifacts(tmp_path: Path) -> Path:
@@ -118,3 +119,34 @@ async def test_the_archive_reads_on_a_phone(tmp_path: Path, browser: Browser, la
         assert name in text
     assert not any(str(uid) in text for uid in game.members.values())
     assert t(lang, "announce.results", turn=1) in text and t(lang, "dawn.deaths") in text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_R47_the_hosts_story_reads_as_his_text_above_the_results(
+    tmp_path: Path, browser: Browser, lang: Lang
+) -> None:
+    """A reviewed game (core/review.py): each turn's story, as the host published it, under
+    its own heading above that turn's results; his markup shown as typed, never run."""
+    store = await Store.open(tmp_path / "game.db")
+    try:
+        _service, game_id = await play_reviewed(store)
+        game = await load_finished(store, game_id)
+    finally:
+        await store.close()
+    page_file = tmp_path / f"archive-{lang}-story.html"
+    page_file.write_text(archive_html(game, lang), encoding="utf-8")
+    page = await browser.open(page_file.as_uri())
+    assert await page.evaluate("document.scripts.length") == 0
+    assert await page.evaluate("document.querySelectorAll('b, i').length") == 0
+    stories = await page.evaluate("[...document.querySelectorAll('.story')].map(e => e.innerText)")
+    assert [s.strip() for s in stories] == [STORY_1, STORY_2]  # line breaks kept
+    # Each story lies above its turn's results, below the turn's heading.
+    order = await page.evaluate(
+        """[...document.querySelectorAll('section.turn')].map(sec => {
+            const story = sec.querySelector('.story'), dawn = sec.querySelector('.message');
+            return story.getBoundingClientRect().top < dawn.getBoundingClientRect().top; })"""
+    )
+    assert order == [True, True]
+    for scheme in ("light", "dark"):
+        await page.color_scheme(scheme)
+        await page.screenshot(_artifacts(tmp_path) / f"archive-{lang}-story-{scheme}.png")

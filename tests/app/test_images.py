@@ -108,3 +108,29 @@ def test_a_bmp_is_not_a_format_players_post() -> None:
     with pytest.raises(ImageRefused) as refused:
         clean_image(out.getvalue())
     assert refused.value.key == "error.image_format"
+
+
+def test_the_largest_picture_is_discords_upload_limit() -> None:
+    """The limit a picture is refused at is the upload limit Discord documents (cited in
+    sandbox/discord_contract.py): what is accepted can be uploaded again."""
+    from sandbox.discord_contract import LIMITS
+
+    assert LIMITS["file.size"].high == MAX_BYTES
+
+
+def test_a_picture_too_large_once_written_again_is_refused_rather_than_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Noise compresses badly: a small lossy WebP of it, written again as a PNG from its
+    pixels, can pass the upload limit, and Discord would refuse the upload; it is refused here
+    with the reason instead (the limit lowered so that the picture stays small)."""
+    import core.images
+
+    out = io.BytesIO()
+    Image.effect_noise((300, 300), 100).convert("RGB").save(out, format="WEBP", quality=60)
+    monkeypatch.setattr(core.images, "MAX_BYTES", 4 * len(out.getvalue()))
+    with pytest.raises(ImageRefused) as refused:
+        clean_image(out.getvalue())
+    assert refused.value.key == "error.image_too_large"
+    monkeypatch.setattr(core.images, "MAX_BYTES", 100 * len(out.getvalue()))
+    assert clean_image(out.getvalue()).filename == "picture.png"

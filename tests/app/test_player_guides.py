@@ -67,8 +67,25 @@ def test_the_guide_names_the_commands_as_the_readers_client_does(lang: Lang) -> 
     for found in re.findall(r"`(\w+)`", listed[1]):
         assert found in subs, found
     # The player's own commands are all there.
-    for verb in ("vote", "hunt", "note", "say", "post", "role", "status", "players", "help"):
+    for verb in (
+        "vote", "hunt", "note", "say", "post", "role", "status", "players", "help", "votes", "iso",
+    ):  # fmt: skip
         assert "/" + t(lang, f"cmd.{verb}.name") in text, verb
+
+
+#: Where the client puts a message command: right-click a message, then this menu.
+APPS_MENU = {"ru": "Приложения", "en": "Apps"}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_guide_says_where_the_quote_command_is(lang: Lang) -> None:
+    """The message command has no slash: the guide names it as the client does, with the
+    way to it (a post in #game, the Apps menu)."""
+    text = guide(lang)
+    game = "#" + t(lang, "channel.game")
+    path = f"{APPS_MENU[lang]} → {t(lang, 'cmd.quote.name')}"
+    line = next(line for line in text.splitlines() if path in line)
+    assert f"`{game}`" in line
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

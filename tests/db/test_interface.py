@@ -25,6 +25,7 @@ from db.interface import (
     GameStore,
     KillBoards,
     Outbox,
+    PostPictures,
     RequestLog,
     Reviews,
     SettingsRepository,
@@ -47,6 +48,7 @@ CONCERNS: list[type[Any]] = [
     Confirmations,
     KillBoards,
     Reviews,
+    PostPictures,
     StoreLifecycle,
 ]
 

@@ -149,6 +149,8 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
     by_role = {p.role: p.nick for p in live_game(world).players if p.nick != ghost}
     general = ("votes", "iso", "players", "history", "stats", "rules", "help")
     tools = ("role", "status", "say", "post", "profile")
+    # The message command Quote, as the client names it, with where to find it.
+    quote = t(lang, "help.quote", name=t(lang, "cmd.quote.name"))
 
     async def help_of(actor: MemberActor) -> list[str]:
         text = reply_text(await actor.slash(game_ch, "help"))
@@ -161,12 +163,14 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
     mafioso = await help_of(actor_of(world, actors, by_role["mafioso"]))
     assert mafioso == [
         *(help_line(lang, c) for c in ("kill", "note", *tools, *general)),
+        quote,
         t(lang, "help.later"),
         f"`{command_name(lang, 'vote')}`: {later}",
     ]
     villager = await help_of(actor_of(world, actors, by_role["villager"]))
     assert villager == [
         *(help_line(lang, c) for c in ("note", *tools, *general)),
+        quote,
         t(lang, "help.later"),
         f"`{command_name(lang, 'hunt')}`: {later}",
         f"`{command_name(lang, 'vote')}`: {later}",
@@ -175,7 +179,8 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
     assert help_line(lang, "heal") in doctor and help_line(lang, "inject") in doctor
     # A ghost has no requests left (R36); a member who does not play asks what anyone may.
     assert await help_of(actor_of(world, actors, ghost)) == [
-        help_line(lang, c) for c in (*tools, *general)
+        *(help_line(lang, c) for c in (*tools, *general)),
+        quote,
     ]
     assert await help_of(world.player) == [help_line(lang, c) for c in general]
 

@@ -12,6 +12,7 @@ from core.quoting import quote_player_text
 from rules.names import public_order as alphabetical
 from tests.e2e.helpers import (
     add_players,
+    bot_of,
     confirm_now,
     live_game,
     make_world,
@@ -24,6 +25,8 @@ from tests.e2e.helpers import (
 )
 from tests.e2e.test_dawn_report import everyone_posts
 from tests.e2e.test_history_stats import buttons
+from tests.e2e.test_review import button as review_button
+from tests.e2e.test_review import drafts as review_drafts
 
 
 async def test_R34_votes_shows_each_published_tally_turn_by_turn(simcord_env: Env) -> None:
@@ -115,3 +118,89 @@ async def test_iso_lists_one_nicknames_posts_in_order_quoted_and_paged(
     silent = next(p for p in seats if p.nick not in (author.nick,) and p.user_id != other.id)
     none = await refusal(simcord_env, reader.slash(game_ch, "iso", player=silent.nick))
     assert none == t("en", "iso.none", nick=silent.nick)
+
+
+async def test_votes_and_iso_read_the_tables_last_finished_game_after_it_ends(
+    simcord_env: Env,
+) -> None:
+    """Reading the game after it is a forum tradition: with no game running at the table,
+    /votes and /iso (and /iso's autocomplete) read its last finished game, say which game
+    it was, and /help lists them; a sign-up opened since changes nothing."""
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"af{i}" for i in range(8)])
+    await start_game(world, "mafioso=2 doctor=1 villager=5", actors, activity_rules=False)
+    game_id = live_game(world).id
+    seats = live_game(world).players
+    talkers = actors[1:]  # actors[0] never posts: no removal for it here
+    by_user = {a.id: a for a in actors}
+    game_ch = slot(world, "game")
+    await everyone_posts(world, talkers)
+    await until_deadline(world)
+    await everyone_posts(world, talkers)
+    state = live_game(world).engine.state
+    living = [p for p in live_game(world).players if state.alive(p.nick)]
+    target = next(p for p in living if p.role == "villager")
+    voters = [p for p in living if p is not target][:5]
+    for p in voters:
+        reply_text(await by_user[p.user_id].slash(game_ch, "vote", target=target.nick))
+    await until_deadline(world)
+    author = next(p for p in voters if p.user_id != actors[0].id)
+    nicks = [p.nick for p in live_game(world).players]
+    reply_text(await by_user[author.user_id].slash(game_ch, "say", text="After the lynch."))
+    assert await confirm_now(world, "mafia end") == t("en", "host.ended")
+    reply_text(  # the next sign-up
+        await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC")
+    )
+
+    reader = world.player  # not a player of it: what was published is public
+    footer = t("en", "reading.finished", game=game_id)
+    votes = await reader.slash(game_ch, "votes")
+    text = reply_text(votes)
+    assert t("en", "votes.title", turn=2, page=1, pages=1) in text
+    assert t("en", "death.lynch", nick=target.nick, role="Villager") in text
+    assert footer in text
+    iso = reply_text(await reader.slash(game_ch, "iso", player=author.nick))
+    assert "After the lynch." in text + iso and footer in iso
+    offered = await reader.autocomplete(game_ch, "iso", "player", "")
+    assert [c["value"] for c in offered] == alphabetical(nicks)
+    silent = next(p.nick for p in seats if p.user_id == actors[0].id)
+    refused = await refusal(simcord_env, reader.slash(game_ch, "iso", player=silent))
+    assert refused == t("en", "iso.none_finished", nick=silent)
+    lines = reply_text(await reader.slash(game_ch, "help")).split("\n")
+    for command in ("votes", "iso"):
+        assert any(line.startswith(f"`/{t('en', f'cmd.{command}.name')}`") for line in lines)
+
+
+async def test_after_a_reviewed_game_votes_shows_only_the_tallies_published(
+    simcord_env: Env,
+) -> None:
+    """The last turn's results wait for the host's review (core/review.py): after the game
+    /votes shows none of them until he publishes them (only what was public)."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, "mafioso=1 commissar=1 doctor=1 villager=1", players, review=30)
+    game_ch = slot(world, "game")
+    for actor in players:
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    await until_deadline(world)
+    await env.advance_time(1)
+    [draft] = review_drafts(world)
+    reply_text(await world.admin.click(draft, custom_id=review_button(draft, "publish")))
+    seats = {p.user_id: p for p in live_game(world).players}
+    by_user = {a.id: a for a in players}
+    maf = next(p for p in seats.values() if p.role == "mafioso")
+    for p in seats.values():
+        if p is not maf:
+            reply_text(await by_user[p.user_id].slash(game_ch, "vote", target=maf.nick))
+    await until_deadline(world)
+    await env.advance_time(1)
+    assert bot_of(env).service.game_in(world.guild.id) is None  # over: the rules decided
+
+    reader = world.player
+    assert await refusal(env, reader.slash(game_ch, "votes")) == t("en", "votes.none")
+    [draft] = [d for d in review_drafts(world) if d.components]
+    reply_text(await world.admin.click(draft, custom_id=review_button(draft, "publish")))
+    text = reply_text(await reader.slash(game_ch, "votes"))
+    assert t("en", "votes.title", turn=2, page=1, pages=1) in text
+    assert maf.nick in text

@@ -216,3 +216,107 @@ async def test_a_russian_table_gets_its_draft_in_russian(simcord_env: Env) -> No
     with client_locale(players[0], "ru"):
         said = await refusal(env, players[0].slash(slot(world, "game"), "say", text="Ну?"))
     assert said == t("ru", "error.review_pending")
+
+
+async def test_R55_private_replies_keep_to_what_was_public_until_the_results_are_published(
+    simcord_env: Env, restart: Restart
+) -> None:
+    """The mafia kill the villager on turn 1 and the results wait for the host: until they are
+    published, his /role, /status and /help, anyone's /players and the mafia's target list
+    read the game as it was public before them (R35, R55: a death is learnt when announced)."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=30)
+    game_ch = slot(world, "game")
+    for actor in players:
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    seats = seats_by_role(world, players)
+    maf_nick, maf = seats["mafioso"]
+    vil_nick, vil = seats["villager"]
+    _doc_nick, doc = seats["doctor"]
+    reply_text(await maf.slash(game_ch, "kill", target=vil_nick))
+    card_before = reply_text(await vil.slash(game_ch, "role"))
+    players_before = reply_text(await world.player.slash(game_ch, "players"))
+    await until_deadline(world)
+    await env.advance_time(1)
+    assert not live_game(world).engine.state.alive(vil_nick)  # decided, not published
+    dead = t("en", "card.dead")
+
+    assert reply_text(await vil.slash(game_ch, "role")) == card_before
+    status = reply_text(await vil.slash(game_ch, "status"))
+    assert t("en", "status.header", nick=vil_nick, role="Villager", turn=1) in status
+    assert dead not in status
+    assert "The host is writing up the results" in status
+    assert reply_text(await world.player.slash(game_ch, "players")) == players_before
+    # /help: the same tools for the dead villager as for the living doctor, no request
+    help_vil = reply_text(await vil.slash(game_ch, "help"))
+    assert help_vil == reply_text(await doc.slash(game_ch, "help"))
+    offered = await maf.autocomplete(game_ch, "kill", "target", "")
+    assert vil_nick in [c["value"] for c in offered]
+    await restart()  # the draft keeps what was public: a restart reads the same
+    assert reply_text(await vil.slash(game_ch, "role")) == card_before
+    assert reply_text(await world.player.slash(game_ch, "players")) == players_before
+
+    [draft] = drafts(world)
+    reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+    assert len(results(world, 1)) == 1
+    assert dead in reply_text(await vil.slash(game_ch, "role"))
+    assert dead in reply_text(await vil.slash(game_ch, "status"))
+    roster = reply_text(await world.player.slash(game_ch, "players"))
+    assert roster != players_before and vil_nick in roster
+    offered = await maf.autocomplete(game_ch, "kill", "target", "")
+    assert vil_nick not in [c["value"] for c in offered]
+    assert maf_nick not in [c["value"] for c in offered]
+
+
+async def test_R55_a_game_whose_last_results_wait_is_not_over_for_its_players_yet(
+    simcord_env: Env,
+) -> None:
+    """The town lynches the mafioso on turn 2: the game ends at the deadline (the rules
+    decided), its final announcement waits for the host. Until it is published nothing a
+    player asks tells him the game is over: /role, /status, /players and /help read it as it
+    was, /history neither lists it nor opens it, /votes has no tally of it."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=30)
+    game_ch = slot(world, "game")
+    for actor in players:
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    await until_deadline(world)
+    await env.advance_time(1)
+    [draft] = drafts(world)
+    reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+    game_id = live_game(world).id
+    seats = seats_by_role(world, players)
+    maf_nick, maf = seats["mafioso"]
+    for role in ("commissar", "doctor", "villager"):
+        reply_text(await seats[role][1].slash(game_ch, "vote", target=maf_nick))
+    card_before = reply_text(await maf.slash(game_ch, "role"))
+    players_before = reply_text(await world.player.slash(game_ch, "players"))
+    help_before = reply_text(await maf.slash(game_ch, "help"))
+    await until_deadline(world)
+    await env.advance_time(1)
+    assert bot_of(env).service.game_in(world.guild.id) is None  # over, as the rules decided
+
+    assert reply_text(await maf.slash(game_ch, "role")) == card_before
+    status = reply_text(await maf.slash(game_ch, "status"))
+    assert t("en", "status.header", nick=maf_nick, role="Mafioso", turn=2) in status
+    assert "The host is writing up the results" in status
+    assert reply_text(await world.player.slash(game_ch, "players")) == players_before
+    assert reply_text(await maf.slash(game_ch, "help")) != help_before  # no request now
+    assert t("en", "help.quote", name="Quote") in reply_text(await maf.slash(game_ch, "help"))
+    unknown = await refusal(env, world.player.slash(game_ch, "history", game=game_id))
+    assert unknown == t("en", "history.unknown", game=game_id)
+    assert f"#{game_id}" not in reply_text(await world.player.slash(game_ch, "history"))
+    votes = await refusal(env, world.player.slash(game_ch, "votes"))
+    assert votes == t("en", "votes.none")
+
+    [draft] = [d for d in drafts(world) if d.components]
+    reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+    refused = await refusal(env, maf.slash(game_ch, "role"))
+    assert refused == t("en", "error.no_running_game")
+    assert f"#{game_id}" in reply_text(await world.player.slash(game_ch, "history"))
+    votes_text = reply_text(await world.player.slash(game_ch, "votes"))
+    assert t("en", "reading.finished", game=game_id) in votes_text

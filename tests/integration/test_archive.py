@@ -306,3 +306,114 @@ def test_export_cli_writes_json_html_and_markdown(
     # Only a finished game has an archive.
     assert main.main(["export", "--db", db, "--format", "html", "99"]) == 2
     assert "no game 99" in capsys.readouterr().err
+
+
+STORY_1 = "Ночь выдалась холодной. <script>alert('ведущий')</script> **тишина**\n# не заголовок"
+STORY_2 = "The town woke up angry & <b>sure</b>."
+
+
+async def play_reviewed(store: Store, *, publish_last: bool = True) -> tuple[GameService, int]:
+    """A reviewed game (``/mafia new review:30``, core/review.py): the mafioso kills a villager
+    on turn 1, the host writes a story (hostile markup in it) and publishes; on turn 2 the town
+    lynches the mafioso (the game ends), and the last results wait for the host's story too."""
+    await store.save_table(TableSettings(guild_id=GUILD, name="Review", language="ru"))
+    clock = FakeClock()
+    service = GameService(store, clock)
+    await service.new_game(
+        GUILD, HOST, "fast", "UTC", roles="mafioso=1 villager=3", seed=5,
+        activity_rules=False, review=30,
+    )  # fmt: skip
+    for uid in range(4):
+        await service.join(GUILD, MEMBER + uid)
+    live = await service.start(GUILD)
+    game_id = live.id
+    seats = {p.user_id: p for p in live.players}
+    maf = next(uid for uid, p in seats.items() if p.role == "mafioso")
+    town = [uid for uid, p in seats.items() if p.role == "villager"]
+    await service.post(GUILD, maf, "Good morning.")
+    await service.submit(GUILD, maf, {"do": "kill", "target": seats[town[0]].nick})
+    clock.now += timedelta(minutes=10)
+    await service.deadline_reached(game_id)
+    await service.set_story(game_id, 1, STORY_1)
+    clock.now += timedelta(minutes=5)
+    assert await service.publish(game_id, 1)
+    for uid in town[1:]:
+        await service.submit(GUILD, uid, {"do": "vote", "target": seats[maf].nick})
+    clock.now = (await store.require_game(game_id)).deadline or clock.now
+    await service.deadline_reached(game_id)
+    assert (await store.require_game(game_id)).status == "finished"
+    if publish_last:
+        await service.set_story(game_id, 2, STORY_2)
+        assert await service.publish(game_id, 2)
+    return service, game_id
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_R47_the_archive_shows_the_hosts_story_above_each_turns_results(
+    store: Store, lang: Lang
+) -> None:
+    """Each turn's results as published, under the host's story (his text, escaped, shown
+    as his); a turn whose results still wait for the host shows none of them."""
+    _service, game_id = await play_reviewed(store, publish_last=False)
+    pending = await load_finished(store, game_id)
+    assert pending.unpublished == {2} and set(pending.stories) == {1}
+    text = "".join(parse(archive_html(pending, lang)).text)
+    assert t(lang, "announce.results", turn=1) in text
+    assert t(lang, "announce.results", turn=2) not in text
+    assert t(lang, "archive.unpublished") in text
+
+    await _service.set_story(game_id, 2, STORY_2)
+    assert await _service.publish(game_id, 2)
+    game = await load_finished(store, game_id)
+    assert dict(game.stories) == {1: STORY_1, 2: STORY_2} and not game.unpublished
+    html = archive_html(game, lang)
+    page = parse(html)
+    text = "".join(page.text)
+    assert set(page.tags) <= TEMPLATE_TAGS and "script" not in page.tags
+    assert "<b>" not in html and "&lt;b&gt;sure&lt;/b&gt;" in html
+    for number, story in ((1, STORY_1), (2, STORY_2)):
+        results = text.index(t(lang, "announce.results", turn=number))
+        at = text.index(story)  # as he wrote it, line breaks and all
+        assert text.index(f"{t(lang, 'archive.turn')} {number}") < at < results
+        assert text.count(story) == 1
+    assert text.count(t(lang, "archive.story")) == 2
+    assert t(lang, "archive.unpublished") not in text
+
+    md = archive_markdown(game, lang)
+    assert "<script>" not in md and "<b>" not in md
+    assert "\\*\\*тишина\\*\\*" in md and "\n# не" not in md and "> \u2068\\# не заголовок" in md
+    assert md.index(f"### {t(lang, 'archive.story')}") < md.index(t(lang, "archive.dawn"))
+
+
+async def test_R18_R55_a_shot_held_in_review_is_not_known_before_publication(
+    store: Store,
+) -> None:
+    """The mafia kill the commissar, who shoots the mafioso in his window (R18): the game is
+    over in the store, its close waits for the host (core/review.py). Until he publishes,
+    the mafioso's card and the roster read as they were public: the night's death known, the
+    shot not."""
+    await store.save_table(TableSettings(guild_id=GUILD, name="Pistol", language="en"))
+    clock = FakeClock()
+    service = GameService(store, clock)
+    await service.new_game(
+        GUILD, HOST, "fast", "UTC", roles="mafioso=1 commissar=1 villager=2", seed=11,
+        activity_rules=False, review=30,
+    )  # fmt: skip
+    for uid in range(4):
+        await service.join(GUILD, MEMBER + uid)
+    live = await service.start(GUILD)
+    by = {p.role: p.user_id for p in live.players}
+    nick = {p.user_id: p.nick for p in live.players}
+    maf, com = by["mafioso"], by["commissar"]
+    await service.submit(GUILD, maf, {"do": "kill", "target": nick[com]})
+    clock.now += timedelta(minutes=10)
+    await service.deadline_reached(live.id)
+    await service.submit(GUILD, com, {"do": "shoot", "target": nick[maf]})
+    assert (await store.require_game(live.id)).status == "finished"
+    game, _nick, card = await service.card_now(GUILD, maf)
+    assert card.alive and game.review is not None
+    assert not game.public_state.alive(nick[com])  # the night was published at the deadline
+    assert await service.publish(live.id, 1)
+    assert await service.held_game(GUILD) is None
+    with pytest.raises(ServiceError):
+        await service.card_now(GUILD, maf)
