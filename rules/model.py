@@ -50,8 +50,17 @@ PISTOL_CAUSES: frozenset[Cause] = frozenset(
 NOTE_CAUSES: frozenset[Cause] = frozenset({Cause.MAFIA, Cause.LYNCH})
 
 
-class RefusalCode(StrEnum):
-    """Stable codes of refused requests. A refusal only uses what the sender knows (R55)."""
+class Refusals(StrEnum):
+    """What every catalogue of refusal codes is: the shared one (:class:`RefusalCode`) and a
+    role's own (its ``refusals``, e.g. the Doctor's). Each code is a stable string, the key of
+    its text (``refusal.<code>``) and of its line in a replay's output."""
+
+
+class RefusalCode(Refusals):
+    """Stable codes of refused requests that are no one role's own: the phase, the sender, the
+    common verbs, the targets, the host's commands. A refusal only uses what the sender knows
+    (R55). A role's own refusals live in its class (``Role.refusals``).
+    """
 
     GAME_OVER = "game_over"
     REQUEST_CLOSED = "request_closed"
@@ -65,10 +74,6 @@ class RefusalCode(StrEnum):
     VOTE_DEPRIVED = "vote_deprived"
     SELF_TARGET = "self_target"
     OWN_MAFIA_TARGET = "own_mafia_target"
-    DOUBLE_KILL_NOT_GRANTED = "double_kill_not_granted"
-    SAME_TARGETS = "same_targets"
-    INJECTION_USED = "injection_used"
-    SAME_HEAL_TARGET = "same_heal_target"
     NOTE_ALREADY_SENT = "note_already_sent"
     NO_PISTOL = "no_pistol"
     ALREADY_DEAD = "already_dead"  # host command on a dead player
@@ -78,7 +83,7 @@ class RefusalCode(StrEnum):
 
 @attrs.frozen
 class Refusal:
-    code: RefusalCode
+    code: Refusals
 
 
 class RequestFormatError(ValueError):
@@ -294,7 +299,7 @@ class Rejected:
     index: int
     by: str
     do: str
-    reason: RefusalCode
+    reason: Refusals
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "by": self.by, "do": self.do, "reason": str(self.reason)}

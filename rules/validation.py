@@ -9,11 +9,11 @@ here looks at another living player's role except a mafia member's knowledge of 
 
 from __future__ import annotations
 
-from rules.model import GameState, HostAction, Phase, Refusal, RefusalCode, Request
+from rules.model import GameState, HostAction, Phase, Refusal, RefusalCode, Refusals, Request
 from rules.roles import COMMON_VERBS, Verb, verb_spec
 
 
-def _refuse(code: RefusalCode) -> Refusal:
+def _refuse(code: Refusals) -> Refusal:
     return Refusal(code)
 
 
@@ -59,7 +59,7 @@ def validate_request(state: GameState, req: Request, *, hunts_open: bool = True)
     # Deaths of one step (Decision): nothing depends on the order in which a request names
     # its targets, its refusal neither: the first rule (in `_check_target` order) any named
     # player breaks decides.
-    first: tuple[int, RefusalCode] | None = None
+    first: tuple[int, Refusals] | None = None
     for name in req.named():
         found = _target_rule(state, req, name, spec)
         if found is not None and (first is None or found < first):
@@ -69,7 +69,7 @@ def validate_request(state: GameState, req: Request, *, hunts_open: bool = True)
 
 def _target_rule(
     state: GameState, req: Request, name: str, spec: Verb
-) -> tuple[int, RefusalCode] | None:
+) -> tuple[int, Refusals] | None:
     """The first rule one named player breaks, with its rank (lower decides first)."""
     target = state.players[name]
     sender = state.players[req.by]

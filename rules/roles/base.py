@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from rules.model import Cause, RefusalCode
+from rules.model import Cause, RefusalCode, Refusals
 from rules.model import Faction as Faction  # re-exported: roles name their faction here
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ class Verb:
     spares_team: bool = False  # may not name a member of the sender's own faction (R23)
     # The first turn it may be sent, and the refusal before it (R57: no theft without a lynch).
     from_turn: int = 1
-    too_early: RefusalCode = RefusalCode.REQUEST_CLOSED
+    too_early: Refusals = RefusalCode.REQUEST_CLOSED
 
     @property
     def slot_name(self) -> str:
@@ -206,6 +206,9 @@ class Role:
     # the start of a game (None: nothing). Kept by `memory_key` (subclasses share it).
     Memory: ClassVar[type[Any] | None] = None
     memory_key: ClassVar[str | None] = None
+    # The refusals that are this role's own (an enum of :class:`rules.model.Refusals`), which
+    # its ``refuse_request`` and ``refuse_target`` give; each has its text ``refusal.<code>``.
+    refusals: ClassVar[type[Refusals] | None] = None
     # R15: among loners left alive together the lowest rank wins.
     loner_rank: ClassVar[int] = 100
     # The verbs of this role that attack, and the cause of death they aim at (the hosts'
@@ -265,12 +268,12 @@ class Role:
         the step's deaths have all happened (R19, R22)."""
 
     @classmethod
-    def refuse_request(cls, state: GameState, req: Request) -> RefusalCode | None:
+    def refuse_request(cls, state: GameState, req: Request) -> Refusals | None:
         """Role rules of a request by this role, before its targets are looked at."""
         return None
 
     @classmethod
-    def refuse_target(cls, state: GameState, req: Request, name: str) -> RefusalCode | None:
+    def refuse_target(cls, state: GameState, req: Request, name: str) -> Refusals | None:
         """Role rules for one player named by a request of this role (after the common ones:
         not himself, not a dead player)."""
         return None

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules.model import Cause, RefusalCode
+from rules.model import Cause, Refusals
 from rules.roles.base import Faction, Protection, Role, Step, Verb, on_steps
 
 if TYPE_CHECKING:
@@ -17,6 +17,13 @@ if TYPE_CHECKING:
     from rules.pipeline import Resolution
 
 SLOT = "doctor"  # a heal and an injection replace each other
+
+
+class DoctorRefusal(Refusals):
+    """The Doctor's own refusals (R20)."""
+
+    INJECTION_USED = "injection_used"  # the one injection of the game is spent
+    SAME_HEAL_TARGET = "same_heal_target"  # not the same player two turns running
 
 
 @attrs.frozen
@@ -63,6 +70,7 @@ class Doctor(Role):
     hooks = on_steps({Step.LAST_NIGHT_ACTS: doctor})
     Memory = DoctorMemory
     memory_key = "doctor"
+    refusals = DoctorRefusal
 
     @classmethod
     def protections(cls, res: Resolution) -> Sequence[Protection]:
@@ -74,15 +82,15 @@ class Doctor(Role):
         return (Protection(req.target, req.by, frozenset({Cause.MAFIA, Cause.POISON})),)
 
     @classmethod
-    def refuse_request(cls, state: GameState, req: Request) -> RefusalCode | None:
+    def refuse_request(cls, state: GameState, req: Request) -> DoctorRefusal | None:
         if req.do == "inject" and cls.recall(state).injection_used:
-            return RefusalCode.INJECTION_USED  # R20
+            return DoctorRefusal.INJECTION_USED  # R20
         return None
 
     @classmethod
-    def refuse_target(cls, state: GameState, req: Request, name: str) -> RefusalCode | None:
+    def refuse_target(cls, state: GameState, req: Request, name: str) -> DoctorRefusal | None:
         if req.do == "heal" and name == cls.recall(state).last_heal:
-            return RefusalCode.SAME_HEAL_TARGET  # R20
+            return DoctorRefusal.SAME_HEAL_TARGET  # R20
         return None
 
     @classmethod

@@ -7,7 +7,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from rules.killboard import agreed_kill
-from rules.model import Cause, RefusalCode
+from rules.model import Cause, Refusals
 from rules.roles.base import Faction, Role, Shape, Step, Verb, attack_hits, on_steps
 
 if TYPE_CHECKING:
@@ -29,6 +29,13 @@ def mafia_kill(res: Resolution) -> None:
         res.kill(victim, Cause.MAFIA, by)
 
 
+class MafiaRefusal(Refusals):
+    """The mafia's own refusals of a kill request (R23, R36)."""
+
+    DOUBLE_KILL_NOT_GRANTED = "double_kill_not_granted"  # two targets without the host's grant
+    SAME_TARGETS = "same_targets"  # the double kill names one player twice
+
+
 class MafiaMember(Role):
     """R23: every mafia member may send the kill request."""
 
@@ -39,14 +46,15 @@ class MafiaMember(Role):
     verb_specs = (Verb("kill", shape=Shape.TARGET_OR_PAIR, spares_team=True),)
     hooks = on_steps({Step.NIGHT_KILL: mafia_kill})
     attacks = MappingProxyType({"kill": Cause.MAFIA})
+    refusals = MafiaRefusal
 
     @classmethod
-    def refuse_request(cls, state: GameState, req: Request) -> RefusalCode | None:
+    def refuse_request(cls, state: GameState, req: Request) -> MafiaRefusal | None:
         if req.do == "kill" and req.targets is not None:
             if not state.double_kill:
-                return RefusalCode.DOUBLE_KILL_NOT_GRANTED  # R23, R36
+                return MafiaRefusal.DOUBLE_KILL_NOT_GRANTED  # R23, R36
             if req.targets[0] == req.targets[1]:
-                return RefusalCode.SAME_TARGETS
+                return MafiaRefusal.SAME_TARGETS
         return None
 
     @classmethod

@@ -10,6 +10,7 @@ Nothing registers itself by being imported.
 
 from __future__ import annotations
 
+from rules.model import RefusalCode, Refusals
 from rules.roles.base import BASE_VERBS, Faction, Hook, Role, Step, Verb
 from rules.roles.commissar import Commissar
 from rules.roles.crook import Crook
@@ -58,6 +59,10 @@ def register(cls: type[Role], *, internal: bool = False) -> type[Role]:
     for spec in _specs_of(cls):
         if spec.name in known and known[spec.name] != spec:
             raise ValueError(f"verb {spec.name!r} of {cls.__name__} clashes with a known verb")
+    codes = {code.value: code for code in refusal_codes()}
+    for code in cls.refusals or ():
+        if codes.get(code.value, code) is not code:
+            raise ValueError(f"refusal {code.value!r} of {cls.__name__} clashes with a known one")
     (INTERNAL_ROLES if internal else ROLES)[cls.code] = cls
     _changed()
     return cls
@@ -86,6 +91,16 @@ def role_class(code: str) -> type[Role]:
 def role_classes() -> tuple[type[Role], ...]:
     """Every registered class, setup roles first, in registry order."""
     return (*ROLES.values(), *INTERNAL_ROLES.values())
+
+
+def refusal_codes() -> tuple[Refusals, ...]:
+    """Every code a request can be refused with: the shared ones (:class:`RefusalCode`), then
+    each registered role's own (``Role.refusals``), once each, in registry order."""
+    seen: dict[str, Refusals] = {code.value: code for code in RefusalCode}
+    for cls in role_classes():
+        for code in cls.refusals or ():
+            seen.setdefault(code.value, code)
+    return tuple(seen.values())
 
 
 def verb_spec(verb: str) -> Verb | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.i18n import catalogue
-from rules.model import RefusalCode
+from rules.roles import refusal_codes
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEDULE_CODES = re.findall(
@@ -19,7 +19,7 @@ SCHEDULE_CODES = re.findall(
 def service_keys() -> set[str]:
     text = (ROOT / "core" / "service.py").read_text(encoding="utf-8")
     keys = set(re.findall(r'ServiceError\(\s*"([\w.]+\w)"', text))
-    keys |= {f"refusal.{code}" for code in RefusalCode}
+    keys |= {f"refusal.{code}" for code in refusal_codes()}
     keys |= {f"error.{code}" for code in SCHEDULE_CODES}
     return keys
 

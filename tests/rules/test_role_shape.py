@@ -127,3 +127,57 @@ def test_R25_R27_host_account_facts_come_from_the_roles() -> None:
     fates = {(r["by"], r["do"]): r for r in payload["requests"]}
     assert fates[("Man", "poison")]["hits"] == [{"target": "V2", "fate": "poisoned"}]
     assert fates[("Tm", "slander")]["fate"] == "done"
+
+
+def test_R20_R23_a_roles_own_refusals_are_its_class_s() -> None:
+    """The Doctor's and the mafia's refusals are declared by their classes, not in the shared
+    catalogue; the registry lists every code once (shared ones first), so each has its text."""
+    from rules.model import RefusalCode
+    from rules.roles import MafiaMember, refusal_codes
+    from rules.roles.doctor import DoctorRefusal
+    from rules.roles.mafia import MafiaRefusal
+
+    assert Doctor.refusals is DoctorRefusal and MafiaMember.refusals is MafiaRefusal
+    shared = {c.value for c in RefusalCode}
+    assert not shared & {c.value for c in DoctorRefusal}
+    assert not shared & {c.value for c in MafiaRefusal}
+    codes = [c.value for c in refusal_codes()]
+    assert len(codes) == len(set(codes))
+    assert {"injection_used", "same_heal_target", "double_kill_not_granted"} <= set(codes)
+    game = Game.new(GAME, seed=3)
+    game.submit(Request("Doc", "heal", target="V3"))
+    game.resolve_and_finish()
+    refusal = game.submit(Request("Doc", "heal", target="V3"))
+    assert refusal is not None and refusal.code is DoctorRefusal.SAME_HEAL_TARGET
+    refusal = game.submit(Request("Maf", "kill", targets=("V1", "V2")))
+    assert refusal is not None and refusal.code is MafiaRefusal.DOUBLE_KILL_NOT_GRANTED
+
+
+def test_a_role_registered_at_run_time_brings_its_refusals() -> None:
+    """A new role is one class: its verbs, its refusals and their codes come with it."""
+    from rules.model import Faction, Refusals
+    from rules.roles import Role, Verb, refusal_codes, register, unregister
+
+    class ClerkRefusal(Refusals):
+        OUT_OF_STAMPS = "out_of_stamps"
+
+    class Clerk(Role):
+        code = "clerk_test"
+        faction = Faction.TOWN
+        verbs = frozenset({"stamp"})
+        verb_specs = (Verb("stamp"),)
+        refusals = ClerkRefusal
+
+        @classmethod
+        def refuse_request(cls, state: GameState, req: Request) -> ClerkRefusal | None:
+            return ClerkRefusal.OUT_OF_STAMPS if req.do == "stamp" else None
+
+    register(Clerk)
+    try:
+        assert ClerkRefusal.OUT_OF_STAMPS in refusal_codes()
+        game = Game.new([("C", "clerk_test"), *GAME[1:]], seed=3)
+        refusal = game.submit(Request("C", "stamp", target="V1"))
+        assert refusal is not None and refusal.code is ClerkRefusal.OUT_OF_STAMPS
+    finally:
+        unregister(Clerk)
+    assert ClerkRefusal.OUT_OF_STAMPS not in refusal_codes()
