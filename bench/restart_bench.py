@@ -38,6 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from db import migrations
 
@@ -45,6 +46,12 @@ ROOT = Path(__file__).resolve().parents[1]
 T0 = dt.datetime(2025, 3, 1, 10, 0, tzinfo=dt.UTC)
 PLAYERS = 12
 RESOLVED_TURNS = 4
+#: The restart happens this long before the open turn's deadline (21:00 Moscow on the forum
+#: schedule): 19:30 Moscow, in the forum day (12:00-21:00), when the hunts-open notice (12:00)
+#: and the reminders (18:00) of the turn were queued before the restart, and the clock, once
+#: re-armed, must see from the store that they were (the last-hour notice, 20:00, is next).
+BEFORE_DEADLINE = dt.timedelta(hours=1, minutes=30)
+MOSCOW = ZoneInfo("Europe/Moscow")
 
 
 class _Clock:
@@ -57,6 +64,7 @@ class _Clock:
 
 async def _play_template(path: Path) -> int:
     """One running game played through the real service; returns its accepted entries."""
+    from core.clock import Event
     from core.service import GameService, ServiceError
     from db.store import Store
 
@@ -104,14 +112,22 @@ async def _play_template(path: Path) -> int:
             if live.engine.phase.value == "pistol":
                 await service.deadline_reached(live.id)
             assert service.live.get(live.id) is live, "the template game ended"
+        # The forum day of the open turn until the restart: what the clock queued by then.
+        deadline = live.record.deadline
+        assert deadline is not None
+        clock.now = deadline - BEFORE_DEADLINE
+        assert await service.timed_notice(live.id, Event.HUNTS_OPEN)
+        await service.send_reminders(live.id)
         rows = await store.log_entries(live.id, accepted_only=True)
         return len(rows)
     finally:
         await store.close()
 
 
-def build(path: Path, games: int) -> int:
-    """``games`` copies of the template game in a fresh database; returns accepted entries."""
+def build(path: Path, games: int) -> tuple[int, dt.datetime]:
+    """``games`` copies of the template game in a fresh database, their deadlines spread
+    over the hour after the template's; returns the accepted entries and the moment of the
+    restart (:data:`BEFORE_DEADLINE` before the first deadline)."""
     template = path.with_name("template.db")
     if not template.exists():
         asyncio.run(_play_template(template))
@@ -135,14 +151,15 @@ def build(path: Path, games: int) -> int:
     conn.execute("BEGIN")
     conn.execute("CREATE TEMP TABLE k (n INTEGER PRIMARY KEY)")
     conn.executemany("INSERT INTO k VALUES (?)", [(n,) for n in range(1, games + 1)])
-    future = dt.datetime.now(dt.UTC) + dt.timedelta(days=2)
+    [(stored,)] = conn.execute("SELECT deadline FROM t.games").fetchall()
+    first = dt.datetime.fromisoformat(stored)
     game_cols = [c for c in cols["games"] if c not in ("id", "guild_id", "table_id", "deadline")]
     conn.execute(
         f"INSERT INTO games (id, guild_id, table_id, deadline, {', '.join(game_cols)}) "
         f"SELECT k.n, 10000 + k.n, 10000 + k.n, "
         f"strftime('%Y-%m-%dT%H:%M:%S.000000+00:00', ?, '+' || (k.n % 3600) || ' seconds'), "
         f"{', '.join('g.' + c for c in game_cols)} FROM k, t.games g",
-        (future.strftime("%Y-%m-%d %H:%M:%S"),),
+        (first.strftime("%Y-%m-%d %H:%M:%S"),),
     )
     for table in (
         "players",
@@ -166,7 +183,7 @@ def build(path: Path, games: int) -> int:
     ).fetchone()[0]
     conn.close()
     migrations.mark_closed_cleanly(path)  # as the bot leaves it after a clean shutdown
-    return int(accepted)
+    return int(accepted), first - BEFORE_DEADLINE
 
 
 # --- the children -----------------------------------------------------------------------------
@@ -187,8 +204,9 @@ def _plain_read(path: Path) -> dict[str, Any]:
     return {"seconds": time.perf_counter() - start, "rows": rows}
 
 
-async def _start(path: Path) -> dict[str, Any]:
-    """What ``MafiaBot.setup_hook`` does with the store, the service and the clock."""
+async def _start(path: Path, at: dt.datetime) -> dict[str, Any]:
+    """What ``MafiaBot.setup_hook`` does with the store, the service and the clock, with the
+    service's clock at ``at`` when the start begins (and running on from there)."""
     from bot.clock import GameClock
     from core.service import GameService
     from db.store import open_store
@@ -198,14 +216,23 @@ async def _start(path: Path) -> dict[str, Any]:
 
     gc.collect()
     start = time.perf_counter()
+
+    def now() -> dt.datetime:
+        return at + dt.timedelta(seconds=time.perf_counter() - start)
+
     store = await open_store(path)
-    service = GameService(store, clock=lambda: dt.datetime.now(dt.UTC))
+    service = GameService(store, clock=now)
     await service.load()
+    armed = time.perf_counter()
     clock = GameClock(service, deliver)
     clock.rearm()
-    await asyncio.sleep(0)  # the clock computes its first wake-up over every game, then sleeps
-    assert clock._sleeping, "the clock did not go to sleep"
+    # The clock acts on what is due (it looks in the outbox for the notices and reminders
+    # queued before the restart), then sleeps until its first event.
+    await asyncio.sleep(0)
+    while not clock._sleeping:
+        await asyncio.sleep(0.0005)
     loaded = time.perf_counter()
+    queued = len(await store.pending_outbox())
     gc.collect()  # as main.py run (freeze_heap)
     gc.freeze()
     seconds = time.perf_counter() - start
@@ -220,7 +247,9 @@ async def _start(path: Path) -> dict[str, Any]:
     out = {
         "seconds": seconds,
         "load_seconds": loaded - start,
+        "clock_seconds": loaded - armed,
         "games": len(service.live),
+        "queued": queued,
         "checked": getattr(store, "integrity_checked", None),
         "full_gc": full_gc,
         "frozen_gc": frozen_gc,
@@ -231,9 +260,62 @@ async def _start(path: Path) -> dict[str, Any]:
     return out
 
 
-def _child(mode: str, path: Path) -> dict[str, Any]:
+def _catalogues() -> dict[str, Any]:
+    """The message catalogues' share of a start (core/i18n.py), in a fresh process: the
+    commands' modules are imported as ``setup_hook`` loads them (their English names and
+    descriptions are rendered then), which tells which messages a start renders; then, on
+    catalogues of their own, the work of that start is timed: finding the entries of both
+    languages and parsing those messages, plus the Russian ones of the commands (what a
+    start that syncs the commands translates). Beside it, in the same process, the parse of
+    the whole files as every start did before (English once, Russian twice: its bundle and
+    its catalogue)."""
+    import importlib
+
+    from fluent.runtime import FluentResource
+
+    from bot.client import EXTENSIONS
+    from core import i18n
+
+    for extension in EXTENSIONS:
+        importlib.import_module(extension)
+    rendered = list(i18n._sources("en")._parsed)
+    commands = [k for k in i18n._sources("ru").texts if k.startswith(("cmd-", "choice-"))]
+    gc.collect()
+    start = time.perf_counter()
+    en, ru = i18n._Sources("en"), i18n._Sources("ru")
+    for entry_id in rendered:
+        en.entry(entry_id)
+    lazy = time.perf_counter() - start
+    for entry_id in commands:
+        ru.entry(entry_id)
+    synced = time.perf_counter() - start
+    texts = {
+        lang: [
+            p.read_text(encoding="utf-8") for p in sorted((i18n.LOCALES_DIR / lang).glob("*.ftl"))
+        ]
+        for lang in i18n.LANGUAGES
+    }
+    start = time.perf_counter()
+    times_of: tuple[tuple[i18n.Lang, int], ...] = (("en", 1), ("ru", 2))
+    for lang, times in times_of:
+        for _ in range(times):
+            for text in texts[lang]:
+                FluentResource(text)
+    whole = time.perf_counter() - start
+    entries = sum(len(i18n._sources(lang).texts) for lang in i18n.LANGUAGES)
+    return {
+        "seconds": lazy,
+        "synced": synced,
+        "whole": whole,
+        "rendered": len(rendered),
+        "commands": len(commands),
+        "entries": entries,
+    }
+
+
+def _child(mode: str, path: Path, at: dt.datetime) -> dict[str, Any]:
     proc = subprocess.run(
-        [sys.executable, "-m", "bench.restart_bench", "--child", mode, str(path)],
+        [sys.executable, "-m", "bench.restart_bench", "--child", mode, str(path), at.isoformat()],
         cwd=ROOT,
         capture_output=True,
         check=False,
@@ -245,10 +327,11 @@ def _child(mode: str, path: Path) -> dict[str, Any]:
     return result
 
 
-def _median(path: Path, mode: str, runs: int) -> dict[str, Any]:
-    results = [_child(mode, path) for _ in range(runs)]
+def _median(path: Path, mode: str, runs: int, at: dt.datetime) -> dict[str, Any]:
+    results = [_child(mode, path, at) for _ in range(runs)]
     out = dict(results[-1])
-    for key in ("seconds", "load_seconds", "full_gc", "frozen_gc", "rss"):
+    keys = ("seconds", "load_seconds", "clock_seconds", "full_gc", "frozen_gc", "rss")
+    for key in (*keys, "synced", "whole"):
         if key in out:
             out[key] = statistics.median(r[key] for r in results)
     return out
@@ -264,19 +347,26 @@ def _ratio(label: str, measured: float, goal: float, unit: str = "s") -> None:
 def bench(tmp: Path, games: int, runs: int, *, big: bool) -> None:
     path = tmp / f"restart-{games}.db"
     t = time.perf_counter()
-    entries = build(path, games)
+    entries, at = build(path, games)
     size = path.stat().st_size
     print(
         f"restart: {games:,} running games, {entries:,} accepted log entries "
         f"({entries / games:.0f} a game), {size / 2**20:.0f} MiB file "
         f"(built in {time.perf_counter() - t:.1f} s); median of {runs} runs"
     )
-    plain = _median(path, "plain", runs)
-    start = _median(path, "start", runs)
+    local = at.astimezone(MOSCOW)
+    print(
+        f"restart: at {local:%H:%M} Moscow time (the forum day: the turn's hunts-open notice "
+        f"and reminders were queued before the restart; its deadline 21:00-22:00)"
+    )
+    plain = _median(path, "plain", runs, at)
+    start = _median(path, "start", runs, at)
     assert start["games"] == games and start["checked"] is False, start
+    assert start["queued"] == 0, f"the start queued {start['queued']} rows again"
     print(
         f"restart: start path (open_store + GameService.load + clock armed) "
-        f"{start['load_seconds']:.3f} s, then gc.collect + gc.freeze (main.py run) "
+        f"{start['load_seconds']:.3f} s (of which the clock, from rearm until it sleeps: "
+        f"{start['clock_seconds']:.3f} s), then gc.collect + gc.freeze (main.py run) "
         f"{start['seconds'] - start['load_seconds']:.3f} s; plain read of {plain['rows']:,} "
         f"rows {plain['seconds']:.3f} s"
     )
@@ -294,14 +384,20 @@ def bench(tmp: Path, games: int, runs: int, *, big: bool) -> None:
     )
     if big:
         return
-    unclean = _child("unclean", path)
+    night = _child("start", path, at - dt.timedelta(hours=17))  # 02:30 Moscow: nothing due
+    print(
+        f"restart: the same at {(at - dt.timedelta(hours=17)).astimezone(MOSCOW):%H:%M} Moscow "
+        f"time (no notice due): {night['load_seconds']:.3f} s (the clock "
+        f"{night['clock_seconds']:.3f} s)"
+    )
+    unclean = _child("unclean", path, at)
     assert unclean["checked"] is True, unclean
     print(f"restart: after an unclean shutdown (integrity check): {unclean['load_seconds']:.3f} s")
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("DELETE FROM snapshots")  # an old database: every game from its full log
     conn.close()
     migrations.mark_closed_cleanly(path)
-    full = _child("start", path)
+    full = _child("start", path, at)
     print(
         "restart: with no snapshots (an old database: every game from its full log): "
         f"{full['load_seconds']:.3f} s"
@@ -313,18 +409,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--big", type=int, default=10000, help="the large run (0: skip it)")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--child", nargs=2, metavar=("MODE", "PATH"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=3, metavar=("MODE", "PATH", "AT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         mode, db = args.child[0], Path(args.child[1])
         if mode == "plain":
             result = _plain_read(db)
+        elif mode == "catalogues":
+            result = _catalogues()
         else:
             if mode == "unclean":
                 migrations.clean_marker(db).unlink(missing_ok=True)
-            result = asyncio.run(_start(db))
+            result = asyncio.run(_start(db, dt.datetime.fromisoformat(args.child[2])))
         print(json.dumps(result))
         return
+    cat = _median(Path("-"), "catalogues", args.runs, T0)
+    print(
+        f"restart: message catalogues at start-up (core/i18n.py, parsed lazily): "
+        f"{cat['seconds'] * 1e3:.1f} ms (find the {cat['entries']} entries of both languages, "
+        f"parse the {cat['rendered']} English messages the commands' modules render); "
+        f"{cat['synced'] * 1e3:.1f} ms with the {cat['commands']} Russian ones of a command "
+        f"sync; the whole files parsed, as every start did before: {cat['whole']:.3f} s"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         bench(Path(tmp), args.games, args.runs, big=False)
         if args.big:

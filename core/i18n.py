@@ -55,28 +55,113 @@ def catalogue_key(message_id: str) -> str:
     return message_id.replace("-", ".")
 
 
-@cache
-def _messages(lang: Lang) -> dict[str, ast.Message]:
-    """The parsed messages of one language by dotted key; a syntax error fails loudly."""
-    messages: dict[str, ast.Message] = {}
-    for path in sorted((LOCALES_DIR / lang).glob("*.ftl")):
-        resource = FluentResource(path.read_text(encoding="utf-8"))
-        for entry in resource.body:
+#: Where a Fluent entry starts: its identifier at the start of a line (a term's with a dash),
+#: then ``=``. Everything up to the next such line (its indented lines, blank lines, comments)
+#: belongs to it: Fluent allows nothing else at the start of a line.
+_ENTRY_START: Final = re.compile(r"^-?[a-zA-Z][a-zA-Z0-9_-]*[ ]*=", re.MULTILINE)
+
+
+class _Sources:
+    """One language's Fluent files, each entry parsed on first use.
+
+    Start-up reads the files and finds where each entry starts (a scan for the lines that
+    begin an entry, no parse); an entry is parsed the first time it is looked up, from its
+    own text. So a start-up costs milliseconds instead of the whole catalogue's parse, and a
+    process only ever parses the messages it renders. The files are read once per process:
+    nothing parsed is kept anywhere else, so a changed ``.ftl`` is read by the next start.
+    A syntax error fails loudly when its entry (or the text before a file's first entry) is
+    parsed; the catalogue tests parse every entry (:func:`catalogue`)."""
+
+    def __init__(self, lang: Lang) -> None:
+        #: Fluent id (a term's with its dash) -> its file and its text.
+        self.texts: dict[str, tuple[Path, str]] = {}
+        self._parsed: dict[str, ast.Message | ast.Term] = {}
+        for path in sorted((LOCALES_DIR / lang).glob("*.ftl")):
+            text = path.read_text(encoding="utf-8")
+            starts = [m.start() for m in _ENTRY_START.finditer(text)]
+            self._check_preamble(path, text[: starts[0] if starts else len(text)])
+            for begin, end in zip(starts, [*starts[1:], len(text)], strict=True):
+                chunk = text[begin:end]
+                entry_id = chunk[: chunk.index("=")].strip()
+                if entry_id in self.texts:
+                    raise ValueError(f"{path}: {entry_id} is defined twice")
+                self.texts[entry_id] = (path, chunk)
+
+    @staticmethod
+    def _check_preamble(path: Path, text: str) -> None:
+        """What comes before a file's first entry may only be comments."""
+        if not text.strip():
+            return
+        for entry in FluentResource(text).body:
             if isinstance(entry, ast.Junk):
                 raise ValueError(f"{path}: cannot parse {entry.content!r}")
-            if isinstance(entry, ast.Message):
-                key = catalogue_key(entry.id.name)
-                if key in messages:
-                    raise ValueError(f"{path}: {entry.id.name} is defined twice")
-                messages[key] = entry
-    return messages
+
+    def entry(self, entry_id: str) -> ast.Message | ast.Term:
+        """The parsed entry (KeyError if there is none)."""
+        found = self._parsed.get(entry_id)
+        if found is not None:
+            return found
+        path, text = self.texts[entry_id]
+        entries: list[ast.Message | ast.Term] = []
+        for item in FluentResource(text).body:
+            if isinstance(item, ast.Junk):
+                raise ValueError(f"{path}: cannot parse {item.content!r}")
+            if isinstance(item, (ast.Message, ast.Term)):
+                entries.append(item)
+        name = entry_id.removeprefix("-")
+        if len(entries) != 1 or entries[0].id.name != name:  # the scan and the parser disagree
+            raise ValueError(f"{path}: cannot parse {text!r}")
+        self._parsed[entry_id] = entries[0]
+        return entries[0]
+
+    def message(self, key: str) -> ast.Message:
+        """The parsed message of a dotted key (KeyError if there is none)."""
+        entry = self.entry(fluent_id(key))
+        assert isinstance(entry, ast.Message)
+        return entry
+
+    def keys(self) -> list[str]:
+        """The dotted keys of the messages, in file order."""
+        return [catalogue_key(i) for i in self.texts if not i.startswith("-")]
+
+
+class _LazyEntries(dict[str, ast.Message | ast.Term]):
+    """A bundle's messages (or terms): each parsed and added when the bundle first asks."""
+
+    def __init__(self, sources: _Sources, prefix: str) -> None:
+        super().__init__()
+        self._sources = sources
+        self._prefix = prefix
+
+    def __missing__(self, entry_id: str) -> ast.Message | ast.Term:
+        full = self._prefix + entry_id
+        if full not in self._sources.texts:
+            raise KeyError(entry_id)
+        entry = self[entry_id] = self._sources.entry(full)
+        return entry
+
+    def __contains__(self, entry_id: object) -> bool:
+        return dict.__contains__(self, entry_id) or (
+            isinstance(entry_id, str) and self._prefix + entry_id in self._sources.texts
+        )
+
+
+@cache
+def _sources(lang: Lang) -> _Sources:
+    return _Sources(lang)
+
+
+def _message(lang: Lang, key: str) -> ast.Message:
+    return _sources(lang).message(key)
 
 
 @cache
 def _bundle(lang: Lang) -> FluentBundle:
+    """The language's bundle; it parses each message the first time it formats it (the
+    bundle looks its messages and terms up with ``in`` and ``[]`` only)."""
     bundle = FluentBundle([lang], use_isolating=False)
-    for path in sorted((LOCALES_DIR / lang).glob("*.ftl")):
-        bundle.add_resource(FluentResource(path.read_text(encoding="utf-8")))
+    bundle._messages = _LazyEntries(_sources(lang), "")
+    bundle._terms = _LazyEntries(_sources(lang), "-")
     return bundle
 
 
@@ -84,11 +169,13 @@ def _bundle(lang: Lang) -> FluentBundle:
 def catalogue(lang: Lang) -> dict[str, str]:
     """Dotted key -> the Fluent source of the message (its plain text when it has no
     variables or selectors: command names, role names)."""
-    return {
-        key: serialize_pattern(message.value).strip()
-        for key, message in _messages(lang).items()
-        if message.value is not None
-    }
+    sources = _sources(lang)
+    out: dict[str, str] = {}
+    for entry_id in sources.texts:  # every entry parsed: a syntax error anywhere fails here
+        entry = sources.entry(entry_id)
+        if isinstance(entry, ast.Message) and entry.value is not None:
+            out[catalogue_key(entry_id)] = serialize_pattern(entry.value).strip()
+    return out
 
 
 def _walk(node: Any) -> Iterator[Any]:
@@ -106,13 +193,13 @@ def variables(lang: Lang, key: str) -> frozenset[str]:
     """Names of the variables (``$name``) a message uses, selectors included."""
     return frozenset(
         node.id.name
-        for node in _walk(_messages(lang)[key])
+        for node in _walk(_message(lang, key))
         if isinstance(node, ast.VariableReference)
     )
 
 
 def has_key(key: str) -> bool:
-    return key in _messages(DEFAULT_LANG)
+    return fluent_id(key) in _sources(DEFAULT_LANG).texts
 
 
 def _fluent_value(value: Any) -> Any:
@@ -160,7 +247,8 @@ class Matcher:
 
     def __init__(self, lang: Lang, key: str) -> None:
         self._groups: dict[str, str] = {}
-        message = _messages(lang).get(key) or _messages(DEFAULT_LANG)[key]
+        has = fluent_id(key) in _sources(lang).texts
+        message = _message(lang if has else DEFAULT_LANG, key)
         assert message.value is not None
         self._regex = re.compile("^" + self._pattern(message.value) + "$")
 

@@ -713,7 +713,7 @@ class GameService:
     async def _deal_cards_once(self, live: LiveGame) -> None:
         """Queue the role cards and turn 1's opening unless they are queued already (the
         start commits them with the seats; a game started by an older build may lack them)."""
-        if any(o.kind == "role_card" for o in await self.store.outbox(live.id)):
+        if await self.store.last_outbox(live.id, "role_card") is not None:
             return
         deadline = live.record.deadline
         cards = [Announcement("role_card", p.nick, {"turn": 1}) for p in live.players]
@@ -1405,9 +1405,7 @@ class GameService:
             turn = game.engine.turn
             if game.reminded_turn >= turn:
                 return 0
-            if any(
-                o.kind == "reminder" and o.turn == turn for o in await self.store.outbox(game_id)
-            ):
+            if await self.store.last_outbox(game_id, "reminder", turn) is not None:
                 game.reminded_turn = turn
                 return 0  # queued before a restart
             reminders = reminder_announcements(game.engine.state)
@@ -1433,13 +1431,12 @@ class GameService:
             deadline = game.record.deadline
             assert deadline is not None  # pending_notice checked it
             turn = game.engine.turn
-            for row in reversed(await self.store.outbox(game_id)):
-                if row.kind == kind.value and row.turn == turn:  # queued before a restart
-                    named = datetime.fromisoformat(str(row.payload["payload"]["deadline"]))
-                    game.notices[kind.value] = NoticeMark(turn, named)
-                    if notice_done(kind, game.notices[kind.value], turn, deadline):
-                        return False
-                    break
+            row = await self.store.last_outbox(game_id, kind.value, turn)
+            if row is not None:  # queued before a restart
+                named = datetime.fromisoformat(str(row.payload["payload"]["deadline"]))
+                game.notices[kind.value] = NoticeMark(turn, named)
+                if notice_done(kind, game.notices[kind.value], turn, deadline):
+                    return False
             if kind is Event.HUNTS_OPEN:
                 notice = hunts_open_announcement(deadline.isoformat())
             else:

@@ -13,7 +13,8 @@ Definitions (the README repeats them for players):
 - **won**: the member's faction *at the end* is the winner: town, mafia, or the maniac alone
   (R12, R15). A Foundling converted by the Boss's death counts with the mafia (R22); a promoted
   Sergeant stays town (R19). A draw, or a game the host ended (no winner), is won by nobody.
-- **by faction**: the faction at the end; **by role**: the role dealt at the start.
+- **by side**: the side a member wins with, by his faction at the end (the town, the mafia, or a
+  loner's own: ``maniac``, ``crook``); **by role**: the role dealt at the start.
 - **survived**: alive at the end. **lynched**: died by the day's vote (cause ``lynch``);
   **deaths**: every death by its cause (docs/REFERENCE.md section 8's causes).
 - **checks**: the checks (R18) the member made as commissar, or as the sergeant promoted to
@@ -61,8 +62,8 @@ FACTION_WINNER: Final[Mapping[Faction, str]] = {
     Faction.MAFIA: "mafia",
 }
 #: The winners that are a side (a draw or no winner is won by nobody): the town, the mafia
-#: and each loner of the registry (``maniac``, ...).
-FACTIONS: Final[tuple[str, ...]] = ("town", "mafia", *loner_winners())
+#: and each loner of the registry (``maniac``, ...), who wins alone, under his role's name.
+SIDES: Final[tuple[str, ...]] = ("town", "mafia", *loner_winners())
 
 
 def side_of(role: type[Role]) -> str:
@@ -80,7 +81,7 @@ class SeatFacts:
     nick: str
     user_id: int
     role: str  # the role dealt
-    faction: str  # at the end: "town" | "mafia" | "maniac"
+    side: str  # the side he wins with, by his faction at the end: "town" | "mafia" | "maniac" ...
     won: bool
     alive: bool
     cause: str | None  # the cause of death, None when alive
@@ -108,10 +109,10 @@ class GameFacts:
 
 def _history(script: Mapping[str, object]) -> tuple[list[TurnResult], dict[str, str]]:
     """The game replayed from its export: every turn's result (with the step of each role
-    change, which the replay format leaves out) and each nickname's faction at the end."""
+    change, which the replay format leaves out) and each nickname's side at the end."""
     game, _outcome = replay_game(script)
-    factions = {nick: side_of(p.role_cls) for nick, p in game.state.players.items()}
-    return game.history, factions
+    sides = {nick: side_of(p.role_cls) for nick, p in game.state.players.items()}
+    return game.history, sides
 
 
 def _ended(summary: Mapping[str, Any], stored: datetime) -> datetime:
@@ -129,7 +130,7 @@ def _before_check(step: Step | None) -> bool:
 
 def game_facts(game: FinishedGame) -> GameFacts:
     """The facts of one finished game (pure: reads only ``game``)."""
-    history, end_factions = _history(game.script)
+    history, end_sides = _history(game.script)
     seats = {p.nick: p for p in game.players}
     mafia = {  # R12: the mafia members dealt
         e["nick"] for e in game.summary["roles"] if role_class(e["role"]).faction is Faction.MAFIA
@@ -152,14 +153,14 @@ def game_facts(game: FinishedGame) -> GameFacts:
     out: list[SeatFacts] = []
     for entry in game.summary["roles"]:
         nick = entry["nick"]
-        faction = end_factions[nick]
+        side = end_sides[nick]
         out.append(
             SeatFacts(
                 nick=nick,
                 user_id=seats[nick].user_id,
                 role=entry["role"],
-                faction=faction,
-                won=faction == winner,  # R15, R22
+                side=side,
+                won=side == winner,  # R15, R22
                 alive=bool(entry["alive"]),
                 cause=entry.get("cause"),
                 checks=checks[nick],
@@ -287,7 +288,7 @@ class MemberStats:
     user_id: int
     games: int
     wins: int
-    by_faction: Mapping[str, Tally]  # faction at the end -> games, wins
+    by_side: Mapping[str, Tally]  # the side won with (SIDES) -> games, wins
     by_role: Mapping[str, Tally]  # role dealt -> games, wins
     survived: int
     lynched: int
@@ -315,7 +316,7 @@ def visible_games(games: Iterable[GameFacts], *, own: bool) -> list[GameFacts]:
 def member_stats(games: Iterable[GameFacts], user_id: int, *, own: bool) -> MemberStats:
     """``user_id``'s numbers over ``games``; ``own``: the reader is that member (he sees the
     games whose members were hidden too)."""
-    by_faction: dict[str, Tally] = {}
+    by_side: dict[str, Tally] = {}
     by_role: dict[str, Tally] = {}
     deaths: Counter[str] = Counter()
     games_n = wins = survived = checks = answered = accurate = 0
@@ -325,7 +326,7 @@ def member_stats(games: Iterable[GameFacts], user_id: int, *, own: bool) -> Memb
                 continue
             games_n += 1
             wins += seat.won
-            by_faction[seat.faction] = by_faction.get(seat.faction, Tally()).add(seat.won)
+            by_side[seat.side] = by_side.get(seat.side, Tally()).add(seat.won)
             by_role[seat.role] = by_role.get(seat.role, Tally()).add(seat.won)
             survived += seat.alive
             if seat.cause is not None:
@@ -337,7 +338,7 @@ def member_stats(games: Iterable[GameFacts], user_id: int, *, own: bool) -> Memb
         user_id=user_id,
         games=games_n,
         wins=wins,
-        by_faction=by_faction,
+        by_side=by_side,
         by_role=by_role,
         survived=survived,
         lynched=deaths["lynch"],

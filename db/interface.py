@@ -497,6 +497,15 @@ class Outbox(Protocol):
         """Every announcement of a game, sent or not, in queue order."""
         ...
 
+    async def last_outbox(
+        self, game_id: int, kind: str, turn: int | None = None
+    ) -> OutboxRecord | None:
+        """The game's latest announcement of ``kind`` (of ``turn`` if given), sent or not;
+        None if there is none. One indexed lookup (``outbox_by_kind``), where :meth:`outbox`
+        reads the game's whole outbox: what the clock asks of every game after a restart
+        (was this turn's notice queued already?)."""
+        ...
+
     async def claim_outbox(
         self,
         owner: str,

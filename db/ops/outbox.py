@@ -117,6 +117,18 @@ class OutboxOps(Engine):
         )
         return [_outbox(r) for r in rows]
 
+    async def last_outbox(
+        self, game_id: int, kind: str, turn: int | None = None
+    ) -> OutboxRecord | None:
+        # outbox_by_kind (kind, game_id): the game's few rows of that kind, newest first.
+        of_turn = "" if turn is None else " AND turn = $3"
+        row = await self._fetchrow(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE kind = $1 AND game_id = $2{of_turn} "
+            "ORDER BY id DESC LIMIT 1",
+            *((kind, game_id) if turn is None else (kind, game_id, turn)),
+        )
+        return None if row is None else _outbox(row)
+
     async def claim_outbox(
         self,
         owner: str,

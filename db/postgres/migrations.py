@@ -313,9 +313,9 @@ CREATE TABLE reviews (
 );
 """
 
-_V13_RESERVED = """
--- Number 13 is another change's (it lands with it); kept empty here so that 15 keeps its number.
-SELECT 1;
+_V13 = """
+-- A game's whole outbox in queue order, from its own rows (see db/migrations.py, migration 13).
+CREATE INDEX outbox_by_game ON outbox (game_id, id);
 """
 
 _V14_RESERVED = """
@@ -334,7 +334,7 @@ CREATE TABLE post_pictures (
 
 MIGRATIONS: tuple[str, ...] = (
     *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12),
-    *(_V13_RESERVED, _V14_RESERVED, _V15),
+    *(_V13, _V14_RESERVED, _V15),
 )
 LATEST_VERSION = len(MIGRATIONS)
 

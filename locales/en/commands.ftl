@@ -258,12 +258,12 @@ stats-tally =
         [one] { $wins } win
        *[other] { $wins } wins
     }
-stats-by_faction = By faction (at the end)
+stats-by_side = By side (at the end)
 stats-by_role = By role (dealt)
-stats-faction-town = Town
-stats-faction-mafia = Mafia
-stats-faction-maniac = Third party (Poisoner)
-stats-faction-crook = Third party (Crook)
+stats-side-town = Town
+stats-side-mafia = Mafia
+stats-side-maniac = Third party (Poisoner)
+stats-side-crook = Third party (Crook)
 stats-own = Your own games all count, those whose members the host kept secret too (only you see them).
 stats-others = Games whose members the host kept secret are not counted here.
 stats-leaderboard = Leaderboard (wins, then win rate, then games)

@@ -264,12 +264,12 @@ stats-tally =
         [few] { $wins } победы
        *[many] { $wins } побед
     }
-stats-by_faction = По сторонам (в конце игры)
+stats-by_side = По сторонам (в конце игры)
 stats-by_role = По ролям (при раздаче)
-stats-faction-town = Мирные жители
-stats-faction-mafia = Мафия
-stats-faction-maniac = Маньяк
-stats-faction-crook = Жулик
+stats-side-town = Мирные жители
+stats-side-mafia = Мафия
+stats-side-maniac = Маньяк
+stats-side-crook = Жулик
 stats-own = Здесь учтены все ваши игры, в том числе те, где ведущий скрыл участников (их видите только вы).
 stats-others = Игры, где ведущий скрыл участников, здесь не учтены.
 stats-leaderboard = Таблица лидеров (победы, затем доля побед, затем число игр)

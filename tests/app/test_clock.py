@@ -177,3 +177,59 @@ async def test_games_sharing_a_deadline_are_resolved_in_one_wake_up(store: Store
     clock.stop()
     resolved = {g.id: [r.turn for r in await store.resolutions(g.id)] for g in games}
     assert resolved == {games[0].id: [1], games[1].id: [1], games[2].id: []}
+
+
+async def test_R4_R31_a_restart_in_the_forum_day_asks_the_store_once_per_notice(
+    store: Store,
+) -> None:
+    """Restarted at 19:30 in the forum day (R4: hunts opened at 12:00; R31: reminders at
+    18:00): the re-armed clock finds each game's notices of the turn queued before the
+    restart with one lookup of that kind and turn (``last_outbox``), never reading a game's
+    whole outbox; it queues nothing twice and what was not queued yet (one game's
+    reminders) is queued now; then it sleeps until the last hour (20:00)."""
+    now = [datetime(2026, 3, 10, 9, 0, tzinfo=UTC)]
+    service = GameService(store, clock=lambda: now[0])
+    games = []
+    for guild in (1, 2, 3):
+        await service.new_game(
+            guild, 99, "forum", "UTC", roles="mafioso=1 doctor=1 villager=2", activity_rules=False
+        )
+        for uid in range(1, 5):
+            await service.join(guild, guild * 100 + uid)
+        games.append(await service.start(guild))
+    now[0] = datetime(2026, 3, 10, 21, 0, tzinfo=UTC)
+    for game in games:
+        await service.deadline_reached(game.id)  # turn 2, deadline 21:00 the next day
+    now[0] = datetime(2026, 3, 11, 19, 30, tzinfo=UTC)
+    for game in games:
+        assert await service.timed_notice(game.id, Event.HUNTS_OPEN)
+    for game in games[:2]:  # the third game's reminders were due but not queued yet
+        assert await service.send_reminders(game.id) > 0
+    before = {g.id: await store.outbox(g.id) for g in games}
+
+    restarted = GameService(store, clock=lambda: now[0])
+    statements: list[str] = []
+    await store._db.set_trace_callback(statements.append)
+    try:
+        await restarted.load()
+        clock = GameClock(restarted, Deliveries(restarted).deliver)
+        clock.rearm()
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if clock._sleeping:
+                break
+    finally:
+        await store._db.set_trace_callback(None)
+    assert clock._sleeping
+    event = clock.next_event()
+    assert event is not None and (event.at.hour, event.kind) == (20, Event.LAST_HOUR)
+    clock.stop()
+    whole = [s for s in statements if "FROM outbox WHERE game_id" in s]
+    assert whole == [], whole  # no game's whole outbox read
+    lookups = [s for s in statements if "FROM outbox WHERE kind" in s]
+    assert len(lookups) == 2 * len(games), lookups  # hunts open + reminders, once each
+    for game in games:
+        after = await store.outbox(game.id)
+        added = [o.kind for o in after[len(before[game.id]) :]]
+        assert added == ([] if game is not games[2] else ["reminder"] * len(added)), added
+    assert any(o.kind == "reminder" and o.turn == 2 for o in await store.outbox(games[2].id))

@@ -188,10 +188,10 @@ def expected_lines(lang: Lang, user_id: int, counted: dict[str, Any]) -> list[st
     lines.append(t(lang, "stats.by_role"))
     for role, (games, wins) in counted["by_role"].items():
         lines.append(f"{t(lang, f'role.{role}')}: {t(lang, 'stats.tally', games=games, wins=wins)}")
-    lines.append(t(lang, "stats.by_faction"))
+    lines.append(t(lang, "stats.by_side"))
     for faction, (games, wins) in counted["by_faction"].items():
         tally = t(lang, "stats.tally", games=games, wins=wins)
-        lines.append(f"{t(lang, f'stats.faction.{faction}')}: {tally}")
+        lines.append(f"{t(lang, f'stats.side.{faction}')}: {tally}")
     return lines
 
 

@@ -138,7 +138,7 @@ async def test_R15_R18_R22_R25_stats_of_finished_games(store: Store) -> None:
 
     # R22: the converted Foundling plays with the mafia at the end, and lost.
     seat = next(s for s in games[1].seats if s.user_id == b["foundling"])
-    assert (seat.role, seat.faction, seat.won, seat.cause) == ("foundling", "mafia", False, "lynch")
+    assert (seat.role, seat.side, seat.won, seat.cause) == ("foundling", "mafia", False, "lynch")
 
     # B's commissar, reading his own numbers: 3 checks in B, all answered and accurate (turn 1
     # and 2: the Foundling is town; turn 3: converted the turn before); in A if he sat there.
@@ -214,4 +214,4 @@ async def test_R22_a_check_after_a_conversion_that_night_is_accurate(store: Stor
     seat = next(s for s in game.seats if s.user_id == roles["commissar"])
     assert (seat.checks, seat.answered, seat.accurate) == (1, 1, 1)
     foundling = next(s for s in game.seats if s.user_id == roles["foundling"])
-    assert (foundling.faction, foundling.won) == ("mafia", False)  # no winner: host ended
+    assert (foundling.side, foundling.won) == ("mafia", False)  # no winner: host ended
