@@ -263,6 +263,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             shard_id=args.shard_id,
             wishes=args.wishes,
             roles=args.roles,
+            review=args.review,
         )
     except StoreError as error:
         print(f"demo: {error}", file=sys.stderr)
@@ -294,6 +295,10 @@ def _tables(text: str) -> int:
 
 def _seed(text: str) -> int:
     return _whole_number(text, 0, 2**63 - 1, "a whole number")
+
+
+def _review_minutes(text: str) -> int:
+    return _whole_number(text, 1, 1440, "a number of minutes")  # core.review.MAX_REVIEW_MINUTES
 
 
 def _demo_shard_count(text: str) -> int:
@@ -439,6 +444,15 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="open the sign-up with role wishes: members wish for roles (privately), the "
         "host adopts the tally as the setup, the wishes are granted at the start",
+    )
+    p_demo.add_argument(
+        "--review",
+        type=_review_minutes,
+        default=0,
+        metavar="MINUTES",
+        help="the host reviews each turn's results (/mafia new review): they wait in #host, "
+        "the host adds his story and publishes them; 1 to 1440 minutes before they go out "
+        "unreviewed (default: no review)",
     )
     p_demo.add_argument(
         "--shard-count",

@@ -79,9 +79,11 @@ class Game:
     def channel(self, slot: str) -> ChannelHandle:
         return self.guild.channels[t("en", f"channel.{slot}")]
 
-    async def start(self, players: int) -> None:
+    async def start(self, players: int, turn_minutes: int | None = None) -> None:
+        """A fast game (turns of ``turn_minutes``, the bot's default if None) started."""
         await self.host.slash(self.lobby, "mafia setup", language="en")
-        await self.host.slash(self.lobby, "mafia new", schedule="fast", timezone="UTC")
+        length: dict[str, Any] = {} if turn_minutes is None else {"turn_minutes": turn_minutes}
+        await self.host.slash(self.lobby, "mafia new", schedule="fast", timezone="UTC", **length)
         game = self.channel("game")
         for i in range(players):
             actor = self.guild.add_member(self.env.create_user(f"player{i:02d}"))

@@ -54,14 +54,13 @@ async def remember(ctx: GameContext, values: dict[str, Any]) -> str:
     """Keep ``values`` for a Confirm button (in the store, for :data:`CONFIRMATION_TTL`);
     returns the token its custom id carries."""
     token = secrets.token_hex(8)
-    now = ctx.service.clock()
-    await ctx.store.put_confirmation(token, values, now=now, expires_at=now + CONFIRMATION_TTL)
+    await ctx.service.keep_confirmation(token, values, CONFIRMATION_TTL)
     return token
 
 
 async def recall(ctx: GameContext, token: str) -> dict[str, Any]:
     """The values behind a token; a refusal if they are gone (expired, or never kept)."""
-    values = await ctx.store.get_confirmation(token, ctx.service.clock())
+    values = await ctx.service.confirmation(token)
     if values is None:
         raise Refusal("error.confirmation_expired")
     return values

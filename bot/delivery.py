@@ -386,11 +386,11 @@ class Delivery:
         (with ``shards``) those of another shard's games, left for their own process."""
         if self._slot is not None:
             slot, self._slot = self._slot, None
-            taken = await self.store.expire_leases(slot, self.owner)
+            taken = await self.service.expire_leases(slot, self.owner)
             if taken:
                 log.info("taking over %d announcements of this process's last run", len(taken))
         shards = self.shards
-        rows = await self.store.claim_outbox(
+        rows = await self.service.claim_outbox(
             self.owner,
             game_id=game_id,
             limit=CLAIM_LIMIT,
@@ -427,7 +427,7 @@ class Delivery:
             return
         self._renewed = time.monotonic()
         queued = set(self._queued)  # claimed before the renewal (a claim meanwhile is not)
-        held = set(await self.store.renew_outbox(self.owner, lease_seconds=self.lease_seconds))
+        held = set(await self.service.renew_outbox(self.owner, lease_seconds=self.lease_seconds))
         self._lost = (self._lost | (queued - held)) & self._queued
 
     async def _finish(
@@ -533,7 +533,7 @@ class Delivery:
             if done:
                 message_id = self._row_messages.pop(row.id, None)
                 if done is not MARKED:
-                    await self.store.mark_sent(row.id, self.owner, message_id=message_id)
+                    await self.service.mark_sent(row.id, self.owner, message_id=message_id)
                 self._attempted.pop(row.id, None)
                 self._marks.pop(row.id, None)
                 self._stored_marks.pop(row.id, None)
@@ -1208,7 +1208,7 @@ class Delivery:
                 log.warning("outbox row %s: cannot post under a nickname: %s", row.id, exc)
                 await self._report_no_webhook(guild, settings, lang, row, channel)
                 if picture is not None:  # dropped: the author posts it again after the repair
-                    await self.store.drop_post_pictures(row.id)
+                    await self.service.drop_post_pictures(row.id)
                 self._post_outcome(row.id, POST_NO_WEBHOOK)
                 return True
         await self.service.post_shown(
@@ -1219,7 +1219,7 @@ class Delivery:
             message_id=self._row_messages.get(row.id),
         )
         if picture is not None:  # shown: its bytes are kept no longer (privacy, size)
-            await self.store.drop_post_pictures(row.id)
+            await self.service.drop_post_pictures(row.id)
         self._broken.discard((row.game_id, "webhook"))
         self._post_outcome(row.id, POST_SHOWN)
         return MARKED

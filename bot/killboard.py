@@ -23,7 +23,7 @@ import discord
 from bot.delivery import NO_MENTIONS, Delivery
 from bot.webhooks import MESSAGE_LIMIT
 from core.i18n import Lang, t
-from core.service import LiveGame
+from core.live import LiveGame
 from db.interface import GameStore
 from rules.killboard import AGREED, SPLIT, KillBoard, kill_board
 from rules.model import Phase
@@ -105,11 +105,11 @@ class KillBoards:
         if message_id == POSTING:  # a post began and its id was never kept: look first
             found = await self._posted_before(room, board_title(lang, board.turn))
             if found is not None:
-                await self.store.set_kill_board(game.id, board.turn, found.id)
+                await self.delivery.service.set_kill_board(game.id, board.turn, found.id)
                 self._ids[key] = found.id
             message_id = found.id if found is not None else None
         elif message_id is None:  # the turn's first board: say so before posting it
-            await self.store.set_kill_board(game.id, board.turn, POSTING)
+            await self.delivery.service.set_kill_board(game.id, board.turn, POSTING)
         if message_id is not None:
             try:
                 await room.get_partial_message(message_id).edit(
@@ -122,7 +122,7 @@ class KillBoards:
         message = await room.send(
             text, allowed_mentions=NO_MENTIONS, nonce=f"board-{game.id}-{board.turn}"
         )
-        await self.store.set_kill_board(game.id, board.turn, message.id)
+        await self.delivery.service.set_kill_board(game.id, board.turn, message.id)
         self._ids[key] = message.id
 
     async def _posted_before(self, room: discord.Thread, title: str) -> discord.Message | None:

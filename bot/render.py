@@ -17,8 +17,8 @@ from bot.endgame import game_over_embeds, game_over_text
 from bot.posts import NOTICE, TOWN, Post, add_list_field, pack, post_text
 from bot.webhooks import split_message
 from core.i18n import Lang, t
+from core.live import LiveGame
 from core.quoting import quote_player_line, quote_player_text
-from core.service import LiveGame
 from rules.downtime import Downtime
 from rules.knowledge import PublicRoster, RoleCard
 from rules.model import Phase, Request

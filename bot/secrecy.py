@@ -241,10 +241,10 @@ async def ensure_secret_start(
 ) -> None:
     """``/mafia start`` at the table ``settings``: refuse while a signed-up member could read
     one of its secret rooms, telling the hosts who and why (the reply, and its #host)."""
-    rec = await ctx.store.open_game(settings.table_id if settings is not None else guild.id)
-    if rec is None or rec.status != "lobby":
+    signup = await ctx.service.signups_of(settings.table_id if settings is not None else guild.id)
+    if signup is None or signup[0].status != "lobby":
         return  # the service refuses
-    exposed = exposed_members(guild, settings, await ctx.store.signups(rec.id))
+    exposed = exposed_members(guild, settings, signup[1])
     if not exposed:
         return
     host = slot_channel(guild, settings, "host")

@@ -51,7 +51,8 @@ from bot.secrecy import (
     seat_exposures,
 )
 from bot.tables import table_language
-from core.service import GameService, LiveGame
+from core.live import LiveGame
+from core.service import GameService
 from db.interface import GameStore
 from db.models import TableSettings
 from rules.knowledge import mafia_members

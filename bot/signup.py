@@ -139,8 +139,8 @@ async def wish_action(ctx: GameContext, interaction: discord.Interaction[Any], v
         await send_private(interaction, t(lang, "wish.withdrawn"))
     else:
         await send_private(interaction, t(lang, "wish.set", role=role_name(lang, role)))
-    rec = await ctx.store.open_game(table_id)
-    count = len(await ctx.store.signups(rec.id)) if rec is not None else 0
+    signup = await ctx.service.signups_of(table_id)
+    count = len(signup[1]) if signup is not None else 0
     await refresh_signup(ctx, guild, count, table_id=table_id)
 
 

@@ -19,8 +19,8 @@ from bot.render import reply_header, verb_name
 from bot.replies import reader_language, send_private
 from bot.tables import table_at, table_key, table_language, table_of, table_title
 from core.i18n import Lang, t
+from core.live import Accepted, LiveGame
 from core.refusal import Refusal
-from core.service import Accepted, LiveGame
 from rules.knowledge import valid_targets
 from rules.roles import verb_spec
 

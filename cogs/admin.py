@@ -155,12 +155,12 @@ class AdminCog(commands.Cog, name="Admin"):
             game_id = game.id
             text = t(lang, "host.end_preview", game=game.id, turn=game.engine.turn)
         else:
-            rec = await self.ctx.store.open_game(table_id)
-            if rec is None or rec.status != "lobby":
+            signup = await self.ctx.service.signups_of(table_id)
+            if signup is None or signup[0].status != "lobby":
                 raise UserError("error.no_running_game")
+            rec, members = signup
             game_id = rec.id
-            count = len(await self.ctx.store.signups(rec.id))
-            text = t(lang, "host.cancel_signup_preview", game=rec.id, count=count)
+            text = t(lang, "host.cancel_signup_preview", game=rec.id, count=len(members))
         await send_preview(interaction, text, confirm_view(lang, "end", table_id, game_id, ""))
 
     @app_commands.command(name="exclude", description=ltext("cmd.mafia.exclude.description"))
@@ -238,10 +238,10 @@ class AdminCog(commands.Cog, name="Admin"):
         lang = await reader_language(self.ctx.store, interaction)
         game = self.ctx.service.game_in(key)
         if game is None:  # sign-up: who signed up, and what each wished for (R58)
-            lobby = await self.ctx.store.open_game(key)
-            if lobby is None or lobby.status != "lobby":
+            signup = await self.ctx.service.signups_of(key)
+            if signup is None or signup[0].status != "lobby":
                 raise UserError("error.no_running_game")
-            members = await self.ctx.store.signups(lobby.id)
+            lobby, members = signup
             wishes = await self.ctx.store.wishes(lobby.id) if lobby.wishes else None
             text = render_signup_state(lang, lobby.id, members, wishes)
             await send_private(interaction, text)
@@ -331,14 +331,9 @@ class AdminCog(commands.Cog, name="Admin"):
         discord.py sends ``guild_unavailable`` then, never ``guild_remove``. Its running games
         stop first, each under its own lock, so that no clock tick or command writes to a game
         being deleted."""
-        service = self.ctx.service
-        for game in [g for g in service.live.values() if g.record.guild_id == guild.id]:
-            async with game.lock:
-                service.live.pop(game.id, None)
+        games, count = await self.ctx.service.forget_guild(guild.id)
         self.ctx.clock.rearm()
-        games = await self.ctx.store.list_games(guild_id=guild.id)
-        count = await self.ctx.store.purge_guild(guild.id)
-        forget_cached_stats([g.id for g in games])
+        forget_cached_stats(games)
         log.info("left guild %s: its data deleted (%d games)", guild.id, count)
 
     @commands.Cog.listener()
@@ -452,7 +447,7 @@ async def confirm_purge(
     lang = await reader_language(ctx.store, interaction)
     await refuse_purge_while_playing(ctx, guild, user_id, lang)
     finished = [g.id for g in await ctx.store.list_games(guild_id=guild.id, status="finished")]
-    count = await ctx.store.purge_member(guild.id, user_id)
+    count = await ctx.service.purge_member(guild.id, user_id)
     forget_cached_stats(finished)
     log.info("guild %s: a member's data purged by %s (%d games)", guild.id, host.id, count)
     name = "mafia purge"

@@ -91,7 +91,7 @@ async def confirm_droptable(
         if await ctx.store.open_game(table_id) is not None:
             raise UserError("error.table_busy", table=title)
         await remove_table_channels(guild, table, invoker=member)
-        await ctx.store.drop_table(table_id)
+        await ctx.service.drop_table(table_id)
     log.info("guild %s: table %s (%r) removed by %s", guild.id, table_id, table.name, member.id)
     return t(lang, "host.table_dropped", table=title)
 

@@ -6,8 +6,10 @@ it is used in (``bot/tables.py``), or on the table its ``table`` option names.
 
 The lobby's cog owns the ``/mafia`` group (``cogs/admin.py`` adds the host's other commands to
 it). Every ``/mafia`` subcommand passes the cog's ``interaction_check``: Manage Server or the
-host role of that table, checked at run time. Channel building lives in ``bot/layout.py``, the
-sign-up message and its buttons in ``bot/signup.py``.
+host role of that table, checked at run time. The commands stay thin (parse, defer, call,
+reply): the flows of ``/mafia setup`` and ``/mafia start`` live in ``bot/setup_flow.py`` and
+``bot/start_flow.py``, channel building in ``bot/layout.py``, the sign-up message and its
+buttons in ``bot/signup.py``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import attrs
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -24,26 +25,22 @@ from bot.command_i18n import ltext
 from bot.confirm import confirm_view, send_preview
 from bot.context import GameContext, game_context
 from bot.delivery import slot_channel
-from bot.errors import BotMissingPermissions, UserError
+from bot.errors import UserError
 from bot.hosts import command_table, ensure_any_host, ensure_host
-from bot.layout import build_or_repair, missing_bot_permissions, name_the_bot
-from bot.mafia_room import missing_room_permissions
-from bot.render import role_summary, timestamp
+from bot.render import role_summary
 from bot.replies import reader_language, send_private
-from bot.secrecy import ensure_secret_start
+from bot.setup_flow import build_table, plan_setup
 from bot.signup import (
     SignupView,
-    close_signup,
-    members_gone,
     refresh_signup,
     signup_action,
     signup_text,
     wish_action,
     wish_options,
 )
+from bot.start_flow import check_start, start_game
 from bot.tables import (
     TABLE_NAME_MAX,
-    channel_ids,
     remember_table,
     table_at,
     table_key,
@@ -53,10 +50,9 @@ from bot.tables import (
 )
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
 from core.i18n import LANGUAGES, Lang, as_lang, t
-from core.service import LiveGame, setup_refusal
-from db.errors import TableNameTaken
-from db.models import GameRecord, TableSettings
-from rules.knowledge import mafia_members
+from core.live import LiveGame
+from core.service import setup_refusal
+from db.models import TableSettings
 from rules.names import name_key
 from rules.setup import SetupError, format_role_list, preset
 
@@ -137,68 +133,17 @@ class LobbyCog(
         host_role: discord.Role | None = None,
         table: app_commands.Range[str, 1, TABLE_NAME_MAX] | None = None,
     ) -> None:
-        """Build or repair a table. Without ``table``: the table of the channel it is used in,
-        else the server's only one (its first is built when there is none). With ``table``:
-        the table of that name (any case), else a new one in a category of that name."""
+        """Build or repair a table (``bot/setup_flow.py``). Without ``table``: the table of
+        the channel it is used in, else the server's only one (its first is built when there
+        is none). With ``table``: the table of that name (any case), else a new one in a
+        category of that name."""
         guild, member = guild_and_member(interaction)
         lang: Lang = as_lang(language.value) or "en"
-        name = " ".join(table.split()) if table is not None else ""
-        if table is not None and not name:
-            raise UserError("error.empty_text", in_lang=lang)
-        tables = await self.ctx.store.tables(guild.id)
-        previous = await command_table(self.ctx.store, interaction)
-        base = previous or TableSettings(guild_id=guild.id, name=name)
-        # The other tables' categories and channels are never adopted as this one's.
-        others = [tb for tb in tables if previous is None or tb.table_id != previous.table_id]
-        taken = set().union(*(channel_ids(tb) for tb in others))
-
-        if host_role is not None:
-            if host_role.is_default():
-                raise UserError("setup.host_role_everyone", in_lang=lang)
-            if host_role.id != base.host_role_id and not member.guild_permissions.manage_guild:
-                raise UserError("setup.host_role_needs_manage_guild", in_lang=lang)
-        role = host_role
-        if role is None and base.host_role_id is not None:
-            role = guild.get_role(base.host_role_id)
-
-        missing = missing_bot_permissions(guild.me.guild_permissions)
-        if missing:
-            raise BotMissingPermissions(
-                "setup.bot_missing_permissions", missing=missing, in_lang=lang
-            )
-
+        plan = await plan_setup(
+            self.ctx, interaction, guild, member, lang=lang, host_role=host_role, table=table
+        )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        report = await build_or_repair(
-            guild,
-            lang=lang,
-            host_role=role,
-            invoker=member,
-            previous=previous,
-            name=base.name,
-            taken=taken,
-        )
-        if previous is None and tables:  # another table: keyed by its own category
-            base = attrs.evolve(base, table_id=report.category.id)
-        settings = report.settings(
-            attrs.evolve(base, language=lang, host_role_id=role.id if role else None)
-        )
-        try:
-            await self.ctx.store.save_table(settings)
-        except TableNameTaken:  # another table took the name meanwhile
-            raise UserError("error.table_name_taken", name=name, in_lang=lang) from None
-        remember_table(interaction, settings)
-        await name_the_bot(guild, t(lang, "host.display_name"))
-        log.info(
-            "setup in guild %s by %s: created %s, repaired %s",
-            guild.id,
-            member.id,
-            report.created,
-            report.repaired,
-        )
-
-        reply_lang = await reader_language(self.ctx.store, interaction, game=lang)
-        summary = report.summary(reply_lang, role, game=lang, table=settings.name)
-        await send_private(interaction, summary)
+        await send_private(interaction, await build_table(self.ctx, interaction, plan))
         # Announcements left pending for want of a channel (deleted, or never set up since a
         # restart) can go out now instead of waiting for the next turn's delivery.
         await self.ctx.deliver()
@@ -256,7 +201,7 @@ class LobbyCog(
             signup_text(game_lang, 0, rec.schedule_kind, {} if rec.wishes else None),
             view=SignupView(self.ctx, game_lang, wishes=rec.wishes),
         )
-        await self.ctx.store.update_lobby(rec.id, signup_message_id=message.id)
+        await self.ctx.service.set_signup_message(rec.id, message.id)
         log.info(
             "guild %s table %s: game %s opened by %s",
             guild.id,
@@ -299,72 +244,11 @@ class LobbyCog(
 
     @app_commands.command(name="start", description=ltext("cmd.mafia.start.description"))
     async def start_command(self, interaction: discord.Interaction[Any]) -> None:
-        """Deal roles and nicknames, open turn 1, send the role cards."""
+        """Deal roles and nicknames, open turn 1, send the role cards (``bot/start_flow.py``)."""
         guild, member = guild_and_member(interaction)
-        settings = await table_of(self.ctx.store, interaction)
-        mafia_channel = slot_channel(guild, settings, "mafia")
-        game_channel = slot_channel(guild, settings, "game")
-        if settings is None or game_channel is None or mafia_channel is None:
-            raise UserError("error.not_set_up")
-        # Check before anything is committed: a game half started (cards unsent, no room for
-        # the mafia) is worse than a clear refusal.
-        missing = missing_bot_permissions(guild.me.guild_permissions)
-        if missing:
-            raise BotMissingPermissions("start.bot_missing_permissions", missing=missing)
-        missing = missing_room_permissions(mafia_channel.permissions_for(guild.me))
-        if missing:
-            raise BotMissingPermissions(
-                "start.mafia_room_missing_permissions",
-                missing=missing,
-                channel=mafia_channel.mention,
-            )
-        await ensure_secret_start(self.ctx, guild, settings)  # R14, R55: no player reads them
+        plan = await check_start(self.ctx, interaction, guild, member)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game_lang = table_language(settings, guild)
-        lang = await reader_language(self.ctx.store, interaction)  # the host's reply
-        lobby = await self.ctx.store.open_game(settings.table_id)
-        # Sign-ups of members who left while the bot was away are dropped.
-        gone = await members_gone(guild, await self.ctx.store.signups(lobby.id)) if lobby else set()
-        live = await self.ctx.service.start(
-            settings.table_id, theme=game_lang, is_member=lambda user_id: user_id not in gone
-        )
-        log.info("guild %s: game %s started by %s", guild.id, live.id, member.id)
-        warnings: list[str] = []
-        # R14: the mafia's room is a private thread in #mafia with the mafia in it (never an
-        # overwrite per member: every client receives those).
-        team = set(mafia_members(live.engine.state))
-        members = [
-            m
-            for p in live.players
-            if p.nick in team and (m := guild.get_member(p.user_id)) is not None
-        ]
-        try:
-            await self.ctx.delivery.rooms.open(mafia_channel, live.id, game_lang, members)
-        except discord.HTTPException:
-            # The game has started (committed): it runs on (the delivery opens the room again
-            # with its next mafia announcement), and the host is told plainly.
-            log.warning("guild %s: could not open the mafia room", guild.id, exc_info=True)
-            warnings.append(t(lang, "start.mafia_access_failed", channel=mafia_channel.mention))
-            notice = t(game_lang, "start.mafia_access_failed", channel=mafia_channel.mention)
-            # and in #host, for every host
-            await self.ctx.delivery.tell_hosts(guild, notice, table_id=settings.table_id)
-        await close_signup(
-            self.ctx,
-            guild,
-            lobby.signup_message_id if lobby else None,
-            table_id=settings.table_id,
-        )
-        self.ctx.clock.rearm()
-        await self.ctx.deliver()
-        deadline = live.record.deadline
-        done = t(
-            lang,
-            "start.done",
-            players=len(live.players),
-            roles=role_summary(lang, [p.role for p in live.players]),
-            deadline=timestamp(deadline) if deadline else "-",
-        )
-        await send_private(interaction, "\n".join([done, *warnings]))
+        await send_private(interaction, await start_game(self.ctx, interaction, plan))
 
     @app_commands.command(name="tables", description=ltext("cmd.mafia.tables.description"))
     async def tables_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -404,10 +288,10 @@ class LobbyCog(
                 alive=len(live.engine.state.living()),
                 count=len(live.players),
             )
-        rec: GameRecord | None = await self.ctx.store.open_game(table.table_id)
-        if rec is not None and rec.status == "lobby":
-            count = len(await self.ctx.store.signups(rec.id))
-            return t(lang, "tables.game.signup", game=rec.id, count=count)
+        signup = await self.ctx.service.signups_of(table.table_id)
+        if signup is not None and signup[0].status == "lobby":
+            rec, members = signup
+            return t(lang, "tables.game.signup", game=rec.id, count=len(members))
         return t(lang, "tables.game.none")
 
     @app_commands.command(name="droptable", description=ltext("cmd.mafia.droptable.description"))

@@ -25,15 +25,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import attrs
 
+from core.live import LiveGame
 from rules.model import Phase
 from rules.schedule import Schedule, hunt_opens_at
-
-if TYPE_CHECKING:
-    from core.service import LiveGame
 
 
 class Event(enum.StrEnum):

@@ -7,7 +7,7 @@ option for another locale. :func:`client_locales` wraps that function for a whil
 users' interactions carry another locale. ``simcord.actors`` looks ``base_payload`` up on the
 module at each call, so the wrapper takes effect for every actor.
 
-The demo (``sandbox/demo.py``) plays with clients in the game's language; the end-to-end
+The demo (``sandbox/demo/``) plays with clients in the game's language; the end-to-end
 tests use it through ``tests/e2e/helpers.py client_locale``. Not public SimCord API: this is the
 one place a SimCord upgrade can break it.
 """

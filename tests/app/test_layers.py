@@ -138,3 +138,102 @@ def test_no_import_cycle_at_run_time() -> None:
     for name in sorted(graph):
         walk(name, [name], {name})
     assert not cycles, " ; ".join(" -> ".join(c) for c in sorted(cycles))
+
+
+#: What the store's interface (``db/interface.py``) offers to read. Every other method of
+#: ``GameStore`` writes (or is its lifecycle, ``STORE_LIFECYCLE``): a method added to the
+#: interface is a write until it is listed here.
+STORE_READS = frozenset(
+    {
+        "get_game",
+        "require_game",
+        "open_game",
+        "latest_game",
+        "list_games",
+        "running_games",
+        "wishes",
+        "signups",
+        "players",
+        "player_by_user",
+        "player_by_nick",
+        "log_entries",
+        "post_counts",
+        "posts",
+        "game_head",
+        "resolution_exists",
+        "resolutions",
+        "pistol_window",
+        "pending_outbox",
+        "outbox",
+        "last_outbox",
+        "get_table",
+        "tables",
+        "audit_log",
+        "audit_page",
+        "load_script",
+        "load_restart",
+        "kill_board",
+        "pending_reviews",
+        "downtime",
+        "get_confirmation",
+        "post_picture",
+    }
+)
+STORE_LIFECYCLE = frozenset({"close", "__aenter__", "__aexit__"})
+
+
+def store_methods() -> set[str]:
+    """Every method of the store's protocols in ``db/interface.py``."""
+    tree = ast.parse((ROOT / "db" / "interface.py").read_text(encoding="utf-8"))
+    return {
+        node.name
+        for cls in tree.body
+        if isinstance(cls, ast.ClassDef)
+        for node in cls.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+
+
+def store_writes() -> set[str]:
+    return store_methods() - STORE_READS - STORE_LIFECYCLE
+
+
+def test_the_store_writes_are_known() -> None:
+    """The reads listed are the interface's (none renamed away), and what is left of it are
+    the writes the next test looks for."""
+    assert store_methods() >= STORE_READS
+    writes = store_writes()
+    assert {"save_table", "drop_table", "update_lobby", "purge_guild", "purge_member"} <= writes
+    assert {"claim_outbox", "mark_sent", "set_kill_board", "put_confirmation"} <= writes
+    assert not writes & STORE_READS
+
+
+def store_calls(path: Path, names: set[str]) -> list[str]:
+    """The calls in ``path`` of a method in ``names`` on something named like the store
+    (``store``, ``self.store``, ``ctx.store``, ``self._store``...), with their lines."""
+    found: list[str] = []
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr not in names:
+            continue
+        owner = node.func.value
+        owner_name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+        if owner_name.lstrip("_").endswith("store"):
+            found.append(f"{module_name(path)}:{node.lineno} {ast.unparse(node.func)}")
+    return found
+
+
+@pytest.mark.parametrize("path", modules(*ADAPTERS), ids=module_name)
+def test_the_adapters_write_to_the_store_only_through_the_service(path: Path) -> None:
+    """``cogs/`` and ``bot/`` may read the store, but every write goes through the game
+    service (``core/service.py``), which keeps its running games in step with what it
+    commits."""
+    assert not store_calls(path, store_writes()), store_calls(path, store_writes())
+
+
+def test_the_write_check_sees_a_write() -> None:
+    """The check above finds a write when there is one: the service's own modules make
+    them."""
+    assert store_calls(ROOT / "core" / "table_service.py", store_writes())

@@ -16,8 +16,12 @@ SCHEDULE_CODES = re.findall(
 )
 
 
+#: The game service's modules: ``core/service.py`` composes one module per use case.
+SERVICE_MODULES = sorted((ROOT / "core").glob("*service*.py"))
+
+
 def service_keys() -> set[str]:
-    text = (ROOT / "core" / "service.py").read_text(encoding="utf-8")
+    text = "\n".join(p.read_text(encoding="utf-8") for p in SERVICE_MODULES)
     keys = set(re.findall(r'ServiceError\(\s*"([\w.]+\w)"', text))
     keys |= {f"refusal.{code}" for code in refusal_codes()}
     keys |= {f"error.{code}" for code in SCHEDULE_CODES}
@@ -27,5 +31,8 @@ def service_keys() -> set[str]:
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_every_service_refusal_is_in_the_catalogue(lang: str) -> None:
     assert SCHEDULE_CODES  # the scan found the schedule's codes
+    # ... and the refusals of every use case's module (the lobby's, play's, the host's...)
+    assert {"error.signup_full", "error.empty_note", "error.bad_extend"} <= service_keys()
+    assert {"error.game_changed", "error.review_published"} <= service_keys()
     missing = sorted(k for k in service_keys() if k not in catalogue(lang))  # type: ignore[arg-type]
     assert not missing

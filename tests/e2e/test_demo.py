@@ -1,4 +1,4 @@
-"""``main.py demo``: the real bot plays a whole game in SimCord (sandbox/demo.py).
+"""``main.py demo``: the real bot plays a whole game in SimCord (sandbox/demo/).
 
 In process (``run_demo``) and once as a command; determinism; what the public transcript may
 show (R6, R35, R55); and a demo killed with SIGKILL and started again on the same database

@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
-from core.service import GameService, LiveGame, ServiceError
+from core.service import STALE_ATTEMPTS, GameService, LiveGame, ServiceError
 from db.errors import StaleGame
 from db.interface import GameStore
 from db.models import Fence
@@ -237,3 +238,62 @@ async def test_one_process_alone_never_reloads(
     assert live(service).entries_next == 1
     await service.submit(GUILD, com, {"do": "shoot", "target": maf_nick})
     assert service.reloads == 0
+
+
+class BusyElsewhere:
+    """A's store (the real one) while another process keeps changing the game: before each
+    of A's appends, ``before`` lets B log a request of its own, so the fence A validated
+    against is stale by the time A's append reaches the store."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+        self.before: Callable[[], Awaitable[object]] | None = None
+        self.appends = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def add_request(self, *args: Any, **kwargs: Any) -> Any:
+        self.appends += 1
+        if self.before is not None:
+            await self.before()
+        return await self._store.add_request(*args, **kwargs)
+
+
+async def test_a_request_refused_as_stale_every_time_is_told_the_game_changed(
+    stores: tuple[GameStore, GameStore], clock: FakeClock
+) -> None:
+    """The store is the truth, up to a point: a request whose append is refused as stale
+    (B logged a kill request meanwhile) is decided again on the game reloaded from the store, at
+    most STALE_ATTEMPTS times; then the player is told the game changed and nothing of his
+    is logged. Once B stops, the same request goes through on A's first try."""
+    busy = BusyElsewhere(stores[0])
+    a = GameService(cast(GameStore, busy), clock)
+    roles = await started(a, ROLES, 4)
+    b = GameService(stores[1], clock)
+    await b.load()
+    game_id = live(a).id
+    maf, com = roles["mafioso"], roles["commissar"]
+    targets = [p.nick for p in live(b).players if p.role == "villager"]  # two of them
+
+    async def b_kills() -> None:  # B's mafioso changes his kill: one more accepted entry
+        await b.submit(GUILD, maf, {"do": "kill", "target": targets[busy.appends % 2]})
+
+    busy.before = b_kills
+    with pytest.raises(ServiceError) as err:
+        await a.submit(GUILD, com, {"do": "check", "target": nick(a, maf)})
+    assert err.value.key == "error.game_changed"
+    assert busy.appends == STALE_ATTEMPTS
+    assert a.reloads == STALE_ATTEMPTS
+    logged = await stores[1].log_entries(game_id)
+    assert [e.payload["do"] for e in logged] == ["kill"] * STALE_ATTEMPTS  # none of A's
+
+    busy.before = None
+    accepted = await a.submit(GUILD, com, {"do": "check", "target": nick(a, maf)})
+    assert accepted.request.do == "check"
+    assert a.reloads == STALE_ATTEMPTS  # A held the store's game: no reload this time
+    assert [e.payload["do"] for e in await stores[1].log_entries(game_id)][-1] == "check"
+    await b.deadline_reached(game_id)  # B's clock: B takes the store's game, A's check in it
+    assert b.reloads == 1
+    assert len(await stores[1].resolutions(game_id)) == 1
+    assert live(b).engine.turn == 2
