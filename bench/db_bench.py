@@ -164,11 +164,32 @@ async def bench_load(path: Path, games: int) -> None:
     )
 
 
+#: The size the store's code (db/, every engine and concern) should stay near.
+GOAL_DB_LINES = 5_000
+
+
+def db_lines() -> tuple[int, int]:
+    """Lines of Python in db/ (every file, migrations included), and in db/ops/ (the
+    operations, written once for both engines)."""
+    root = Path(__file__).resolve().parents[1] / "db"
+
+    def count(paths: list[Path]) -> int:
+        return sum(len(p.read_text(encoding="utf-8").splitlines()) for p in paths)
+
+    return count(sorted(root.rglob("*.py"))), count(sorted((root / "ops").glob("*.py")))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="bench.db_bench")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--requests", type=int, default=2000)
     args = parser.parse_args(argv)
+    total, ops = db_lines()
+    print(
+        f"db: {total:,} lines of Python in db/ / goal ~{GOAL_DB_LINES:,} = "
+        f"{total / GOAL_DB_LINES:.2f} (of which {ops:,} in db/ops/, the operations written "
+        "once for both engines)"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
         start = time.perf_counter()

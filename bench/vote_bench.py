@@ -37,7 +37,9 @@ replaces the voter's earlier one); afterwards the benchmark checks that each was
 Prints p50 and p99 of each, each goal as ``measured / goal``, ``ok`` or ``MISSED``; and, for
 reference, the ``/vote`` p99 / no-op p99 and a vote committed by the store alone in the same
 run (``add_request``: the commit and the hop to the database thread, no Discord), the floor
-the reply of a vote cannot go under.
+the reply of a vote cannot go under; and the vote path of one fenced vote (as the service
+writes it): on SQLite the hops to the database thread and the statements run there, on
+PostgreSQL the round trips to the server.
 
 Where the rest goes (measured on a 2-core machine): the commit (``synchronous=FULL``: an fsync
 of the WAL) takes about 0.3 ms on the connection's thread, and the hop to that thread about as
@@ -62,6 +64,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import simcord
 from simcord import Env
 
@@ -70,6 +73,8 @@ from bench.e2e_bench import Game, ReplyClock, add_noop_commands, percentile
 from bot.client import MafiaBot
 from bot.serverlife import DEBOUNCE_SECONDS
 from db import migrations
+from db.models import Fence
+from db.postgres import PostgresStore
 from db.transfer import migrate_store
 from main import create_bot
 
@@ -242,6 +247,63 @@ async def scenario(
         await bot.store.add_request(1 + i % (games - played), 2, "requests", ballot, None)
         alone.append((time.perf_counter() - began) * 1000)
     report(samples, alone, await durable_commits(database, tmp))
+    await vote_path(bot.store, 1 + (games - played) // 2)
+
+
+async def vote_path(store: Any, game_id: int) -> None:
+    """What one fenced vote (``add_request`` as the service calls it) costs the engine:
+    SQLite, hops to the connection's thread and statements run there; PostgreSQL, round
+    trips to the server (every statement asyncpg sends, BEGIN and COMMIT included, each one
+    round trip once its statement is prepared)."""
+    head = await store.game_head(game_id)
+    assert head is not None
+    ballot = {"by": "Fay", "do": "vote", "target": "Gus"}
+    fence = Fence(turn=head.record.turn, phase=head.record.phase, entries=head.entries)
+    await store.add_request(game_id, fence.turn, "requests", ballot, None, fence=fence)
+    fence = attrs.evolve(fence, entries=fence.entries + 1)  # warm: statements prepared
+    if isinstance(store, PostgresStore):
+        sent: list[str] = []
+
+        def logged(record: Any) -> None:
+            sent.append(record.query)
+
+        pool: Any = store._pool  # its connections (asyncpg keeps them in holders)
+        connections = [h._con for h in pool._holders if h._con is not None]
+        for conn in connections:
+            conn.add_query_logger(logged)
+        try:
+            await store.add_request(game_id, fence.turn, "requests", ballot, None, fence=fence)
+            await asyncio.sleep(0.05)  # the loggers are called soon after each query
+        finally:
+            for conn in connections:
+                conn.remove_query_logger(logged)
+        print(
+            f"  the vote path: {len(sent)} round trips per fenced vote "
+            f"({', '.join(q.split()[0] for q in sent)})"
+        )
+        return
+    statements: list[str] = []
+    conn = store._db
+    hops = 0
+    execute = conn._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal hops
+        hops += 1
+        return await execute(fn, *args, **kwargs)
+
+    conn._execute = counted
+    await conn.set_trace_callback(statements.append)
+    hops = 0
+    try:
+        await store.add_request(game_id, fence.turn, "requests", ballot, None, fence=fence)
+    finally:
+        conn._execute = execute
+        await conn.set_trace_callback(None)
+    print(
+        f"  the vote path: {hops} hop to the database thread per fenced vote, running "
+        f"{len(statements)} statements there ({', '.join(q.split()[0] for q in statements)})"
+    )
 
 
 async def advance_long(env: Env, seconds: float) -> None:

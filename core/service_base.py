@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 #: How many times a fenced write refused as stale (another process changed the game) is
 #: decided again on the game reloaded from the store before the caller gets a refusal.
 STALE_ATTEMPTS = 3
+#: How many times a reload reads a game again whose row and log straddled another process's
+#: commit (see ``_refresh``).
+REFRESH_ATTEMPTS = 3
 
 Clock = Callable[[], datetime]
 
@@ -269,15 +272,21 @@ class ServiceBase:
         the store holds as finished leaves, one whose deciding exclusion committed is
         finished (R15)."""
         try:
-            rec = await self.store.get_game(game.id)
-            if rec is None or rec.status != "running":
-                self.live.pop(game.id, None)
-                return
-            fresh = await self._rebuild(rec)
+            for _ in range(REFRESH_ATTEMPTS):
+                rec = await self.store.get_game(game.id)
+                if rec is None or rec.status != "running":
+                    self.live.pop(game.id, None)
+                    return
+                fresh = await self._rebuild(rec)
+                # The game's row and its log are separate reads: a resolution another process
+                # committed between them leaves the log a turn ahead of the row (and its
+                # deadline); read both again rather than keep a game at odds with itself.
+                if fresh.engine.turn == rec.turn:
+                    break
             game.record, game.engine, game.players = fresh.record, fresh.engine, fresh.players
             game.schedule = fresh.schedule
             game.entries, game.entries_next = fresh.entries, fresh.entries_next
-            if game.review is not None and rec.deadline is not None:  # published elsewhere
+            if game.review is not None and fresh.record.deadline is not None:  # published
                 self.reviews.pop((game.id, game.review.turn), None)
                 game.review = None
             self.reloads += 1

@@ -44,3 +44,17 @@ class StaleGame(StoreError):
     the game in the store is no longer what the caller validated against (another process
     moved its turn or phase, or logged an entry meanwhile). The caller reloads the game from
     the store and decides again."""
+
+
+class ConstraintViolation(StoreError):
+    """The database refused a change that breaks one of the schema's constraints (raised by
+    both engines' transactions; the operations turn the ones they expect into the errors
+    above)."""
+
+
+class UniqueViolation(ConstraintViolation):
+    """A UNIQUE or PRIMARY KEY constraint refused a row."""
+
+
+class ForeignKeyViolation(ConstraintViolation):
+    """A FOREIGN KEY constraint refused a row: what it names does not exist."""

@@ -5,11 +5,11 @@ text; flags as 0/1 or booleans."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Mapping
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
+from db.convert import dumps, int64, loads_dict, opt_int, opt_stored_time, stored_time
 from db.models import (
     KEEP,
     AuditRecord,
@@ -24,24 +24,7 @@ from db.models import (
     Section,
     TableSettings,
 )
-from db.sqlite.convert import dumps, int64, loads_dict, opt_int
-
-
-class Row(Protocol):
-    """A stored row: its columns by name."""
-
-    def __getitem__(self, key: str, /) -> Any: ...
-
-
-def stored_time(value: str | dt.datetime) -> dt.datetime:
-    """A stored time as a UTC datetime (SQLite keeps sortable UTC text)."""
-    if isinstance(value, dt.datetime):
-        return value.astimezone(dt.UTC)
-    return dt.datetime.fromisoformat(value).astimezone(dt.UTC)
-
-
-def opt_stored_time(value: str | dt.datetime | None) -> dt.datetime | None:
-    return None if value is None else stored_time(value)
+from db.tx import Row
 
 
 def audit_record(row: Row) -> AuditRecord:

@@ -2,8 +2,9 @@
 :class:`db.postgres.PostgresStore` the PostgreSQL one; :func:`open_store` picks by the target.
 
 Kept as the one import for callers (``from db.store import Store, KEEP``); the queries live in
-:mod:`db.sqlite` and :mod:`db.postgres`, split by concern, and the contract every backend
-keeps in :mod:`db.interface`. See docs/STORAGE.md.
+:mod:`db.ops`, split by concern and written once for both engines (:mod:`db.sqlite`,
+:mod:`db.postgres`), and the contract every backend keeps in :mod:`db.interface`. See
+docs/STORAGE.md.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 from typing import Final
 
+from db.convert import from_db_time, to_db_time
 from db.interface import GameStore
 from db.models import KEEP, Keep
 from db.postgres import PostgresStore
@@ -18,7 +20,6 @@ from db.postgres.base import is_postgres_url
 from db.scripts import build_script
 from db.sqlite import SQLiteStore
 from db.sqlite import SQLiteStore as Store
-from db.sqlite.convert import from_db_time, to_db_time
 
 __all__ = [
     "DEFAULT_DB_PATH",

@@ -26,8 +26,8 @@ from typing import Any, Final
 
 import attrs
 
+from db.convert import from_db_time, to_db_time
 from db.errors import StoreError
-from db.sqlite.convert import from_db_time, to_db_time
 
 #: Every table of the current schema, parents before children (a test checks the list against
 #: both engines' schemas, so a migration adding a table must add it here).

@@ -1,7 +1,7 @@
-"""The PostgreSQL implementation of :mod:`db.interface` (asyncpg): every SQL statement and
-asyncpg detail of the PostgreSQL backend lives in this package, its schema in
-:mod:`db.postgres.migrations`. Opened by :func:`db.store.open_store` for a ``postgresql://``
-URL; see docs/STORAGE.md."""
+"""The PostgreSQL engine of :mod:`db.ops` (asyncpg): the pool, its transactions and every
+asyncpg detail (:mod:`db.postgres.base`; the schema is :mod:`db.postgres.migrations`), and
+:class:`PostgresStore`, every concern's operations on it. Opened by
+:func:`db.store.open_store` for a ``postgresql://`` URL; see docs/STORAGE.md."""
 
 from db.postgres.store import PostgresStore
 

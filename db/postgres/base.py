@@ -1,6 +1,9 @@
-"""The PostgreSQL connection pool every concern's queries run on: opening (migrations),
-closing, and the ways in: :meth:`PostgresBase._read`, :meth:`PostgresBase._reading` and
-:meth:`PostgresBase._write`.
+"""The PostgreSQL engine of :mod:`db.ops`: the connection pool, opening (migrations),
+closing, and the three ways a body runs (:class:`db.tx.Engine`):
+:meth:`PostgresBase._run_read` (a connection of the pool), :meth:`PostgresBase._run_snapshot`
+(a read-only ``REPEATABLE READ`` transaction) and :meth:`PostgresBase._run_write` (a
+transaction of its own, one at a time). A body's calls (:class:`PostgresTx`) are one round
+trip each.
 
 Concurrency. Reads run in parallel on a small asyncpg pool, each after the writes asked for
 before it. The writes of one process are
@@ -8,9 +11,10 @@ applied one at a time, in the order the calls reach the store (an ``asyncio.Lock
 that is the interface's "one order", which a pool alone would not keep (two writes on two
 connections may reach the server in either order). Across processes the database keeps the
 invariants: every transaction that appends to a game's log, or claims a once-only stage of
-its turn, first locks the game's row (``SELECT ... FOR UPDATE``), so two processes appending
-at once get gap-free, ordered ``seq`` numbers; the claims themselves are unique keys
-(``INSERT ... ON CONFLICT DO NOTHING``).
+its turn, first locks the game's row (``SELECT ... FOR UPDATE``, once per transaction:
+:func:`db.ops.common.lock_game`), so two processes appending at once get gap-free, ordered
+``seq`` numbers; the claims themselves are unique keys (``INSERT ... ON CONFLICT DO
+NOTHING``).
 
 Every write runs in its own task shielded from cancellation, so a cancelled caller can never
 leave half a transaction behind; it has committed when its coroutine returns. Every asyncpg
@@ -22,17 +26,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Iterable, Sequence
 from types import TracebackType
-from typing import Any, Self, TypeAlias, TypeVar
+from typing import Any, Self, TypeAlias, TypeVar, cast
 from urllib.parse import urlsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from db.errors import DatabaseUnusable, NotFound, StoreError
+from db.dialect import POSTGRES
+from db.errors import (
+    DatabaseUnusable,
+    ForeignKeyViolation,
+    StoreError,
+    UniqueViolation,
+)
 from db.postgres.migrations import LATEST_VERSION, inspect_schema, migrate
-from db.sqlite.tablecache import TableCache
+from db.tablecache import TableCache
+from db.tx import Body, Engine, Row
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +89,60 @@ def describe(url: str) -> str:
         return "postgresql://?"
 
 
-class PostgresBase:
+class PostgresTx:
+    """:class:`db.tx.Tx` on one connection of the pool (inside a transaction for a write):
+    one round trip per call."""
+
+    __slots__ = ("_conn", "locked")
+    dialect = POSTGRES
+
+    def __init__(self, conn: Conn) -> None:
+        self._conn = conn
+        self.locked: dict[int, Row] = {}
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        try:
+            return cast(list[Row], await self._conn.fetch(sql, *args))
+        except DRIVER_ERRORS as e:
+            raise store_error(e) from e
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None:
+        try:
+            return cast(Row | None, await self._conn.fetchrow(sql, *args))
+        except DRIVER_ERRORS as e:
+            raise store_error(e) from e
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        try:
+            return await self._conn.fetchval(sql, *args)
+        except DRIVER_ERRORS as e:
+            raise store_error(e) from e
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        try:
+            return affected(await self._conn.execute(sql, *args))
+        except DRIVER_ERRORS as e:
+            raise store_error(e) from e
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            await self._conn.executemany(sql, rows)
+        except DRIVER_ERRORS as e:
+            raise store_error(e) from e
+
+
+def affected(status: str) -> int:
+    """The row count of a command status (``INSERT 0 1``, ``UPDATE 3``, ``DELETE 0``)."""
+    try:
+        return int(status.rsplit(" ", 1)[-1])
+    except ValueError:
+        return 0
+
+
+class PostgresBase(Engine):
     """The pool, the write lock and the transactions. Create with ``await cls.open(url)``."""
+
+    dialect = POSTGRES
 
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record], url: str, read_only: bool) -> None:
         self._pool = pool
@@ -88,7 +151,7 @@ class PostgresBase:
         self._lock = asyncio.Lock()
         self._closed = False
         self._inflight: set[asyncio.Task[Any]] = set()
-        #: The servers' tables, read once (db/sqlite/tablecache.py). Per process: a server's
+        #: The servers' tables, read once (db/tablecache.py). Per process: a server's
         #: tables are written only by ``/mafia setup`` and the purge, run by the process that
         #: owns the server's shard, and every such write here forgets what it changed. A
         #: process that does not own a server may serve its tables stale until it restarts;
@@ -173,6 +236,38 @@ class PostgresBase:
     ) -> None:
         await self.close()
 
+    # --- the engine of db/ops ----------------------------------------------------------------
+
+    async def _run_read(self, body: Body[T]) -> T:
+        await self._after_writes()
+        try:
+            async with self._pool.acquire() as conn:
+                return await body(PostgresTx(conn))
+        except DRIVER_ERRORS as e:
+            raise store_error(e) from e
+
+    async def _run_snapshot(self, body: Body[T]) -> T:
+        """One read-only ``REPEATABLE READ`` transaction."""
+        await self._after_writes()
+        try:
+            async with (
+                self._pool.acquire() as conn,
+                conn.transaction(isolation="repeatable_read", readonly=True),
+            ):
+                return await body(PostgresTx(conn))
+        except DRIVER_ERRORS as e:
+            raise store_error(e) from e
+
+    async def _run_write(self, body: Body[T]) -> T:
+        """The transaction runs in its own task, shielded: if the caller is cancelled, it
+        still finishes (committed or rolled back as a whole) and the write lock is only
+        released then."""
+        self._check_open()
+        task = asyncio.ensure_future(self._transaction(body))
+        self._inflight.add(task)
+        task.add_done_callback(self._write_done)
+        return await asyncio.shield(task)
+
     # --- plumbing --------------------------------------------------------------------------
 
     def _check_open(self) -> None:
@@ -186,44 +281,6 @@ class PostgresBase:
         if self._inflight:
             await asyncio.wait(set(self._inflight))
 
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
-        await self._after_writes()
-        try:
-            return list(await self._pool.fetch(sql, *params))
-        except DRIVER_ERRORS as e:
-            raise store_error(e) from e
-
-    async def _read_one(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
-        rows = await self._read(sql, params)
-        return rows[0] if rows else None
-
-    @contextlib.asynccontextmanager
-    async def _reading(self) -> AsyncIterator[Conn]:
-        """A connection inside one read-only ``REPEATABLE READ`` transaction: several SELECTs
-        see one state even while another process writes. asyncpg errors become StoreError."""
-        await self._after_writes()
-        try:
-            async with (
-                self._pool.acquire() as conn,
-                conn.transaction(isolation="repeatable_read", readonly=True),
-            ):
-                yield conn
-        except DRIVER_ERRORS as e:
-            raise store_error(e) from e
-
-    async def _write(self, body: Callable[[Conn], Awaitable[T]]) -> T:
-        """Run ``body`` in one transaction, committed on return.
-
-        The transaction runs in its own task, shielded: if the caller is cancelled, the
-        transaction still finishes (committed or rolled back as a whole) and the write lock
-        is only released then.
-        """
-        self._check_open()
-        task = asyncio.ensure_future(self._transaction(body))
-        self._inflight.add(task)
-        task.add_done_callback(self._write_done)
-        return await asyncio.shield(task)
-
     def _write_done(self, task: asyncio.Task[Any]) -> None:
         self._inflight.discard(task)
         if not task.cancelled() and task.exception() is not None:
@@ -231,11 +288,11 @@ class PostgresBase:
             # the caller (if still waiting) gets the exception through the shield.
             log.debug("write failed: %s", task.exception())
 
-    async def _transaction(self, body: Callable[[Conn], Awaitable[T]]) -> T:
+    async def _transaction(self, body: Body[T]) -> T:
         async with self._lock:
             try:
                 async with self._pool.acquire() as conn, conn.transaction():
-                    return await body(conn)
+                    return await body(PostgresTx(conn))
             except DRIVER_ERRORS as e:
                 raise store_error(e) from e
 
@@ -266,6 +323,10 @@ def store_error(e: BaseException) -> StoreError:
         return StoreError("the database did not answer in time; try again")
     if isinstance(e, asyncpg.ReadOnlySQLTransactionError):
         return StoreError(f"the store is read-only ({text})")
+    if isinstance(e, asyncpg.UniqueViolationError):
+        return UniqueViolation(f"the database refused the change ({text})")
+    if isinstance(e, asyncpg.ForeignKeyViolationError):
+        return ForeignKeyViolation(f"the database refused the change ({text})")
     if isinstance(e, asyncpg.IntegrityConstraintViolationError):
         return StoreError(f"the database refused the change ({text})")
     if isinstance(e, asyncpg.PostgresError) and not isinstance(
@@ -273,23 +334,3 @@ def store_error(e: BaseException) -> StoreError:
     ):
         return StoreError(f"database error ({text})")
     return StoreError(f"the database server cannot be reached ({text}); try again")
-
-
-async def lock_game(db: Conn, game_id: int) -> asyncpg.Record:
-    """Lock the game's row until the transaction ends (``FOR UPDATE``): what every append to
-    its log and every claim of a stage of its turn does first, so that two processes writing
-    to one game take turns. Returns its status and turn; raises :class:`NotFound`."""
-    row = await db.fetchrow("SELECT status, turn FROM games WHERE id = $1 FOR UPDATE", game_id)
-    if row is None:
-        raise NotFound(f"no game {game_id}")
-    return row
-
-
-async def game_exists(db: Conn, game_id: int) -> bool:
-    return await db.fetchval("SELECT 1 FROM games WHERE id = $1", game_id) is not None
-
-
-def foreign_key_to_not_found(e: asyncpg.ForeignKeyViolationError, game_id: int) -> None:
-    """Raise :class:`NotFound` for a row whose game does not exist (the FOREIGN KEY refused
-    it)."""
-    raise NotFound(f"no game {game_id}") from e

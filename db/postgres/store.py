@@ -1,38 +1,40 @@
-"""The PostgreSQL store: every concern's mixin on one connection pool (:class:`PostgresBase`)."""
+"""The PostgreSQL store: every concern's operations (:mod:`db.ops`, written once for both engines)
+on this engine's transactions (:class:`db.postgres.base.PostgresBase`)."""
 
 from __future__ import annotations
 
-from db.postgres.audit import AuditMixin
-from db.postgres.boards import BoardsMixin
-from db.postgres.dmchannels import DMChannelsMixin
-from db.postgres.downtime import DowntimeMixin
-from db.postgres.games import GamesMixin
-from db.postgres.loading import LoadingMixin
-from db.postgres.outbox import OutboxMixin
-from db.postgres.pictures import PicturesMixin
-from db.postgres.players import PlayersMixin
-from db.postgres.privacy import PrivacyMixin
-from db.postgres.requests import RequestLogMixin
-from db.postgres.reviews import ReviewsMixin
-from db.postgres.settings import SettingsMixin
+from db.ops.audit import AuditOps
+from db.ops.boards import BoardsOps
+from db.ops.dmchannels import DMChannelsOps
+from db.ops.downtime import DowntimeOps
+from db.ops.games import GamesOps
+from db.ops.loading import LoadingOps
+from db.ops.outbox import OutboxOps
+from db.ops.pictures import PicturesOps
+from db.ops.players import PlayersOps
+from db.ops.privacy import PrivacyOps
+from db.ops.requests import RequestLogOps
+from db.ops.reviews import ReviewsOps
+from db.ops.settings import SettingsOps
+from db.postgres.base import PostgresBase
 
 
 class PostgresStore(
-    GamesMixin,
-    PlayersMixin,
-    RequestLogMixin,
-    OutboxMixin,
-    SettingsMixin,
-    AuditMixin,
-    DowntimeMixin,
-    LoadingMixin,
-    PrivacyMixin,
-    BoardsMixin,
-    ReviewsMixin,
-    DMChannelsMixin,
-    PicturesMixin,
+    GamesOps,
+    PlayersOps,
+    RequestLogOps,
+    OutboxOps,
+    SettingsOps,
+    AuditOps,
+    DowntimeOps,
+    LoadingOps,
+    PrivacyOps,
+    BoardsOps,
+    ReviewsOps,
+    DMChannelsOps,
+    PicturesOps,
+    PostgresBase,
 ):
     """:class:`db.interface.GameStore` on a PostgreSQL database. Create with
     ``await PostgresStore.open(url)``; see :mod:`db.postgres.base` for transactions, locking
-    and what keeps two processes on one database exactly-once.
-    """
+    and what keeps two processes on one database exactly-once."""

@@ -1,18 +1,18 @@
-"""The SQLite connection every concern's queries run on: opening (migrations, PRAGMAs),
-closing, and the ways in: :meth:`SQLiteBase._read`, :meth:`SQLiteBase._write` and
-:meth:`SQLiteBase._write_at_once`.
-
-Concurrency: one aiosqlite connection per store; an ``asyncio.Lock`` serialises every
-statement, and every write runs as ``BEGIN IMMEDIATE ... COMMIT`` in its own task shielded from
-cancellation, so a cancelled caller can never leave half a transaction behind. A write has
-committed when its coroutine returns. Every ``sqlite3`` error leaves this package as a
-:class:`~db.errors.StoreError`.
+"""The SQLite engine of :mod:`db.ops`: opening (migrations, PRAGMAs), closing, and the
+three ways a body runs (:class:`db.tx.Engine`): :meth:`SQLiteBase._run_read`,
+:meth:`SQLiteBase._run_snapshot` and :meth:`SQLiteBase._run_write`.
 
 Each ``await`` on the aiosqlite connection is a hop to its thread and back (a queue, a thread
-switch, a future resolved on the event loop). :meth:`SQLiteBase._write` makes at least three
-(BEGIN, the statements, COMMIT); :meth:`SQLiteBase._write_at_once` runs the whole transaction
-as one plain function on the connection's thread: one hop, for the hot paths (a player's
-request, a post).
+switch, a future resolved on the event loop). So a body never awaits the connection: it runs
+over :class:`SQLiteTx`, whose calls run their statement at once on the ``sqlite3`` connection
+and never suspend, and the whole body (``BEGIN IMMEDIATE``, its statements, ``COMMIT`` for a
+write) is driven to its end on the connection's thread in ONE hop (:func:`_drive`).
+
+Concurrency: one aiosqlite connection per store; an ``asyncio.Lock`` serialises every
+transaction, and a write is queued on the connection's thread before anything can cancel it
+(or runs in its own shielded task when it must wait for the lock), so a cancelled caller can
+never leave half a transaction behind. A write has committed when its coroutine returns.
+Every ``sqlite3`` error leaves this package as a :class:`~db.errors.StoreError`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import functools
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar, cast
@@ -31,16 +31,96 @@ from typing import Any, Self, TypeVar, cast
 import aiosqlite
 
 from db import migrations
-from db.errors import DatabaseUnusable, NotFound, StoreError
-from db.sqlite.tablecache import TableCache
+from db.dialect import SQLITE
+from db.errors import (
+    DatabaseUnusable,
+    ForeignKeyViolation,
+    StoreError,
+    UniqueViolation,
+)
+from db.tablecache import TableCache
+from db.tx import Body, Engine, Row
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
 
-class SQLiteBase:
+class SQLiteTx:
+    """:class:`db.tx.Tx` on the ``sqlite3`` connection, on the connection's own thread: every
+    call runs its statement at once and never suspends, so a body over it runs to its end in
+    one ``coro.send(None)`` (:func:`_drive`). Every row is fetched (a statement left in
+    progress would make the COMMIT fail)."""
+
+    __slots__ = ("_conn", "locked")
+    dialect = SQLITE
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self.locked: dict[int, Row] = {}
+
+    def _run(self, sql: str, args: Sequence[Any]) -> sqlite3.Cursor:
+        try:
+            return self._conn.execute(SQLITE.sql(sql), args)
+        except sqlite3.DatabaseError as e:
+            raise store_error(e) from e
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        cur = self._run(sql, args)
+        try:
+            return cast(list[Row], cur.fetchall())
+        except sqlite3.DatabaseError as e:
+            raise store_error(e) from e
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None:
+        rows = await self.fetch(sql, *args)
+        return rows[0] if rows else None
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        rows = await self.fetch(sql, *args)
+        return rows[0][0] if rows else None
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        cur = self._run(sql, args)
+        try:
+            cur.fetchall()
+        except sqlite3.DatabaseError as e:
+            raise store_error(e) from e
+        return cur.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            self._conn.executemany(SQLITE.sql(sql), rows)
+        except sqlite3.DatabaseError as e:
+            raise store_error(e) from e
+
+
+def _drive(body: Body[T], conn: sqlite3.Connection) -> T:
+    """Run ``body`` to its end on the connection's thread: its calls never suspend, so the
+    coroutine finishes at its first ``send``."""
+    coro = body(SQLiteTx(conn))
+    try:
+        coro.send(None)  # type: ignore[attr-defined]
+    except StopIteration as stop:
+        return cast(T, stop.value)
+    coro.close()  # type: ignore[attr-defined]
+    raise RuntimeError("a store operation suspended inside a SQLite transaction")
+
+
+def _snapshot_of(body: Body[T], conn: sqlite3.Connection) -> T:
+    """``body`` inside one read transaction (``BEGIN`` ... ``COMMIT``), on the thread."""
+    conn.execute("BEGIN")
+    try:
+        return _drive(body, conn)
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("COMMIT")
+
+
+class SQLiteBase(Engine):
     """The connection, its lock and its transactions. Create with ``await cls.open(path)``."""
+
+    dialect = SQLITE
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._db = conn
@@ -52,7 +132,7 @@ class SQLiteBase:
         #: cleanly (``db.migrations.closed_cleanly``); never for a read-only store.
         self.integrity_checked = False
         self._writable = False
-        #: The servers' tables, read once (db/sqlite/tablecache.py): every write to
+        #: The servers' tables, read once (db/tablecache.py): every write to
         #: ``game_tables`` must forget what it changed.
         self._table_cache = TableCache()
 
@@ -123,6 +203,27 @@ class SQLiteBase:
     ) -> None:
         await self.close()
 
+    # --- the engine of db/ops: every body in one hop -----------------------------------------
+
+    async def _run_read(self, body: Body[T]) -> T:
+        self._check_open()
+        async with self._lock:
+            try:
+                return await _on_thread(self._db, functools.partial(_drive, body))
+            except sqlite3.DatabaseError as e:
+                raise store_error(e) from e
+
+    async def _run_snapshot(self, body: Body[T]) -> T:
+        self._check_open()
+        async with self._lock:
+            try:
+                return await _on_thread(self._db, functools.partial(_snapshot_of, body))
+            except sqlite3.DatabaseError as e:
+                raise store_error(e) from e
+
+    async def _run_write(self, body: Body[T]) -> T:
+        return await self._write_at_once(functools.partial(_drive, body))
+
     # --- plumbing --------------------------------------------------------------------------
 
     def _check_open(self) -> None:
@@ -130,6 +231,7 @@ class SQLiteBase:
             raise StoreError("the store is closed")
 
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """One statement's rows, ``?`` parameters (what tests ask the file directly)."""
         self._check_open()
         async with self._lock:
             try:
@@ -137,49 +239,20 @@ class SQLiteBase:
             except sqlite3.DatabaseError as e:
                 raise store_error(e) from e
 
-    async def _read_one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        rows = await self._read(sql, params)
-        return rows[0] if rows else None
-
-    @contextlib.asynccontextmanager
-    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection, locked, inside one read transaction: several SELECTs see one state
-        even if another process writes meanwhile. sqlite3 errors become StoreError."""
-        self._check_open()
-        async with self._lock, _snapshot(self._db):
-            try:
-                yield self._db
-            except sqlite3.DatabaseError as e:
-                raise store_error(e) from e
-
-    async def _write(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        """Run ``body`` in one ``BEGIN IMMEDIATE`` transaction, committed on return.
-
-        The transaction runs in its own task, shielded: if the caller is cancelled, the
-        transaction still finishes (committed or rolled back as a whole) and the lock is only
-        released then.
-        """
-        self._check_open()
-        task = asyncio.ensure_future(self._transaction(body))
-        self._inflight.add(task)
-        task.add_done_callback(self._write_done)
-        return await asyncio.shield(task)
-
     async def _write_at_once(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``body`` (a plain function of the ``sqlite3`` connection) in one ``BEGIN
         IMMEDIATE`` transaction, committed on return, all of it in ONE call on the connection's
-        thread (see the module's docstring). Same guarantees as :meth:`_write`: committed or
-        rolled back as a whole, committed when this returns, run to its end even if the caller
-        is cancelled, in the order the writes were asked for. ``body`` must fetch every row it
-        asks for (a statement left in progress makes the COMMIT fail).
+        thread (see the module's docstring): committed or rolled back as a whole, committed
+        when this returns, run to its end even if the caller is cancelled, in the order the
+        writes were asked for. ``body`` must fetch every row it asks for (a statement left in
+        progress makes the COMMIT fail).
 
         When nobody holds or waits for the lock (the usual case) no task is made (each costs
         the event loop several callbacks): the lock is taken and the transaction queued on the
         connection's thread before the first suspension, so nothing can cancel it any more;
         the thread runs what is queued in order, so a cancelled caller releasing the lock
         early lets nothing run before the transaction ends (nor :meth:`close` close before
-        it). Otherwise the write waits its turn in a shielded task of its own, as
-        :meth:`_write` does."""
+        it). Otherwise the write waits its turn in a shielded task of its own."""
         self._check_open()
         transaction = functools.partial(_transaction_of, body)
         if not self._lock.locked() and not self._lock._waiters:
@@ -202,27 +275,6 @@ class SQLiteBase:
             # Retrieved here so that a write whose caller was cancelled logs nothing twice;
             # the caller (if still waiting) gets the exception through the shield.
             log.debug("write failed: %s", task.exception())
-
-    async def _transaction(self, body: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
-        async with self._lock:
-            db = self._db
-            try:
-                await db.execute("BEGIN IMMEDIATE")
-            except sqlite3.DatabaseError as e:
-                raise store_error(e) from e
-            try:
-                result = await body(db)
-                await db.execute("COMMIT")
-            except BaseException as e:
-                if db.in_transaction:
-                    try:
-                        await db.execute("ROLLBACK")
-                    except sqlite3.Error:  # pragma: no cover - rollback after a failed commit
-                        log.exception("rollback failed")
-                if isinstance(e, sqlite3.DatabaseError):
-                    raise store_error(e) from e
-                raise
-            return result
 
 
 def _transaction_of(body: Callable[[sqlite3.Connection], T], conn: sqlite3.Connection) -> T:
@@ -330,36 +382,10 @@ def store_error(e: sqlite3.DatabaseError) -> StoreError:
     if "locked" in text or "busy" in text:
         return StoreError(f"the database is busy ({text}); try again")
     if isinstance(e, sqlite3.IntegrityError):
-        return StoreError(f"the database refused the change ({text})")
+        refused = f"the database refused the change ({text})"
+        if text.startswith("UNIQUE"):
+            return UniqueViolation(refused)
+        if "FOREIGN KEY" in text:
+            return ForeignKeyViolation(refused)
+        return StoreError(refused)
     return StoreError(f"database error ({text})")
-
-
-@contextlib.asynccontextmanager
-async def _snapshot(db: aiosqlite.Connection) -> AsyncIterator[None]:
-    try:
-        await db.execute("BEGIN")
-    except sqlite3.DatabaseError as e:
-        raise store_error(e) from e
-    try:
-        yield
-    finally:
-        with contextlib.suppress(sqlite3.Error):
-            await db.execute("COMMIT")
-
-
-async def fetch_one(
-    db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
-) -> sqlite3.Row | None:
-    rows = list(await db.execute_fetchall(sql, params))
-    return rows[0] if rows else None
-
-
-async def game_exists(db: aiosqlite.Connection, game_id: int) -> bool:
-    return await fetch_one(db, "SELECT 1 FROM games WHERE id = ?", (game_id,)) is not None
-
-
-def foreign_key_to_not_found(e: sqlite3.IntegrityError, game_id: int) -> None:
-    """Raise :class:`NotFound` for a row whose game does not exist (the FOREIGN KEY refused
-    it); other integrity errors are left to the caller."""
-    if "FOREIGN KEY" in str(e):
-        raise NotFound(f"no game {game_id}") from e

@@ -1,37 +1,39 @@
-"""The SQLite store: every concern's mixin on one connection (:class:`SQLiteBase`)."""
+"""The SQLite store: every concern's operations (:mod:`db.ops`, written once for both engines)
+on this engine's transactions (:class:`db.sqlite.base.SQLiteBase`)."""
 
 from __future__ import annotations
 
-from db.sqlite.audit import AuditMixin
-from db.sqlite.boards import BoardsMixin
-from db.sqlite.dmchannels import DMChannelsMixin
-from db.sqlite.downtime import DowntimeMixin
-from db.sqlite.games import GamesMixin
-from db.sqlite.loading import LoadingMixin
-from db.sqlite.outbox import OutboxMixin
-from db.sqlite.pictures import PicturesMixin
-from db.sqlite.players import PlayersMixin
-from db.sqlite.privacy import PrivacyMixin
-from db.sqlite.requests import RequestLogMixin
-from db.sqlite.reviews import ReviewsMixin
-from db.sqlite.settings import SettingsMixin
+from db.ops.audit import AuditOps
+from db.ops.boards import BoardsOps
+from db.ops.dmchannels import DMChannelsOps
+from db.ops.downtime import DowntimeOps
+from db.ops.games import GamesOps
+from db.ops.loading import LoadingOps
+from db.ops.outbox import OutboxOps
+from db.ops.pictures import PicturesOps
+from db.ops.players import PlayersOps
+from db.ops.privacy import PrivacyOps
+from db.ops.requests import RequestLogOps
+from db.ops.reviews import ReviewsOps
+from db.ops.settings import SettingsOps
+from db.sqlite.base import SQLiteBase
 
 
 class SQLiteStore(
-    GamesMixin,
-    PlayersMixin,
-    RequestLogMixin,
-    OutboxMixin,
-    SettingsMixin,
-    AuditMixin,
-    DowntimeMixin,
-    LoadingMixin,
-    PrivacyMixin,
-    BoardsMixin,
-    ReviewsMixin,
-    DMChannelsMixin,
-    PicturesMixin,
+    GamesOps,
+    PlayersOps,
+    RequestLogOps,
+    OutboxOps,
+    SettingsOps,
+    AuditOps,
+    DowntimeOps,
+    LoadingOps,
+    PrivacyOps,
+    BoardsOps,
+    ReviewsOps,
+    DMChannelsOps,
+    PicturesOps,
+    SQLiteBase,
 ):
     """:class:`db.interface.GameStore` on one SQLite file. Create with
-    ``await SQLiteStore.open(path)``; see :mod:`db.sqlite.base` for transactions and locking.
-    """
+    ``await SQLiteStore.open(path)``; see :mod:`db.sqlite.base` for transactions and locking."""

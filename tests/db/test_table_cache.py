@@ -18,8 +18,8 @@ import aiosqlite
 import pytest
 
 from db.models import TableSettings
-from db.sqlite.tablecache import TableCache
 from db.store import Store, open_store
+from db.tablecache import TableCache
 from tests.db.conftest import raw_rows, running_game
 
 GUILD, OTHER = 10, 20

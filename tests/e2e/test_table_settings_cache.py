@@ -1,4 +1,4 @@
-"""the tables' settings are served from memory (db/sqlite/tablecache.py), so every
+"""the tables' settings are served from memory (db/tablecache.py), so every
 host command that changes them must be seen by the very next command: ``/mafia setup`` (a
 language changed, a second table built), ``/mafia droptable``; leaving a server is in
 tests/e2e/test_privacy.py. The reader's client speaks Ukrainian, for which there is no

@@ -6,18 +6,18 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-import aiosqlite
-
+from db.convert import dumps, utcnow
 from db.errors import NotFound
 from db.interface import AUDIT_PAGE_MAX
 from db.models import AuditRecord
 from db.records import audit_record as _audit
-from db.sqlite.base import SQLiteBase, fetch_one
-from db.sqlite.convert import dumps, to_db_time, utcnow
+from db.tx import Engine, Row, Tx
+
+_AUDIT_COLUMNS = "id, guild_id, table_id, game_id, actor_id, command, args, at"
 
 
 async def insert_audit(
-    db: aiosqlite.Connection,
+    tx: Tx,
     guild_id: int | None,
     game_id: int | None,
     actor_id: int,
@@ -29,25 +29,29 @@ async def insert_audit(
     """Insert an audit row inside the caller's transaction. A row about a game belongs to the
     game's server and table; otherwise to ``table_id`` (default: the server's first table)."""
     if game_id is not None:
-        row = await fetch_one(db, "SELECT guild_id, table_id FROM games WHERE id = ?", (game_id,))
+        row = await tx.fetchrow("SELECT guild_id, table_id FROM games WHERE id = $1", game_id)
         if row is None:
             raise NotFound(f"no game {game_id}")
         guild_id, table_id = int(row["guild_id"]), int(row["table_id"])
     if guild_id is None:
         raise NotFound("an audit row needs a game or a server")
     table = guild_id if table_id is None else table_id
-    rows = list(
-        await db.execute_fetchall(
-            "INSERT INTO audit_log (guild_id, table_id, game_id, actor_id, command, args, at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (guild_id, table, game_id, actor_id, command, args_text, to_db_time(at)),
-        )
+    new_id = await tx.fetchval(
+        "INSERT INTO audit_log (guild_id, table_id, game_id, actor_id, command, args, at) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        guild_id,
+        table,
+        game_id,
+        actor_id,
+        command,
+        args_text,
+        tx.dialect.time(at),
     )
-    return int(rows[0]["id"])
+    return int(new_id)
 
 
-class AuditMixin(SQLiteBase):
-    """:class:`db.interface.AuditLog` on SQLite."""
+class AuditOps(Engine):
+    """:class:`db.interface.AuditLog`."""
 
     async def add_audit(
         self,
@@ -62,29 +66,25 @@ class AuditMixin(SQLiteBase):
         args_text = dumps(dict(args or {}))
         now = utcnow()
 
-        async def body(db: aiosqlite.Connection) -> int:
+        async def body(tx: Tx) -> int:
             return await insert_audit(
-                db, guild_id, game_id, actor_id, command, args_text, now, table_id
+                tx, guild_id, game_id, actor_id, command, args_text, now, table_id
             )
 
-        return await self._write(body)
+        return await self._run_write(body)
 
     async def audit_log(
         self, *, game_id: int | None = None, guild_id: int | None = None
     ) -> list[AuditRecord]:
         where: list[str] = []
         params: list[Any] = []
-        if game_id is not None:
-            where.append("game_id = ?")
-            params.append(game_id)
-        if guild_id is not None:
-            where.append("guild_id = ?")
-            params.append(guild_id)
+        for column, value in (("game_id", game_id), ("guild_id", guild_id)):
+            if value is not None:
+                params.append(value)
+                where.append(f"{column} = ${len(params)}")
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        rows = await self._read(
-            "SELECT id, guild_id, table_id, game_id, actor_id, command, args, at FROM audit_log "
-            f"{clause} ORDER BY id",
-            params,
+        rows = await self._fetch(
+            f"SELECT {_AUDIT_COLUMNS} FROM audit_log {clause} ORDER BY id", *params
         )
         return [_audit(r) for r in rows]
 
@@ -93,14 +93,22 @@ class AuditMixin(SQLiteBase):
     ) -> tuple[list[AuditRecord], int]:
         limit = max(1, min(limit, AUDIT_PAGE_MAX))
         offset = max(0, offset)
-        bound = "" if before is None else " AND id < ?"
+        bound = "" if before is None else " AND id < $2"
         keys: tuple[int, ...] = (table_id,) if before is None else (table_id, before)
-        rows = await self._read(
-            "SELECT id, guild_id, table_id, game_id, actor_id, command, args, at FROM audit_log "
-            f"WHERE table_id = ?{bound} ORDER BY id DESC LIMIT ? OFFSET ?",
-            (*keys, limit, offset),
-        )
-        counted = await self._read(
-            f"SELECT COUNT(*) AS n FROM audit_log WHERE table_id = ?{bound}", keys
-        )
-        return [_audit(r) for r in rows], int(counted[0]["n"])
+        n = len(keys)
+
+        async def body(tx: Tx) -> tuple[list[Row], int]:
+            rows = await tx.fetch(
+                f"SELECT {_AUDIT_COLUMNS} FROM audit_log "
+                f"WHERE table_id = $1{bound} ORDER BY id DESC LIMIT ${n + 1} OFFSET ${n + 2}",
+                *keys,
+                limit,
+                offset,
+            )
+            counted = await tx.fetchval(
+                f"SELECT COUNT(*) FROM audit_log WHERE table_id = $1{bound}", *keys
+            )
+            return rows, int(counted)
+
+        rows, total = await self._run_snapshot(body)
+        return [_audit(r) for r in rows], total

@@ -2,27 +2,26 @@
 
 from __future__ import annotations
 
-from db.postgres.base import Conn, PostgresBase
+from db.tx import Engine, Tx
 
 
-class BoardsMixin(PostgresBase):
-    """:class:`db.interface.KillBoards` on PostgreSQL."""
+class BoardsOps(Engine):
+    """:class:`db.interface.KillBoards`."""
 
     async def kill_board(self, game_id: int, turn: int) -> int | None:
-        row = await self._read_one(
-            "SELECT message_id FROM kill_boards WHERE game_id = $1 AND turn = $2",
-            (game_id, turn),
+        row = await self._fetchrow(
+            "SELECT message_id FROM kill_boards WHERE game_id = $1 AND turn = $2", game_id, turn
         )
         return None if row is None else int(row["message_id"])
 
     async def set_kill_board(self, game_id: int, turn: int, message_id: int) -> None:
-        async def body(db: Conn) -> None:
-            await db.execute(
+        async def body(tx: Tx) -> None:
+            await tx.execute(
                 "INSERT INTO kill_boards (game_id, turn, message_id) VALUES ($1, $2, $3) "
-                "ON CONFLICT (game_id, turn) DO UPDATE SET message_id = EXCLUDED.message_id",
+                "ON CONFLICT (game_id, turn) DO UPDATE SET message_id = excluded.message_id",
                 game_id,
                 turn,
                 message_id,
             )
 
-        await self._write(body)
+        await self._run_write(body)

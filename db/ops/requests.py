@@ -1,18 +1,19 @@
 """The request log (requests, host commands, shots), post counts, and the once-only stages of
 a turn: its resolution and its pistol window (R18).
 
-Exactly once across processes: an append to a game's log first locks the game's row
-(:func:`db.postgres.base.lock_game`), then numbers the entry with the log's last ``seq`` + 1 in
-a NEW statement (under ``READ COMMITTED`` each statement sees what committed before it began,
-so after waiting for the lock it sees the other process's entry): two processes appending at
-once take turns and keep ``seq`` gap-free and ordered, without ever hitting ``UNIQUE (game_id,
-seq)``. A stage is claimed by inserting its ``(game_id, turn)`` key with ``ON CONFLICT DO
-NOTHING`` (the loser gets False), after taking the same row lock.
+Exactly once across processes: an append to a game's log first serialises on the game
+(:func:`db.ops.common.serialise`: on PostgreSQL the game's row locked, once per transaction;
+on SQLite ``BEGIN IMMEDIATE`` already did), then numbers the entry with the log's last ``seq``
++ 1 in a NEW statement (under PostgreSQL's ``READ COMMITTED`` each statement sees what
+committed before it began, so after waiting for the lock it sees the other process's entry):
+two processes appending at once take turns and keep ``seq`` gap-free and ordered, without ever
+hitting ``UNIQUE (game_id, seq)``. A stage is claimed by inserting its ``(game_id, turn)`` key
+with ``ON CONFLICT DO NOTHING`` (the loser gets False), after taking the same lock.
 
 A fenced write (:class:`~db.models.Fence`) checks the game in its own transaction, after
-taking the row lock and in a new statement, so it compares with what every other process
-committed before it: the game's status, turn and phase, and its accepted entries at that turn
-or later. A mismatch raises :class:`~db.errors.StaleGame`, writing nothing.
+taking the lock and in a new statement, so it compares with what every other process committed
+before it: the game's status, turn and phase, and its accepted entries at that turn or later.
+A mismatch raises :class:`~db.errors.StaleGame`, writing nothing.
 """
 
 from __future__ import annotations
@@ -21,9 +22,8 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-import asyncpg
-
-from db.errors import StaleGame, StoreError
+from db.convert import check_outcome, check_section, dumps, loads_dict, utcnow
+from db.errors import ForeignKeyViolation, NotFound, StaleGame, StoreError
 from db.models import (
     ACCEPTED,
     Fence,
@@ -35,22 +35,14 @@ from db.models import (
     ResolutionRecord,
     Section,
 )
-from db.postgres.audit import insert_audit
-from db.postgres.base import Conn, PostgresBase, foreign_key_to_not_found, lock_game
-from db.postgres.convert import (
-    aware,
-    check_outcome,
-    check_section,
-    dumps,
-    loads_dict,
-    opt_aware,
-    utcnow,
-)
-from db.postgres.games import FINISH_GAME, GAME_COLUMNS
-from db.postgres.loading import write_snapshot
-from db.postgres.outbox import insert_outbox
+from db.ops.audit import insert_audit
+from db.ops.common import lock_game, serialise
+from db.ops.games import FINISH_GAME, GAME_COLUMNS
+from db.ops.loading import write_snapshot
+from db.ops.outbox import insert_outbox, stored
 from db.records import game_record, post_record, resolution_record
 from db.records import log_entry as _entry
+from db.tx import Engine, Tx
 
 _ENTRY_COLUMNS = "id, game_id, turn, seq, section, payload, outcome, user_id, at"
 
@@ -61,20 +53,26 @@ _ENTRIES = (
     "AND l.outcome = 'accepted') AS entries"
 )
 
+#: One log entry; ``seq`` is the game's next number, taken inside the INSERT.
+_INSERT_ENTRY = (
+    "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, user_id, at) "
+    "SELECT $1, $2, COALESCE(MAX(seq), 0) + 1, $3, $4, $5, $6, $7 "
+    "FROM log_entries WHERE game_id = $1 RETURNING id, seq"
+)
 
-async def _check_fence(db: Conn, game_id: int, fence: Fence | None) -> None:
+
+async def check_fence(tx: Tx, game_id: int, fence: Fence | None) -> None:
     """Raise :class:`StaleGame` unless the game is running as ``fence`` says (nothing to do
-    without a fence). Takes the game's row lock first, then reads in a NEW statement: under
-    ``READ COMMITTED`` it sees every entry committed before the lock was granted (a statement
-    that waited for the lock itself would count with its older snapshot). Raises
-    :class:`~db.errors.NotFound` if there is no such game."""
+    without a fence). Serialises on the game first, then reads in a NEW statement (see the
+    module's docstring). Raises :class:`~db.errors.NotFound` if there is no such game."""
     if fence is None:
         return
-    await lock_game(db, game_id)
-    row = await db.fetchrow(
+    await serialise(tx, game_id)
+    row = await tx.fetchrow(
         f"SELECT status, turn, phase, {_ENTRIES} FROM games g WHERE g.id = $1", game_id
     )
-    assert row is not None  # locked: it cannot have gone
+    if row is None:
+        raise NotFound(f"no game {game_id}")
     seen = (str(row["status"]), int(row["turn"]), str(row["phase"]), int(row["entries"]))
     if seen != ("running", fence.turn, fence.phase, fence.entries):
         raise StaleGame(
@@ -83,19 +81,8 @@ async def _check_fence(db: Conn, game_id: int, fence: Fence | None) -> None:
         )
 
 
-async def _stage_done(
-    db: Conn, table: Literal["resolutions", "pistol_windows"], game_id: int, turn: int
-) -> bool:
-    """Whether the once-only stage ``table`` of ``(game_id, turn)`` has run, read under the
-    game's row lock (taken here): a claim that lost returns False before its fence is
-    checked, as on SQLite."""
-    await lock_game(db, game_id)
-    sql = f"SELECT 1 FROM {table} WHERE game_id = $1 AND turn = $2"
-    return await db.fetchval(sql, game_id, turn) is not None
-
-
-async def _insert_entry(
-    db: Conn,
+async def insert_entry(
+    tx: Tx,
     game_id: int,
     turn: int,
     section: Section,
@@ -105,20 +92,21 @@ async def _insert_entry(
     user_id: int | None,
     at: dt.datetime,
 ) -> LogEntry:
-    """Append one entry under the game's row lock (see the module's docstring)."""
-    await lock_game(db, game_id)
-    row = await db.fetchrow(
-        "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, user_id, at) "
-        "SELECT $1, $2, COALESCE(MAX(seq), 0) + 1, $3, $4, $5, $6, $7 "
-        "FROM log_entries WHERE game_id = $1 RETURNING id, seq",
-        game_id,
-        turn,
-        section,
-        payload_text,
-        outcome,
-        user_id,
-        at,
-    )
+    """Append one entry, serialised on the game (see the module's docstring)."""
+    await serialise(tx, game_id)
+    try:
+        row = await tx.fetchrow(
+            _INSERT_ENTRY,
+            game_id,
+            turn,
+            section,
+            payload_text,
+            outcome,
+            user_id,
+            tx.dialect.time(at),
+        )
+    except ForeignKeyViolation as e:
+        raise NotFound(f"no game {game_id}") from e
     assert row is not None
     return LogEntry(
         id=int(row["id"]),
@@ -133,8 +121,18 @@ async def _insert_entry(
     )
 
 
+async def _stage_done(
+    tx: Tx, table: Literal["resolutions", "pistol_windows"], game_id: int, turn: int
+) -> bool:
+    """Whether the once-only stage ``table`` of ``(game_id, turn)`` has run, read after
+    serialising on the game: a claim that lost returns False before its fence is checked."""
+    await serialise(tx, game_id)
+    sql = f"SELECT 1 FROM {table} WHERE game_id = $1 AND turn = $2"
+    return await tx.fetchval(sql, game_id, turn) is not None
+
+
 async def _claim_stage(
-    db: Conn,
+    tx: Tx,
     table: Literal["resolutions", "pistol_windows"],
     stamp: Literal["resolved_at", "opened_at"],
     game_id: int,
@@ -142,19 +140,19 @@ async def _claim_stage(
     result_text: str,
     now: dt.datetime,
 ) -> bool:
-    """Insert the (game, turn) row of a once-only stage of a turn, under the game's row lock.
-    False if it was there already (the stage ran: do nothing); raises if the game is missing
-    or not at ``turn``."""
-    game = await lock_game(db, game_id)
-    status = await db.execute(
+    """Insert the (game, turn) row of a once-only stage of a turn, the game locked. False if
+    it was there already (the stage ran: do nothing); raises if the game is missing or not at
+    ``turn``."""
+    game = await lock_game(tx, game_id)
+    added = await tx.execute(
         f"INSERT INTO {table} (game_id, turn, result, {stamp}) VALUES ($1, $2, $3, $4) "
         "ON CONFLICT (game_id, turn) DO NOTHING",
         game_id,
         turn,
         result_text,
-        now,
+        tx.dialect.time(now),
     )
-    if status.endswith(" 0"):
+    if added == 0:
         return False
     if game["status"] != "running":
         raise StoreError(f"game {game_id} is not running (it is {game['status']})")
@@ -163,9 +161,9 @@ async def _claim_stage(
     return True
 
 
-class RequestLogMixin(PostgresBase):
-    """:class:`db.interface.RequestLog` on PostgreSQL. The once-only stages are the primary
-    keys (game_id, turn) of ``resolutions`` and ``pistol_windows``."""
+class RequestLogOps(Engine):
+    """:class:`db.interface.RequestLog`. The once-only stages are the primary keys
+    (game_id, turn) of ``resolutions`` and ``pistol_windows``."""
 
     # --- the log ---------------------------------------------------------------------------
 
@@ -186,11 +184,11 @@ class RequestLogMixin(PostgresBase):
         text = dumps(data)
         now = utcnow()
 
-        async def body(db: Conn) -> LogEntry:
-            await _check_fence(db, game_id, fence)
-            return await _insert_entry(db, game_id, turn, sec, data, text, outcome, user_id, now)
+        async def body(tx: Tx) -> LogEntry:  # the vote path: one hop on SQLite
+            await check_fence(tx, game_id, fence)
+            return await insert_entry(tx, game_id, turn, sec, data, text, outcome, user_id, now)
 
-        return await self._write(body)
+        return await self._run_write(body)
 
     async def add_host_action(
         self,
@@ -211,16 +209,16 @@ class RequestLogMixin(PostgresBase):
         args_text = dumps(dict(args or {}))
         now = utcnow()
 
-        async def body(db: Conn) -> LogEntry:
-            await _check_fence(db, game_id, fence)
-            entry = await _insert_entry(
-                db, game_id, turn, "host", data, text, outcome, actor_id, now
+        async def body(tx: Tx) -> LogEntry:
+            await check_fence(tx, game_id, fence)
+            entry = await insert_entry(
+                tx, game_id, turn, "host", data, text, outcome, actor_id, now
             )
-            await insert_audit(db, None, game_id, actor_id, command, args_text, now)
-            await insert_outbox(db, game_id, turn, outbox_items, now)
+            await insert_audit(tx, None, game_id, actor_id, command, args_text, now)
+            await insert_outbox(tx, game_id, turn, outbox_items, now)
             return entry
 
-        return await self._write(body)
+        return await self._run_write(body)
 
     async def log_entries(
         self, game_id: int, turn: int | None = None, *, accepted_only: bool = False
@@ -232,16 +230,17 @@ class RequestLogMixin(PostgresBase):
             sql += " AND turn = $2"
         if accepted_only:
             sql += " AND outcome = 'accepted'"
-        rows = await self._read(sql + " ORDER BY seq", params)
+        rows = await self._fetch(sql + " ORDER BY seq", *params)
         return [_entry(r) for r in rows]
 
     async def post_counts(self, game_id: int, turn: int) -> dict[str, int]:
         # verb and by_nick are generated columns, indexed by log_entries_by_verb (migration 2).
-        rows = await self._read(
+        rows = await self._fetch(
             "SELECT by_nick, COUNT(*) AS n FROM log_entries "
             "WHERE game_id = $1 AND turn = $2 AND verb = 'post' AND outcome = 'accepted' "
             "GROUP BY by_nick",
-            (game_id, turn),
+            game_id,
+            turn,
         )
         return {str(r["by_nick"]): int(r["n"]) for r in rows}
 
@@ -259,11 +258,12 @@ class RequestLogMixin(PostgresBase):
     ) -> PostRecord:
         if turn < 0:
             raise ValueError(f"turn must be at least 0, got {turn}")
-        when = utcnow() if at is None else aware(at)  # ValueError for a naive datetime
+        when = utcnow() if at is None else at
+        stamp = self.dialect.time(when)  # ValueError for a naive datetime, before any write
 
-        async def body(db: Conn) -> int:
+        async def body(tx: Tx) -> int:  # a hot path: one hop on SQLite
             try:
-                post_id = await db.fetchval(
+                post_id = await tx.fetchval(
                     "INSERT INTO posts (game_id, turn, nick, text, ghost, at) "
                     "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
                     game_id,
@@ -271,21 +271,20 @@ class RequestLogMixin(PostgresBase):
                     nick,
                     text,
                     bool(ghost),
-                    when,
+                    stamp,
                 )
-            except asyncpg.ForeignKeyViolationError as e:
-                foreign_key_to_not_found(e, game_id)
-                raise
+            except ForeignKeyViolation as e:
+                raise NotFound(f"no game {game_id}") from e
             return int(post_id)
 
-        post_id = await self._write(body)
-        return PostRecord(post_id, game_id, turn, nick, text, ghost, when)
+        post_id = await self._run_write(body)
+        return PostRecord(post_id, game_id, turn, nick, text, ghost, stored(when))
 
     async def posts(self, game_id: int) -> list[PostRecord]:
-        rows = await self._read(
+        rows = await self._fetch(
             "SELECT id, game_id, turn, nick, text, ghost, at FROM posts "
             "WHERE game_id = $1 ORDER BY id",
-            (game_id,),
+            game_id,
         )
         return [post_record(r) for r in rows]
 
@@ -306,47 +305,48 @@ class RequestLogMixin(PostgresBase):
         fence: Fence | None = None,
     ) -> bool:
         now = utcnow()
+        stamp = self.dialect.time(now)
         result_text = dumps(dict(result))
-        when = opt_aware(next_deadline)
+        when = self.dialect.opt_time(next_deadline)
         snapshot_text = None if snapshot is None or winner is not None else dumps(dict(snapshot))
 
-        async def body(db: Conn) -> bool:
-            if await _stage_done(db, "resolutions", game_id, turn):
+        async def body(tx: Tx) -> bool:
+            if await _stage_done(tx, "resolutions", game_id, turn):
                 return False  # once only: the claim was lost, whatever the fence says
-            await _check_fence(db, game_id, fence)
+            await check_fence(tx, game_id, fence)
             if not await _claim_stage(
-                db, "resolutions", "resolved_at", game_id, turn, result_text, now
+                tx, "resolutions", "resolved_at", game_id, turn, result_text, now
             ):
                 return False
-            await insert_outbox(db, game_id, turn, outbox_items, now)
+            await insert_outbox(tx, game_id, turn, outbox_items, now)
             if winner is None:
-                await db.execute(
+                await tx.execute(
                     "UPDATE games SET turn = $1, phase = $2, deadline = $3, updated_at = $4 "
                     "WHERE id = $5",
                     next_turn,
                     next_phase,
                     when,
-                    now,
+                    stamp,
                     game_id,
                 )
             else:
-                await db.execute(FINISH_GAME, winner, now, game_id)
-            await write_snapshot(db, game_id, next_turn, snapshot_text, now)
+                await tx.execute(FINISH_GAME, winner, stamp, game_id)
+            await write_snapshot(tx, game_id, next_turn, snapshot_text, now)
             return True
 
-        return await self._write(body)
+        return await self._run_write(body)
 
     async def resolution_exists(self, game_id: int, turn: int) -> bool:
-        row = await self._read_one(
-            "SELECT 1 FROM resolutions WHERE game_id = $1 AND turn = $2", (game_id, turn)
+        row = await self._fetchrow(
+            "SELECT 1 FROM resolutions WHERE game_id = $1 AND turn = $2", game_id, turn
         )
         return row is not None
 
     async def resolutions(self, game_id: int) -> list[ResolutionRecord]:
-        rows = await self._read(
+        rows = await self._fetch(
             "SELECT game_id, turn, result, resolved_at FROM resolutions WHERE game_id = $1 "
             "ORDER BY turn",
-            (game_id,),
+            game_id,
         )
         return [resolution_record(r) for r in rows]
 
@@ -363,36 +363,37 @@ class RequestLogMixin(PostgresBase):
     ) -> bool:
         now = utcnow()
         text = dumps(dict(partial_result))
-        when = opt_aware(window_deadline)
+        when = self.dialect.opt_time(window_deadline)
+        stamp = self.dialect.time(now)
 
-        async def body(db: Conn) -> bool:
-            if await _stage_done(db, "pistol_windows", game_id, turn):
+        async def body(tx: Tx) -> bool:
+            if await _stage_done(tx, "pistol_windows", game_id, turn):
                 return False
-            await _check_fence(db, game_id, fence)
-            if not await _claim_stage(db, "pistol_windows", "opened_at", game_id, turn, text, now):
+            await check_fence(tx, game_id, fence)
+            if not await _claim_stage(tx, "pistol_windows", "opened_at", game_id, turn, text, now):
                 return False
-            await insert_outbox(db, game_id, turn, outbox_items, now)
-            await db.execute(
+            await insert_outbox(tx, game_id, turn, outbox_items, now)
+            await tx.execute(
                 "UPDATE games SET phase = $1, deadline = $2, updated_at = $3 WHERE id = $4",
                 phase,
                 when,
-                now,
+                stamp,
                 game_id,
             )
             return True
 
-        return await self._write(body)
+        return await self._run_write(body)
 
     async def game_head(self, game_id: int) -> GameHead | None:
-        row = await self._read_one(
-            f"SELECT {GAME_COLUMNS}, {_ENTRIES} FROM games g WHERE g.id = $1", (game_id,)
+        row = await self._fetchrow(
+            f"SELECT {GAME_COLUMNS}, {_ENTRIES} FROM games g WHERE g.id = $1", game_id
         )
         if row is None:
             return None
         return GameHead(record=game_record(row), entries=int(row["entries"]))
 
     async def pistol_window(self, game_id: int, turn: int) -> JSONDict | None:
-        row = await self._read_one(
-            "SELECT result FROM pistol_windows WHERE game_id = $1 AND turn = $2", (game_id, turn)
+        row = await self._fetchrow(
+            "SELECT result FROM pistol_windows WHERE game_id = $1 AND turn = $2", game_id, turn
         )
         return None if row is None else loads_dict(row["result"])

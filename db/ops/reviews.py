@@ -1,21 +1,41 @@
-"""The host's review of a turn's results (``/mafia new review``) on PostgreSQL. See
-:class:`db.interface.Reviews` and ``db/sqlite/reviews.py``."""
+"""The host's review of a turn's results (``/mafia new review``): the pending drafts, the
+host's story, publication exactly once. See :class:`db.interface.Reviews`."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
 
+from db.convert import loads_dict, utcnow
 from db.models import OutboxItem, ReviewRecord
-from db.postgres.base import Conn, PostgresBase
-from db.postgres.convert import aware, loads_dict, opt_aware, utcnow
-from db.postgres.outbox import insert_outbox
-from db.sqlite.reviews import PENDING_REVIEWS
+from db.ops.outbox import insert_outbox
+from db.tx import Engine, Tx
+
+#: Every draft whose review row is not published (the drafts are found by the outbox's
+#: ``outbox_by_kind`` index).
+PENDING_REVIEWS = (
+    "SELECT o.game_id, g.guild_id, o.turn, o.payload, r.story FROM outbox o "
+    "JOIN games g ON g.id = o.game_id "
+    "LEFT JOIN reviews r ON r.game_id = o.game_id AND r.turn = o.turn "
+    "WHERE o.kind = 'review_draft' AND r.published_at IS NULL ORDER BY o.id"
+)
 
 
-class ReviewsMixin(PostgresBase):
+async def _published(tx: Tx, game_id: int, turn: int) -> bool:
+    """Whether the turn's review is published; its row locked where the engine locks rows."""
+    row = await tx.fetchrow(
+        "SELECT published_at FROM reviews WHERE game_id = $1 AND turn = $2" + tx.dialect.for_update,
+        game_id,
+        turn,
+    )
+    return row is not None and row["published_at"] is not None
+
+
+class ReviewsOps(Engine):
+    """:class:`db.interface.Reviews`."""
+
     async def pending_reviews(self, game_id: int | None = None) -> list[ReviewRecord]:
-        rows = await self._read(PENDING_REVIEWS)
+        rows = await self._fetch(PENDING_REVIEWS)
         return [
             ReviewRecord(
                 game_id=int(r["game_id"]),
@@ -29,10 +49,10 @@ class ReviewsMixin(PostgresBase):
         ]
 
     async def set_review_story(self, game_id: int, turn: int, story: str) -> bool:
-        async def body(db: Conn) -> bool:
-            if await _published(db, game_id, turn, lock=True):
+        async def body(tx: Tx) -> bool:
+            if await _published(tx, game_id, turn):
                 return False
-            await db.execute(
+            await tx.execute(
                 "INSERT INTO reviews (game_id, turn, story) VALUES ($1, $2, $3) "
                 "ON CONFLICT (game_id, turn) DO UPDATE SET story = excluded.story",
                 game_id,
@@ -41,7 +61,7 @@ class ReviewsMixin(PostgresBase):
             )
             return True
 
-        return await self._write(body)
+        return await self._run_write(body)
 
     async def publish_review(
         self,
@@ -52,16 +72,17 @@ class ReviewsMixin(PostgresBase):
         deadline: dt.datetime | None,
         at: dt.datetime,
     ) -> bool:
+        d = self.dialect
         now = utcnow()
-        stamp = aware(at)
-        when = opt_aware(deadline)
+        stamp = d.time(at)
+        when = d.opt_time(deadline)
 
-        async def body(db: Conn) -> bool:
-            if await _published(db, game_id, turn, lock=True):
+        async def body(tx: Tx) -> bool:
+            if await _published(tx, game_id, turn):
                 return False  # once only: another click or the clock published it
-            # Two processes at once: the row's key serialises them; the loser's insert
-            # waits, then finds it published (ON CONFLICT ... WHERE).
-            done = await db.fetchval(
+            # Two processes at once (PostgreSQL): the row's key serialises them; the loser's
+            # insert waits, then finds it published (ON CONFLICT ... WHERE).
+            done = await tx.fetchval(
                 "INSERT INTO reviews (game_id, turn, published_at) VALUES ($1, $2, $3) "
                 "ON CONFLICT (game_id, turn) DO UPDATE SET published_at = excluded.published_at "
                 "WHERE reviews.published_at IS NULL RETURNING 1",
@@ -71,21 +92,15 @@ class ReviewsMixin(PostgresBase):
             )
             if done is None:
                 return False
-            await insert_outbox(db, game_id, outbox_turn, items, now)
+            await insert_outbox(tx, game_id, outbox_turn, items, now)
             if when is not None:
-                await db.execute(
+                await tx.execute(
                     "UPDATE games SET deadline = $1, updated_at = $2 "
                     "WHERE id = $3 AND status = 'running'",
                     when,
-                    now,
+                    d.time(now),
                     game_id,
                 )
             return True
 
-        return await self._write(body)
-
-
-async def _published(db: Conn, game_id: int, turn: int, *, lock: bool = False) -> bool:
-    sql = "SELECT published_at FROM reviews WHERE game_id = $1 AND turn = $2"
-    row = await db.fetchrow(sql + (" FOR UPDATE" if lock else ""), game_id, turn)
-    return row is not None and row["published_at"] is not None
+        return await self._run_write(body)

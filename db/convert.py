@@ -1,5 +1,8 @@
-"""How values are stored in SQLite columns: times as sortable UTC text, JSON as compact text,
-integers checked against SQLite's signed 64-bit range. Pure functions, no connection."""
+"""Values to and from the columns of both engines: JSON as compact text (kept as written on
+both, so an export reads the same bytes), integers checked against the signed 64-bit range,
+sections and outcomes checked; times as SQLite's sortable UTC text (:func:`to_db_time`) or
+PostgreSQL's ``TIMESTAMPTZ`` (:func:`aware`): :class:`db.dialect.Dialect` picks. Pure
+functions, no connection."""
 
 from __future__ import annotations
 
@@ -34,6 +37,24 @@ def opt_time(text: str | None) -> dt.datetime | None:
 
 def opt_db_time(value: dt.datetime | None) -> str | None:
     return None if value is None else to_db_time(value)
+
+
+def aware(value: dt.datetime) -> dt.datetime:
+    """A timezone-aware datetime, in UTC (``ValueError`` for a naive one, before any write)."""
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"naive datetime {value!r}: pass a timezone-aware time")
+    return value.astimezone(dt.UTC)
+
+
+def stored_time(value: str | dt.datetime) -> dt.datetime:
+    """A stored time (SQLite's UTC text, PostgreSQL's ``timestamptz``) as a UTC datetime."""
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC)
+    return dt.datetime.fromisoformat(value).astimezone(dt.UTC)
+
+
+def opt_stored_time(value: str | dt.datetime | None) -> dt.datetime | None:
+    return None if value is None else stored_time(value)
 
 
 def dumps(value: Any) -> str:

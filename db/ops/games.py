@@ -6,21 +6,14 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import asyncpg
-
-from db.errors import NotFound, OpenGameExists, StoreError
+from db.convert import dumps, int64, utcnow
+from db.errors import ConstraintViolation, NotFound, OpenGameExists, StoreError, UniqueViolation
 from db.models import KEEP, GameRecord, GameStatus, Keep, OutboxItem, PlayerSpec
-from db.postgres.base import Conn, PostgresBase, game_exists
-from db.postgres.convert import (
-    aware,
-    dumps,
-    int64,
-    opt_aware,
-    utcnow,
-)
-from db.postgres.outbox import insert_outbox
-from db.postgres.players import PLAYER_COLUMNS
+from db.ops.common import game_exists
+from db.ops.outbox import insert_outbox
+from db.ops.players import PLAYER_COLUMNS
 from db.records import game_record, lobby_columns
+from db.tx import Engine, Tx
 
 GAME_COLUMNS = (
     "id, guild_id, status, seed, schedule_kind, schedule_params, timezone, activity_rules, "
@@ -35,9 +28,9 @@ FINISH_GAME = (
 )
 
 
-class GamesMixin(PostgresBase):
-    """The game half of :class:`db.interface.GameRepository` on PostgreSQL (players: see
-    :mod:`db.postgres.players`). At most one non-finished game per table is a partial unique
+class GamesOps(Engine):
+    """The game half of :class:`db.interface.GameRepository` (players: see
+    :mod:`db.ops.players`). At most one non-finished game per table is a partial unique
     index on ``games.table_id``."""
 
     async def create_game(
@@ -55,7 +48,7 @@ class GamesMixin(PostgresBase):
         table_id: int | None = None,
         wishes: bool = False,
     ) -> GameRecord:
-        now = utcnow()
+        now = self.dialect.time(utcnow())
         table = guild_id if table_id is None else table_id
         params = (
             guild_id,
@@ -72,9 +65,9 @@ class GamesMixin(PostgresBase):
             bool(wishes),
         )
 
-        async def body(db: Conn) -> GameRecord:
+        async def body(tx: Tx) -> GameRecord:
             try:
-                row = await db.fetchrow(
+                row = await tx.fetchrow(
                     "INSERT INTO games (guild_id, table_id, status, seed, schedule_kind, "
                     "schedule_params, timezone, activity_rules, roles, host_user_id, reveal, "
                     "turn, phase, created_at, updated_at, wishes) "
@@ -82,17 +75,17 @@ class GamesMixin(PostgresBase):
                     f"$11, $11, $12) RETURNING {GAME_COLUMNS}",
                     *params,
                 )
-            except asyncpg.UniqueViolationError as e:
+            except UniqueViolation as e:
                 raise OpenGameExists(
                     f"table {table} already has a game in the lobby or running"
                 ) from e
             assert row is not None
             return game_record(row)
 
-        return await self._write(body)
+        return await self._run_write(body)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
-        row = await self._read_one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", (game_id,))
+        row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
         return None if row is None else game_record(row)
 
     async def require_game(self, game_id: int) -> GameRecord:
@@ -102,19 +95,19 @@ class GamesMixin(PostgresBase):
         return game
 
     async def open_game(self, table_id: int) -> GameRecord | None:
-        row = await self._read_one(
+        row = await self._fetchrow(
             f"SELECT {GAME_COLUMNS} FROM games WHERE table_id = $1 AND status <> 'finished'",
-            (table_id,),
+            table_id,
         )
         return None if row is None else game_record(row)
 
     async def latest_game(self, guild_id: int | None = None) -> GameRecord | None:
         if guild_id is None:
-            row = await self._read_one(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1")
+            row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1")
         else:
-            row = await self._read_one(
+            row = await self._fetchrow(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = $1 ORDER BY id DESC LIMIT 1",
-                (guild_id,),
+                guild_id,
             )
         return None if row is None else game_record(row)
 
@@ -132,11 +125,11 @@ class GamesMixin(PostgresBase):
                 params.append(value)
                 where.append(f"{column} = ${len(params)}")
         clause = f"WHERE {' AND '.join(where)}" if where else ""
-        rows = await self._read(f"SELECT {GAME_COLUMNS} FROM games {clause} ORDER BY id", params)
+        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games {clause} ORDER BY id", *params)
         return [game_record(r) for r in rows]
 
     async def running_games(self) -> list[GameRecord]:
-        rows = await self._read(
+        rows = await self._fetch(
             f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'running' "
             "ORDER BY deadline IS NULL, deadline, id"
         )
@@ -153,10 +146,10 @@ class GamesMixin(PostgresBase):
         sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(columns, start=1))
         n = len(columns)
         now = utcnow()
-        params = [*columns.values(), now, game_id]
+        params = [*columns.values(), self.dialect.time(now), game_id]
 
-        async def body(db: Conn) -> GameRecord:
-            row = await db.fetchrow(
+        async def body(tx: Tx) -> GameRecord:
+            row = await tx.fetchrow(
                 f"UPDATE games SET {sets}, updated_at = ${n + 1} WHERE id = ${n + 2} "
                 f"RETURNING {GAME_COLUMNS}",
                 *params,
@@ -164,10 +157,10 @@ class GamesMixin(PostgresBase):
             if row is None:
                 raise NotFound(f"no game {game_id}")
             record = game_record(row)
-            await insert_outbox(db, game_id, record.turn, outbox_items, now)
+            await insert_outbox(tx, game_id, record.turn, outbox_items, now)
             return record
 
-        return await self._write(body)
+        return await self._run_write(body)
 
     async def update_lobby(
         self,
@@ -206,17 +199,18 @@ class GamesMixin(PostgresBase):
         started_at: dt.datetime | None = None,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
+        d = self.dialect
         now = utcnow()
-        started = aware(started_at) if started_at is not None else now
+        started = d.time(started_at if started_at is not None else now)
         seat_rows = [
             (game_id, seat, p.user_id, p.nick, p.role, p.avatar_url, p.signature)
             for seat, p in enumerate(players)
         ]
-        when = opt_aware(deadline)
+        when = d.opt_time(deadline)
         seed_value = None if seed is None else int64("seed", seed)
 
-        async def body(db: Conn) -> GameRecord:
-            row = await db.fetchrow(
+        async def body(tx: Tx) -> GameRecord:
+            row = await tx.fetchrow(
                 "UPDATE games SET status = 'running', turn = $1, phase = $2, deadline = $3, "
                 "seed = COALESCE($4, seed), paused = FALSE, paused_remaining = NULL, "
                 "started_at = $5, "
@@ -226,22 +220,22 @@ class GamesMixin(PostgresBase):
                 when,
                 seed_value,
                 started,
-                now,
+                d.time(now),
                 game_id,
             )
             if row is None:
                 raise NotFound(f"no game {game_id} in the lobby")
             try:
-                await db.executemany(
+                await tx.executemany(
                     f"INSERT INTO players ({PLAYER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                     seat_rows,
                 )
-            except asyncpg.IntegrityConstraintViolationError as e:
+            except ConstraintViolation as e:
                 raise StoreError(f"cannot seat the players of game {game_id}: {e}") from e
-            await insert_outbox(db, game_id, turn, outbox_items, now)
+            await insert_outbox(tx, game_id, turn, outbox_items, now)
             return game_record(row)
 
-        return await self._write(body)
+        return await self._run_write(body)
 
     async def set_deadline(
         self,
@@ -249,14 +243,15 @@ class GamesMixin(PostgresBase):
         deadline: dt.datetime | None,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
-        return await self._update_game(game_id, {"deadline": opt_aware(deadline)}, outbox_items)
+        columns = {"deadline": self.dialect.opt_time(deadline)}
+        return await self._update_game(game_id, columns, outbox_items)
 
     async def set_phase(
         self, game_id: int, phase: str, deadline: dt.datetime | Keep | None = KEEP
     ) -> GameRecord:
         columns: dict[str, Any] = {"phase": phase}
         if not isinstance(deadline, Keep):
-            columns["deadline"] = opt_aware(deadline)
+            columns["deadline"] = self.dialect.opt_time(deadline)
         return await self._update_game(game_id, columns)
 
     async def pause_game(
@@ -279,7 +274,7 @@ class GamesMixin(PostgresBase):
     ) -> GameRecord:
         return await self._update_game(
             game_id,
-            {"paused": False, "paused_remaining": None, "deadline": aware(deadline)},
+            {"paused": False, "paused_remaining": None, "deadline": self.dialect.time(deadline)},
             outbox_items,
         )
 
@@ -290,18 +285,19 @@ class GamesMixin(PostgresBase):
         outbox_items: Sequence[OutboxItem] = (),
     ) -> bool:
         now = utcnow()
+        stamp = self.dialect.time(now)
 
-        async def body(db: Conn) -> bool:
-            turn = await db.fetchval(
-                FINISH_GAME + " AND status <> 'finished' RETURNING turn", winner, now, game_id
+        async def body(tx: Tx) -> bool:
+            turn = await tx.fetchval(
+                FINISH_GAME + " AND status <> 'finished' RETURNING turn", winner, stamp, game_id
             )
             if turn is None:
-                if await game_exists(db, game_id):
+                if await game_exists(tx, game_id):
                     return False
                 raise NotFound(f"no game {game_id}")
-            await insert_outbox(db, game_id, int(turn), outbox_items, now)
+            await insert_outbox(tx, game_id, int(turn), outbox_items, now)
             # A finished game is never restored: its state snapshot goes (the log stays).
-            await db.execute("DELETE FROM snapshots WHERE game_id = $1", game_id)
+            await tx.execute("DELETE FROM snapshots WHERE game_id = $1", game_id)
             return True
 
-        return await self._write(body)
+        return await self._run_write(body)

@@ -1,21 +1,20 @@
 """Tables (``/mafia setup``): a server's categories, each with its channels and settings.
 
-Every player command reads its table, so reads are served from memory
-(:mod:`db.sqlite.tablecache`): a server's tables are read once, in one query, and forgotten
-by each write that changes them.
+Every player command reads its table, so reads are served from memory (:mod:`db.tablecache`,
+per process): a server's tables are read once, in one query, and forgotten by each write that
+changes them. On PostgreSQL a server's tables are written only by ``/mafia setup`` and the
+purge, run by the process that owns the server's shard, whose cache forgets what it writes; a
+process that does not own a server may serve its tables stale until it restarts, and never
+handles that server's commands.
 """
 
 from __future__ import annotations
 
-import sqlite3
-
-import aiosqlite
-
-from db.errors import TableNameTaken
+from db.convert import utcnow
+from db.errors import TableNameTaken, UniqueViolation
 from db.models import TableSettings
 from db.records import table_settings as _table
-from db.sqlite.base import SQLiteBase
-from db.sqlite.convert import to_db_time, utcnow
+from db.tx import Engine, Row, Tx
 
 _COLUMNS = (
     "table_id",
@@ -33,11 +32,11 @@ _COLUMNS = (
     "timezone",
 )
 
-_ORDER = "ORDER BY name COLLATE NOCASE, table_id"
+_SELECT = f"SELECT {', '.join(_COLUMNS)} FROM game_tables "
 
 
-class SettingsMixin(SQLiteBase):
-    """:class:`db.interface.SettingsRepository` on SQLite."""
+class SettingsOps(Engine):
+    """:class:`db.interface.SettingsRepository` (``purge_guild``: :mod:`db.ops.privacy`)."""
 
     async def get_table(self, table_id: int) -> TableSettings | None:
         cache = self._table_cache
@@ -45,10 +44,10 @@ class SettingsMixin(SQLiteBase):
             return cache.table(table_id)
         generation = cache.generation
         # The whole server at once: its other tables are what the next command asks for.
-        rows = await self._read(
-            "SELECT * FROM game_tables WHERE guild_id = "
-            "(SELECT guild_id FROM game_tables WHERE table_id = ?) " + _ORDER,
-            (table_id,),
+        rows = await self._fetch(
+            _SELECT + "WHERE guild_id = (SELECT guild_id FROM game_tables WHERE table_id = $1) "
+            f"ORDER BY {self.dialect.name_order('name')}, table_id",
+            table_id,
         )
         tables = [_table(row) for row in rows]
         cache.fill(tables[0].guild_id if tables else None, tables, generation, asked=table_id)
@@ -60,8 +59,9 @@ class SettingsMixin(SQLiteBase):
         if cached is not None:
             return list(cached)
         generation = cache.generation
-        rows = await self._read(
-            "SELECT * FROM game_tables WHERE guild_id = ? " + _ORDER, (guild_id,)
+        rows = await self._fetch(
+            _SELECT + f"WHERE guild_id = $1 ORDER BY {self.dialect.name_order('name')}, table_id",
+            guild_id,
         )
         tables = [_table(row) for row in rows]
         cache.fill(guild_id, tables, generation)
@@ -69,34 +69,33 @@ class SettingsMixin(SQLiteBase):
 
     async def save_table(self, settings: TableSettings) -> None:
         s = settings
-        params = (*(getattr(s, column) for column in _COLUMNS), to_db_time(utcnow()))
+        params = (*(getattr(s, column) for column in _COLUMNS), self.dialect.time(utcnow()))
         updates = ", ".join(f"{c} = excluded.{c}" for c in (*_COLUMNS[1:], "updated_at"))
+        marks = ", ".join(f"${i}" for i in range(1, len(_COLUMNS) + 2))
 
-        async def body(db: aiosqlite.Connection) -> None:
+        async def body(tx: Tx) -> None:
             try:
-                await db.execute(
+                await tx.execute(
                     f"INSERT INTO game_tables ({', '.join(_COLUMNS)}, updated_at) "
-                    f"VALUES ({', '.join('?' * (len(_COLUMNS) + 1))}) "
-                    f"ON CONFLICT (table_id) DO UPDATE SET {updates}",
-                    params,
+                    f"VALUES ({marks}) ON CONFLICT (table_id) DO UPDATE SET {updates}",
+                    *params,
                 )
-            except sqlite3.IntegrityError as e:  # another table of the server has this name
+            except UniqueViolation as e:  # another table of the server has this name
                 raise TableNameTaken(f"table name {s.name!r} is taken: {e}") from e
 
         try:
-            await self._write(body)
+            await self._run_write(body)
         finally:  # even on an error: it may have committed (the connection died on the reply)
             self._table_cache.forget(s.guild_id, s.table_id)
 
     async def drop_table(self, table_id: int) -> bool:
-        async def body(db: aiosqlite.Connection) -> list[int]:
-            rows = await db.execute_fetchall(
-                "DELETE FROM game_tables WHERE table_id = ? RETURNING guild_id", (table_id,)
+        async def body(tx: Tx) -> list[Row]:
+            return await tx.fetch(
+                "DELETE FROM game_tables WHERE table_id = $1 RETURNING guild_id", table_id
             )
-            return [int(row["guild_id"]) for row in rows]
 
         try:
-            guilds = await self._write(body)
+            guilds = [int(row["guild_id"]) for row in await self._run_write(body)]
         except BaseException:
             self._table_cache.clear()  # it may have committed, and we do not know the server
             raise

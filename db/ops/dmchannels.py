@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
-from db.postgres.base import Conn, PostgresBase
+from db.tx import Engine, Tx
 
 
-class DMChannelsMixin(PostgresBase):
-    """:class:`db.interface.DMChannels` on PostgreSQL."""
+class DMChannelsOps(Engine):
+    """:class:`db.interface.DMChannels`."""
 
     async def dm_channel(self, bot_id: int, user_id: int) -> int | None:
-        row = await self._read_one(
+        row = await self._fetchrow(
             "SELECT channel_id FROM dm_channels WHERE bot_id = $1 AND user_id = $2",
-            (bot_id, user_id),
+            bot_id,
+            user_id,
         )
         return None if row is None else int(row["channel_id"])
 
     async def save_dm_channel(self, bot_id: int, user_id: int, channel_id: int) -> None:
-        async def body(db: Conn) -> None:
-            await db.execute(
+        async def body(tx: Tx) -> None:
+            await tx.execute(
                 "INSERT INTO dm_channels (bot_id, user_id, channel_id) VALUES ($1, $2, $3) "
-                "ON CONFLICT (bot_id, user_id) DO UPDATE SET channel_id = EXCLUDED.channel_id",
+                "ON CONFLICT (bot_id, user_id) DO UPDATE SET channel_id = excluded.channel_id",
                 bot_id,
                 user_id,
                 channel_id,
             )
 
-        await self._write(body)
+        await self._run_write(body)

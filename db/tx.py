@@ -1,0 +1,108 @@
+"""The narrow interface every store operation is written against: a transaction (:class:`Tx`)
+of four calls and a :class:`~db.dialect.Dialect`, and the :class:`Engine` that runs an
+operation's body in one. Each operation of :mod:`db.ops` is written ONCE, as an ``async def``
+body over a ``Tx``; the two engines run it:
+
+- SQLite (:mod:`db.sqlite.base`): the body's calls never suspend (each runs its statement
+  at once on the connection), so the whole body runs on the connection's thread in ONE hop,
+  between ``BEGIN IMMEDIATE`` and ``COMMIT``;
+- PostgreSQL (:mod:`db.postgres.base`): the body runs in an asyncpg transaction, one round
+  trip per call.
+
+Statements use numbered parameters (``$1``); the engine translates them for its driver. Every
+driver error leaves a call as a :class:`db.errors.StoreError` (a refused constraint as
+:class:`db.errors.UniqueViolation` or :class:`db.errors.ForeignKeyViolation`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from db.dialect import Dialect
+from db.tablecache import TableCache
+
+T = TypeVar("T")
+
+
+class Row(Protocol):
+    """A stored row (``sqlite3.Row``, ``asyncpg.Record``): its columns by name or position."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+    def __iter__(self) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+
+class Tx(Protocol):
+    """One open transaction (or, for a read, one connection)."""
+
+    #: The engine's SQL differences.
+    dialect: Dialect
+    #: The games whose row this transaction has locked (:func:`db.ops.common.lock_game`),
+    #: with their status and turn as locked.
+    locked: dict[int, Row]
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        """Every row of one statement."""
+        ...
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None:
+        """The first row of one statement, or None."""
+        ...
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        """The first column of the first row, or None."""
+        ...
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        """Run one statement; the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per row of arguments."""
+        ...
+
+
+#: An operation's body: what runs inside one transaction.
+Body = Callable[[Tx], Awaitable[T]]
+
+
+class Engine:
+    """What an engine gives the operations (:mod:`db.ops`): three ways to run a body, the
+    servers' tables cache, and its dialect. :class:`db.sqlite.base.SQLiteBase` and
+    :class:`db.postgres.base.PostgresBase` implement it."""
+
+    dialect: Dialect
+    #: The servers' tables, read once (:mod:`db.tablecache`): every write to ``game_tables``
+    #: forgets what it changed.
+    _table_cache: TableCache
+
+    async def _run_read(self, body: Body[T]) -> T:
+        """Run ``body`` (reads only) after every write asked for before it. Several statements
+        need not see one state: use :meth:`_run_snapshot` for that."""
+        raise NotImplementedError
+
+    async def _run_snapshot(self, body: Body[T]) -> T:
+        """Run ``body`` (reads only) in one read transaction: its statements see one state
+        even while another process writes."""
+        raise NotImplementedError
+
+    async def _run_write(self, body: Body[T]) -> T:
+        """Run ``body`` in one write transaction, committed when this returns, committed or
+        rolled back as a whole even if the caller is cancelled, in the order the writes were
+        asked for."""
+        raise NotImplementedError
+
+    async def _fetch(self, sql: str, *args: Any) -> list[Row]:
+        async def body(tx: Tx) -> list[Row]:
+            return await tx.fetch(sql, *args)
+
+        return await self._run_read(body)
+
+    async def _fetchrow(self, sql: str, *args: Any) -> Row | None:
+        async def body(tx: Tx) -> Row | None:
+            return await tx.fetchrow(sql, *args)
+
+        return await self._run_read(body)
