@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from db import migrations
-from db.store import Store
+from db.store import SQLiteStore
 
 PLAYERS = [
     ("Anna", "commissar"),
@@ -99,7 +99,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def bench_requests(path: Path, games: int, count: int, synchronous: str) -> None:
-    store = await Store.open(path, synchronous=synchronous)
+    store = await SQLiteStore.open(path, synchronous=synchronous)
     rng = random.Random(2)
     try:
         latencies: list[float] = []
@@ -134,7 +134,7 @@ async def bench_requests(path: Path, games: int, count: int, synchronous: str) -
 async def bench_load(path: Path, games: int) -> None:
     """The store's part of the bot's start: the running games' batch read (``load_restart``;
     the whole start path is ``bench.restart_bench``'s figure)."""
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         start = time.perf_counter()
         running = await store.running_games()

@@ -66,9 +66,9 @@ async def _play_template(path: Path) -> int:
     """One running game played through the real service; returns its accepted entries."""
     from core.clock import Event
     from core.service import GameService, ServiceError
-    from db.store import Store
+    from db.store import SQLiteStore
 
-    store = await Store.open(path, synchronous="NORMAL")
+    store = await SQLiteStore.open(path, synchronous="NORMAL")
     clock = _Clock()
     service = GameService(store, clock=clock)
     try:

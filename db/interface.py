@@ -1,7 +1,7 @@
 """What the bot asks of its store, one Protocol per concern, and :class:`GameStore`, all of them.
 
 The service depends on these Protocols, not on a database. :class:`db.sqlite.SQLiteStore`
-(``db.store.Store``) implements them on SQLite; another backend (PostgreSQL) implements the
+(``db.sqlite.SQLiteStore``) implements them on SQLite; another backend (PostgreSQL) implements the
 same methods with the same contract. Every dialect detail (PRAGMAs, ``INSERT OR IGNORE`` /
 ``ON CONFLICT``, rowids, driver exceptions, WAL, backups) stays inside the backend.
 
@@ -725,7 +725,7 @@ class Reviews(Protocol):
 
 
 class StoreLifecycle(Protocol):
-    """Closing the store. (Opening is the backend's: ``await Store.open(path)``.)"""
+    """Closing the store. (Opening is the backend's: ``await SQLiteStore.open(path)``.)"""
 
     async def close(self) -> None:
         """Wait for the writes in flight to finish, then release the connection.

@@ -14,7 +14,7 @@ migration 1) and by its tables: anything else (not SQLite, damaged, another prog
 database, or a schema newer than this build) raises :class:`db.errors.DatabaseUnusable` with
 a one-line message.
 
-This module is synchronous on purpose: it runs once at start-up (``Store.open`` calls it in a
+This module is synchronous on purpose: it runs once at start-up (``SQLiteStore.open`` calls it in a
 worker thread) and the tests use it to build files of older versions.
 """
 

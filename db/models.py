@@ -99,7 +99,7 @@ class GameRecord:
 
 @attrs.frozen
 class PlayerSpec:
-    """A seat to fill when a game starts (input of ``Store.start_game``)."""
+    """A seat to fill when a game starts (input of ``GameStore.start_game``)."""
 
     user_id: int
     nick: str

@@ -1,7 +1,8 @@
-"""The bot's store: ``Store`` is the SQLite implementation of :class:`db.interface.GameStore`,
-:class:`db.postgres.PostgresStore` the PostgreSQL one; :func:`open_store` picks by the target.
+"""The bot's store: :class:`db.interface.GameStore` is what the service depends on;
+:class:`db.sqlite.SQLiteStore` implements it on SQLite, :class:`db.postgres.PostgresStore` on
+PostgreSQL; :func:`open_store` picks by the target.
 
-Kept as the one import for callers (``from db.store import Store, KEEP``); the queries live in
+Kept as the one import for callers (``from db.store import open_store, KEEP``); the queries live in
 :mod:`db.ops`, split by concern and written once for both engines (:mod:`db.sqlite`,
 :mod:`db.postgres`), and the contract every backend keeps in :mod:`db.interface`. See
 docs/STORAGE.md.
@@ -19,7 +20,6 @@ from db.postgres import PostgresStore
 from db.postgres.base import is_postgres_url
 from db.scripts import build_script
 from db.sqlite import SQLiteStore
-from db.sqlite import SQLiteStore as Store
 
 __all__ = [
     "DEFAULT_DB_PATH",
@@ -28,7 +28,6 @@ __all__ = [
     "Keep",
     "PostgresStore",
     "SQLiteStore",
-    "Store",
     "build_script",
     "default_db_path",
     "from_db_time",

@@ -16,7 +16,7 @@ import pytest
 from bot.archive import archive_html
 from core.history import load_finished
 from core.i18n import Lang, t
-from db.store import Store
+from db.store import SQLiteStore
 from tests.browser import Browser
 from tests.integration.test_archive import HOSTILE, LONG_WORD, STORY_1, STORY_2, play, play_reviewed
 
@@ -31,7 +31,7 @@ def _artifacts(tmp_path: Path) -> Path:
 async def test_the_archive_reads_right_in_a_browser(
     tmp_path: Path, browser: Browser, lang: Lang
 ) -> None:
-    store = await Store.open(tmp_path / "game.db")
+    store = await SQLiteStore.open(tmp_path / "game.db")
     try:
         game = await play(store, lang=lang)
     finally:
@@ -79,7 +79,7 @@ async def test_the_archive_reads_on_a_phone(tmp_path: Path, browser: Browser, la
     """At 390 px, light and dark: nothing scrolls sideways, and every player's nickname, role
     and fate are on the screen (the table becomes one card per nickname); members by display
     name only, never an id; the dawn report as it was published (its title and headings)."""
-    store = await Store.open(tmp_path / "game.db")
+    store = await SQLiteStore.open(tmp_path / "game.db")
     try:
         game = await play(store, lang=lang)
     finally:
@@ -127,7 +127,7 @@ async def test_R47_the_hosts_story_reads_as_his_text_above_the_results(
 ) -> None:
     """A reviewed game (core/review.py): each turn's story, as the host published it, under
     its own heading above that turn's results; his markup shown as typed, never run."""
-    store = await Store.open(tmp_path / "game.db")
+    store = await SQLiteStore.open(tmp_path / "game.db")
     try:
         _service, game_id = await play_reviewed(store)
         game = await load_finished(store, game_id)

@@ -15,7 +15,7 @@ from bot.render import resolve_preview
 from core.clock import Event, due_events, last_hour_at, still_due
 from core.i18n import Lang, t
 from core.service import GameService
-from db.store import Store
+from db.store import SQLiteStore
 from rules.schedule import make_schedule
 
 START = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)
@@ -33,13 +33,13 @@ class Deliveries:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "game.db")
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(tmp_path / "game.db")
     yield s
     await s.close()
 
 
-async def test_a_deadline_already_past_is_resolved_at_once(store: Store) -> None:
+async def test_a_deadline_already_past_is_resolved_at_once(store: SQLiteStore) -> None:
     now = [START]
     service = GameService(store, clock=lambda: now[0])
     await service.new_game(
@@ -68,7 +68,7 @@ async def test_a_deadline_already_past_is_resolved_at_once(store: Store) -> None
     clock.stop()
 
 
-async def test_nothing_to_do_without_a_running_game(store: Store) -> None:
+async def test_nothing_to_do_without_a_running_game(store: SQLiteStore) -> None:
     bot = Deliveries(GameService(store, clock=lambda: START))
     clock = GameClock(bot.service, bot.deliver)
     assert clock.next_deadline() is None
@@ -78,7 +78,7 @@ async def test_nothing_to_do_without_a_running_game(store: Store) -> None:
     clock.stop()
 
 
-async def test_R4_the_clock_wakes_for_each_timed_event_in_order(store: Store) -> None:
+async def test_R4_the_clock_wakes_for_each_timed_event_in_order(store: SQLiteStore) -> None:
     """Forum schedule, turn 2: hunts open at 12:00 (R4), reminders at 18:00 (R31, R52),
     the last hour at 20:00, the deadline at 21:00; each acted on once, also after a restart."""
     now = [datetime(2026, 3, 10, 9, 0, tzinfo=UTC)]
@@ -128,7 +128,7 @@ async def test_R4_the_clock_wakes_for_each_timed_event_in_order(store: Store) ->
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_R52_the_resolve_preview_of_99_silent_players_fits_one_message(
-    store: Store, lang: Lang
+    store: SQLiteStore, lang: Lang
 ) -> None:
     service = GameService(store, clock=lambda: START)
     await service.new_game(1, 999, "fast", "UTC", roles="mafioso=25 villager=74")
@@ -141,7 +141,7 @@ async def test_R52_the_resolve_preview_of_99_silent_players_fits_one_message(
     assert live.players[0].nick in shown and t(lang, "host.and_more", count=99)[:3] in shown
 
 
-async def test_games_sharing_a_deadline_are_resolved_in_one_wake_up(store: Store) -> None:
+async def test_games_sharing_a_deadline_are_resolved_in_one_wake_up(store: SQLiteStore) -> None:
     """A thousand games share the forum's 21:00 deadline: the clock collects every event due
     in one look at the games and acts on each (core.clock.due_events), re-checking each just
     before acting, so a game whose host moved its deadline meanwhile is left alone."""
@@ -180,7 +180,7 @@ async def test_games_sharing_a_deadline_are_resolved_in_one_wake_up(store: Store
 
 
 async def test_R4_R31_a_restart_in_the_forum_day_asks_the_store_once_per_notice(
-    store: Store,
+    store: SQLiteStore,
 ) -> None:
     """Restarted at 19:30 in the forum day (R4: hunts opened at 12:00; R31: reminders at
     18:00): the re-armed clock finds each game's notices of the turn queued before the

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core.i18n import Lang, t
-from db.store import Store
+from db.store import SQLiteStore
 from main import build_parser
 from sandbox.demo import DemoOptions, run_demo
 
@@ -27,7 +27,7 @@ MEMBER_LINE = {
 
 async def _seats(db: Path) -> tuple[list[int], dict[int, list[str]], Counter[int]]:
     """The finished games, each game's nicknames, and how many games each member played."""
-    store = await Store.open(db, read_only=True)
+    store = await SQLiteStore.open(db, read_only=True)
     try:
         games = [g.id for g in await store.list_games(status="finished")]
         nicks: dict[int, list[str]] = {}

@@ -392,12 +392,12 @@ async def test_a_read_only_store_refuses_every_write(game_db: Path, tmp_path: Pa
 
     from db.errors import StoreError
     from db.models import TableSettings
-    from db.store import Store
+    from db.store import SQLiteStore
 
     path = tmp_path / "copy.db"
     shutil.copyfile(game_db, path)
     before = _state(path)
-    store = await Store.open(path, read_only=True)
+    store = await SQLiteStore.open(path, read_only=True)
     try:
         assert await store.latest_game() is not None
         with pytest.raises(StoreError):
@@ -416,11 +416,11 @@ async def test_export_reads_a_database_in_use_and_leaves_its_files(
     import shutil
 
     from db.models import TableSettings
-    from db.store import Store
+    from db.store import SQLiteStore
 
     path = tmp_path / "live.db"
     shutil.copyfile(game_db, path)
-    store = await Store.open(path)  # the running bot
+    store = await SQLiteStore.open(path)  # the running bot
     try:
         await store.save_table(TableSettings(guild_id=77, language="ru"))
         files = sorted(p.name for p in tmp_path.iterdir())

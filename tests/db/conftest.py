@@ -17,7 +17,7 @@ import pytest
 
 from db.interface import GameStore
 from db.models import PlayerSpec
-from db.store import Store, is_postgres_url, open_store
+from db.store import SQLiteStore, is_postgres_url, open_store
 from tests import pgserver
 
 HERE = Path(__file__).parent
@@ -65,8 +65,8 @@ async def store(target: str) -> AsyncIterator[GameStore]:
 
 
 @pytest.fixture
-async def sqlite_store(db_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(db_path)
+async def sqlite_store(db_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(db_path)
     try:
         yield s
     finally:

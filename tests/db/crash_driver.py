@@ -48,7 +48,7 @@ from typing import Any, cast
 
 from core.service import GameService, ServiceError
 from db.interface import GameStore
-from db.store import Store, open_store
+from db.store import SQLiteStore, open_store
 from rules.model import HostAction, Phase
 
 T0 = dt.datetime(2025, 3, 1, 18, 0, tzinfo=dt.UTC)
@@ -108,7 +108,9 @@ class KillingStore:
     """The real store; counts the writes, kills the process at the chosen one, and records
     every turn resolved (a second resolution of one turn exits with status 3)."""
 
-    def __init__(self, real: Store, resolved: Path, kill_at: int | None, when: str, delay: float):
+    def __init__(
+        self, real: SQLiteStore, resolved: Path, kill_at: int | None, when: str, delay: float
+    ):
         self.real = real
         self.resolved = resolved
         self.kill_at = kill_at
@@ -166,7 +168,7 @@ def sent_ids(sent: Path) -> set[int]:
     return {int(x) for x in text.split() if x.isdigit()}
 
 
-async def deliver(store: Store, game_id: int, sent: Path) -> None:
+async def deliver(store: SQLiteStore, game_id: int, sent: Path) -> None:
     """Send what the outbox holds for the game, exactly once, the way ``bot/delivery/``
     does: rows are claimed under a lease of this process (``claim_outbox``); a row taken over
     from a killed run (``retaken``, its lease expired) may have been sent already, so the
@@ -194,7 +196,7 @@ class Player:
     def __init__(
         self,
         service: GameService,
-        store: Store,
+        store: SQLiteStore,
         clock: Clock,
         guild: int,
         script: dict[str, Any],
@@ -294,7 +296,9 @@ class Player:
         await deliver(store, record.id, self.sent)
 
 
-async def play_game(store: Store, guild: int, script: dict[str, Any], sent: Path) -> dict[str, str]:
+async def play_game(
+    store: SQLiteStore, guild: int, script: dict[str, Any], sent: Path
+) -> dict[str, str]:
     """Play (or resume) the script's game in ``guild`` through a service on ``store`` until
     it is over, without kills; the script's nicknames -> the game's."""
     clock = Clock()
@@ -323,7 +327,7 @@ async def run(args: argparse.Namespace, script: dict[str, Any]) -> None:
         await service.load(owns=owned.__contains__)
         for index in mine:
             await Player(
-                service, cast(Store, store), clock, guild_of(index), script, args.sent
+                service, cast(SQLiteStore, store), clock, guild_of(index), script, args.sent
             ).play()
     finally:
         await real.close()

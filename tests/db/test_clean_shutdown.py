@@ -14,16 +14,16 @@ import sys
 from pathlib import Path
 
 from db import migrations
-from db.store import Store
+from db.store import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
 KILLED_WHILE_OPEN = """
 import asyncio, os, signal, sys
-from db.store import Store
+from db.store import SQLiteStore
 
 async def main():
-    store = await Store.open(sys.argv[1])
+    store = await SQLiteStore.open(sys.argv[1])
     await store.create_game(7, seed=1, schedule_kind="forum", timezone="UTC")
     os.kill(os.getpid(), signal.SIGKILL)
 
@@ -32,7 +32,7 @@ asyncio.run(main())
 
 
 async def _checked(path: Path) -> bool:
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         return store.integrity_checked
     finally:
@@ -54,7 +54,7 @@ async def test_a_run_killed_while_open_is_checked_at_the_next_start(db_path: Pat
     assert proc.returncode == -signal.SIGKILL
     assert not migrations.clean_marker(db_path).exists()  # opening removed it
     assert await _checked(db_path)
-    store = await Store.open(db_path)  # the killed run's commit survived
+    store = await SQLiteStore.open(db_path)  # the killed run's commit survived
     try:
         assert await store.open_game(7) is not None
     finally:
@@ -70,7 +70,7 @@ async def test_a_file_changed_after_a_clean_close_is_checked(db_path: Path) -> N
 
 
 async def test_no_marker_while_another_connection_has_the_file_open(db_path: Path) -> None:
-    other = await Store.open(db_path)
+    other = await SQLiteStore.open(db_path)
     try:
         await _checked(db_path)  # opened and closed while `other` still has the file open
         assert not migrations.clean_marker(db_path).exists()

@@ -10,7 +10,7 @@ from pathlib import Path
 from db.interface import GameStore
 from db.migrations import migrate
 from db.models import OutboxItem
-from db.store import Store, open_store
+from db.store import SQLiteStore, open_store
 from db.transfer import TABLES
 from tests.db.conftest import running_game
 from tests.db.test_migrations import _make_v1_file
@@ -45,7 +45,7 @@ async def test_migration_14_adds_the_dm_channels_to_a_v12_sqlite_file(tmp_path: 
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_schema WHERE type='table'")}
     conn.close()
     assert "dm_channels" not in tables
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         await store.save_dm_channel(1, 2, 3)
         assert await store.dm_channel(1, 2) == 3

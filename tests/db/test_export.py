@@ -13,7 +13,7 @@ import pytest
 
 from db.export import export_main
 from db.models import OutboxItem, refused
-from db.store import Store, build_script, open_store
+from db.store import SQLiteStore, build_script, open_store
 from rules.replay import run_script
 
 from .conftest import T0, game_script, running_game
@@ -58,7 +58,7 @@ def test_build_script_groups_entries_by_turn_and_fills_gaps() -> None:
     assert build_script(1, False, [], [])["turns"] == []
 
 
-async def test_load_script_keeps_accepted_entries_in_arrival_order(store: Store) -> None:
+async def test_load_script_keeps_accepted_entries_in_arrival_order(store: SQLiteStore) -> None:
     game_id = await running_game(store, seed=99)
     kill = {"by": "Bob", "do": "kill", "target": "Dan"}
     await store.add_request(game_id, 1, "requests", {"by": "Cid", "do": "vote"}, 1, refused("x"))
@@ -77,7 +77,7 @@ async def test_load_script_keeps_accepted_entries_in_arrival_order(store: Store)
     ]
 
 
-async def test_load_restart_gives_each_running_game_with_its_log(store: Store) -> None:
+async def test_load_restart_gives_each_running_game_with_its_log(store: SQLiteStore) -> None:
     a = await running_game(store, guild_id=1)
     b = await running_game(store, guild_id=2, seed=3)
     lobby = await store.create_game(3, seed=1, schedule_kind="fast", timezone="UTC")
@@ -103,7 +103,9 @@ async def test_load_restart_gives_each_running_game_with_its_log(store: Store) -
     assert loaded[1].game.phase == "pistol"
 
 
-async def test_load_restart_gives_the_snapshot_and_only_the_log_after_it(store: Store) -> None:
+async def test_load_restart_gives_the_snapshot_and_only_the_log_after_it(
+    store: SQLiteStore,
+) -> None:
     """The snapshots, on both engines: a resolution keeps the state it leaves, and the
     start replays only what was logged after it; a stale snapshot is not used."""
     game_id = await running_game(store)
@@ -159,7 +161,7 @@ def test_export_reads_either_engine(target: str, capsys: pytest.CaptureFixture[s
 
 
 async def _create_empty(db_path: Path) -> None:
-    await (await Store.open(db_path)).close()
+    await (await SQLiteStore.open(db_path)).close()
 
 
 def test_export_of_an_empty_database_or_unknown_game(
@@ -188,7 +190,7 @@ async def _play(db_path: Path, guilds: int) -> dict[str, str]:
     script nickname -> game nickname (the service deals roles and names, R13, R44)."""
     sent = db_path.parent / "sent.log"
     names: dict[str, str] = {}
-    async with await Store.open(db_path) as store:
+    async with await SQLiteStore.open(db_path) as store:
         for guild in range(1, guilds + 1):
             names = await play_game(store, guild, game_script(), sent)
     return names
@@ -205,7 +207,7 @@ def _renamed(script: dict[str, Any], names: dict[str, str], seats: list[str]) ->
 
 
 async def _stored(db_path: Path) -> tuple[Any, ...]:
-    async with await Store.open(db_path) as store:
+    async with await SQLiteStore.open(db_path) as store:
         latest = await store.latest_game()
         assert latest is not None
         first = await store.latest_game(1)

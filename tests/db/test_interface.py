@@ -34,7 +34,7 @@ from db.interface import (
 )
 from db.models import OutboxItem, PlayerSpec, TableSettings
 from db.postgres import PostgresStore
-from db.store import Store, is_postgres_url, open_store
+from db.store import SQLiteStore, is_postgres_url, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,7 +80,7 @@ def _all_methods() -> dict[str, Any]:
 async def test_the_sqlite_store_is_a_game_store(db_path: Path) -> None:
     # The typed assignments are the static check (see test_mypy_accepts_the_sqlite_store...);
     # the calls check that the interface is usable as it is, through one concern at a time.
-    store: GameStore = await Store.open(db_path)
+    store: GameStore = await SQLiteStore.open(db_path)
     async with store:
         settings: SettingsRepository = store
         await settings.save_table(TableSettings(guild_id=5, language="en"))
@@ -109,7 +109,7 @@ async def test_the_sqlite_store_is_a_game_store(db_path: Path) -> None:
 async def test_open_store_returns_the_interface(target: str) -> None:
     store = await open_store(target)
     try:
-        assert isinstance(store, PostgresStore if is_postgres_url(target) else Store)
+        assert isinstance(store, PostgresStore if is_postgres_url(target) else SQLiteStore)
         assert await store.get_table(1) is None
     finally:
         await store.close()
@@ -129,7 +129,7 @@ def test_the_composite_protocol_is_every_concern() -> None:
 
 
 #: Every backend of the interface, by its pytest id.
-BACKENDS: dict[str, type[Any]] = {"sqlite": Store, "postgres": PostgresStore}
+BACKENDS: dict[str, type[Any]] = {"sqlite": SQLiteStore, "postgres": PostgresStore}
 
 
 @pytest.mark.parametrize("backend", sorted(BACKENDS))

@@ -13,7 +13,7 @@ from db.interface import GameStore
 from db.migrations import migrate
 from db.postgres import migrations as pg_migrations
 from db.postgres.store import PostgresStore
-from db.store import Store, open_store
+from db.store import SQLiteStore, open_store
 from db.transfer import TABLES
 from tests import pgserver
 from tests.db.conftest import running_game
@@ -53,7 +53,7 @@ async def test_migration_8_adds_the_boards_to_a_v7_sqlite_file(tmp_path: Path) -
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_schema WHERE type='table'")}
     conn.close()
     assert "kill_boards" not in tables
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         [game] = [g.id for g in await store.running_games()] or [1]
         await store.set_kill_board(game, 1, 5)

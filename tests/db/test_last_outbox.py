@@ -11,7 +11,7 @@ from pathlib import Path
 
 from db.interface import GameStore
 from db.models import OutboxItem
-from db.store import Store
+from db.store import SQLiteStore
 from tests.db.conftest import running_game
 
 
@@ -65,7 +65,7 @@ async def test_role_cards_of_any_turn(store: GameStore) -> None:
     assert row is not None and row.id == ids[-1] and row.turn == 1
 
 
-async def test_sqlite_uses_the_kind_index(sqlite_store: Store, db_path: Path) -> None:
+async def test_sqlite_uses_the_kind_index(sqlite_store: SQLiteStore, db_path: Path) -> None:
     """The store's lookup is a search of ``outbox_by_kind`` in index order (no scan of the
     outbox, no sort): its cost does not grow with the other games' rows."""
     game = await running_game(sqlite_store)
@@ -86,7 +86,7 @@ async def test_sqlite_uses_the_kind_index(sqlite_store: Store, db_path: Path) ->
 
 
 async def test_sqlite_reads_a_games_whole_outbox_from_its_own_rows(
-    sqlite_store: Store, db_path: Path
+    sqlite_store: SQLiteStore, db_path: Path
 ) -> None:
     """``outbox(game_id)`` searches ``outbox_by_game`` (migration 13) in queue order, instead
     of scanning every game's rows."""

@@ -10,7 +10,7 @@ import pytest
 from db.errors import NotFound, StoreError
 from db.interface import GameStore
 from db.models import OutboxItem
-from db.store import Store, open_store
+from db.store import SQLiteStore, open_store
 
 from .conftest import T0, running_game
 
@@ -18,7 +18,7 @@ NEXT = T0 + dt.timedelta(days=1)
 
 
 async def test_200_simultaneous_requests_lose_nothing_and_keep_arrival_order(
-    store: Store,
+    store: SQLiteStore,
 ) -> None:
     game_id = await running_game(store)
     other_id = await running_game(store, guild_id=2)
@@ -64,7 +64,7 @@ async def test_two_connections_writing_at_once_never_see_database_is_locked(
         await second.close()
 
 
-async def test_a_cancelled_caller_leaves_no_half_transaction(store: Store) -> None:
+async def test_a_cancelled_caller_leaves_no_half_transaction(store: SQLiteStore) -> None:
     game_id = await running_game(store)
     items = [OutboxItem("deaths", {"n": i}) for i in range(50)]
     task = asyncio.create_task(store.record_resolution(game_id, 1, {"turn": 1}, items, 2, NEXT))
@@ -82,7 +82,7 @@ async def test_a_cancelled_caller_leaves_no_half_transaction(store: Store) -> No
     assert entry.seq == 1
 
 
-async def test_cancelling_many_writers_loses_no_committed_entry(store: Store) -> None:
+async def test_cancelling_many_writers_loses_no_committed_entry(store: SQLiteStore) -> None:
     game_id = await running_game(store)
     tasks = [
         asyncio.create_task(store.add_request(game_id, 1, "requests", {"by": "x", "n": i}, None))
@@ -98,7 +98,7 @@ async def test_cancelling_many_writers_loses_no_committed_entry(store: Store) ->
     assert [e.payload["n"] for e in entries] == list(range(50))
 
 
-async def test_record_resolution_is_one_transaction_and_idempotent(store: Store) -> None:
+async def test_record_resolution_is_one_transaction_and_idempotent(store: SQLiteStore) -> None:
     game_id = await running_game(store)
     result = {"turn": 1, "deaths": [{"player": "Dan", "cause": "mafia"}], "winner": None}
     items = [OutboxItem("deaths", {"players": ["Dan"]}), OutboxItem("check", {"to": 1000})]
@@ -119,7 +119,7 @@ async def test_record_resolution_is_one_transaction_and_idempotent(store: Store)
     assert (stored.turn, stored.result) == (1, result)
 
 
-async def test_simultaneous_resolutions_of_one_turn_resolve_it_once(store: Store) -> None:
+async def test_simultaneous_resolutions_of_one_turn_resolve_it_once(store: SQLiteStore) -> None:
     game_id = await running_game(store)
     outcomes = await asyncio.gather(
         *[
@@ -135,7 +135,7 @@ async def test_simultaneous_resolutions_of_one_turn_resolve_it_once(store: Store
     assert [o.payload for o in await store.outbox(game_id)] == [{"by": winner}]
 
 
-async def test_a_refused_resolution_writes_nothing(store: Store) -> None:
+async def test_a_refused_resolution_writes_nothing(store: SQLiteStore) -> None:
     game_id = await running_game(store)
     items = [OutboxItem("deaths", {})]
     with pytest.raises(StoreError, match="turn 1, not 2"):
@@ -150,7 +150,7 @@ async def test_a_refused_resolution_writes_nothing(store: Store) -> None:
     assert await store.outbox(lobby.id) == []
 
 
-async def test_a_resolution_with_a_winner_finishes_the_game(store: Store) -> None:
+async def test_a_resolution_with_a_winner_finishes_the_game(store: SQLiteStore) -> None:
     game_id = await running_game(store)
     await store.record_resolution(game_id, 1, {}, [], 2, NEXT)
     done = await store.record_resolution(
@@ -170,7 +170,7 @@ async def test_a_resolution_with_a_winner_finishes_the_game(store: Store) -> Non
     assert not await store.record_resolution(game_id, 2, {}, [], 3, NEXT, winner="town")
 
 
-async def test_pistol_window_is_recorded_once_with_its_announcements(store: Store) -> None:
+async def test_pistol_window_is_recorded_once_with_its_announcements(store: SQLiteStore) -> None:
     game_id = await running_game(store)
     window = T0 + dt.timedelta(hours=1)
     partial = {"deaths": [{"player": "Anna", "cause": "mafia"}]}

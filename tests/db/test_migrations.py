@@ -14,7 +14,7 @@ from db import migrations
 from db.errors import DatabaseUnusable, NotFound, OpenGameExists, StoreError, TableNameTaken
 from db.migrations import APPLICATION_ID, LATEST_VERSION, expected_tables, migrate
 from db.models import PlayerSpec, TableSettings
-from db.store import Store
+from db.store import SQLiteStore
 
 
 def _pragma(path: Path, name: str) -> object:
@@ -43,7 +43,7 @@ def _assert_one_line(err: StoreError, path: Path) -> None:
 
 
 async def test_empty_file_is_created_at_latest_version_in_wal_mode(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SQLiteStore.open(db_path)
     await store.close()
     assert _pragma(db_path, "user_version") == LATEST_VERSION
     assert _pragma(db_path, "application_id") == APPLICATION_ID
@@ -55,12 +55,12 @@ async def test_empty_file_is_created_at_latest_version_in_wal_mode(db_path: Path
 
 async def test_zero_length_file_counts_as_empty(db_path: Path) -> None:
     db_path.touch()
-    store = await Store.open(db_path)
+    store = await SQLiteStore.open(db_path)
     await store.close()
     assert _pragma(db_path, "user_version") == LATEST_VERSION
 
 
-async def test_store_sets_foreign_keys_and_busy_timeout(sqlite_store: Store) -> None:
+async def test_store_sets_foreign_keys_and_busy_timeout(sqlite_store: SQLiteStore) -> None:
     store = sqlite_store
     rows = await store._read("PRAGMA foreign_keys")
     assert rows[0][0] == 1
@@ -69,7 +69,7 @@ async def test_store_sets_foreign_keys_and_busy_timeout(sqlite_store: Store) -> 
 
 
 async def test_reopening_a_current_file_changes_nothing(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SQLiteStore.open(db_path)
     game = await store.create_game(1, seed=1, schedule_kind="forum", timezone="UTC")
     await store.close()
     report = migrate(db_path)
@@ -78,7 +78,7 @@ async def test_reopening_a_current_file_changes_nothing(db_path: Path) -> None:
         LATEST_VERSION,
         None,
     )
-    store = await Store.open(db_path)
+    store = await SQLiteStore.open(db_path)
     assert await store.get_game(game.id) == game
     await store.close()
 
@@ -119,7 +119,7 @@ def _make_v1_file(path: Path) -> None:
 
 async def test_migrating_from_v1_keeps_data_and_backs_up_first(db_path: Path) -> None:
     _make_v1_file(db_path)
-    store = await Store.open(db_path)
+    store = await SQLiteStore.open(db_path)
     try:
         assert _pragma(db_path, "user_version") == LATEST_VERSION
         game = await store.get_game(1)
@@ -147,7 +147,7 @@ async def test_v3_keeps_older_games_revealing_and_stores_the_hosts_choice(db_pat
     files, ``games.started_at`` is unknown for them; new games keep both."""
     _make_v1_file(db_path)
     assert migrate(db_path, target=2).new_version == 2
-    store = await Store.open(db_path)
+    store = await SQLiteStore.open(db_path)
     try:
         old = await store.get_game(1)
         assert old is not None and old.reveal is True and old.started_at is None
@@ -162,7 +162,7 @@ async def test_v3_keeps_older_games_revealing_and_stores_the_hosts_choice(db_pat
         assert started.reveal is False and started.started_at == at
     finally:
         await store.close()
-    store = await Store.open(db_path)  # as after a restart
+    store = await SQLiteStore.open(db_path)  # as after a restart
     try:
         assert await store.get_game(hidden.id) == started
     finally:
@@ -186,7 +186,7 @@ async def test_v4_makes_each_configured_server_its_first_table(db_path: Path) ->
         "VALUES (42, 1, 9, 'extend', '{}', '2026-01-01T00:00:00.000000+00:00')"
     )
     conn.close()
-    store = await Store.open(db_path)
+    store = await SQLiteStore.open(db_path)
     try:
         (table,) = await store.tables(42)
         assert (table.table_id, table.guild_id, table.name) == (42, 42, "")
@@ -218,7 +218,7 @@ async def test_v5_keeps_the_public_posts_of_a_game_for_its_archive(db_path: Path
     deletes its posts."""
     _make_v1_file(db_path)
     assert migrate(db_path, target=4).new_version == 4
-    store = await Store.open(db_path)
+    store = await SQLiteStore.open(db_path)
     try:
         assert _pragma(db_path, "user_version") == LATEST_VERSION >= 5
         assert await store.posts(1) == []
@@ -275,19 +275,19 @@ def test_a_failing_migration_leaves_the_file_unchanged(
 async def test_a_file_that_is_not_sqlite_is_refused(db_path: Path) -> None:
     db_path.write_bytes(os.urandom(4096))
     with pytest.raises(DatabaseUnusable, match="not a SQLite database") as info:
-        await Store.open(db_path)
+        await SQLiteStore.open(db_path)
     _assert_one_line(info.value, db_path)
 
 
 async def test_a_text_file_is_refused_and_left_alone(db_path: Path) -> None:
     db_path.write_text("players:\n  - Anna\n", encoding="utf-8")
     with pytest.raises(StoreError):
-        await Store.open(db_path)
+        await SQLiteStore.open(db_path)
     assert db_path.read_text(encoding="utf-8") == "players:\n  - Anna\n"
 
 
 async def test_a_damaged_sqlite_file_is_refused(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SQLiteStore.open(db_path)
     game = await store.create_game(1, seed=1, schedule_kind="forum", timezone="UTC")
     for i in range(300):
         await store.add_outbox(game.id, 0, [])
@@ -300,7 +300,7 @@ async def test_a_damaged_sqlite_file_is_refused(db_path: Path) -> None:
     data[page : len(data)] = os.urandom(len(data) - page)  # keep the header, trash the rest
     db_path.write_bytes(bytes(data))
     with pytest.raises(DatabaseUnusable, match="damaged") as info:
-        await Store.open(db_path)
+        await SQLiteStore.open(db_path)
     _assert_one_line(info.value, db_path)
 
 
@@ -310,7 +310,7 @@ async def test_another_programs_sqlite_database_is_refused(db_path: Path) -> Non
     conn.commit()
     conn.close()
     with pytest.raises(DatabaseUnusable, match="unknown tables: users") as info:
-        await Store.open(db_path)
+        await SQLiteStore.open(db_path)
     _assert_one_line(info.value, db_path)
     assert _tables(db_path) == {"users"}  # untouched
 
@@ -321,7 +321,7 @@ async def test_a_foreign_application_id_is_refused(db_path: Path) -> None:
     conn.commit()
     conn.close()
     with pytest.raises(DatabaseUnusable, match="another program"):
-        await Store.open(db_path)
+        await SQLiteStore.open(db_path)
 
 
 async def test_our_database_with_an_unknown_table_is_refused(db_path: Path) -> None:
@@ -331,7 +331,7 @@ async def test_our_database_with_an_unknown_table_is_refused(db_path: Path) -> N
     conn.commit()
     conn.close()
     with pytest.raises(DatabaseUnusable, match="stranger"):
-        await Store.open(db_path)
+        await SQLiteStore.open(db_path)
 
 
 async def test_a_database_with_a_missing_table_is_refused(db_path: Path) -> None:
@@ -341,7 +341,7 @@ async def test_a_database_with_a_missing_table_is_refused(db_path: Path) -> None
     conn.commit()
     conn.close()
     with pytest.raises(DatabaseUnusable, match="missing tables: audit_log"):
-        await Store.open(db_path)
+        await SQLiteStore.open(db_path)
 
 
 async def test_a_newer_schema_is_refused_without_touching_it(db_path: Path) -> None:
@@ -352,7 +352,7 @@ async def test_a_newer_schema_is_refused_without_touching_it(db_path: Path) -> N
     conn.close()
     before = db_path.read_bytes()
     with pytest.raises(DatabaseUnusable, match="newer") as info:
-        await Store.open(db_path)
+        await SQLiteStore.open(db_path)
     _assert_one_line(info.value, db_path)
     assert db_path.read_bytes() == before
     assert not list(db_path.parent.glob("*.bak-v*"))
@@ -360,7 +360,7 @@ async def test_a_newer_schema_is_refused_without_touching_it(db_path: Path) -> N
 
 async def test_a_missing_directory_gives_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="cannot open"):
-        await Store.open(tmp_path / "no" / "such" / "dir" / "mafia.db")
+        await SQLiteStore.open(tmp_path / "no" / "such" / "dir" / "mafia.db")
 
 
 def test_processes_opening_a_new_file_at_once_migrate_it_once(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""``Store.open`` leaves no statement in progress (docs/SIMCORD_NOTES.md, gotchas).
+"""``SQLiteStore.open`` leaves no statement in progress (docs/SIMCORD_NOTES.md, gotchas).
 
 The bug this guards: the start-up PRAGMAs return a row, and a cursor never read to the end nor
 closed keeps its statement "in progress" for as long as something references it; the next
@@ -18,7 +18,7 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from db.store import Store
+from db.store import SQLiteStore
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def cursors_kept_alive(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
 async def test_a_commit_right_after_open_succeeds_with_every_cursor_alive(
     tmp_path: Path, cursors_kept_alive: list[Any]
 ) -> None:
-    store = await Store.open(tmp_path / "mafia.db")
+    store = await SQLiteStore.open(tmp_path / "mafia.db")
     try:
         assert cursors_kept_alive, "the start-up PRAGMAs went through Connection.execute"
         game = await store.create_game(

@@ -17,7 +17,7 @@ import pytest
 from db.interface import GameStore
 from db.migrations import migrate
 from db.models import OutboxItem
-from db.store import Store, open_store
+from db.store import SQLiteStore, open_store
 from tests.db.conftest import running_game
 from tests.db.test_migrations import _make_v1_file
 
@@ -144,7 +144,7 @@ async def test_migration_7_leaves_a_v6_outbox_claimable(tmp_path: Path) -> None:
             "(1, 1, 'narrative', '{\"text\": \"old\"}', 0, '2025-03-01T10:00:00.000000+00:00')"
         )
     conn.close()
-    old = await Store.open(path)
+    old = await SQLiteStore.open(path)
     try:
         [row] = await old.claim_outbox("new")
         assert row.payload == {"text": "old"} and not row.retaken
@@ -263,7 +263,7 @@ async def test_migration_9_keeps_a_v8_outbox(tmp_path: Path) -> None:
             "(1, 1, 'narrative', '{\"text\": \"old\"}', 0, '2025-03-01T10:00:00.000000+00:00')"
         )
     conn.close()
-    old = await Store.open(path)
+    old = await SQLiteStore.open(path)
     try:
         [row] = await old.claim_outbox("new")
         assert row.message_id is None

@@ -5,7 +5,7 @@ store and, where the store has no reader, with the engine's own driver."""
 from __future__ import annotations
 
 from db.models import OutboxItem, PlayerSpec, TableSettings
-from db.store import Store
+from db.store import SQLiteStore
 from tests.db.conftest import T0, raw_rows
 
 GUILD, OTHER_GUILD = 700000000000000001, 700000000000000002
@@ -15,7 +15,7 @@ FRIEND, HOST = 412345678901234568, 412345678901234569
 
 
 async def _finished(
-    store: Store,
+    store: SQLiteStore,
     guild_id: int,
     seats: list[int],
     *,
@@ -49,7 +49,7 @@ async def _finished(
 
 
 async def test_purge_member_forgets_him_in_the_servers_finished_games_only(
-    store: Store, target: str
+    store: SQLiteStore, target: str
 ) -> None:
     await store.save_table(TableSettings(guild_id=GUILD, language="en"))
     await store.save_table(
@@ -131,7 +131,7 @@ async def test_purge_member_forgets_him_in_the_servers_finished_games_only(
 
 
 async def test_purge_guild_deletes_everything_of_the_server_and_nothing_else(
-    store: Store, target: str
+    store: SQLiteStore, target: str
 ) -> None:
     await store.save_table(TableSettings(guild_id=GUILD, language="en"))
     await store.save_table(

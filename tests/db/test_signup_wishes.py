@@ -13,7 +13,7 @@ from db.errors import SignupFull
 from db.interface import GameStore
 from db.migrations import migrate
 from db.postgres import migrations as pg_migrations
-from db.store import Store, open_store
+from db.store import SQLiteStore, open_store
 from tests import pgserver
 
 from .conftest import T0, game_script, player_specs
@@ -100,7 +100,7 @@ async def test_migration_8_keeps_sign_ups_without_wishes_sqlite(db_path: Path) -
             "(1, 5, '2025-03-01T09:00:00.000000+00:00'), (1, 6, '2025-03-01T09:01:00.000000+00:00')"
         )
     conn.close()
-    store = await Store.open(db_path)
+    store = await SQLiteStore.open(db_path)
     try:
         game = await store.require_game(1)
         assert game.wishes is False

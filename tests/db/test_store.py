@@ -11,7 +11,7 @@ from db.errors import NotFound, OpenGameExists, StoreError
 from db.models import OutboxItem, PlayerSpec, TableSettings, refused
 from db.store import (
     KEEP,
-    Store,
+    SQLiteStore,
     default_db_path,
     from_db_time,
     is_postgres_url,
@@ -38,7 +38,7 @@ def test_times_are_stored_as_sortable_utc_text() -> None:
         to_db_time(dt.datetime(2025, 3, 1, 21, 0))
 
 
-async def test_guild_settings_round_trip_and_update(store: Store) -> None:
+async def test_guild_settings_round_trip_and_update(store: SQLiteStore) -> None:
     assert await store.get_table(10) is None
     settings = TableSettings(
         guild_id=10,
@@ -61,7 +61,7 @@ async def test_guild_settings_round_trip_and_update(store: Store) -> None:
     assert await store.get_table(11) is None
 
 
-async def test_game_round_trip(store: Store) -> None:
+async def test_game_round_trip(store: SQLiteStore) -> None:
     game = await store.create_game(
         5,
         seed=2**63 - 1,
@@ -105,7 +105,7 @@ async def test_game_round_trip(store: Store) -> None:
         await store.create_game(6, seed=2**64, schedule_kind="fast", timezone="UTC")
 
 
-async def test_game_clock_round_trip(store: Store) -> None:
+async def test_game_clock_round_trip(store: SQLiteStore) -> None:
     game_id = await running_game(store)
     game = await store.require_game(game_id)
     assert (game.status, game.turn, game.phase, game.deadline) == ("running", 1, "day", T0)
@@ -124,7 +124,7 @@ async def test_game_clock_round_trip(store: Store) -> None:
         await store.set_deadline(game_id + 100, T0)
 
 
-async def test_one_open_game_per_guild(store: Store) -> None:
+async def test_one_open_game_per_guild(store: SQLiteStore) -> None:
     first = await store.create_game(1, seed=1, schedule_kind="forum", timezone="UTC")
     with pytest.raises(OpenGameExists, match="table 1"):
         await store.create_game(1, seed=2, schedule_kind="forum", timezone="UTC")
@@ -144,7 +144,7 @@ async def test_one_open_game_per_guild(store: Store) -> None:
     assert [g.id for g in await store.list_games()] == [first.id, other.id, second.id]
 
 
-async def test_finish_game_records_the_winner_and_announcements(store: Store) -> None:
+async def test_finish_game_records_the_winner_and_announcements(store: SQLiteStore) -> None:
     game_id = await running_game(store)
     assert await store.finish_game(game_id, "mafia", [OutboxItem("game_over", {"w": "mafia"})])
     game = await store.require_game(game_id)
@@ -159,7 +159,7 @@ async def test_finish_game_records_the_winner_and_announcements(store: Store) ->
         await store.finish_game(game_id + 1, None)
 
 
-async def test_signups_in_order_only_in_the_lobby(store: Store) -> None:
+async def test_signups_in_order_only_in_the_lobby(store: SQLiteStore) -> None:
     game = await store.create_game(1, seed=1, schedule_kind="forum", timezone="UTC")
     assert await store.add_signup(game.id, 30)
     assert await store.add_signup(game.id, 10)
@@ -176,7 +176,7 @@ async def test_signups_in_order_only_in_the_lobby(store: Store) -> None:
     assert await store.signups(game.id) == [30, 20]
 
 
-async def test_players_round_trip(store: Store) -> None:
+async def test_players_round_trip(store: SQLiteStore) -> None:
     game = await store.create_game(1, seed=1, schedule_kind="forum", timezone="UTC")
     specs = [
         PlayerSpec(1, "Anna", "commissar", "https://example.org/a.png", "Ask me"),
@@ -220,7 +220,7 @@ async def test_players_round_trip(store: Store) -> None:
         await store.start_game(game.id, specs, deadline=None)
 
 
-async def test_duplicate_nicknames_are_refused_case_insensitively(store: Store) -> None:
+async def test_duplicate_nicknames_are_refused_case_insensitively(store: SQLiteStore) -> None:
     game = await store.create_game(1, seed=1, schedule_kind="forum", timezone="UTC")
     specs = [PlayerSpec(1, "Anna", "commissar"), PlayerSpec(2, "ANNA", "mafioso")]
     with pytest.raises(StoreError, match="cannot seat"):
@@ -230,7 +230,7 @@ async def test_duplicate_nicknames_are_refused_case_insensitively(store: Store) 
     assert await store.players(game.id) == []
 
 
-async def test_log_entries_round_trip(store: Store) -> None:
+async def test_log_entries_round_trip(store: SQLiteStore) -> None:
     game_id = await running_game(store)
     vote = {"by": "Cid", "do": "vote", "target": "Bob"}
     note = {"by": "Dan", "do": "note", "to": "Gus", "text": "Боб врёт"}
@@ -266,7 +266,7 @@ async def test_log_entries_round_trip(store: Store) -> None:
     assert (await store.add_request(other, 1, "requests", vote, 1)).seq == 1
 
 
-async def test_post_counts_count_accepted_posts_per_nick(store: Store, target: str) -> None:
+async def test_post_counts_count_accepted_posts_per_nick(store: SQLiteStore, target: str) -> None:
     game_id = await running_game(store)
     for nick in ["Anna", "Bob", "Anna", "Anna"]:
         await store.add_request(game_id, 1, "requests", {"by": nick, "do": "post"}, 1)
@@ -296,7 +296,7 @@ async def test_post_counts_count_accepted_posts_per_nick(store: Store, target: s
         assert "log_entries_by_verb" in " ".join(str(r[3]) for r in plan)
 
 
-async def test_audit_log_round_trip(store: Store) -> None:
+async def test_audit_log_round_trip(store: SQLiteStore) -> None:
     game_id = await running_game(store, guild_id=3)
     a = await store.add_audit(3, game_id, 77, "extend", {"minutes": 30})
     b = await store.add_audit(3, None, 78, "setup", {"language": "en"})
@@ -319,7 +319,7 @@ async def test_audit_log_round_trip(store: Store) -> None:
     assert all(r.guild_id == 3 for r in records)
 
 
-async def test_audit_page_by_entry_id(store: Store) -> None:
+async def test_audit_page_by_entry_id(store: SQLiteStore) -> None:
     """R56, /mafia log: a page below a given entry id stays the same page however many rows
     are added after it (keyset paging), with the count of the rows below."""
     ids = [await store.add_audit(5, None, 77, "extend", {"minutes": m}) for m in range(1, 8)]
@@ -334,7 +334,7 @@ async def test_audit_page_by_entry_id(store: Store) -> None:
     assert await store.audit_page(6, limit=3, before=ids[-1]) == ([], 0)
 
 
-async def test_running_games_soonest_deadline_first(store: Store) -> None:
+async def test_running_games_soonest_deadline_first(store: SQLiteStore) -> None:
     ids = []
     for guild, hours in [(1, 5), (2, 1), (3, 3)]:
         game_id = await running_game(store, guild_id=guild)

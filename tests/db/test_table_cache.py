@@ -18,7 +18,7 @@ import aiosqlite
 import pytest
 
 from db.models import TableSettings
-from db.store import Store, open_store
+from db.store import SQLiteStore, open_store
 from db.tablecache import TableCache
 from tests.db.conftest import raw_rows, running_game
 
@@ -26,7 +26,7 @@ GUILD, OTHER = 10, 20
 SECOND = 555  # the category id keying the server's second table
 
 
-async def traced(store: Store) -> list[str]:
+async def traced(store: SQLiteStore) -> list[str]:
     """Every SQL statement the store runs from now on."""
     statements: list[str] = []
     await store._db.set_trace_callback(statements.append)
@@ -38,7 +38,7 @@ def table_reads(statements: list[str]) -> list[str]:
 
 
 async def test_a_servers_tables_are_read_once_then_served_from_memory(
-    sqlite_store: Store,
+    sqlite_store: SQLiteStore,
 ) -> None:
     store = sqlite_store
     first = TableSettings(guild_id=GUILD, language="en", game_channel_id=11)
@@ -60,7 +60,7 @@ async def test_a_servers_tables_are_read_once_then_served_from_memory(
     assert len(table_reads(statements)) == 3
 
 
-async def test_every_write_to_the_tables_is_seen_at_once(store: Store, target: str) -> None:
+async def test_every_write_to_the_tables_is_seen_at_once(store: SQLiteStore, target: str) -> None:
     other = TableSettings(guild_id=OTHER, language="ru")
     await store.save_table(other)
     first = TableSettings(guild_id=GUILD, language="en")
@@ -100,7 +100,7 @@ async def test_every_write_to_the_tables_is_seen_at_once(store: Store, target: s
         assert await again.get_table(OTHER) == other
 
 
-async def test_a_refused_name_leaves_the_tables_as_they_were(store: Store) -> None:
+async def test_a_refused_name_leaves_the_tables_as_they_were(store: SQLiteStore) -> None:
     await store.save_table(TableSettings(guild_id=GUILD, table_id=SECOND, name="B"))
     before = await store.tables(GUILD)
     with pytest.raises(Exception, match="taken"):
@@ -110,7 +110,7 @@ async def test_a_refused_name_leaves_the_tables_as_they_were(store: Store) -> No
 
 
 @contextmanager
-def thread_calls(store: Store) -> Iterator[list[Any]]:
+def thread_calls(store: SQLiteStore) -> Iterator[list[Any]]:
     """The functions queued on the store's connection thread (one per hop) while inside."""
     calls: list[Any] = []
     conn = store._db
@@ -133,7 +133,7 @@ async def committed_rows(target: str, table: str, game_id: int) -> int:
 
 
 async def test_a_request_and_a_post_commit_in_one_call_to_the_database_thread(
-    sqlite_store: Store, db_path: Path
+    sqlite_store: SQLiteStore, db_path: Path
 ) -> None:
     store, target = sqlite_store, str(db_path)
     game_id = await running_game(store)
@@ -151,7 +151,7 @@ async def test_a_request_and_a_post_commit_in_one_call_to_the_database_thread(
 
 
 async def test_a_failed_one_call_write_leaves_nothing_and_the_next_one_works(
-    store: Store, target: str
+    store: SQLiteStore, target: str
 ) -> None:
     game_id = await running_game(store)
     entries = await committed_rows(target, "log_entries", game_id)
@@ -162,7 +162,9 @@ async def test_a_failed_one_call_write_leaves_nothing_and_the_next_one_works(
     assert await committed_rows(target, "log_entries", game_id) == entries + 1
 
 
-async def test_a_write_whose_caller_is_cancelled_commits_whole(store: Store, target: str) -> None:
+async def test_a_write_whose_caller_is_cancelled_commits_whole(
+    store: SQLiteStore, target: str
+) -> None:
     game_id = await running_game(store)
     entries = await committed_rows(target, "log_entries", game_id)
     task = asyncio.create_task(

@@ -10,7 +10,7 @@ import pytest
 from db import migrations
 from db.errors import StoreError
 from db.models import OutboxItem
-from db.store import Store, open_store
+from db.store import SQLiteStore, open_store
 from db.transfer import TABLES, migrate_store
 from main import main as cli
 from tests import pgserver
@@ -22,7 +22,7 @@ from .crash_driver import play_game
 async def _filled(path: Path, tmp_path: Path) -> dict[int, object]:
     """A store with a finished game, a running one with a pending announcement, a lobby and
     an audit record; returns every game's export."""
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         await play_game(store, 1, game_script(), tmp_path / "sent.log")
         running = await running_game(store, guild_id=2, seed=5)

@@ -24,7 +24,7 @@ from core.history import FinishedGame, load_finished
 from core.i18n import Lang, t
 from core.service import GameService, ServiceError
 from db.models import TableSettings
-from db.store import Store
+from db.store import SQLiteStore
 from rules.replay import TOP_KEYS
 
 GUILD = 1
@@ -91,14 +91,14 @@ def parse(html: str) -> Page:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "game.db")
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(tmp_path / "game.db")
     yield s
     await s.close()
 
 
 async def play(
-    store: Store, *, reveal: bool = True, lang: str = "ru", zone: str = "UTC"
+    store: SQLiteStore, *, reveal: bool = True, lang: str = "ru", zone: str = "UTC"
 ) -> FinishedGame:
     """A four-player game to its end: hostile posts by the living on turn 1, the mafioso kills
     the commissar (who checked him and left a note), the dead commissar posts as a ghost and
@@ -133,7 +133,7 @@ async def play(
 
 
 async def test_every_published_post_is_kept_in_order_with_turn_and_ghost_mark(
-    store: Store,
+    store: SQLiteStore,
 ) -> None:
     """Living players' posts, a ghost's (R36) and one between turns are all kept, in the
     order published, each with its nickname and turn."""
@@ -151,7 +151,7 @@ async def test_every_published_post_is_kept_in_order_with_turn_and_ghost_mark(
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_the_html_archive_shows_everything_and_player_text_only_as_text(
-    store: Store, lang: Lang
+    store: SQLiteStore, lang: Lang
 ) -> None:
     game = await play(store)
     html = archive_html(game, lang)
@@ -193,7 +193,7 @@ async def test_the_html_archive_shows_everything_and_player_text_only_as_text(
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-async def test_the_markdown_archive_escapes_player_text(store: Store, lang: Lang) -> None:
+async def test_the_markdown_archive_escapes_player_text(store: SQLiteStore, lang: Lang) -> None:
     game = await play(store)
     md = archive_markdown(game, lang)
     for raw in ("<script>", "<b>", "<i", "</td>", "<u>", "<hi>"):
@@ -208,7 +208,7 @@ async def test_the_markdown_archive_escapes_player_text(store: Store, lang: Lang
     assert f"## {t(lang, 'archive.turn')} 1" in md
 
 
-async def test_members_are_absent_unless_the_host_chose_to_reveal_them(store: Store) -> None:
+async def test_members_are_absent_unless_the_host_chose_to_reveal_them(store: SQLiteStore) -> None:
     """/mafia new reveal: off keeps the members secret in the archive too; on, the caller's
     display names are shown."""
     game = await play(store, reveal=False)
@@ -226,7 +226,9 @@ async def test_members_are_absent_unless_the_host_chose_to_reveal_them(store: St
     assert not any(str(uid) in html for uid in shown.members.values())  # names, never ids
 
 
-async def test_times_are_in_the_games_time_zone_and_reports_as_published(store: Store) -> None:
+async def test_times_are_in_the_games_time_zone_and_reports_as_published(
+    store: SQLiteStore,
+) -> None:
     """A Moscow game reads in Moscow time (START is 06:00 UTC, 09:00 in Moscow), Discord
     timestamps of the published texts included; each dawn report is the published message
     (its title, then its headings and their lines), and a check reads "commissar → target:
@@ -252,7 +254,9 @@ async def test_times_are_in_the_games_time_zone_and_reports_as_published(store: 
         assert f"{start} (Europe/Moscow)" in md and "<t:" not in md
 
 
-async def test_a_game_the_host_ended_has_no_dawn_report_for_its_last_turn(store: Store) -> None:
+async def test_a_game_the_host_ended_has_no_dawn_report_for_its_last_turn(
+    store: SQLiteStore,
+) -> None:
     """/mafia end stops the turn before its deadline: the archive shows its posts and the
     mafia's request, and no results that were never published."""
     clock = FakeClock()
@@ -279,7 +283,7 @@ async def test_a_game_the_host_ended_has_no_dawn_report_for_its_last_turn(store:
 
 
 async def _finished_file(path: Path) -> int:
-    async with await Store.open(path) as store:
+    async with await SQLiteStore.open(path) as store:
         return (await play(store, lang="ru")).id
 
 
@@ -312,7 +316,9 @@ STORY_1 = "Ночь выдалась холодной. <script>alert('ведущ
 STORY_2 = "The town woke up angry & <b>sure</b>."
 
 
-async def play_reviewed(store: Store, *, publish_last: bool = True) -> tuple[GameService, int]:
+async def play_reviewed(
+    store: SQLiteStore, *, publish_last: bool = True
+) -> tuple[GameService, int]:
     """A reviewed game (``/mafia new review:30``, core/review.py): the mafioso kills a villager
     on turn 1, the host writes a story (hostile markup in it) and publishes; on turn 2 the town
     lynches the mafioso (the game ends), and the last results wait for the host's story too."""
@@ -350,7 +356,7 @@ async def play_reviewed(store: Store, *, publish_last: bool = True) -> tuple[Gam
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 async def test_R47_the_archive_shows_the_hosts_story_above_each_turns_results(
-    store: Store, lang: Lang
+    store: SQLiteStore, lang: Lang
 ) -> None:
     """Each turn's results as published, under the host's story (his text, escaped, shown
     as his); a turn whose results still wait for the host shows none of them."""
@@ -386,7 +392,7 @@ async def test_R47_the_archive_shows_the_hosts_story_above_each_turns_results(
 
 
 async def test_R18_R55_a_shot_held_in_review_is_not_known_before_publication(
-    store: Store,
+    store: SQLiteStore,
 ) -> None:
     """The mafia kill the commissar, who shoots the mafioso in his window (R18): the game is
     over in the store, its close waits for the host (core/review.py). Until he publishes,

@@ -12,7 +12,7 @@ import pytest
 from core.history import load_finished
 from core.service import GameService
 from db.errors import NotFound
-from db.store import Store
+from db.store import SQLiteStore
 from rules.model import HostAction
 
 GUILD = 1
@@ -21,8 +21,8 @@ NOW = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "game.db")
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(tmp_path / "game.db")
     yield s
     await s.close()
 
@@ -44,7 +44,9 @@ async def _started(service: GameService, *, reveal: bool) -> int:
 
 
 @pytest.mark.parametrize("reveal", [True, False])
-async def test_R15_a_won_game_matches_its_final_announcement(store: Store, reveal: bool) -> None:
+async def test_R15_a_won_game_matches_its_final_announcement(
+    store: SQLiteStore, reveal: bool
+) -> None:
     service = GameService(store, lambda: NOW)
     game_id = await _started(service, reveal=reveal)
     live = service.game_in(GUILD)
@@ -67,7 +69,7 @@ async def test_R15_a_won_game_matches_its_final_announcement(store: Store, revea
 
 
 async def test_a_game_ended_by_the_host_has_no_winner_and_a_cancelled_signup_is_no_game(
-    store: Store,
+    store: SQLiteStore,
 ) -> None:
     service = GameService(store, lambda: NOW)
     game_id = await _started(service, reveal=True)

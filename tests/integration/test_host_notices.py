@@ -10,30 +10,32 @@ from pathlib import Path
 import pytest
 
 from core.service import GameService
-from db.store import Store
+from db.store import SQLiteStore
 from rules.model import HostAction, Phase
 from tests.integration.test_service import GUILD, HOST, START, FakeClock, started
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "game.db")
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(tmp_path / "game.db")
     yield s
     await s.close()
 
 
-async def _drain(store: Store) -> None:
+async def _drain(store: SQLiteStore) -> None:
     for row in await store.pending_outbox():
         await store.mark_sent(row.id)
 
 
-async def _queued(store: Store) -> list[tuple[str, str, object]]:
+async def _queued(store: SQLiteStore) -> list[tuple[str, str, object]]:
     return [
         (o.kind, o.payload["audience"], o.payload["payload"]) for o in await store.pending_outbox()
     ]
 
 
-async def test_R56_extend_pause_resume_queue_a_public_notice(store: Store, tmp_path: Path) -> None:
+async def test_R56_extend_pause_resume_queue_a_public_notice(
+    store: SQLiteStore, tmp_path: Path
+) -> None:
     clock = FakeClock()
     service = GameService(store, clock)
     await started(service, "mafioso=1 doctor=1 villager=2", 4)
@@ -59,7 +61,7 @@ async def test_R56_extend_pause_resume_queue_a_public_notice(store: Store, tmp_p
         ("clock_resumed", "public", {"deadline": resumed.isoformat()}),
     ]
     # Committed with the change: another connection to the file finds both.
-    other = await Store.open(tmp_path / "game.db")
+    other = await SQLiteStore.open(tmp_path / "game.db")
     try:
         game = await other.get_game(1)
         assert game is not None and game.deadline == resumed and not game.paused
@@ -68,7 +70,7 @@ async def test_R56_extend_pause_resume_queue_a_public_notice(store: Store, tmp_p
         await other.close()
 
 
-async def test_R36_double_kill_is_told_to_the_mafia_room_only(store: Store) -> None:
+async def test_R36_double_kill_is_told_to_the_mafia_room_only(store: SQLiteStore) -> None:
     clock = FakeClock()
     service = GameService(store, clock)
     await started(service, "mafioso=1 doctor=1 villager=2", 4)
@@ -83,7 +85,7 @@ async def test_R36_double_kill_is_told_to_the_mafia_room_only(store: Store) -> N
 
 
 async def test_R36_double_kill_after_requests_close_is_for_the_next_night(
-    store: Store,
+    store: SQLiteStore,
 ) -> None:
     clock = FakeClock()
     service = GameService(store, clock)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.service import MAX_EXTEND_MINUTES, GameService, ServiceError
-from db.store import Store
+from db.store import SQLiteStore
 
 GUILD = 1
 HOST = 999
@@ -20,7 +20,7 @@ NOW = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    store = await Store.open(tmp_path / "game.db")
+    store = await SQLiteStore.open(tmp_path / "game.db")
     yield GameService(store, lambda: NOW)
     await store.close()
 

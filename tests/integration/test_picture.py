@@ -30,7 +30,7 @@ from core.picture import (
     game_picture,
     picture_data,
 )
-from db.store import Store
+from db.store import SQLiteStore
 from sandbox.demo import DemoOptions, run_demo
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -55,7 +55,7 @@ def finished(folder: Path, seed: int, players: int, lang: Lang, tables: int = 1)
     assert asyncio.run(run_demo(options, io.StringIO())) == 0
 
     async def load() -> FinishedGame:
-        store = await Store.open(db)
+        store = await SQLiteStore.open(db)
         try:
             latest = await store.latest_game()
             assert latest is not None

@@ -13,7 +13,7 @@ import pytest
 
 from core.i18n import t
 from core.service import GameService, LateRefusal, ServiceError
-from db.store import Store
+from db.store import SQLiteStore
 from rules.model import Phase
 from tests.integration.test_service import GUILD, HOST, FakeClock, nick, started
 
@@ -26,8 +26,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "game.db")
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(tmp_path / "game.db")
     yield s
     await s.close()
 
@@ -52,7 +52,7 @@ async def lobby(service: GameService, n: int = 4) -> None:
         await service.join(GUILD, uid)
 
 
-async def test_two_new_games_at_once(store: Store, clock: FakeClock) -> None:
+async def test_two_new_games_at_once(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     ok, refused = await outcomes(
         service.new_game(GUILD, HOST, "fast", "UTC"), service.new_game(GUILD, HOST, "fast", "UTC")
@@ -60,7 +60,7 @@ async def test_two_new_games_at_once(store: Store, clock: FakeClock) -> None:
     assert len(ok) == 1 and refused == ["error.game_exists"]
 
 
-async def test_two_starts_at_once(store: Store, clock: FakeClock) -> None:
+async def test_two_starts_at_once(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     await lobby(service)
     ok, refused = await outcomes(service.start(GUILD), service.start(GUILD))
@@ -68,7 +68,7 @@ async def test_two_starts_at_once(store: Store, clock: FakeClock) -> None:
     assert len(await store.outbox(ok[0].id)) == 5  # four cards and one opening, once
 
 
-async def test_join_and_leave_racing_the_start(store: Store, clock: FakeClock) -> None:
+async def test_join_and_leave_racing_the_start(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     await lobby(service)
     ok, refused = await outcomes(
@@ -79,14 +79,14 @@ async def test_join_and_leave_racing_the_start(store: Store, clock: FakeClock) -
     assert live is not None and {p.user_id for p in live.players} == {1, 2, 3, 4}
 
 
-async def test_roles_during_the_start(store: Store, clock: FakeClock) -> None:
+async def test_roles_during_the_start(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     await lobby(service)
     ok, refused = await outcomes(service.start(GUILD), service.set_roles(GUILD, ROLES, None))
     assert len(ok) == 1 and refused == ["error.no_signup"]
 
 
-async def test_end_twice_at_once(store: Store, clock: FakeClock) -> None:
+async def test_end_twice_at_once(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     await started(service, ROLES, 4)
     ok, refused = await outcomes(service.end(GUILD, HOST), service.end(GUILD, HOST))
@@ -95,7 +95,7 @@ async def test_end_twice_at_once(store: Store, clock: FakeClock) -> None:
     assert len(ends) == 1
 
 
-async def test_end_cancels_an_open_signup(store: Store, clock: FakeClock) -> None:
+async def test_end_cancels_an_open_signup(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     await lobby(service)
     cancelled = await service.end(GUILD, HOST)
@@ -107,7 +107,7 @@ async def test_end_cancels_an_open_signup(store: Store, clock: FakeClock) -> Non
     await service.new_game(GUILD, HOST, "fast", "UTC")  # a new sign-up may open
 
 
-async def test_resolve_names_its_turn(store: Store, clock: FakeClock) -> None:
+async def test_resolve_names_its_turn(store: SQLiteStore, clock: FakeClock) -> None:
     """Two confirmations of turn 1: turn 1 is resolved once, turn 2 stays open (its players
     are not removed for inactivity)."""
     service = GameService(store, clock)
@@ -127,7 +127,9 @@ async def test_resolve_names_its_turn(store: Store, clock: FakeClock) -> None:
     assert err.value.key == "error.no_running_game"
 
 
-async def test_a_member_who_left_drops_out_of_the_signup(store: Store, clock: FakeClock) -> None:
+async def test_a_member_who_left_drops_out_of_the_signup(
+    store: SQLiteStore, clock: FakeClock
+) -> None:
     service = GameService(store, clock)
     await lobby(service, 5)
     assert await service.member_left(GUILD, 5) == ("signup", 4)
@@ -140,7 +142,7 @@ async def test_a_member_who_left_drops_out_of_the_signup(store: Store, clock: Fa
 
 
 async def test_start_drops_signups_of_members_gone_meanwhile(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     service = GameService(store, clock)
     await lobby(service, 5)
@@ -148,7 +150,9 @@ async def test_start_drops_signups_of_members_gone_meanwhile(
     assert sorted(p.user_id for p in live.players) == [1, 2, 4, 5]
 
 
-async def test_host_commands_racing_the_end_are_refused(store: Store, clock: FakeClock) -> None:
+async def test_host_commands_racing_the_end_are_refused(
+    store: SQLiteStore, clock: FakeClock
+) -> None:
     """A command that waited for the game while it ended changes nothing and says so (before:
     the deadline of a finished game moved, and a request reached the store as an error)."""
     service = GameService(store, clock)
@@ -166,7 +170,7 @@ async def test_host_commands_racing_the_end_are_refused(store: Store, clock: Fak
 
 
 async def test_R18_a_second_resolve_leaves_the_pistol_window_alone(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     """Turn 1 killed the commissar: its pistol window opens (R18). The second confirmation of
     "resolve turn 1" does not close the window; only a confirmation of the window does."""
@@ -209,7 +213,7 @@ async def pistol_window(service: GameService, clock: FakeClock) -> dict[str, lis
 
 
 async def test_R18_the_last_shot_at_the_close_resolves_only_its_window(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     """The last shot lands in the instant the window closes (the clock waits for the shot's
     lock and closes the window first): the shot closes nothing more. Before, it resolved the
@@ -232,7 +236,7 @@ async def test_R18_the_last_shot_at_the_close_resolves_only_its_window(
 
 
 async def test_R18_a_resolve_confirmed_at_the_close_resolves_only_its_window(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     """The host confirms "close the pistol window of turn 1" as the clock closes it: turn 2,
     just opened, stays open."""
@@ -251,7 +255,7 @@ async def test_R18_a_resolve_confirmed_at_the_close_resolves_only_its_window(
 
 
 async def test_R5_a_vote_racing_the_deadline_says_it_counts_for_the_next_turn(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     """A vote sent in turn 2 waits while the deadline resolves turn 2: it is decided in turn 3
     and its answer says so (R5), instead of a bare "counted" the player reads as turn 2."""
@@ -283,7 +287,7 @@ async def test_R5_a_vote_racing_the_deadline_says_it_counts_for_the_next_turn(
 
 
 async def test_R5_a_vote_overtaken_by_the_pistol_window_says_it_was_not_counted(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     """The deadline opens a pistol window (R18) while a vote waits: the vote is refused, and
     the refusal says first that turn 1 closed before it arrived (in both languages)."""

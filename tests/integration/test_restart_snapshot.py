@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from core.service import GameService, LiveGame
-from db.store import Store
+from db.store import SQLiteStore
 from rules.engine import rebuild
 from rules.model import HostAction
 from tests.integration.test_service import GUILD, HOST, FakeClock
@@ -38,8 +38,8 @@ def path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(path)
+async def store(path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(path)
     yield s
     await s.close()
 
@@ -78,7 +78,7 @@ def _view(live: LiveGame) -> Any:
     return (live.engine.state, live.engine.history, live.players, live.record)
 
 
-async def _full_log_game(store: Store, live: LiveGame) -> Any:
+async def _full_log_game(store: SQLiteStore, live: LiveGame) -> Any:
     """The game rebuilt from its whole log, as a store without snapshots would give it."""
     entries = await store.log_entries(live.id, accepted_only=True)
     rec = await store.require_game(live.id)
@@ -93,7 +93,7 @@ async def _full_log_game(store: Store, live: LiveGame) -> Any:
 
 
 async def test_a_resolution_commits_the_state_the_next_turn_starts_from(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     service = GameService(store, clock)
     live = await _play(service, clock, GUILD, turns=2)
@@ -107,7 +107,7 @@ async def test_a_resolution_commits_the_state_the_next_turn_starts_from(
 
 
 async def test_restart_from_the_snapshot_equals_the_full_log(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     service = GameService(store, clock)
     games = [await _play(service, clock, GUILD + t, turns=t) for t in range(3)]
@@ -122,7 +122,7 @@ async def test_restart_from_the_snapshot_equals_the_full_log(
 
 @pytest.mark.parametrize("damage", ["missing", "stale", "other format", "other setup"])
 async def test_an_unusable_snapshot_falls_back_to_the_full_log(
-    store: Store, clock: FakeClock, path: Path, damage: str
+    store: SQLiteStore, clock: FakeClock, path: Path, damage: str
 ) -> None:
     service = GameService(store, clock)
     live = await _play(service, clock, GUILD, turns=2)
@@ -146,7 +146,7 @@ async def test_an_unusable_snapshot_falls_back_to_the_full_log(
 
 
 async def test_the_start_reads_with_the_same_queries_for_one_game_or_many(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     """Batch reads: no query per game (one per kind of row, for every running game)."""
     service = GameService(store, clock)
@@ -170,7 +170,7 @@ async def test_the_start_reads_with_the_same_queries_for_one_game_or_many(
     assert len(one) <= 10  # BEGIN, seven SELECTs, COMMIT
 
 
-async def test_a_finished_game_keeps_no_snapshot(store: Store, clock: FakeClock) -> None:
+async def test_a_finished_game_keeps_no_snapshot(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     live = await _play(service, clock, GUILD, turns=1)
     assert await store._read("SELECT 1 FROM snapshots WHERE game_id = ?", (live.id,))
@@ -180,7 +180,7 @@ async def test_a_finished_game_keeps_no_snapshot(store: Store, clock: FakeClock)
 
 @pytest.mark.parametrize("closed", [False, True], ids=["in the window", "window closed"])
 async def test_R18_R36_R54_host_commands_in_a_pistol_window_survive_a_restart(
-    store: Store, clock: FakeClock, closed: bool
+    store: SQLiteStore, clock: FakeClock, closed: bool
 ) -> None:
     """Host commands given while a killed commissar may shoot take effect from the next turn
     and are logged there; the live game applied them between the shots. A restart (in the

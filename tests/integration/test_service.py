@@ -11,7 +11,7 @@ import pytest
 
 from core.service import GameService, ServiceError
 from db.interface import GameStore
-from db.store import Store, open_store
+from db.store import SQLiteStore, open_store
 from rules.model import HostAction
 from tests import pgserver
 
@@ -71,7 +71,7 @@ def nick(service: GameService, uid: int) -> str:
     return found
 
 
-async def test_lobby_refusals_change_nothing(store: Store, clock: FakeClock) -> None:
+async def test_lobby_refusals_change_nothing(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     with pytest.raises(ServiceError) as err:
         await service.join(GUILD, 1)
@@ -89,7 +89,9 @@ async def test_lobby_refusals_change_nothing(store: Store, clock: FakeClock) -> 
     assert err.value.key == "error.game_exists"
 
 
-async def test_R3_refusal_is_logged_and_changes_nothing(store: Store, clock: FakeClock) -> None:
+async def test_R3_refusal_is_logged_and_changes_nothing(
+    store: SQLiteStore, clock: FakeClock
+) -> None:
     service = GameService(store, clock)
     roles = await started(service, "mafioso=1 commissar=1 villager=2", 4)
     with pytest.raises(ServiceError) as err:
@@ -107,7 +109,7 @@ async def test_R3_refusal_is_logged_and_changes_nothing(store: Store, clock: Fak
 
 
 async def test_whole_game_with_restart_and_pistol(
-    store: Store, clock: FakeClock, target: str
+    store: SQLiteStore, clock: FakeClock, target: str
 ) -> None:
     service = GameService(store, clock)
     roles = await started(service, "mafioso=1 commissar=1 villager=2", 4)
@@ -152,7 +154,7 @@ async def test_whole_game_with_restart_and_pistol(
     await store2.close()
 
 
-async def test_R56_host_exclusion_can_end_the_game(store: Store, clock: FakeClock) -> None:
+async def test_R56_host_exclusion_can_end_the_game(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     roles = await started(service, "mafioso=1 commissar=1 villager=2", 4)
     maf = nick(service, roles["mafioso"])
@@ -164,7 +166,7 @@ async def test_R56_host_exclusion_can_end_the_game(store: Store, clock: FakeCloc
         await service.submit(GUILD, roles["villager"], {"do": "post"})
 
 
-async def test_turns_advance_and_deadline_moves(store: Store, clock: FakeClock) -> None:
+async def test_turns_advance_and_deadline_moves(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     await started(service, "mafioso=1 doctor=1 villager=2", 4)
     live = service.game_in(GUILD)
@@ -184,7 +186,7 @@ async def test_turns_advance_and_deadline_moves(store: Store, clock: FakeClock) 
 
 
 async def test_R17_player_is_told_that_a_hunt_withdrew_his_ability(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     service = GameService(store, clock)
     roles = await started(service, "mafioso=1 doctor=1 villager=2", 4)
@@ -207,7 +209,9 @@ async def test_R17_player_is_told_that_a_hunt_withdrew_his_ability(
     assert [r.do for r in live.engine.standing_requests(nick(service, doc))] == ["hunt"]
 
 
-async def test_the_clock_resolves_only_a_deadline_still_due(store: Store, clock: FakeClock) -> None:
+async def test_the_clock_resolves_only_a_deadline_still_due(
+    store: SQLiteStore, clock: FakeClock
+) -> None:
     """The clock woke for turn 1 while the host resolved it: turn 2 is not resolved early."""
     service = GameService(store, clock)
     await started(service, "mafioso=1 doctor=1 villager=2", 4)
@@ -224,7 +228,7 @@ async def test_the_clock_resolves_only_a_deadline_still_due(store: Store, clock:
     assert live.engine.turn == 2  # a stopped clock resolves nothing
 
 
-async def test_replace_and_profile(store: Store, clock: FakeClock) -> None:
+async def test_replace_and_profile(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     roles = await started(service, "mafioso=1 doctor=1 villager=2", 4)
     maf = roles["mafioso"]
@@ -246,7 +250,7 @@ async def test_replace_and_profile(store: Store, clock: FakeClock) -> None:
 
 
 async def test_R56_exclusion_is_announced_at_once_with_its_consequences(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     service = GameService(store, clock)
     roles = await started(
@@ -280,7 +284,7 @@ async def test_R56_exclusion_is_announced_at_once_with_its_consequences(
 
 
 async def test_R15_deciding_exclusion_committed_before_a_crash_finishes_the_game_on_start(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     service = GameService(store, clock)
     roles = await started(service, "mafioso=1 commissar=1 villager=2", 4)
@@ -299,7 +303,7 @@ async def test_R15_deciding_exclusion_committed_before_a_crash_finishes_the_game
 
 
 async def test_R31_R52_R53_reminders_name_what_is_missing_once_a_turn(
-    store: Store, clock: FakeClock
+    store: SQLiteStore, clock: FakeClock
 ) -> None:
     service = GameService(store, clock)
     await service.new_game(GUILD, HOST, "fast", "UTC", roles="mafioso=1 doctor=1 villager=2")

@@ -13,7 +13,7 @@ import pytest
 from bot.render import render_state
 from core.i18n import t
 from core.service import GameService
-from db.store import Store
+from db.store import SQLiteStore
 
 GUILD = 1
 HOST = 999
@@ -25,13 +25,13 @@ class FixedClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "game.db")
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(tmp_path / "game.db")
     yield s
     await s.close()
 
 
-async def test_state_names_phase_and_requests_in_russian(store: Store) -> None:
+async def test_state_names_phase_and_requests_in_russian(store: SQLiteStore) -> None:
     service = GameService(store, FixedClock())
     await service.new_game(
         GUILD, HOST, "fast", "UTC", roles="mafioso=2 commissar=1 villager=3", seed=4

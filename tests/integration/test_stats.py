@@ -13,7 +13,7 @@ import pytest
 
 from core import stats
 from core.service import GameService
-from db.store import Store
+from db.store import SQLiteStore
 from rules.model import HostAction
 
 GUILD = 1
@@ -30,8 +30,8 @@ class FakeClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "game.db")
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(tmp_path / "game.db")
     yield s
     await s.close()
 
@@ -73,7 +73,7 @@ class Table:
         await self.service.deadline_reached(live.id)
 
 
-async def three_games(store: Store) -> tuple[Table, dict[str, dict[str, int]]]:
+async def three_games(store: SQLiteStore) -> tuple[Table, dict[str, dict[str, int]]]:
     """A: town wins (revealed); B: the Foundling converts and is lynched (members hidden);
     C: a slandered check, then the host ends the game (no winner); and a cancelled sign-up."""
     clock = FakeClock()
@@ -129,7 +129,7 @@ async def three_games(store: Store) -> tuple[Table, dict[str, dict[str, int]]]:
     return table, roles
 
 
-async def test_R15_R18_R22_R25_stats_of_finished_games(store: Store) -> None:
+async def test_R15_R18_R22_R25_stats_of_finished_games(store: SQLiteStore) -> None:
     _table, roles = await three_games(store)
     a, b, c = roles["A"], roles["B"], roles["C"]
     games = await stats.server_games(store, GUILD)
@@ -178,7 +178,7 @@ async def test_R15_R18_R22_R25_stats_of_finished_games(store: Store) -> None:
     assert (totals.table_id, totals.games, totals.winners) == (GUILD, 3, {"town": 2, "none": 1})
 
 
-async def test_facts_are_computed_once_and_forgotten_on_purge(store: Store) -> None:
+async def test_facts_are_computed_once_and_forgotten_on_purge(store: SQLiteStore) -> None:
     await three_games(store)
     first = await stats.server_games(store, GUILD)
     assert stats.cached_count(store) == 3
@@ -191,7 +191,7 @@ async def test_facts_are_computed_once_and_forgotten_on_purge(store: Store) -> N
     assert third[1] is first[1]
 
 
-async def test_R55_a_game_of_another_server_is_unknown(store: Store) -> None:
+async def test_R55_a_game_of_another_server_is_unknown(store: SQLiteStore) -> None:
     await three_games(store)
     [game_id, *_] = [g.id for g in await stats.server_games(store, GUILD)]
     assert await stats.server_game(store, GUILD, game_id) is not None
@@ -200,7 +200,7 @@ async def test_R55_a_game_of_another_server_is_unknown(store: Store) -> None:
     assert await stats.server_games(store, GUILD + 1) == []
 
 
-async def test_R22_a_check_after_a_conversion_that_night_is_accurate(store: Store) -> None:
+async def test_R22_a_check_after_a_conversion_that_night_is_accurate(store: SQLiteStore) -> None:
     """The host excludes the Boss before the deadline: the Foundling converts at once (R22,
     before step 2d), so the commissar's check on him that night says "mafia", which is true."""
     clock = FakeClock()

@@ -27,7 +27,7 @@ import pytest
 from core.service import GameService, LiveGame, ServiceError
 from db.errors import StoreError
 from db.interface import GameStore
-from db.store import Store
+from db.store import SQLiteStore
 from rules.model import HostAction, Phase
 
 GUILD = 1
@@ -51,7 +51,7 @@ class FailingStore:
     ``when == "before"``: it raises instead of running; ``"after"``: it runs (a write commits)
     and then raises."""
 
-    def __init__(self, real: Store) -> None:
+    def __init__(self, real: SQLiteStore) -> None:
         self.real = real
         self.calls: list[str] = []
         self.fail_at: int | None = None
@@ -82,7 +82,7 @@ class World:
 
     service: GameService
     store: FailingStore
-    real: Store
+    real: SQLiteStore
     clock: FakeClock
     by_role: dict[str, int] = field(default_factory=dict)
 
@@ -313,13 +313,13 @@ ADOPTED_ON_RETRY = {"start"}
 
 
 async def _world(path: Path) -> World:
-    real = await Store.open(path)
+    real = await SQLiteStore.open(path)
     store = FailingStore(real)
     clock = FakeClock()
     return World(GameService(cast(GameStore, store), clock), store, real, clock)
 
 
-async def _snapshot(store: Store) -> dict[str, Any]:
+async def _snapshot(store: SQLiteStore) -> dict[str, Any]:
     """What the database holds about the guild's game, without ids and wall-clock times."""
     game = await store.latest_game(GUILD)
     if game is None:

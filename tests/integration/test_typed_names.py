@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from core.service import GameService, ServiceError
-from db.store import Store
+from db.store import SQLiteStore
 from rules.model import HostAction
 
 GUILD = 1
@@ -26,8 +26,8 @@ class FixedClock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "game.db")
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    s = await SQLiteStore.open(tmp_path / "game.db")
     yield s
     await s.close()
 
@@ -64,7 +64,7 @@ def user_of(service: GameService, nick: str) -> int:
 
 
 async def test_R44_typed_target_in_another_spelling_is_recorded_under_the_nickname(
-    store: Store,
+    store: SQLiteStore,
 ) -> None:
     service = GameService(store, FixedClock())
     nicks = await russian_game(service)
@@ -91,7 +91,7 @@ async def test_R44_typed_target_in_another_spelling_is_recorded_under_the_nickna
     assert [(r.do, r.target) for r in again.engine.standing_requests(maf)] == [("kill", com)]
 
 
-async def test_R44_a_name_that_matches_nobody_is_refused_as_before(store: Store) -> None:
+async def test_R44_a_name_that_matches_nobody_is_refused_as_before(store: SQLiteStore) -> None:
     service = GameService(store, FixedClock())
     nicks = await russian_game(service)
     maf, com = nicks["mafioso"], nicks["commissar"]
@@ -110,7 +110,7 @@ async def test_R44_a_name_that_matches_nobody_is_refused_as_before(store: Store)
     assert await store.log_entries(live.id) == []
 
 
-async def test_R44_host_commands_take_the_nickname_in_another_spelling(store: Store) -> None:
+async def test_R44_host_commands_take_the_nickname_in_another_spelling(store: SQLiteStore) -> None:
     service = GameService(store, FixedClock())
     nicks = await russian_game(service)
     live = service.game_in(GUILD)
