@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any, NoReturn, TypeVar
 
+from core.clock import NoticeMark
 from core.i18n import Lang, t
 from core.live import LiveGame, schedule_of
 from core.refusal import Refusal
@@ -166,6 +167,7 @@ class ServiceBase:
                 if owns is not None and not owns(rec.guild_id):  # shards: another process's
                     continue
                 live = self.live[rec.id] = await self._restore(item)
+                _mark_turn_notices(live, item)
                 if not item.cards_queued:
                     await self._deal_cards_once(live)
                 await self._finish_if_won(live)
@@ -346,3 +348,19 @@ class ServiceBase:
         iso = deadline.isoformat() if deadline is not None else None
         opening = turn_open_announcement(live.engine.state, 1, iso)
         await self.store.add_outbox(live.id, 1, items([*cards, opening]))
+
+
+def _mark_turn_notices(live: LiveGame, item: RestartGame) -> None:
+    """What this turn's once-a-turn rows queued before the restart tell the clock (read with
+    the games in one batch, ``RestartGame.turn_notices``): the reminders are sent, a notice
+    was queued naming this deadline. What is not there, the clock still asks the store about
+    before queuing it (``send_reminders``, ``timed_notice``)."""
+    turn = live.engine.turn
+    if item.game.turn != turn:
+        return  # the rows are of the stored turn
+    if "reminder" in item.turn_notices:
+        live.reminded_turn = turn
+    for kind, row in item.turn_notices.items():
+        named = (row.get("payload") or {}).get("deadline")
+        if kind != "reminder" and isinstance(named, str):
+            live.notices[kind] = NoticeMark(turn, datetime.fromisoformat(named))

@@ -252,6 +252,10 @@ class RestartGame:
     pistol_window_turns: frozenset[int]
     #: Whether the game's role cards were ever queued (the start queues them once).
     cards_queued: bool
+    #: The once-a-turn rows of the game's current turn queued before the restart, by kind
+    #: (``reminder``, ``hunts_open``, ``last_hour``): the stored payload of the latest of each,
+    #: so the clock re-armed knows them without asking the store game by game.
+    turn_notices: Mapping[str, JSONDict] = attrs.field(factory=dict)
 
 
 @attrs.frozen

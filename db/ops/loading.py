@@ -17,6 +17,10 @@ from db.records import game_record
 from db.scripts import build_script
 from db.tx import Engine, Row, Tx
 
+#: The outbox kinds queued once a turn that a restart reads back for the clock (core/clock.py:
+#: the reminders, the hunts-open and last-hour notices).
+TURN_NOTICES = ("reminder", "hunts_open", "last_hour")
+
 
 async def write_snapshot(
     tx: Tx, game_id: int, turn: int, state: str | None, now: dt.datetime
@@ -134,11 +138,15 @@ class LoadingOps(Engine):
                 "SELECT DISTINCT o.game_id FROM outbox o JOIN games g ON g.id = o.game_id "
                 "WHERE o.kind = 'role_card' AND g.status = 'running'"
             )
-            return [games, players, snapshots, entries, resolved, windows, cards]
+            notices = await tx.fetch(
+                "SELECT o.game_id, o.kind, o.payload FROM outbox o JOIN games g "
+                "ON g.id = o.game_id WHERE g.status = 'running' AND o.turn = g.turn "
+                f"AND o.kind IN ({', '.join(repr(k) for k in TURN_NOTICES)}) ORDER BY o.id"
+            )
+            return [games, players, snapshots, entries, resolved, windows, cards, notices]
 
-        games, players, snapshots, entries, resolved, windows, cards = await self._run_snapshot(
-            body
-        )
+        rows = await self._run_snapshot(body)
+        games, players, snapshots, entries, resolved, windows, cards, notices = rows
         seats: dict[int, list[PlayerRecord]] = {}
         for row in players:
             # The columns in field order, of the tables' types: no per-name lookup (10,000
@@ -157,6 +165,9 @@ class LoadingOps(Engine):
         done = {int(row["game_id"]): _turns(row["turns"]) for row in resolved}
         opened = {int(row["game_id"]): _turns(row["turns"]) for row in windows}
         dealt = {int(row["game_id"]) for row in cards}
+        marks: dict[int, dict[str, JSONDict]] = {}
+        for row in notices:  # in queue order: the latest of a kind wins
+            marks.setdefault(int(row["game_id"]), {})[str(row["kind"])] = loads_dict(row["payload"])
         empty: frozenset[int] = frozenset()
         return [
             RestartGame(
@@ -167,6 +178,7 @@ class LoadingOps(Engine):
                 resolved_turns=done.get(game.id, empty),
                 pistol_window_turns=opened.get(game.id, empty),
                 cards_queued=game.id in dealt,
+                turn_notices=marks.get(game.id, {}),
             )
             for game in map(game_record, games)
         ]

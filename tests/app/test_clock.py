@@ -183,10 +183,11 @@ async def test_R4_R31_a_restart_in_the_forum_day_asks_the_store_once_per_notice(
     store: SQLiteStore,
 ) -> None:
     """Restarted at 19:30 in the forum day (R4: hunts opened at 12:00; R31: reminders at
-    18:00): the re-armed clock finds each game's notices of the turn queued before the
-    restart with one lookup of that kind and turn (``last_outbox``), never reading a game's
-    whole outbox; it queues nothing twice and what was not queued yet (one game's
-    reminders) is queued now; then it sleeps until the last hour (20:00)."""
+    18:00): the games' notices of the turn queued before the restart come with the games
+    (one batch read, ``RestartGame.turn_notices``), so the re-armed clock asks the store
+    nothing for them; only what the batch did not find (one game's reminders) is looked up
+    once (``last_outbox``) before it is queued; no game's whole outbox is read, nothing is
+    queued twice; then it sleeps until the last hour (20:00)."""
     now = [datetime(2026, 3, 10, 9, 0, tzinfo=UTC)]
     service = GameService(store, clock=lambda: now[0])
     games = []
@@ -227,7 +228,7 @@ async def test_R4_R31_a_restart_in_the_forum_day_asks_the_store_once_per_notice(
     whole = [s for s in statements if "FROM outbox WHERE game_id" in s]
     assert whole == [], whole  # no game's whole outbox read
     lookups = [s for s in statements if "FROM outbox WHERE kind" in s]
-    assert len(lookups) == 2 * len(games), lookups  # hunts open + reminders, once each
+    assert len(lookups) == 1, lookups  # the third game's reminders, before queuing them
     for game in games:
         after = await store.outbox(game.id)
         added = [o.kind for o in after[len(before[game.id]) :]]
