@@ -13,6 +13,8 @@ Variables (the environment wins over ``.env``):
 - ``DISCORD_TOKEN_FILE``, ``MAFIA_DB_FILE``: the token, the store, read from a file instead
   (Docker's and systemd's secrets); one of the pair, never both.
 - ``LOG_FORMAT``: ``text`` (default) or ``json`` (one JSON object per line).
+- ``MAFIA_LOG_DIR``: the log file's folder (default ``logs`` next to ``main.py``); ``-``: the
+  console only (a container, whose runtime keeps what it prints).
 - ``MAFIA_METRICS_PORT``, ``MAFIA_METRICS_HOST``: serve Prometheus metrics (off by default;
   on 127.0.0.1 unless the host says otherwise), see docs/OPERATIONS.md.
 
@@ -60,7 +62,8 @@ class Settings:
     database: Path | str
     log_level: str = "INFO"
     dev_guild_id: int | None = None
-    log_dir: Path = BOT_DIR / "logs"
+    #: ``MAFIA_LOG_DIR``: the rotating log file's folder; None (``-``): the console only.
+    log_dir: Path | None = BOT_DIR / "logs"
     #: ``text`` (default) or ``json``: one JSON object per log line, for log shippers.
     log_format: str = "text"
     #: ``MAFIA_METRICS_PORT``: serve Prometheus metrics on this port (None: no metrics).
@@ -146,6 +149,15 @@ def load_settings(
         metrics_port = int(port_raw)
     metrics_host = values.get("MAFIA_METRICS_HOST", "").strip() or "127.0.0.1"
 
+    log_dir_raw = values.get("MAFIA_LOG_DIR", "").strip()
+    log_dir: Path | None = BOT_DIR / "logs"
+    if log_dir_raw == "-":  # the console only (a container: its runtime keeps the lines)
+        log_dir = None
+    elif log_dir_raw:
+        log_dir = Path(log_dir_raw).expanduser()
+        if not log_dir.is_absolute():
+            log_dir = BOT_DIR / log_dir
+
     return Settings(
         discord_token=token,
         database=database,
@@ -154,6 +166,7 @@ def load_settings(
         log_format=log_format,
         metrics_port=metrics_port,
         metrics_host=metrics_host,
+        log_dir=log_dir,
     )
 
 

@@ -22,7 +22,7 @@ from typing import Final
 import attrs
 
 from db.errors import StoreError
-from db.urls import redact_secrets, shown
+from db.urls import redact_secrets
 
 #: A bot beats every 30 s; three missed beats and it is not healthy.
 DEFAULT_MAX_AGE: Final[float] = 90.0
