@@ -27,15 +27,15 @@ import math
 import threading
 from collections.abc import Iterator, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-if TYPE_CHECKING:
-    from bot.client import MafiaBot
+from core.service import GameService
+from db.interface import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -78,10 +78,26 @@ STORE_BUCKETS: Final[tuple[float, ...]] = (
 OUTCOMES: Final[tuple[str, ...]] = ("accepted", "refused", "failed")
 
 
+class Observed(Protocol):
+    """What the metrics read of the bot (``bot.client.MafiaBot``)."""
+
+    @property
+    def gateway_up(self) -> bool: ...
+
+    @property
+    def latency(self) -> float: ...
+
+    @property
+    def store(self) -> GameStore: ...
+
+    @property
+    def service(self) -> GameService: ...
+
+
 class Metrics:
     """The bot's metrics; every method is cheap and never raises into its caller."""
 
-    def __init__(self, bot: MafiaBot) -> None:
+    def __init__(self, bot: Observed) -> None:
         self.bot = bot
         self.registry = CollectorRegistry(auto_describe=True)
         self.interactions = Counter(
