@@ -1,4 +1,5 @@
-"""Command line of the forum-mafia bot: run | replay | export | migrate-store | demo.
+"""Command line of the forum-mafia bot: run | replay | export | health | backup | migrate-store
+| demo.
 
 Heavy imports (discord.py, aiosqlite) happen inside the subcommands that need them, so that
 `replay` starts fast and never imports discord. `main.py replay FILE` goes further
@@ -115,9 +116,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     from bot.logging_setup import setup_logging
     from db.errors import StoreError
+    from db.urls import redact_secrets
 
     try:
-        setup_logging(settings.log_level, settings.log_dir)
+        setup_logging(
+            settings.log_level,
+            settings.log_dir,
+            fmt=settings.log_format,
+            secrets=settings.secrets,
+        )
     except OSError as error:
         print(f"Cannot write the log in {settings.log_dir}: {error.strerror}", file=sys.stderr)
         return 1
@@ -126,9 +133,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         dev_guild_id=settings.dev_guild_id,
         freeze_heap=True,
         heartbeat=True,  # R59: downtime is known
+        metrics_port=settings.metrics_port,
+        metrics_host=settings.metrics_host,
         **shard_options,
     )
-    source = "environment" if os.environ.get("DISCORD_TOKEN") else str(dotenv)
+    source = _token_source(dotenv)
     try:
         bot.run(settings.discord_token, log_handler=None)
     except discord.LoginFailure as error:
@@ -138,7 +147,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(INTENTS_HELP, file=sys.stderr)
         return 1
     except StoreError as error:
-        print(f"Database {_shown(settings.database)}: {error}", file=sys.stderr)
+        text = redact_secrets(f"Database {_shown(settings.database)}: {error}", settings.secrets)
+        print(text, file=sys.stderr)
         return 1
     except (aiohttp.ClientError, OSError, TimeoutError) as error:
         _log().debug("connecting to Discord failed", exc_info=True)
@@ -159,11 +169,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _shown(database: object) -> str:
+def _shown(database: str | os.PathLike[str]) -> str:
     """The database setting as it may be printed: a URL's password hidden."""
-    from core.config import redact_url
+    from db.urls import shown
 
-    return redact_url(database) if isinstance(database, str) else str(database)
+    return shown(database)
+
+
+def _token_source(dotenv: Path) -> str:
+    """Where the token came from, for the message that Discord refused it."""
+    if os.environ.get("DISCORD_TOKEN_FILE"):
+        return f"the file {os.environ['DISCORD_TOKEN_FILE']}"
+    return "environment" if os.environ.get("DISCORD_TOKEN") else str(dotenv)
 
 
 def _shard_options(args: argparse.Namespace, dotenv: Path) -> dict[str, Any]:
@@ -227,6 +244,56 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
         renderer = archive_renderer(args.format, args.lang)
     return export_main(database, args.game_id, renderer)
+
+
+def _store_setting(args: argparse.Namespace, command: str) -> tuple[str, tuple[str, ...]] | None:
+    """The store of ``--db``, else of the settings (``MAFIA_DB`` or ``MAFIA_DB_FILE``), with
+    the secrets no line may show; None (the error printed) when the settings are unusable."""
+    from core.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings()
+    except ConfigError as error:
+        print(f"{command}: configuration error: {error}", file=sys.stderr)
+        return None
+    if args.db is not None:
+        from urllib.parse import urlsplit
+
+        from db.urls import is_postgres_url
+
+        secrets: tuple[str, ...] = ()
+        if is_postgres_url(args.db):
+            try:
+                secrets = tuple(s for s in (urlsplit(args.db).password,) if s)
+            except ValueError:
+                secrets = (args.db,)
+        return args.db, secrets
+    return str(settings.database), settings.secrets
+
+
+def _cmd_health(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    from db.health import health_main
+
+    found = _store_setting(args, "health")
+    if found is None:
+        return 1
+    database, secrets = found
+    # The probe looks at the bot from outside: the machine's own time is its clock.
+    return health_main(database, args.max_age, now=datetime.now(UTC), secrets=secrets)
+
+
+def _cmd_backup(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    from db.backup import backup_main
+
+    found = _store_setting(args, "backup")
+    if found is None:
+        return 1
+    # The copy is named by the machine's time: when it was taken, for the admin.
+    return backup_main(found[0], args.to, at=datetime.now(UTC), keep=args.keep)
 
 
 def _cmd_migrate_store(args: argparse.Namespace) -> int:
@@ -321,6 +388,14 @@ def _check_demo_shards(parser: argparse.ArgumentParser, args: argparse.Namespace
         )
 
 
+def _max_age(text: str) -> int:
+    return _whole_number(text, 1, 86400, "a number of seconds")
+
+
+def _keep(text: str) -> int:
+    return _whole_number(text, 1, 100000, "a number of copies")
+
+
 def _game_id(text: str) -> int:
     return _whole_number(text, 1, 2**63 - 1, "a game number")
 
@@ -384,6 +459,38 @@ def build_parser() -> argparse.ArgumentParser:
         "else all N); it owns the games of their servers only",
     )
     p_run.set_defaults(func=_cmd_run)
+
+    p_health = sub.add_parser(
+        "health",
+        help="exit 0 if a bot beat in the store lately, 1 if not (for Docker, systemd, monitors)",
+    )
+    p_health.add_argument(
+        "--db", default=None, metavar="FILE|URL", help="the store (default: MAFIA_DB)"
+    )
+    p_health.add_argument(
+        "--max-age",
+        type=_max_age,
+        default=90,
+        metavar="SECONDS",
+        help="the newest beat may be this old (default 90: a bot beats every 30 s)",
+    )
+    p_health.set_defaults(func=_cmd_health)
+
+    p_backup = sub.add_parser(
+        "backup", help="a consistent copy of the store, while the bot runs, named by the time"
+    )
+    p_backup.add_argument(
+        "--db", default=None, metavar="FILE|URL", help="the store (default: MAFIA_DB)"
+    )
+    p_backup.add_argument("--to", required=True, metavar="DIR", help="the folder of the copies")
+    p_backup.add_argument(
+        "--keep",
+        type=_keep,
+        default=None,
+        metavar="N",
+        help="then remove the oldest copies beyond the newest N (default: keep all)",
+    )
+    p_backup.set_defaults(func=_cmd_backup)
 
     p_migrate = sub.add_parser(
         "migrate-store",

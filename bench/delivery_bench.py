@@ -553,7 +553,7 @@ def row_games(database: str) -> dict[int, int]:
 
 
 def pg_url(database: str) -> bool:
-    from core.config import is_postgres_url
+    from db.urls import is_postgres_url
 
     return is_postgres_url(database)
 

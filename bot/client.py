@@ -5,9 +5,12 @@ nothing in ``bot/`` or ``cogs/`` imports this module.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
-from collections.abc import Iterable
+import signal
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 import attrs
@@ -20,8 +23,9 @@ from bot.context import GameContext
 from bot.delivery import Delivery, global_rate_trace
 from bot.heartbeat import Heartbeat, process_key
 from bot.killboard import KillBoards
+from bot.metrics import Metrics
 from bot.serverlife import ServerWatch
-from bot.tree import MafiaTree
+from bot.tree import MafiaTree, command_outcome
 from bot.webhooks import GameWebhooks
 from core.service import GameService
 from core.shards import Shards
@@ -29,6 +33,10 @@ from db.interface import GameStore
 from db.store import open_store
 
 log = logging.getLogger(__name__)
+
+#: On a stop (SIGTERM, Ctrl-C), how long the rows being sent may take to finish: well inside
+#: the grace period of Docker (10 s) and systemd (90 s) before they kill the process.
+DRAIN_SECONDS: Final[float] = 5.0
 
 #: Extensions (one per feature, each with ``async def setup(bot)``), loaded in this order.
 EXTENSIONS: Final[tuple[str, ...]] = (
@@ -84,6 +92,13 @@ class BotSettings:
     #: its games is known. ``main.py run`` sets it; the offline demo and most tests, which
     #: advance a virtual clock by hours at once, do not.
     heartbeat: bool = False
+    #: SIGTERM stops the bot as Ctrl-C does (``close``: the rows being sent finish, the
+    #: store closes), where the process can handle signals.
+    handle_sigterm: bool = True
+    #: Serve Prometheus metrics on this port (``MAFIA_METRICS_PORT``; None: none).
+    metrics_port: int | None = None
+    #: The address the metrics listen on (``MAFIA_METRICS_HOST``).
+    metrics_host: str = "127.0.0.1"
 
     @property
     def shards(self) -> Shards | None:
@@ -104,13 +119,16 @@ class MafiaBot(commands.Bot):
         # The bot never joins voice: skip discord.py's start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+        #: The Prometheus metrics (``bot/metrics.py``), when ``metrics_port`` asks for them.
+        self.metrics: Metrics | None = None
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
             tree_cls=MafiaTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
-            http_trace=global_rate_trace(),  # Discord's global limit, for every request
+            # Discord's global limit, for every request; its answers counted (the metrics).
+            http_trace=global_rate_trace(on_response=self._on_response),
             **options,
         )
         self.settings = settings
@@ -123,6 +141,7 @@ class MafiaBot(commands.Bot):
         #: beats only then, so a long disconnection is downtime.
         self.gateway_up = False
         self.heartbeat: Heartbeat | None = None
+        self._stopping: asyncio.Task[None] | None = None
 
     @property
     def context(self) -> GameContext:
@@ -181,6 +200,12 @@ class MafiaBot(commands.Bot):
             self.heartbeat = Heartbeat(service, process_key(self.owned), lambda: self.gateway_up)
             await self.heartbeat.start()
         context.clock.rearm()
+        self._handle_sigterm()
+        if self.settings.metrics_port is not None:
+            self.metrics = metrics = Metrics(self)
+            metrics.serve(self.settings.metrics_host, self.settings.metrics_port)
+            context.delivery.on_delivered = metrics.delivery
+            context.clock.on_results_lag = metrics.results_lag
         if self.settings.freeze_heap:
             gc.collect()
             gc.freeze()
@@ -194,6 +219,16 @@ class MafiaBot(commands.Bot):
         watch then looks at the games (a turn may have been resolved)."""
         self.context.watch.sweep_soon()
         await self.context.delivery.deliver_game(game_id)
+
+    def _on_response(self, status: int, headers: Mapping[str, str]) -> None:
+        if self.metrics is not None:
+            self.metrics.response(status, headers)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: object
+    ) -> None:
+        if self.metrics is not None:
+            self.metrics.interaction(*command_outcome(interaction, "accepted"))
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d guilds", self.user, len(self.guilds))
@@ -222,13 +257,37 @@ class MafiaBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
 
+    def _handle_sigterm(self) -> None:
+        """SIGTERM (Docker, systemd) stops the bot as Ctrl-C does: :meth:`close`, then
+        ``run`` returns. Only where a signal can be handled (the main thread of a Unix
+        process); elsewhere the default (the process ends) stays."""
+        if not self.settings.handle_sigterm:
+            return
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGTERM, self.stop_soon)
+
+    def stop_soon(self) -> None:
+        """Close the bot in the background (a signal's handler cannot wait), once."""
+        if self._stopping is None:
+            log.info("stopping: a termination signal")
+            self._stopping = asyncio.get_running_loop().create_task(self.close(), name="stop")
+
     async def close(self) -> None:
+        if self.settings.handle_sigterm:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         if self.heartbeat is not None:
             self.heartbeat.stop()
+        if self.metrics is not None:
+            self.metrics.stop()
         if self._context is not None:
-            self._context.clock.stop()
-            self._context.delivery.stop()  # the outbox's retry timer
             self._context.watch.stop()
+            # The rows being sent finish (or stay pending) while Discord is still reachable;
+            # then no new resolution, no new row.
+            await self._context.delivery.drain(DRAIN_SECONDS)
+            self._context.clock.stop()
+            self._context.delivery.stop()
         try:
             await super().close()
         finally:

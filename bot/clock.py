@@ -49,6 +49,9 @@ class GameClock:
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
         self._deliveries: set[asyncio.Task[object]] = set()  # under way (kept referenced)
+        #: Told the seconds from a deadline to its results handed to the delivery and sent
+        #: (``bot/metrics.py``), on the service's clock. None: nobody listens.
+        self.on_results_lag: Callable[[float], None] | None = None
 
     def next_deadline(self) -> tuple[datetime, int, bool] | None:
         """The next deadline or reminders (see :func:`core.clock.next_deadline`)."""
@@ -74,22 +77,27 @@ class GameClock:
         for delivery in list(self._deliveries):
             delivery.cancel()
 
-    def _deliver_soon(self, game_id: int) -> None:
-        """Start delivering what the last event queued, without waiting for it."""
+    def _deliver_soon(self, game_id: int, deadline: datetime | None = None) -> None:
+        """Start delivering what the last event queued, without waiting for it (``deadline``:
+        the deadline it resolved, whose lag to the results is told)."""
         delivery: asyncio.Task[object] = asyncio.get_running_loop().create_task(
-            self._deliver(game_id), name="clock-delivery"
+            self._deliver(game_id, deadline), name="clock-delivery"
         )
         self._deliveries.add(delivery)
         delivery.add_done_callback(self._deliveries.discard)
 
-    async def _deliver(self, game_id: int) -> object:
+    async def _deliver(self, game_id: int, deadline: datetime | None = None) -> object:
         if self.deliver_game is None:
-            return await self.deliver()
-        try:
-            return await self.deliver_game(game_id)
-        except Exception:  # what fails stays pending: the delivery's timer tries again
-            log.exception("delivering the outbox of game %s failed", game_id)
-            return None
+            done = await self.deliver()
+        else:
+            try:
+                done = await self.deliver_game(game_id)
+            except Exception:  # what fails stays pending: the delivery's timer tries again
+                log.exception("delivering the outbox of game %s failed", game_id)
+                return None
+        if deadline is not None and self.on_results_lag is not None:
+            self.on_results_lag((self.service.clock() - deadline).total_seconds())
+        return done
 
     async def _run(self) -> None:
         while True:
@@ -111,8 +119,10 @@ class GameClock:
                 game = self.service.live.get(event.game_id)
                 if game is None or not still_due(game, event, self.service.clock()):
                     continue
-                failed |= not await self._act(event)
-                self._deliver_soon(event.game_id)
+                acted = await self._act(event)
+                failed |= not acted
+                resolved = acted and event.kind is Event.DEADLINE
+                self._deliver_soon(event.game_id, event.at if resolved else None)
             if failed:
                 self._sleeping = True
                 try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from typing import Any
 
 import discord
@@ -23,7 +24,13 @@ class MafiaTree(app_commands.CommandTree[discord.Client]):
 
     Known errors (any :class:`Refusal`, and discord.py's check failures) become their message;
     anything else is logged with its context and the user only reads "something went wrong".
+    Each command's outcome (accepted, refused, failed) and time are told to the metrics, when
+    the bot serves them (``bot/metrics.py``).
     """
+
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
+        interaction.extras[_STARTED] = time.perf_counter()  # the metrics' latency
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
@@ -59,10 +66,33 @@ class MafiaTree(app_commands.CommandTree[discord.Client]):
                 exc_info=original,
             )
             text = t(lang, "error.unexpected")
+        metrics = getattr(interaction.client, "metrics", None)
+        if metrics is not None:
+            refused = isinstance(original, Refusal) or isinstance(error, _REFUSED)
+            metrics.interaction(*command_outcome(interaction, "refused" if refused else "failed"))
         try:
             await send_private(interaction, text)
         except discord.HTTPException:
             log.exception("could not report an error to user %s", interaction.user.id)
+
+
+_STARTED = "mafia.started"
+#: discord.py's errors that refuse a command as a refusal does (the user's mistake or rights).
+_REFUSED = (
+    app_commands.CheckFailure,
+    app_commands.CommandOnCooldown,
+    app_commands.TransformerError,
+)
+
+
+def command_outcome(
+    interaction: discord.Interaction[Any], outcome: str
+) -> tuple[str, str, float | None]:
+    """The metrics' labels and latency of a command's end: its name, ``outcome``, the seconds
+    since the tree saw it (None if it never did)."""
+    started = interaction.extras.get(_STARTED)
+    seconds = None if started is None else time.perf_counter() - started
+    return _command_name(interaction), outcome, seconds
 
 
 #: Raised when Discord's copy of the commands is older than the bot's.

@@ -10,6 +10,15 @@ Variables (the environment wins over ``.env``):
 - ``LOG_LEVEL``: DEBUG, INFO (default), WARNING, ERROR.
 - ``DEV_GUILD_ID``: a guild id; when set, slash commands are synced to that guild only, which
   Discord applies at once (global commands can take a while to appear).
+- ``DISCORD_TOKEN_FILE``, ``MAFIA_DB_FILE``: the token, the store, read from a file instead
+  (Docker's and systemd's secrets); one of the pair, never both.
+- ``LOG_FORMAT``: ``text`` (default) or ``json`` (one JSON object per line).
+- ``MAFIA_LOG_DIR``: the log file's folder (default ``logs`` next to ``main.py``); ``-``: the
+  console only (a container, whose runtime keeps what it prints).
+- ``MAFIA_METRICS_PORT``, ``MAFIA_METRICS_HOST``: serve Prometheus metrics (off by default;
+  on 127.0.0.1 unless the host says otherwise), see docs/OPERATIONS.md.
+
+No secret ever reaches a message of this module: an error names the variable or the file.
 
 No import of discord here: ``main.py`` reads settings before deciding to load the bot.
 """
@@ -23,10 +32,23 @@ from typing import Final
 
 import attrs
 
+from db.urls import is_postgres_url, redact_url
+
+__all__ = [
+    "ConfigError",
+    "Settings",
+    "is_postgres_url",
+    "load_settings",
+    "parse_database",
+    "read_dotenv",
+    "redact_url",
+]
+
 BOT_DIR: Final[Path] = Path(__file__).resolve().parent.parent
 DEFAULT_DOTENV: Final[Path] = BOT_DIR / ".env"
 DEFAULT_DB_NAME: Final[str] = "mafia.db"
 LOG_LEVELS: Final[tuple[str, ...]] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS: Final[tuple[str, ...]] = ("text", "json")
 
 
 class ConfigError(ValueError):
@@ -40,7 +62,27 @@ class Settings:
     database: Path | str
     log_level: str = "INFO"
     dev_guild_id: int | None = None
-    log_dir: Path = BOT_DIR / "logs"
+    #: ``MAFIA_LOG_DIR``: the rotating log file's folder; None (``-``): the console only.
+    log_dir: Path | None = BOT_DIR / "logs"
+    #: ``text`` (default) or ``json``: one JSON object per log line, for log shippers.
+    log_format: str = "text"
+    #: ``MAFIA_METRICS_PORT``: serve Prometheus metrics on this port (None: no metrics).
+    metrics_port: int | None = None
+    #: ``MAFIA_METRICS_HOST``: the address the metrics listen on (loopback unless said).
+    metrics_host: str = "127.0.0.1"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What no log line or message may show: the token, the database URL's password."""
+        found = [self.discord_token or ""]
+        if isinstance(self.database, str):
+            from urllib.parse import urlsplit
+
+            try:
+                found.append(urlsplit(self.database).password or "")
+            except ValueError:
+                found.append(self.database)
+        return tuple(s for s in found if s)
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -78,9 +120,9 @@ def load_settings(
     values = read_dotenv(dotenv) if dotenv is not None else {}
     values.update(os.environ if environ is None else environ)
 
-    token = values.get("DISCORD_TOKEN", "").strip() or None
+    token = _secret(values, "DISCORD_TOKEN") or None
 
-    database = parse_database(values.get("MAFIA_DB", "").strip() or DEFAULT_DB_NAME)
+    database = parse_database(_secret(values, "MAFIA_DB") or DEFAULT_DB_NAME)
 
     log_level = values.get("LOG_LEVEL", "").strip().upper() or "INFO"
     if log_level not in LOG_LEVELS:
@@ -93,34 +135,72 @@ def load_settings(
             raise ConfigError(f"DEV_GUILD_ID must be a numeric guild id, not {dev_guild_raw!r}")
         dev_guild_id = int(dev_guild_raw)
 
+    log_format = values.get("LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}")
+
+    metrics_port: int | None = None
+    port_raw = values.get("MAFIA_METRICS_PORT", "").strip()
+    if port_raw:
+        if not (port_raw.isascii() and port_raw.isdigit() and 1 <= int(port_raw) <= 65535):
+            raise ConfigError(
+                f"MAFIA_METRICS_PORT must be a port from 1 to 65535, not {port_raw!r}"
+            )
+        metrics_port = int(port_raw)
+    metrics_host = values.get("MAFIA_METRICS_HOST", "").strip() or "127.0.0.1"
+
+    log_dir_raw = values.get("MAFIA_LOG_DIR", "").strip()
+    log_dir: Path | None = BOT_DIR / "logs"
+    if log_dir_raw == "-":  # the console only (a container: its runtime keeps the lines)
+        log_dir = None
+    elif log_dir_raw:
+        log_dir = Path(log_dir_raw).expanduser()
+        if not log_dir.is_absolute():
+            log_dir = BOT_DIR / log_dir
+
     return Settings(
         discord_token=token,
         database=database,
         log_level=log_level,
         dev_guild_id=dev_guild_id,
+        log_format=log_format,
+        metrics_port=metrics_port,
+        metrics_host=metrics_host,
+        log_dir=log_dir,
     )
 
 
-POSTGRES_SCHEMES: Final[tuple[str, ...]] = ("postgresql://", "postgres://")
+#: A secret read from a file (Docker's and systemd's secrets): ``<NAME>_FILE``.
+FILE_SUFFIX: Final[str] = "_FILE"
+#: A secret file is a line or two, never megabytes.
+SECRET_FILE_BYTES: Final[int] = 64 * 1024
 
 
-def is_postgres_url(target: str | os.PathLike[str]) -> bool:
-    """Whether ``target`` names a PostgreSQL database rather than a SQLite file."""
-    return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
-
-
-def redact_url(url: str) -> str:
-    """``url`` with its password, if any, replaced by ``***``: safe to print or log."""
-    from urllib.parse import urlsplit, urlunsplit
-
+def _secret(values: Mapping[str, str], name: str) -> str:
+    """``name``'s value: the variable itself, or the contents of the file that
+    ``<name>_FILE`` names (stripped of surrounding white space, as Docker's secrets end in a
+    newline). Both set is an error: which one is meant? An error never shows the secret."""
+    direct = values.get(name, "").strip()
+    file_name = values.get(name + FILE_SUFFIX, "").strip()
+    if not file_name:
+        return direct
+    if direct:
+        raise ConfigError(f"{name} and {name}{FILE_SUFFIX} are both set: keep one")
+    path = Path(file_name).expanduser()
     try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-        return urlunsplit(parts._replace(netloc=netloc))
-    except ValueError:
-        return "<unreadable database URL>"
+        with path.open("rb") as handle:
+            data = handle.read(SECRET_FILE_BYTES + 1)
+    except OSError as e:
+        raise ConfigError(f"{name}{FILE_SUFFIX}: cannot read {path}: {e.strerror}") from None
+    if len(data) > SECRET_FILE_BYTES:
+        raise ConfigError(f"{name}{FILE_SUFFIX}: {path} is larger than a secret can be")
+    try:
+        text = data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise ConfigError(f"{name}{FILE_SUFFIX}: {path} is not UTF-8 text") from None
+    if not text:
+        raise ConfigError(f"{name}{FILE_SUFFIX}: {path} is empty")
+    return text
 
 
 def parse_database(raw: str) -> Path | str:

@@ -506,6 +506,11 @@ class Outbox(Protocol):
         (was this turn's notice queued already?)."""
         ...
 
+    async def outbox_backlog(self) -> tuple[int, dt.datetime | None]:
+        """How many announcements wait to be sent (every game's), and when the oldest of them
+        was queued (None: none waits). What a monitor watches (``bot/metrics.py``)."""
+        ...
+
     async def claim_outbox(
         self,
         owner: str,
@@ -767,6 +772,11 @@ class DowntimeLog(Protocol):
         self, game_id: int, since: dt.datetime
     ) -> list[tuple[dt.datetime, dt.datetime, DowntimeCause]]:
         """The game's downtime spans ending after ``since``: (start, end, cause), by start."""
+        ...
+
+    async def last_beat(self) -> dt.datetime | None:
+        """The newest heartbeat of any process (None: no bot ever beat here): what
+        ``main.py health`` compares with the time."""
         ...
 
 

@@ -17,9 +17,9 @@ from db.convert import from_db_time, to_db_time
 from db.interface import GameStore
 from db.models import KEEP, Keep
 from db.postgres import PostgresStore
-from db.postgres.base import is_postgres_url
 from db.scripts import build_script
 from db.sqlite import SQLiteStore
+from db.urls import is_postgres_url
 
 __all__ = [
     "DEFAULT_DB_PATH",

@@ -21,13 +21,13 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, Final
 
 import attrs
 
 from db.convert import from_db_time, to_db_time
 from db.errors import StoreError
+from db.urls import is_postgres_url, shown
 
 #: Every table of the current schema, parents before children (a test checks the list against
 #: both engines' schemas, so a migration adding a table must add it here).
@@ -71,8 +71,6 @@ class TransferReport:
 
 
 def _is_pg(target: str) -> bool:
-    from core.config import is_postgres_url
-
     return is_postgres_url(target)
 
 
@@ -316,11 +314,6 @@ def migrate_store_main(source: str, target: str) -> int:
     """The command: one line per outcome, exit status 0 or 1."""
     import asyncio
     import sys
-
-    from core.config import redact_url
-
-    def shown(x: str) -> str:
-        return redact_url(x) if _is_pg(x) else str(Path(x))
 
     try:
         report = asyncio.run(migrate_store(source, target))

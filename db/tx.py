@@ -16,6 +16,7 @@ driver error leaves a call as a :class:`db.errors.StoreError` (a refused constra
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -69,6 +70,14 @@ class Tx(Protocol):
 Body = Callable[[Tx], Awaitable[T]]
 
 
+def operation_name(body: Callable[..., object]) -> str:
+    """The store operation a body belongs to: the method it is defined in (``add_request``),
+    or ``read`` for a one-statement read (``Engine._fetch``)."""
+    qualname = getattr(body, "__qualname__", "")
+    owner = qualname.split(".<locals>", 1)[0].rsplit(".", 1)[-1]
+    return owner.lstrip("_") or "read"
+
+
 class Engine:
     """What an engine gives the operations (:mod:`db.ops`): three ways to run a body, the
     servers' tables cache, and its dialect. :class:`db.sqlite.base.SQLiteBase` and
@@ -79,21 +88,52 @@ class Engine:
     #: forgets what it changed.
     _table_cache: TableCache
 
+    #: Told how long each store operation took, by its name (``bot/metrics.py``: the
+    #: operations' latency); None (the default): nobody listens, nothing is timed.
+    observer: Callable[[str, float], None] | None = None
+
     async def _run_read(self, body: Body[T]) -> T:
         """Run ``body`` (reads only) after every write asked for before it. Several statements
         need not see one state: use :meth:`_run_snapshot` for that."""
-        raise NotImplementedError
+        if self.observer is None:
+            return await self._engine_read(body)
+        return await self._observed(self._engine_read, body)
 
     async def _run_snapshot(self, body: Body[T]) -> T:
         """Run ``body`` (reads only) in one read transaction: its statements see one state
         even while another process writes."""
-        raise NotImplementedError
+        if self.observer is None:
+            return await self._engine_snapshot(body)
+        return await self._observed(self._engine_snapshot, body)
 
     async def _run_write(self, body: Body[T]) -> T:
         """Run ``body`` in one write transaction, committed when this returns, committed or
         rolled back as a whole even if the caller is cancelled, in the order the writes were
         asked for."""
+        if self.observer is None:
+            return await self._engine_write(body)
+        return await self._observed(self._engine_write, body)
+
+    async def _engine_read(self, body: Body[T]) -> T:
         raise NotImplementedError
+
+    async def _engine_snapshot(self, body: Body[T]) -> T:
+        raise NotImplementedError
+
+    async def _engine_write(self, body: Body[T]) -> T:
+        raise NotImplementedError
+
+    async def _observed(self, run: Callable[[Body[T]], Awaitable[T]], body: Body[T]) -> T:
+        """``run(body)``, its duration told to :attr:`observer` under the operation's name
+        (the method whose body it is: ``add_request`` for ``OpsX.add_request.<locals>.body``).
+        A duration for a metric, measured on the monotonic counter: no game time."""
+        started = time.perf_counter()
+        try:
+            return await run(body)
+        finally:
+            observer = self.observer
+            if observer is not None:
+                observer(operation_name(body), time.perf_counter() - started)
 
     async def _fetch(self, sql: str, *args: Any) -> list[Row]:
         async def body(tx: Tx) -> list[Row]:

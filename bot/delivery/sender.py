@@ -20,7 +20,7 @@ group formed again after it is the same one.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any, Final
@@ -80,14 +80,18 @@ def seen_signature(message: discord.Message, files: bool) -> str:
     return with_files(sig, [a.filename for a in message.attachments]) if files else sig
 
 
-def global_rate_trace(rate: float = GLOBAL_RATE) -> aiohttp.TraceConfig:
+def global_rate_trace(
+    rate: float = GLOBAL_RATE,
+    on_response: Callable[[int, Mapping[str, str]], None] | None = None,
+) -> aiohttp.TraceConfig:
     """Keeps the bot's requests under Discord's global limit: give it to the client
     (``http_trace``) and every request made with the bot's token waits its turn in one
     :class:`aiolimiter.AsyncLimiter` (a leaky bucket, ``rate`` per second, no burst: Discord
     counts them over a second) just before it leaves, after discord.py's own wait on the
     route's bucket (it reads the ``X-RateLimit-*`` headers and waits on a 429). discord.py
     only learns the global limit from a 429 and then stops every request for a while; it
-    never paces them. Interactions' answers and webhooks (no token) are not bound by it."""
+    never paces them. Interactions' answers and webhooks (no token) are not bound by it.
+    ``on_response`` is told the status and headers of every answer (``bot/metrics.py``)."""
     limiter = AsyncLimiter(1, 1 / rate)
 
     async def pace(
@@ -98,8 +102,17 @@ def global_rate_trace(rate: float = GLOBAL_RATE) -> aiohttp.TraceConfig:
         if params.headers.get("Authorization", "").startswith("Bot "):
             await limiter.acquire()
 
+    async def answered(
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestEndParams,
+    ) -> None:
+        if on_response is not None:  # the metrics (a 429 counted apart)
+            on_response(params.response.status, params.response.headers)
+
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(pace)
+    trace.on_request_end.append(answered)
     return trace
 
 

@@ -227,6 +227,11 @@ class Delivery:
         self._retry: asyncio.Task[None] | None = None
         self._retry_round = 0  # failed passes in a row: the backoff's exponent
         self._retry_sleeping = False
+        #: The bot is stopping (:meth:`drain`): a worker finishes its row and takes no other.
+        self._closing = False
+        #: Told each row's outcome (its kind; ``sent``, ``blocked`` or ``failed``; how many
+        #: rows): ``bot/metrics.py``. None: nobody listens.
+        self.on_delivered: Callable[[str, str, int], None] | None = None
 
     def retry_delay(self) -> float:
         """The wait before the next retry: doubles with each failed pass, up to the maximum."""
@@ -380,7 +385,7 @@ class Delivery:
         outcome = _Pass()
         try:
             async with self._pool:
-                while queue:
+                while queue and not self._closing:
                     row = queue[0]
                     try:  # a destination that failed holds back its own later rows only
                         if (row.game_id, destination(row)) not in outcome.blocked:
@@ -455,6 +460,7 @@ class Delivery:
                     self.sender.done(other.id)
                     self._forget(other)
                 self.router.broken.discard(dest)
+                self._told_outcome(row, "sent", 1 + len(together))
                 outcome.progressed.add(row.game_id)
                 outcome.moved.add(dest)
                 outcome.done += 1 + len(together)
@@ -468,12 +474,14 @@ class Delivery:
             # pending (sent once the permission is back, or /mafia setup rebuilt the
             # channel, in order) and the hosts are told at once, once.
             log.warning("outbox row %s (game %s): %s", row.id, row.game_id, exc)
+            self._told_outcome(row, "blocked")
             await self.router.report_broken(row, dest, missing=isinstance(exc, ChannelMissing))
         except Exception as exc:  # one row never stops the other games' nor destinations'
             outcome.stuck.add(row.game_id)
             outcome.blocked.add(dest)
             outcome.failing.add(dest)
             self.sender.attempted.setdefault(row.id, self.clock())
+            self._told_outcome(row, "failed")
             if isinstance(exc, TRANSIENT):
                 log.warning(
                     "could not deliver outbox row %s (game %s), will retry: %r",
@@ -484,6 +492,10 @@ class Delivery:
             else:
                 log.exception("could not deliver outbox row %s (game %s)", row.id, row.game_id)
             self.post_outcome(row.id, POST_FAILING)
+
+    def _told_outcome(self, row: OutboxRecord, outcome: str, count: int = 1) -> None:
+        if self.on_delivered is not None:
+            self.on_delivered(str(row.payload.get("kind", row.kind)), outcome, count)
 
     async def _track_failures(
         self, failing: set[Dest], moved: set[Dest], covered: set[int] | None = None
@@ -546,6 +558,18 @@ class Delivery:
             self._retry = asyncio.get_running_loop().create_task(
                 self._retry_after(self.retry_delay()), name="outbox-retry"
             )
+
+    async def drain(self, timeout: float) -> None:
+        """The bot is stopping (SIGTERM, Ctrl-C): every worker finishes the row it is sending
+        (sent and marked, or left pending) and starts no other; waits at most ``timeout``
+        seconds for them. What was not started stays pending for the next start."""
+        self._closing = True
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
+        running = [w for w in self._workers.values() if not w.done()]
+        if running:
+            await asyncio.wait(running, timeout=timeout)
 
     def stop(self) -> None:
         """Cancel the retry timer and the workers (the bot is closing)."""

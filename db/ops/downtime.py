@@ -62,6 +62,11 @@ class DowntimeOps(Engine):
 
         return await self._run_write(body)
 
+    async def last_beat(self) -> dt.datetime | None:
+        row = await self._fetchrow("SELECT MAX(beat_at) AS beat_at FROM heartbeats")
+        seen = None if row is None else row["beat_at"]
+        return None if seen is None else stored_time(seen)
+
     async def downtime(
         self, game_id: int, since: dt.datetime
     ) -> list[tuple[dt.datetime, dt.datetime, DowntimeCause]]:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from db.convert import dumps, utcnow
+from db.convert import dumps, stored_time, utcnow
 from db.errors import ForeignKeyViolation, NotFound
 from db.models import OutboxItem, OutboxRecord, PostRecord
 from db.ops.audit import insert_audit
@@ -110,6 +110,15 @@ class OutboxOps(Engine):
                 game_id,
             )
         return [_outbox(r) for r in rows]
+
+    async def outbox_backlog(self) -> tuple[int, dt.datetime | None]:
+        row = await self._fetchrow(
+            f"SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox "
+            f"WHERE {self.dialect.unsent('sent')}"
+        )
+        if row is None or not row["n"]:
+            return 0, None
+        return int(row["n"]), stored_time(row["oldest"])
 
     async def outbox(self, game_id: int) -> list[OutboxRecord]:
         rows = await self._fetch(

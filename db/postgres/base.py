@@ -1,7 +1,7 @@
 """The PostgreSQL engine of :mod:`db.ops`: the connection pool, opening (migrations),
 closing, and the three ways a body runs (:class:`db.tx.Engine`):
-:meth:`PostgresBase._run_read` (a connection of the pool), :meth:`PostgresBase._run_snapshot`
-(a read-only ``REPEATABLE READ`` transaction) and :meth:`PostgresBase._run_write` (a
+:meth:`PostgresBase._engine_read` (a connection of the pool), :meth:`PostgresBase._engine_snapshot`
+(a read-only ``REPEATABLE READ`` transaction) and :meth:`PostgresBase._engine_write` (a
 transaction of its own, one at a time). A body's calls (:class:`PostgresTx`) are one round
 trip each.
 
@@ -44,6 +44,7 @@ from db.errors import (
 from db.postgres.migrations import LATEST_VERSION, inspect_schema, migrate
 from db.tablecache import TableCache
 from db.tx import Body, Engine, Row
+from db.urls import is_postgres_url
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +72,6 @@ DRIVER_ERRORS: tuple[type[BaseException], ...] = (
     OSError,
     TimeoutError,
 )
-
-
-def is_postgres_url(target: object) -> bool:
-    """Whether ``target`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
-    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
 
 def describe(url: str) -> str:
@@ -238,7 +234,7 @@ class PostgresBase(Engine):
 
     # --- the engine of db/ops ----------------------------------------------------------------
 
-    async def _run_read(self, body: Body[T]) -> T:
+    async def _engine_read(self, body: Body[T]) -> T:
         await self._after_writes()
         try:
             async with self._pool.acquire() as conn:
@@ -246,7 +242,7 @@ class PostgresBase(Engine):
         except DRIVER_ERRORS as e:
             raise store_error(e) from e
 
-    async def _run_snapshot(self, body: Body[T]) -> T:
+    async def _engine_snapshot(self, body: Body[T]) -> T:
         """One read-only ``REPEATABLE READ`` transaction."""
         await self._after_writes()
         try:
@@ -258,7 +254,7 @@ class PostgresBase(Engine):
         except DRIVER_ERRORS as e:
             raise store_error(e) from e
 
-    async def _run_write(self, body: Body[T]) -> T:
+    async def _engine_write(self, body: Body[T]) -> T:
         """The transaction runs in its own task, shielded: if the caller is cancelled, it
         still finishes (committed or rolled back as a whole) and the write lock is only
         released then."""

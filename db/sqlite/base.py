@@ -1,6 +1,6 @@
 """The SQLite engine of :mod:`db.ops`: opening (migrations, PRAGMAs), closing, and the
-three ways a body runs (:class:`db.tx.Engine`): :meth:`SQLiteBase._run_read`,
-:meth:`SQLiteBase._run_snapshot` and :meth:`SQLiteBase._run_write`.
+three ways a body runs (:class:`db.tx.Engine`): :meth:`SQLiteBase._engine_read`,
+:meth:`SQLiteBase._engine_snapshot` and :meth:`SQLiteBase._engine_write`.
 
 Each ``await`` on the aiosqlite connection is a hop to its thread and back (a queue, a thread
 switch, a future resolved on the event loop). So a body never awaits the connection: it runs
@@ -217,7 +217,7 @@ class SQLiteBase(Engine):
 
     # --- the engine of db/ops: every body in one hop -----------------------------------------
 
-    async def _run_read(self, body: Body[T]) -> T:
+    async def _engine_read(self, body: Body[T]) -> T:
         self._check_open()
         async with self._lock:
             try:
@@ -225,7 +225,7 @@ class SQLiteBase(Engine):
             except sqlite3.DatabaseError as e:
                 raise store_error(e) from e
 
-    async def _run_snapshot(self, body: Body[T]) -> T:
+    async def _engine_snapshot(self, body: Body[T]) -> T:
         self._check_open()
         async with self._lock:
             try:
@@ -233,7 +233,7 @@ class SQLiteBase(Engine):
             except sqlite3.DatabaseError as e:
                 raise store_error(e) from e
 
-    async def _run_write(self, body: Body[T]) -> T:
+    async def _engine_write(self, body: Body[T]) -> T:
         return await self._write_at_once(functools.partial(_drive, body))
 
     # --- plumbing --------------------------------------------------------------------------
