@@ -114,6 +114,10 @@ class PrivacyOps(Engine):
                 user_id,
             )
             await _scrub_json(tx, "audit_log", "args", "guild_id = $1", guild_id, user_id)
+            # The DM channel kept to write to him for this server (another server's stays).
+            await tx.execute(
+                "DELETE FROM dm_channels WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
+            )
             return int(games)
 
         return await self._run_write(body)
@@ -125,6 +129,12 @@ class PrivacyOps(Engine):
             # (ON DELETE CASCADE).
             games = await tx.execute("DELETE FROM games WHERE guild_id = $1", guild_id)
             await tx.execute("DELETE FROM game_tables WHERE guild_id = $1", guild_id)
+            # Its members' DM channels (kept per server: another server keeps its own rows)
+            # and its hosts' pending confirmations. A table added to the schema that holds a
+            # server's or a member's id is deleted here too: tests/db/test_purge_schema.py
+            # walks the schema and fails on any table left holding a purged server's rows.
+            await tx.execute("DELETE FROM dm_channels WHERE guild_id = $1", guild_id)
+            await tx.execute("DELETE FROM confirmations WHERE guild_id = $1", guild_id)
             return games
 
         try:
