@@ -3,7 +3,8 @@ server's, when the bot leaves it. Implements :meth:`db.interface.GameRepository.
 and :meth:`db.interface.SettingsRepository.purge_guild`.
 
 A purged seat keeps its nickname, role and everything played under it (the game's history and
-its replay stay whole); only the link to the member goes: its ``user_id`` becomes
+its replay stay whole); the link to the member and his anonymous profile (avatar link,
+signature) go: its ``user_id`` becomes
 ``-1 - seat``, a negative number (Discord ids are positive) that keeps ``UNIQUE(game_id,
 user_id)`` when several members of one game are purged.
 """
@@ -81,8 +82,10 @@ class PrivacyOps(Engine):
                 guild_id,
                 user_id,
             )
+            # His anonymous profile goes too: an avatar link (a Discord avatar's URL holds
+            # his id) and a signature are his, and may name him.
             await tx.execute(
-                "UPDATE players SET user_id = -1 - seat "
+                "UPDATE players SET user_id = -1 - seat, avatar_url = NULL, signature = NULL "
                 f"WHERE user_id = $2 AND game_id IN ({_FINISHED})",
                 guild_id,
                 user_id,
