@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
 from bot.errors import UserError
+from bot.posts import embed_text
 from bot.quotes import quote_block, quoted_author, reply_room
 from bot.replies import reader_language, send_private
 from bot.tables import table_key, table_language, table_of
@@ -67,14 +68,14 @@ async def read_quote(
     if quoted is None:
         raise UserError("error.quote_not_a_post")
     picture = bool(message.attachments)
-    if not message.content.strip() and not picture:
+    # The text as the players read it: an announcement is an embed (bot/posts.py).
+    text = "\n".join(p for p in (message.content, *map(embed_text, message.embeds)) if p)
+    if not text.strip() and not picture:
         raise UserError("error.quote_not_a_post")
     signature = next(
         (p.signature for p in game.players if webhook_username(p.nick) == quoted), None
     )
-    block = quote_block(
-        lang, quoted, message.jump_url, message.content, signature=signature, picture=picture
-    )
+    block = quote_block(lang, quoted, message.jump_url, text, signature=signature, picture=picture)
     return quoted, block
 
 

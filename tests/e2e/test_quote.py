@@ -8,8 +8,12 @@ player's language, and nothing is posted)."""
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
+
 import discord
 import pytest
+from discord.utils import escape_markdown
 from simcord import Env, MemberActor
 
 from bot.quotes import EXCERPT_LIMIT, excerpt, quote_block
@@ -17,11 +21,14 @@ from core.i18n import Lang, t
 from core.images import PICTURE_MARK
 from tests.app.test_images import jpeg_with_exif
 from tests.e2e.helpers import (
+    Restart,
+    World,
     add_players,
     bot_of,
     confirm_now,
     live_game,
     make_world,
+    message_text,
     refusal,
     reply_text,
     seats_by_role,
@@ -40,6 +47,18 @@ async def quote(actor: MemberActor, where: object, message: discord.Message, rep
     shown = await actor.context_menu(where, "Quote", message)  # type: ignore[arg-type]
     assert shown.modal is not None
     reply_text(await actor.submit_modal(shown, {"body": reply}))
+
+
+async def next_game(world: World, actors: list[MemberActor]) -> None:
+    """The next game at the same table (the last one ended), the same members."""
+    game_ch = slot(world, "game")
+    reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
+    for actor in actors:
+        reply_text(await actor.slash(game_ch, "join"))
+    reply_text(await world.admin.slash(world.lobby, "mafia roles", roles=ROLES))
+    reply_text(await world.admin.slash(world.lobby, "mafia start"))
+    games = await bot_of(world.env).store.list_games(guild_id=world.guild.id)
+    assert [g.status for g in games][-2:] == ["finished", "running"]
 
 
 async def test_R6_R52_a_quote_is_the_players_post_with_nickname_excerpt_and_link(
@@ -238,14 +257,7 @@ async def test_a_post_of_the_previous_game_at_the_table_cannot_be_quoted(
         m for m in reversed(game_ch.history()) if m.webhook_id is None and m.content.strip()
     )
     assert await confirm_now(world, "mafia end") == t(lang, "host.ended")
-    # The next game at the same table, the same members.
-    reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
-    for actor in actors:
-        reply_text(await actor.slash(game_ch, "join"))
-    reply_text(await world.admin.slash(world.lobby, "mafia roles", roles=ROLES))
-    reply_text(await world.admin.slash(world.lobby, "mafia start"))
-    games = await bot_of(env).store.list_games(guild_id=world.guild.id)
-    assert [g.status for g in games] == ["finished", "running"]
+    await next_game(world, actors)
     quoter = actors[0]
     before = len(webhook_posts(game_ch))
 
@@ -258,3 +270,41 @@ async def test_a_post_of_the_previous_game_at_the_table_cannot_be_quoted(
     reply_text(await author.slash(game_ch, "say", text="Game two, a new start."))
     await quote(quoter, game_ch, webhook_posts(game_ch)[-1], "Welcome back.")
     assert webhook_posts(game_ch)[-1].content.endswith("Welcome back.")
+
+
+async def test_without_its_sign_up_post_a_game_starts_at_its_first_delivered_message(
+    simcord_env: Env, restart: Restart
+) -> None:
+    """A game whose sign-up post id was not kept (the bot stopped between posting it and
+    keeping its id) starts at the first message its outbox posted: an earlier game's post is
+    still refused after a restart, this game's announcements are quotable (an embed: quoted
+    by its text)."""
+    env = simcord_env
+    world = make_world(env)
+    actors = add_players(world, [f"qs{i}" for i in range(6)])
+    await start_game(world, ROLES, actors)
+    game_ch = slot(world, "game")
+    reply_text(await actors[0].slash(game_ch, "say", text="A post of game one."))
+    [old_post] = webhook_posts(game_ch)
+    assert await confirm_now(world, "mafia end") == t("en", "host.ended")
+    await next_game(world, actors)
+    game_id = live_game(world).id
+
+    async def forget_sign_up_post(database: str) -> None:
+        with closing(sqlite3.connect(database)) as db, db:
+            db.execute("UPDATE games SET signup_message_id = NULL WHERE id = ?", (game_id,))
+
+    new = await restart(forget_sign_up_post)
+    assert new.service.live[game_id].record.signup_message_id is None
+
+    text = await refusal(env, actors[1].context_menu(game_ch, "Quote", old_post))
+    assert text == t("en", "error.quote_other_game")
+    # This game's opening: the bot's announcement (an embed), posted after the restart's
+    # start, whatever the outbox recorded.
+    opening = game_ch.history()[-1]
+    assert opening.webhook_id is None and opening.embeds
+    await quote(actors[1], game_ch, opening, "A new day.")
+    answer = webhook_posts(game_ch)[-1]
+    opening_text = message_text(opening).splitlines()
+    assert t("en", "quote.host") in answer.content.splitlines()[0]
+    assert answer.content.splitlines()[1] == f"> {escape_markdown(opening_text[0])}"
