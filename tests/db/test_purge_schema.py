@@ -41,6 +41,10 @@ NOT_A_SERVERS: Final[dict[str, str]] = {
     "schema_version": "PostgreSQL's schema marker: the application and its version",
 }
 
+#: The tables whose rows of a server may still name a member after ``/mafia purge member``,
+#: and why (README's "Your data" must say so too). None: his id goes from every table.
+KEPT_BY_MEMBER_PURGE: Final[dict[str, str]] = {}
+
 #: A column whose name says it holds a server's or a member's id: never in NOT_A_SERVERS.
 ID_COLUMN: Final = re.compile(r"(guild|server|user|member|actor|host|author|owner)(_user)?_id$")
 
@@ -380,10 +384,15 @@ async def test_purge_member_leaves_no_row_of_the_server_naming_him(
     tables, keys = await read_all(target)
     of_a = rows_of(tables, keys, A.ids(members=False))
     him = rows_of(tables, keys, his)
-    left = {name: sorted(of_a[name] & him[name]) for name in tables if of_a[name] & him[name]}
+    left = {
+        name: sorted(of_a[name] & him[name])
+        for name in tables
+        if of_a[name] & him[name] and name not in KEPT_BY_MEMBER_PURGE
+    }
     assert not left, (
         f"purge_member left rows of the server naming the member in {sorted(left)}: forget "
-        "his id there in PrivacyOps.purge_member (db/ops/privacy.py)"
+        "his id there in PrivacyOps.purge_member (db/ops/privacy.py), or, if they must stay, "
+        "list the table in KEPT_BY_MEMBER_PURGE with why"
     )
     of_b = rows_of(tables, keys, B.ids(members=False))
     assert _picked(tables, {name: of_b[name] & him[name] for name in tables}) == kept
