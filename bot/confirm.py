@@ -50,11 +50,11 @@ CANCEL_ID: Final[str] = "mafia:cancel"
 CONFIRMATION_TTL: Final[timedelta] = timedelta(hours=1)
 
 
-async def remember(ctx: GameContext, values: dict[str, Any]) -> str:
-    """Keep ``values`` for a Confirm button (in the store, for :data:`CONFIRMATION_TTL`);
-    returns the token its custom id carries."""
+async def remember(ctx: GameContext, guild_id: int, values: dict[str, Any]) -> str:
+    """Keep ``values`` for a Confirm button asked on the server ``guild_id`` (in the store,
+    for :data:`CONFIRMATION_TTL`); returns the token its custom id carries."""
     token = secrets.token_hex(8)
-    await ctx.service.keep_confirmation(token, values, CONFIRMATION_TTL)
+    await ctx.service.keep_confirmation(guild_id, token, values, CONFIRMATION_TTL)
     return token
 
 

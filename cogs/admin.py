@@ -184,7 +184,7 @@ class AdminCog(commands.Cog, name="Admin"):
         lines = [t(lang, "host.exclude_preview", nick=nick)]
         if reason:
             lines.append(t(lang, "host.exclude_reason", reason=reason))
-        token = await remember(self.ctx, {"player": nick, "reason": reason})
+        token = await remember(self.ctx, game.record.guild_id, {"player": nick, "reason": reason})
         await send_preview(
             interaction, "\n".join(lines), confirm_view(lang, "exclude", table_id, game.id, token)
         )
@@ -332,6 +332,7 @@ class AdminCog(commands.Cog, name="Admin"):
         stop first, each under its own lock, so that no clock tick or command writes to a game
         being deleted."""
         games, count = await self.ctx.service.forget_guild(guild.id)
+        self.ctx.delivery.router.forget_dm_channels(guild.id)
         self.ctx.clock.rearm()
         forget_cached_stats(games)
         log.info("left guild %s: its data deleted (%d games)", guild.id, count)
@@ -448,6 +449,7 @@ async def confirm_purge(
     await refuse_purge_while_playing(ctx, guild, user_id, lang)
     finished = [g.id for g in await ctx.store.list_games(guild_id=guild.id, status="finished")]
     count = await ctx.service.purge_member(guild.id, user_id)
+    ctx.delivery.router.forget_dm_channels(guild.id, user_id)
     forget_cached_stats(finished)
     log.info("guild %s: a member's data purged by %s (%d games)", guild.id, host.id, count)
     name = "mafia purge"

@@ -60,13 +60,16 @@ class OutboxService(ServiceBase):
             outbox_id, owner, message_id=message_id, together=together
         )
 
-    async def dm_channel(self, bot_id: int, user_id: int) -> int | None:
-        """The id of a DM channel the bot opened before, if it was kept."""
-        return await self.store.dm_channel(bot_id, user_id)
+    async def dm_channel(self, bot_id: int, guild_id: int, user_id: int) -> int | None:
+        """The id of a DM channel the bot opened before, if it was kept (for any server)."""
+        return await self.store.dm_channel(bot_id, guild_id, user_id)
 
-    async def save_dm_channel(self, bot_id: int, user_id: int, channel_id: int) -> None:
-        """Keep the id of a DM channel the bot opened (a restart does not open it again)."""
-        await self.store.save_dm_channel(bot_id, user_id, channel_id)
+    async def save_dm_channel(
+        self, bot_id: int, guild_id: int, user_id: int, channel_id: int
+    ) -> None:
+        """Keep the id of a DM channel the bot opened to write for the server ``guild_id`` (a
+        restart does not open it again; it goes with the server's data)."""
+        await self.store.save_dm_channel(bot_id, guild_id, user_id, channel_id)
 
     async def set_kill_board(self, game_id: int, turn: int, message_id: int) -> None:
         """Keep the message id of the mafia's kill board of ``turn`` (0: a post begun)."""

@@ -44,11 +44,15 @@ class TableService(ServiceBase):
         any of it."""
         return await self.store.purge_member(guild_id, user_id)
 
-    async def keep_confirmation(self, token: str, values: dict[str, Any], ttl: timedelta) -> None:
-        """Keep a Confirm button's options under ``token`` for ``ttl`` (a restart keeps
-        them; the expired ones go)."""
+    async def keep_confirmation(
+        self, guild_id: int, token: str, values: dict[str, Any], ttl: timedelta
+    ) -> None:
+        """Keep a Confirm button's options under ``token`` for ``ttl``, as the server's (a
+        restart keeps them; the expired ones go, and all of a server the bot leaves)."""
         now = self.clock()
-        await self.store.put_confirmation(token, values, now=now, expires_at=now + ttl)
+        await self.store.put_confirmation(
+            token, values, guild_id=guild_id, now=now, expires_at=now + ttl
+        )
 
     async def confirmation(self, token: str) -> JSONDict | None:
         """The options kept under ``token``, unless they expired."""

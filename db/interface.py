@@ -785,10 +785,16 @@ class Confirmations(Protocol):
     kept in the store, so a restart keeps it."""
 
     async def put_confirmation(
-        self, token: str, data: Mapping[str, Any], *, now: dt.datetime, expires_at: dt.datetime
+        self,
+        token: str,
+        data: Mapping[str, Any],
+        *,
+        guild_id: int,
+        now: dt.datetime,
+        expires_at: dt.datetime,
     ) -> None:
         """Keep ``data`` under ``token`` until ``expires_at`` (those expired by ``now`` are
-        dropped)."""
+        dropped), as the server ``guild_id``'s (it goes with the server's data)."""
         ...
 
     async def get_confirmation(self, token: str, now: dt.datetime) -> JSONDict | None:
@@ -798,14 +804,20 @@ class Confirmations(Protocol):
 
 class DMChannels(Protocol):
     """The DM channel of each user the bot wrote to in private, per bot account: opened once,
-    then known by its id (Discord keeps it for good), also after a restart."""
+    then known by its id (Discord keeps it for good), also after a restart. Kept per server
+    the bot wrote to him for, so that it goes with that server's data (``purge_guild``,
+    ``purge_member``)."""
 
-    async def dm_channel(self, bot_id: int, user_id: int) -> int | None:
-        """The id of the DM channel between the bot ``bot_id`` and ``user_id``, if kept."""
+    async def dm_channel(self, bot_id: int, guild_id: int, user_id: int) -> int | None:
+        """The id of the DM channel between the bot ``bot_id`` and ``user_id``, if kept; one
+        kept for another server only is kept for ``guild_id`` too from now on."""
         ...
 
-    async def save_dm_channel(self, bot_id: int, user_id: int, channel_id: int) -> None:
-        """Keep the id of the DM channel between the bot ``bot_id`` and ``user_id``."""
+    async def save_dm_channel(
+        self, bot_id: int, guild_id: int, user_id: int, channel_id: int
+    ) -> None:
+        """Keep the id of the DM channel between the bot ``bot_id`` and ``user_id``, opened
+        to write to him for the server ``guild_id``."""
         ...
 
 

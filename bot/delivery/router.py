@@ -10,7 +10,8 @@ nobody to tell in the room either.
 
 A DM channel is opened once (a request) and then known by its id, which Discord keeps for good:
 the ids are kept in the store (``GameStore.dm_channel`` / ``save_dm_channel``, per bot
-account), so a restart does not open again the DM channel of every player it writes to.
+account and per server written for, so that they go with the server's data), so a restart
+does not open again the DM channel of every player it writes to.
 
 The hosts' notices (:meth:`Router.warn_hosts`) go to #host, or, when it is #host that broke (or
 #host refuses the notice), in private to each of the table's hosts (:func:`table_hosts`).
@@ -111,7 +112,8 @@ class Router:
         self.store = store
         self.service = service
         self.rooms = MafiaRooms(service)
-        self._dm_channels: dict[int, int] = {}  # user -> his DM channel
+        #: (server, user) -> his DM channel, kept in the store for that server.
+        self._dm_channels: dict[tuple[int, int], int] = {}
         #: Destinations whose hosts were told they are broken (a channel gone, a permission
         #: lost), until a row goes out there again: told once per episode.
         self.broken: set[Dest] = set()
@@ -153,27 +155,36 @@ class Router:
         if user_id is None:
             log.warning("outbox row %s: no player %r in game %s", row.id, audience, row.game_id)
             return True
-        return await self.dm_channel(user_id)
+        return await self.dm_channel(guild.id, user_id)
 
-    async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
-        """The user's DM channel: opened once (a request), then known by its id, which Discord
-        keeps for good, here and in the store (a restart knows it too). discord.py keeps only
-        the last 128 DM channels, so a deadline's thousands of private messages would
-        otherwise open each again (twice the requests)."""
-        channel_id = self._dm_channels.get(user_id)
+    async def dm_channel(self, guild_id: int, user_id: int) -> discord.abc.Messageable:
+        """The user's DM channel, to write to him for the server ``guild_id``: opened once (a
+        request), then known by its id, which Discord keeps for good, here and in the store
+        (a restart knows it too; kept as the server's, it goes with the server's data).
+        discord.py keeps only the last 128 DM channels, so a deadline's thousands of private
+        messages would otherwise open each again (twice the requests)."""
+        key = (guild_id, user_id)
+        channel_id = self._dm_channels.get(key)
         me = self.client.user
         if channel_id is None and me is not None:
-            channel_id = await self.service.dm_channel(me.id, user_id)
+            channel_id = await self.service.dm_channel(me.id, guild_id, user_id)
             if channel_id is not None:
-                self._dm_channels[user_id] = channel_id
+                self._dm_channels[key] = channel_id
         if channel_id is not None:
             return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
         channel = await user.create_dm()
-        self._dm_channels[user_id] = channel.id
+        self._dm_channels[key] = channel.id
         if me is not None:
-            await self.service.save_dm_channel(me.id, user_id, channel.id)
+            await self.service.save_dm_channel(me.id, guild_id, user_id, channel.id)
         return channel
+
+    def forget_dm_channels(self, guild_id: int, user_id: int | None = None) -> None:
+        """The DM channels kept for the server (the bot left it), or for one member of it (his
+        data there purged), are forgotten here as they are in the store."""
+        for key in [k for k in self._dm_channels if k[0] == guild_id]:
+            if user_id is None or key[1] == user_id:
+                del self._dm_channels[key]
 
     async def user_of(self, game_id: int, nick: str) -> int | None:
         live = self.service.live.get(game_id)
@@ -239,7 +250,7 @@ class Router:
         told = False
         for member in table_hosts(guild, settings)[:HOST_DMS]:
             try:
-                dm = await self.dm_channel(member.id)
+                dm = await self.dm_channel(guild.id, member.id)
                 await dm.send(body, allowed_mentions=NO_MENTIONS)
                 told = True
             except (discord.HTTPException, *TRANSIENT) as exc:

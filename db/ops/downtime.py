@@ -86,7 +86,13 @@ class DowntimeOps(Engine):
         ]
 
     async def put_confirmation(
-        self, token: str, data: Mapping[str, Any], *, now: dt.datetime, expires_at: dt.datetime
+        self,
+        token: str,
+        data: Mapping[str, Any],
+        *,
+        guild_id: int,
+        now: dt.datetime,
+        expires_at: dt.datetime,
     ) -> None:
         d = self.dialect
         text = dumps(dict(data))
@@ -95,10 +101,12 @@ class DowntimeOps(Engine):
         async def body(tx: Tx) -> None:
             await tx.execute("DELETE FROM confirmations WHERE expires_at <= $1", stamp)
             await tx.execute(
-                "INSERT INTO confirmations (token, data, expires_at) VALUES ($1, $2, $3) "
+                "INSERT INTO confirmations (token, guild_id, data, expires_at) "
+                "VALUES ($1, $2, $3, $4) "
                 "ON CONFLICT (token) DO UPDATE SET data = excluded.data, "
-                "expires_at = excluded.expires_at",
+                "guild_id = excluded.guild_id, expires_at = excluded.expires_at",
                 token,
+                guild_id,
                 text,
                 until,
             )

@@ -3,7 +3,8 @@ server's, when the bot leaves it. Implements :meth:`db.interface.GameRepository.
 and :meth:`db.interface.SettingsRepository.purge_guild`.
 
 A purged seat keeps its nickname, role and everything played under it (the game's history and
-its replay stay whole); only the link to the member goes: its ``user_id`` becomes
+its replay stay whole); the link to the member and his anonymous profile (avatar link,
+signature) go: its ``user_id`` becomes
 ``-1 - seat``, a negative number (Discord ids are positive) that keeps ``UNIQUE(game_id,
 user_id)`` when several members of one game are purged.
 """
@@ -81,8 +82,10 @@ class PrivacyOps(Engine):
                 guild_id,
                 user_id,
             )
+            # His anonymous profile goes too: an avatar link (a Discord avatar's URL holds
+            # his id) and a signature are his, and may name him.
             await tx.execute(
-                "UPDATE players SET user_id = -1 - seat "
+                "UPDATE players SET user_id = -1 - seat, avatar_url = NULL, signature = NULL "
                 f"WHERE user_id = $2 AND game_id IN ({_FINISHED})",
                 guild_id,
                 user_id,
@@ -114,6 +117,10 @@ class PrivacyOps(Engine):
                 user_id,
             )
             await _scrub_json(tx, "audit_log", "args", "guild_id = $1", guild_id, user_id)
+            # The DM channel kept to write to him for this server (another server's stays).
+            await tx.execute(
+                "DELETE FROM dm_channels WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
+            )
             return int(games)
 
         return await self._run_write(body)
@@ -125,6 +132,12 @@ class PrivacyOps(Engine):
             # (ON DELETE CASCADE).
             games = await tx.execute("DELETE FROM games WHERE guild_id = $1", guild_id)
             await tx.execute("DELETE FROM game_tables WHERE guild_id = $1", guild_id)
+            # Its members' DM channels (kept per server: another server keeps its own rows)
+            # and its hosts' pending confirmations. A table added to the schema that holds a
+            # server's or a member's id is deleted here too: tests/db/test_purge_schema.py
+            # walks the schema and fails on any table left holding a purged server's rows.
+            await tx.execute("DELETE FROM dm_channels WHERE guild_id = $1", guild_id)
+            await tx.execute("DELETE FROM confirmations WHERE guild_id = $1", guild_id)
             return games
 
         try:

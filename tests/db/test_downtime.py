@@ -60,11 +60,11 @@ async def test_R59_a_finished_game_gets_no_downtime(store: GameStore) -> None:
 async def test_a_confirmation_is_kept_until_it_expires(store: GameStore) -> None:
     until = T0 + dt.timedelta(minutes=15)
     data = {"player": "Аня", "reason": "флуд " * 50}
-    await store.put_confirmation("t1", data, now=T0, expires_at=until)
+    await store.put_confirmation("t1", data, guild_id=1, now=T0, expires_at=until)
     assert await store.get_confirmation("t1", T0 + dt.timedelta(minutes=14)) == data
     assert await store.get_confirmation("t1", until) is None
     assert await store.get_confirmation("nope", T0) is None
     # Writing another drops the expired ones.
     later = until + dt.timedelta(minutes=1)
-    await store.put_confirmation("t2", {}, now=later, expires_at=later + HALF_MINUTE)
+    await store.put_confirmation("t2", {}, guild_id=1, now=later, expires_at=later + HALF_MINUTE)
     assert await store.get_confirmation("t2", later) == {}

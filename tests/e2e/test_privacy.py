@@ -1,9 +1,14 @@
 """Personal data, end to end: ``/mafia purge member`` (a host deletes a member's data kept for
 the server, after a confirmation; refused while he plays) and the bot leaving a server
-(everything of that server deleted; nothing on a mere outage). The real bot in SimCord on a
-real SQLite file, read back through the store and ``core.history``."""
+(everything of that server deleted, its members' DM channel ids and its hosts' pending
+confirmations too; nothing on a mere outage). The real bot in SimCord on a real SQLite file,
+read back through the store and ``core.history``. (tests/db/test_purge_schema.py walks every
+table of the schema.)"""
 
 from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
 
 import pytest
 from simcord import Env
@@ -18,6 +23,7 @@ from tests.e2e.helpers import (
     confirm_button,
     confirm_now,
     confirmed_text,
+    live_game,
     make_world,
     refusal,
     reply_text,
@@ -63,8 +69,15 @@ async def test_purge_waits_for_his_games_then_forgets_him_in_finished_games(
     assert leaver.id in [p.user_id for p in await store.players(game.id)]
 
     reply_text(await leaver.slash(slot(world, "game"), "leave"))
+    me = bot_of(env).user
+    assert me is not None
+    assert await store.dm_channel(me.id, world.guild.id, leaver.id) is not None  # his role card
     done = await confirm_now(world, "mafia purge", member=leaver)
     assert done == t(lang, "host.purged", member=f"<@{leaver.id}>", count=1)
+    # The DM channel kept to write to him for this server goes; the others' stay.
+    assert await store.dm_channel(me.id, world.guild.id, leaver.id) is None
+    for other in (a for a in players if a is not leaver):
+        assert await store.dm_channel(me.id, world.guild.id, other.id) is not None
 
     # His seat keeps its nickname and role, without him; the others keep theirs.
     seats = {p.nick: p.user_id for p in await store.players(game.id)}
@@ -121,10 +134,28 @@ async def test_leaving_a_server_deletes_its_data_but_an_outage_does_not(simcord_
     assert await store.tables(world.guild.id)
     assert game.id in bot.service.live
 
+    # Kept for the server: its members' DM channels (the role cards), a pending confirmation.
+    me = bot.user
+    assert me is not None
+    for player in players:
+        assert await store.dm_channel(me.id, world.guild.id, player.id) is not None
+    nick = live_game(world).players[0].nick
+    reply_text(
+        await world.admin.slash(world.lobby, "mafia exclude", player=nick, reason="flooding")
+    )
+    server_rows = "SELECT COUNT(*) FROM {} WHERE guild_id = ?"
+    with closing(sqlite3.connect(bot.database)) as db:
+        assert db.execute(server_rows.format("confirmations"), (world.guild.id,)).fetchone() == (1,)
+
     guild = bot.get_guild(world.guild.id)
     assert guild is not None
     await guild.leave()  # what a kick, a ban or a deleted server also send: GUILD_DELETE
     await env.settle()
+    with closing(sqlite3.connect(bot.database)) as db:
+        for table in ("dm_channels", "confirmations"):
+            assert db.execute(server_rows.format(table), (world.guild.id,)).fetchone() == (0,)
+    for player in players:
+        assert await store.dm_channel(me.id, world.guild.id, player.id) is None
     assert await store.list_games(guild_id=world.guild.id) == []
     assert await store.tables(world.guild.id) == []
     assert await store.audit_log(guild_id=world.guild.id) == []
