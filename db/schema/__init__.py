@@ -38,11 +38,7 @@ from db.schema import (
     v13_outbox_by_game,
     v14_dm_channels,
     v15_post_pictures,
-    v16_reserved,
-    v17_reserved,
-    v18_reserved,
-    v19_reserved,
-    v20_server_keys,
+    v16_server_keys,
 )
 from db.schema.migration import Migration
 from db.schema.v01_initial import APPLICATION_ID
@@ -64,11 +60,7 @@ VERSIONS: Final[tuple[Migration, ...]] = (
     v13_outbox_by_game.MIGRATION,
     v14_dm_channels.MIGRATION,
     v15_post_pictures.MIGRATION,
-    v16_reserved.MIGRATION,
-    v17_reserved.MIGRATION,
-    v18_reserved.MIGRATION,
-    v19_reserved.MIGRATION,
-    v20_server_keys.MIGRATION,
+    v16_server_keys.MIGRATION,
 )
 
 LATEST_VERSION: Final = len(VERSIONS)

@@ -1,4 +1,4 @@
-"""The DM channel ids the bot keeps (migrations 14 and 20) and rows marked sent together, on
+"""The DM channel ids the bot keeps (migrations 14 and 16) and rows marked sent together, on
 both engines: a DM channel opened once is known after a reopen (a restart), per bot account,
 kept per server written for (so that it goes with the server's data, and with a member's data
 on that server, while other servers keep theirs); rows that shared one Discord message are
@@ -83,9 +83,9 @@ async def test_migration_14_adds_the_dm_channels_to_a_v12_sqlite_file(tmp_path: 
         await store.close()
 
 
-#: Version 19's rows: the games (id, server, host), their seats and sign-ups, the DM channels
+#: Version 15's rows: the games (id, server, host), their seats and sign-ups, the DM channels
 #: (bot, user, channel) and a pending confirmation.
-_V19 = [
+_V15 = [
     "INSERT INTO games (id, guild_id, seed, schedule_kind, timezone, host_user_id, status, "
     "created_at, updated_at) VALUES "
     "(1, 11, 1, 'fast', 'UTC', 300, 'finished', $t, $t), "
@@ -99,7 +99,7 @@ _V19 = [
 ]
 
 
-async def test_migration_20_keeps_each_dm_channel_for_the_servers_of_its_member(
+async def test_migration_16_keeps_each_dm_channel_for_the_servers_of_its_member(
     tmp_path: Path, target: str
 ) -> None:
     """A DM channel becomes its member's on every server where he played, signed up or
@@ -108,16 +108,16 @@ async def test_migration_20_keeps_each_dm_channel_for_the_servers_of_its_member(
     if is_postgres_url(target):
         conn = await asyncpg.connect(target)
         try:
-            await pg_migrations.migrate(conn, "test", target=19)
-            for sql in _V19:
+            await pg_migrations.migrate(conn, "test", target=15)
+            for sql in _V15:
                 await conn.execute(sql.replace("$t", "'2025-03-01T18:00:00+00:00'"))
             await pg_migrations.migrate(conn, "test")
         finally:
             await conn.close()
     else:
-        migrate(Path(target), target=19)
+        migrate(Path(target), target=15)
         conn3 = sqlite3.connect(target)
-        for sql in _V19:
+        for sql in _V15:
             conn3.execute(sql.replace("$t", f"'{T0.isoformat()}'"))
         conn3.commit()
         conn3.close()

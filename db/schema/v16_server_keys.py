@@ -1,4 +1,4 @@
-"""Migration 20.
+"""Migration 16.
 
 A server's rows can all be found: ``dm_channels`` and ``confirmations`` were kept with no
 server (``purge_guild``, when the bot leaves a server, could not tell which were its own; a
@@ -77,7 +77,7 @@ CREATE INDEX confirmations_by_guild ON confirmations (guild_id);
 """
 
 MIGRATION = Migration(
-    20,
+    16,
     "dm_channels and confirmations keep their server, so that a server's purge finds them",
     sqlite=SQLITE,
     postgres=POSTGRES,
