@@ -114,11 +114,12 @@ def _with_days_off(lang: Lang, schedule: Schedule, text: str) -> str:
     return f"{text} {t(lang, 'hours.days_off', days=days)}"
 
 
-def schedule_hours(lang: Lang, schedule: Schedule) -> str:
-    """R61: the game's own hours in a line (the sign-up post, ``/status``, the host's reply to
-    ``/mafia new``): the deadline, the hunts' opening, the turn's days, the days off."""
+def schedule_hours(lang: Lang, schedule: Schedule) -> str | None:
+    """R61: the forum game's own hours in a line (the sign-up post, ``/status``, the host's
+    reply to ``/mafia new``): the deadline, the hunts' opening, the turn's days, the days off.
+    None on the fast schedule, which has no hours (the sign-up post names it)."""
     if schedule.kind == "fast":
-        return t(lang, "hours.fast", minutes=schedule.turn_minutes)
+        return None
     text = t(
         lang,
         "hours.forum",

@@ -173,8 +173,9 @@ def signup_text(
     """The sign-up post: the count; the game's ``hours`` (R61); with wishes (``tally`` given)
     how to wish and the tally."""
     text = t(lang, "signup.message", count=count, schedule=t(lang, f"choice.schedule.{schedule}"))
-    if hours is not None:
-        text += "\n" + schedule_hours(lang, hours)
+    line = None if hours is None else schedule_hours(lang, hours)
+    if line is not None:
+        text += "\n" + line
     if tally is None:
         return text
     hint = t(lang, "signup.wishes_hint", command=command_name(lang, "wish"))

@@ -199,7 +199,9 @@ class DayCog(PlayerCog, name="Day"):
                     relative=timestamp(record.deadline, "R"),
                 )
             )
-        lines.append(schedule_hours(lang, game.schedule))  # R61: the game's own hours
+        hours = schedule_hours(lang, game.schedule)  # R61: the forum game's own hours
+        if hours is not None:
+            lines.append(hours)
         for piece in pack_lines(lines):  # several long death notes: more than one message
             await send_private(interaction, piece)
 

@@ -226,7 +226,8 @@ class LobbyCog(
         )
         lang = await reader_language(self.ctx.store, interaction)
         opened = t(lang, "signup.opened", channel=channel.mention)
-        told = [schedule_hours(lang, schedule_of(rec))]  # R61: the hours he set
+        hours = schedule_hours(lang, schedule_of(rec))  # R61: the hours he set
+        told = [] if hours is None else [hours]
         told.append(t(lang, "gameover.reveal.yes" if rec.reveal else "gameover.reveal.no"))
         if rec.wishes:
             command = f"/{t(lang, 'cmd.mafia.name')} {t(lang, 'cmd.mafia.roles.name')}"

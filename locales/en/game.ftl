@@ -211,10 +211,6 @@ hours-forum = Hours ({ $zone } time): requests until { $deadline }, hunts from {
        *[other] { $days } days
     }.
 hours-days_off = Days off: { $days }. A deadline falling on one moves to the next day, at the same hour.
-hours-fast = Fast schedule: a turn lasts { $minutes ->
-        [one] { $minutes } minute
-       *[other] { $minutes } minutes
-    }; hunts open halfway through.
 weekday-mon = Mon
 weekday-tue = Tue
 weekday-wed = Wed

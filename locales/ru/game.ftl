@@ -218,11 +218,6 @@ hours-forum = Часы игры (часовой пояс { $zone }): заявк�
        *[other] { $days } дней
     }.
 hours-days_off = Выходные: { $days }. Срок, выпавший на выходной, переносится на следующий день, на тот же час.
-hours-fast = Быстрое расписание: ход длится { $minutes ->
-        [one] { $minutes } минуту
-        [few] { $minutes } минуты
-       *[many] { $minutes } минут
-    }, охота — с середины хода.
 weekday-mon = пн
 weekday-tue = вт
 weekday-wed = ср

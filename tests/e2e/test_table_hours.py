@@ -78,6 +78,7 @@ async def test_R61_a_game_on_the_hosts_hours_from_sign_up_to_missed_votes(
         reply_text(await actor.slash(game_ch, "join"))
     # The host's reply and the sign-up post (its count refreshed at each join) show his hours.
     schedule = schedule_hours("en", forum_hours("forum", "Europe/Berlin", **HOURS))  # type: ignore[arg-type]
+    assert schedule is not None
     assert "18:30" in schedule and "2 days" in schedule and "Sat, Sun" in schedule
     assert schedule in opened
     assert any(schedule in text and "8" in text for text in channel_texts(game_ch))
