@@ -66,10 +66,37 @@ def schedules(draw: st.DrawFn) -> Schedule:
     )
 
 
-#: Moments over three years: every change of the clocks of 2025-2027 in each zone.
-moments = st.datetimes(
-    min_value=datetime(2025, 1, 1), max_value=datetime(2027, 12, 31), timezones=st.just(UTC)
+#: The changes of the clocks of 2026 (UTC): Berlin, New York, Sydney, each way.
+CHANGES = (
+    datetime(2026, 3, 29, 1, tzinfo=UTC),
+    datetime(2026, 10, 25, 1, tzinfo=UTC),
+    datetime(2026, 3, 8, 7, tzinfo=UTC),
+    datetime(2026, 11, 1, 6, tzinfo=UTC),
+    datetime(2026, 4, 4, 16, tzinfo=UTC),
+    datetime(2026, 10, 3, 16, tzinfo=UTC),
 )
+
+#: Moments over three years (every change of the clocks of 2025-2027 in each zone), half of
+#: them within a week before one (so turns of up to seven days span it).
+moments = st.one_of(
+    st.datetimes(
+        min_value=datetime(2025, 1, 1), max_value=datetime(2027, 12, 31), timezones=st.just(UTC)
+    ),
+    st.builds(
+        lambda change, seconds: change - timedelta(seconds=seconds),
+        st.sampled_from(CHANGES),
+        st.integers(0, 8 * 24 * 3600),
+    ),
+)
+
+
+def test_the_changes_of_the_clocks_are_where_the_test_says() -> None:
+    def offset(moment: datetime, tz: str) -> timedelta | None:
+        return moment.astimezone(ZoneInfo(tz)).utcoffset()
+
+    for change in CHANGES:
+        before, after = change - timedelta(minutes=1), change + timedelta(minutes=1)
+        assert any(offset(before, tz) != offset(after, tz) for tz in ZONES[:3]), change
 
 
 def assert_is_a_deadline(s: Schedule, d: datetime, earliest_day: date) -> None:
