@@ -112,7 +112,7 @@ def assert_is_a_deadline(s: Schedule, d: datetime, earliest_day: date) -> None:
         assert (earliest_day + timedelta(days=n)).weekday() in s.days_off
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(schedules(), moments)
 def test_R61_the_first_deadline_is_the_hosts_hour_turn_days_on_moved_past_days_off(
     s: Schedule, now: datetime
@@ -124,7 +124,7 @@ def test_R61_the_first_deadline_is_the_hosts_hour_turn_days_on_moved_past_days_o
     assert d >= now + s.min_first_turn
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(schedules(), moments, st.integers(0, 3 * 24 * 60))
 def test_R61_each_next_deadline_comes_turn_days_later_also_after_downtime(
     s: Schedule, start: datetime, late_minutes: int
@@ -139,7 +139,7 @@ def test_R61_each_next_deadline_comes_turn_days_later_also_after_downtime(
         assert local(d, s.tz).date() == local(previous, s.tz).date() + timedelta(s.turn_days)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(schedules(), moments)
 def test_R61_hunts_reminders_and_the_last_hour_follow_the_deadline(
     s: Schedule, now: datetime
