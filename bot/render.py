@@ -25,7 +25,7 @@ from rules.knowledge import PublicRoster, RoleCard, role_card
 from rules.model import Phase, Request
 from rules.pipeline import inactivity
 from rules.roles import INTERNAL_ROLES, ROLES, Role, verb_spec
-from rules.schedule import Schedule
+from rules.schedule import WEEKDAYS, Schedule
 
 log = logging.getLogger(__name__)
 
@@ -95,13 +95,40 @@ def card_times(lang: Lang, schedule: Schedule | None) -> str:
         return t(lang, "card.times")
     if schedule.kind == "fast":
         return t(lang, "card.times_fast", minutes=schedule.turn_minutes)
-    return t(
+    text = t(
         lang,
         "card.times_forum",
         hunt=schedule.hunt_open.strftime("%H:%M"),
         deadline=schedule.deadline.strftime("%H:%M"),
         zone=schedule.tz,
+        days=schedule.turn_days,
     )
+    return _with_days_off(lang, schedule, text)
+
+
+def _with_days_off(lang: Lang, schedule: Schedule, text: str) -> str:
+    """R61: the text, and the game's days off if it has any."""
+    if not schedule.days_off:
+        return text
+    days = ", ".join(t(lang, f"weekday.{WEEKDAYS[d]}") for d in sorted(schedule.days_off))
+    return f"{text} {t(lang, 'hours.days_off', days=days)}"
+
+
+def schedule_hours(lang: Lang, schedule: Schedule) -> str | None:
+    """R61: the forum game's own hours in a line (the sign-up post, ``/status``, the host's
+    reply to ``/mafia new``): the deadline, the hunts' opening, the turn's days, the days off.
+    None on the fast schedule, which has no hours (the sign-up post names it)."""
+    if schedule.kind == "fast":
+        return None
+    text = t(
+        lang,
+        "hours.forum",
+        hunt=schedule.hunt_open.strftime("%H:%M"),
+        deadline=schedule.deadline.strftime("%H:%M"),
+        zone=schedule.tz,
+        days=schedule.turn_days,
+    )
+    return _with_days_off(lang, schedule, text)
 
 
 def render_role_card(

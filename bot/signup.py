@@ -16,12 +16,14 @@ import discord
 
 from bot.context import GameContext
 from bot.delivery import slot_channel
-from bot.render import command_name, role_name
+from bot.render import command_name, role_name, schedule_hours
 from bot.replies import reader_language, send_private
 from bot.secrecy import ensure_may_join
 from bot.tables import table_language, table_of
 from core.i18n import Lang, t
+from core.live import schedule_of
 from core.refusal import Refusal
+from rules.schedule import Schedule
 from rules.wishes import NO_WISH, wishable_roles
 
 log = logging.getLogger(__name__)
@@ -162,10 +164,18 @@ def tally_text(lang: Lang, tally: Mapping[str, int], count: int) -> str:
 
 
 def signup_text(
-    lang: Lang, count: int, schedule: str, tally: Mapping[str, int] | None = None
+    lang: Lang,
+    count: int,
+    schedule: str,
+    tally: Mapping[str, int] | None = None,
+    hours: Schedule | None = None,
 ) -> str:
-    """The sign-up post: the count; with wishes (``tally`` given) how to wish and the tally."""
+    """The sign-up post: the count; the game's ``hours`` (R61); with wishes (``tally`` given)
+    how to wish and the tally."""
     text = t(lang, "signup.message", count=count, schedule=t(lang, f"choice.schedule.{schedule}"))
+    line = None if hours is None else schedule_hours(lang, hours)
+    if line is not None:
+        text += "\n" + line
     if tally is None:
         return text
     hint = t(lang, "signup.wishes_hint", command=command_name(lang, "wish"))
@@ -189,7 +199,7 @@ async def refresh_signup(
     tally = await ctx.service.wish_tally(rec.id) if rec.wishes else None
     try:
         await channel.get_partial_message(rec.signup_message_id).edit(
-            content=signup_text(lang, count, rec.schedule_kind, tally)
+            content=signup_text(lang, count, rec.schedule_kind, tally, schedule_of(rec))
         )
     except discord.HTTPException:
         log.warning("could not update the sign-up message in guild %s", guild.id)

@@ -22,7 +22,14 @@ from bot.context import GameContext, game_context
 from bot.delivery import POST_NO_WEBHOOK, POST_SHOWN, slot_channel
 from bot.errors import UserError
 from bot.pictures import attachment_refusal, fetch_picture
-from bot.render import describe_request, render, render_role_card, role_name, timestamp
+from bot.render import (
+    describe_request,
+    render,
+    render_role_card,
+    role_name,
+    schedule_hours,
+    timestamp,
+)
 from bot.replies import reader_language, send_private
 from bot.tables import table_key, table_of
 from bot.webhooks import pack_lines, split_message
@@ -192,6 +199,9 @@ class DayCog(PlayerCog, name="Day"):
                     relative=timestamp(record.deadline, "R"),
                 )
             )
+        hours = schedule_hours(lang, game.schedule)  # R61: the forum game's own hours
+        if hours is not None:
+            lines.append(hours)
         for piece in pack_lines(lines):  # several long death notes: more than one message
             await send_private(interaction, piece)
 

@@ -27,7 +27,7 @@ from bot.context import GameContext, game_context
 from bot.delivery import slot_channel
 from bot.errors import UserError
 from bot.hosts import command_table, ensure_any_host, ensure_host
-from bot.render import role_summary
+from bot.render import role_summary, schedule_hours
 from bot.replies import reader_language, send_private
 from bot.setup_flow import build_table, plan_setup
 from bot.signup import (
@@ -50,7 +50,7 @@ from bot.tables import (
 )
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
 from core.i18n import LANGUAGES, Lang, as_lang, t
-from core.live import LiveGame
+from core.live import LiveGame, schedule_of
 from core.service import setup_refusal
 from db.models import TableSettings
 from rules.names import name_key
@@ -158,6 +158,10 @@ class LobbyCog(
         reveal=ltext("cmd.mafia.new.opt.reveal.description"),
         wishes=ltext("cmd.mafia.new.opt.wishes.description"),
         review=ltext("cmd.mafia.new.opt.review.description"),
+        deadline=ltext("cmd.mafia.new.opt.deadline.description"),
+        hunts_from=ltext("cmd.mafia.new.opt.hunts_from.description"),
+        turn_days=ltext("cmd.mafia.new.opt.turn_days.description"),
+        days_off=ltext("cmd.mafia.new.opt.days_off.description"),
     )
     @app_commands.choices(schedule=SCHEDULE_CHOICES)
     async def new_command(
@@ -171,11 +175,16 @@ class LobbyCog(
         reveal: bool = True,
         wishes: bool = False,
         review: app_commands.Range[int, 0, 1440] = 0,
+        deadline: app_commands.Range[str, 1, 16] | None = None,
+        hunts_from: app_commands.Range[str, 1, 16] | None = None,
+        turn_days: app_commands.Range[int, 1, 7] | None = None,
+        days_off: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         """Open sign-up: a message in #game with Join and Leave buttons. ``reveal``: name the
         members behind the nicknames when the game ends (the host says so in the reply).
         ``wishes``: members may wish for a role (R58): the post adds a menu and the tally.
-        ``review``: each turn's results first go to #host as a draft (core/review.py)."""
+        ``review``: each turn's results first go to #host as a draft (core/review.py).
+        ``deadline``, ``hunts_from``, ``turn_days``, ``days_off``: the table's hours (R61)."""
         guild, member = guild_and_member(interaction)
         settings = await table_of(self.ctx.store, interaction)
         channel = slot_channel(guild, settings, "game")
@@ -195,10 +204,16 @@ class LobbyCog(
             reveal=reveal,
             wishes=wishes,
             review=review,
+            deadline=deadline,
+            hunts_from=hunts_from,
+            turn_days=turn_days,
+            days_off=days_off,
         )
         game_lang = table_language(settings, guild)  # the public sign-up post
         message = await channel.send(
-            signup_text(game_lang, 0, rec.schedule_kind, {} if rec.wishes else None),
+            signup_text(
+                game_lang, 0, rec.schedule_kind, {} if rec.wishes else None, schedule_of(rec)
+            ),
             view=SignupView(self.ctx, game_lang, wishes=rec.wishes),
         )
         await self.ctx.service.set_signup_message(rec.id, message.id)
@@ -211,7 +226,9 @@ class LobbyCog(
         )
         lang = await reader_language(self.ctx.store, interaction)
         opened = t(lang, "signup.opened", channel=channel.mention)
-        told = [t(lang, "gameover.reveal.yes" if rec.reveal else "gameover.reveal.no")]
+        hours = schedule_hours(lang, schedule_of(rec))  # R61: the hours he set
+        told = [] if hours is None else [hours]
+        told.append(t(lang, "gameover.reveal.yes" if rec.reveal else "gameover.reveal.no"))
         if rec.wishes:
             command = f"/{t(lang, 'cmd.mafia.name')} {t(lang, 'cmd.mafia.roles.name')}"
             option = t(lang, "cmd.mafia.roles.opt.from_wishes.name")

@@ -15,7 +15,7 @@ from db.errors import NotFound, OpenGameExists, SignupFull
 from db.models import GameRecord, PlayerSpec
 from rules.announce import Announcement, turn_open_announcement
 from rules.engine import rebuild
-from rules.schedule import first_deadline, make_schedule
+from rules.schedule import first_deadline, forum_hours
 from rules.setup import MAX_PLAYERS, SetupError, assign_nicknames, deal, parse_role_list, preset
 from rules.setup import validate_setup as validate_role_list
 from rules.wishes import is_wishable, roles_from_wishes, wish_tally
@@ -47,9 +47,24 @@ class LobbyService(ServiceBase):
         seed: int | None = None,
         wishes: bool = False,
         review: int = 0,
+        deadline: str | None = None,
+        hunts_from: str | None = None,
+        turn_days: int | None = None,
+        days_off: str | None = None,
     ) -> GameRecord:
+        """``deadline``, ``hunts_from``, ``turn_days``, ``days_off``: the forum schedule's hours
+        as the host typed them (R61, :func:`rules.schedule.forum_hours`; left out: the
+        original's)."""
         try:
-            schedule = make_schedule(schedule_kind, timezone, turn_minutes=turn_minutes)
+            schedule = forum_hours(
+                schedule_kind,
+                timezone,
+                turn_minutes=turn_minutes,
+                deadline=deadline,
+                hunts_from=hunts_from,
+                turn_days=turn_days,
+                days_off=days_off,
+            )
         except ValueError as exc:
             raise ServiceError(f"error.{getattr(exc, 'code', 'bad_schedule')}") from None
         if not 0 <= review <= MAX_REVIEW_MINUTES:

@@ -191,12 +191,33 @@ card-hunt = The hunt (from Day 2): /hunt a player. If he is mafia, he dies; if n
 card-hunt_or_ability = A hunt or your night action: one or the other each turn; sending one withdraws the other.
 card-no_hunt = You cannot hunt.
 card-times = Times (the game's time zone): requests are accepted until 21:00, hunts from 12:00, and the results are posted at 21:00. In a fast game a turn lasts a few minutes and hunts open halfway through it. /status shows the deadline.
-card-times_forum = Times (forum schedule, { $zone } time): a turn lasts a day; requests until { $deadline }, hunts from { $hunt }, results at { $deadline }. /status shows the deadline.
+card-times_forum = Times (forum schedule, { $zone } time): a turn lasts { $days ->
+        [1] a day
+       *[other] { $days } days
+    }; requests until { $deadline }, hunts from { $hunt }{ $days ->
+        [1] {""}
+       *[other] {" "}of the turn's last day
+    }, results at { $deadline }. /status shows the deadline.
 card-times_fast =
     Times (fast schedule): a turn lasts { $minutes ->
         [one] { $minutes } minute
        *[other] { $minutes } minutes
     }; hunts open halfway through, and the results come at the end of the turn. /status shows the deadline.
+hours-forum = Hours ({ $zone } time): requests until { $deadline }, hunts from { $hunt }{ $days ->
+        [1] {""}
+       *[other] {" "}of the turn's last day
+    }; a turn lasts { $days ->
+        [1] a day
+       *[other] { $days } days
+    }.
+hours-days_off = Days off: { $days }. A deadline falling on one moves to the next day, at the same hour.
+weekday-mon = Mon
+weekday-tue = Tue
+weekday-wed = Wed
+weekday-thu = Thu
+weekday-fri = Fri
+weekday-sat = Sat
+weekday-sun = Sun
 card-activity = Activity rules (unless the host turned them off): a player who posts nothing in #game during a turn is modkilled; a player who misses the lynch vote twice in the game is modkilled. You may skip your night action.
 card-activity_off = The activity rules are off in this game: nobody is modkilled for silence or missed votes. Vote anyway.
 announce-turn_open = Turn { $turn } begins. Deadline: { $deadline } ({ $relative }).

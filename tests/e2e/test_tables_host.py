@@ -142,7 +142,9 @@ async def test_each_table_opens_its_own_game_and_lists_them(simcord_env: Env) ->
     signup_b = slot_of(world, second, "game").history()
     assert [m.id for m in signup_b] == [game_b.signup_message_id]
     schedule = t("ru", "choice.schedule.forum")
-    assert message_text(signup_b[0]) == t("ru", "signup.message", count=0, schedule=schedule)
+    hours = t("ru", "hours.forum", zone=game_b.timezone, deadline="21:00", hunt="12:00", days=1)
+    expected = t("ru", "signup.message", count=0, schedule=schedule) + "\n" + hours  # R61
+    assert message_text(signup_b[0]) == expected
     assert [m.id for m in slot_of(world, first, "game").history()] == [game_a.signup_message_id]
 
     # /mafia tables, from anywhere: both tables, their channels, languages and games.
