@@ -94,6 +94,22 @@ MEMBER_ACCESS: Final[Overwrite] = Overwrite(
     view_channel=True, read_message_history=True, send_messages=True
 )
 
+#: The ghosts' room of a game (R62, ``bot/ghost_room.py``): a channel of the table's category,
+#: hidden from @everyone; the bot posts the dead's words there through its webhook, under their
+#: nicknames (R6: a real account never shows); a host reads and writes (:data:`MEMBER_ACCESS`);
+#: each dead player and spectator gets :data:`GHOST_READER`: he reads, and writes only through
+#: ``/say``. Unlike the mafia's room, who is in it is no secret: the dead are public.
+GHOST_EVERYONE: Final[Overwrite] = Overwrite(view_channel=False)
+GHOST_READER: Final[Overwrite] = Overwrite(
+    view_channel=True,
+    read_message_history=True,
+    send_messages=False,
+    send_messages_in_threads=False,
+    create_public_threads=False,
+    create_private_threads=False,
+    add_reactions=False,
+)
+
 #: The bot's own needs besides the overwrites it sets (which it must hold itself: Discord only
 #: lets a bot allow or deny permissions it has).
 OPERATIONAL: Final[discord.Permissions] = discord.Permissions(
@@ -117,7 +133,7 @@ def _flags(overwrites: Iterable[Overwrite]) -> set[str]:
 
 def _required_permissions() -> discord.Permissions:
     names = {name for name, value in OPERATIONAL if value}
-    names |= _flags([*EVERYONE.values(), BOT, BOT_GAME, BOT_MAFIA, MEMBER_ACCESS])
+    names |= _flags([*EVERYONE.values(), BOT, BOT_GAME, BOT_MAFIA, MEMBER_ACCESS, GHOST_READER])
     return discord.Permissions(**dict.fromkeys(names, True))
 
 
@@ -399,3 +415,26 @@ async def name_the_bot(guild: discord.Guild, name: str) -> bool:
         log.warning("guild %s: could not set the bot's nickname", guild.id, exc_info=True)
         return False
     return True
+
+
+def ghost_room_overwrites(
+    guild: discord.Guild, host: discord.Role | discord.Member | discord.Object | None
+) -> dict[Target, Overwrite]:
+    """The overwrites the layout owns in a ghosts' room: @everyone hidden, the bot posting
+    (its webhook too), the hosts (the table's host role, else the game's host) reading and
+    writing. The readers' member overwrites are the room's own (``bot/ghost_room.py``)."""
+    wanted: dict[Target, Overwrite] = {
+        guild.default_role: GHOST_EVERYONE,
+        guild.me: BOT_GAME,
+    }
+    if host is not None:
+        wanted[host] = MEMBER_ACCESS
+    return wanted
+
+
+def overwrites_differ(
+    existing: Mapping[Target, Overwrite], wanted: Mapping[Target, Overwrite]
+) -> bool:
+    """Whether any of ``wanted`` is missing or different in ``existing``."""
+    have = {target.id: overwrite.pair() for target, overwrite in existing.items()}
+    return any(have.get(target.id) != overwrite.pair() for target, overwrite in wanted.items())

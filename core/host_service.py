@@ -9,6 +9,7 @@ import copy
 from datetime import datetime, timedelta
 from typing import Any
 
+from core.ghosts import with_ghosts
 from core.live import LiveGame
 from core.service_base import ServiceBase, ServiceError, audited, items
 from db.models import GameRecord, PlayerRecord
@@ -78,6 +79,7 @@ class HostService(ServiceBase):
                 assert action.player is not None
                 result = trial.state.current or trial.history[-1]
                 announcements = exclusion_announcements(trial.state, result, action.player, *before)
+                announcements = with_ghosts(game.record, announcements)  # R62
             elif action.do == "double_kill":  # R36, R56: the mafia's room is told
                 announcements = [double_kill_announcement(engine.state)]
             elif action.do == "deprive_vote":  # R54: he is told now, not when he votes

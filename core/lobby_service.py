@@ -8,6 +8,7 @@ import logging
 import random
 from collections.abc import Callable
 
+from core.ghosts import ghost_params
 from core.live import LiveGame, schedule_of
 from core.review import MAX_REVIEW_MINUTES
 from core.service_base import ServiceBase, ServiceError, items, setup_refusal
@@ -47,6 +48,8 @@ class LobbyService(ServiceBase):
         seed: int | None = None,
         wishes: bool = False,
         review: int = 0,
+        ghost_room: bool = False,
+        spectators: bool = False,
     ) -> GameRecord:
         try:
             schedule = make_schedule(schedule_kind, timezone, turn_minutes=turn_minutes)
@@ -54,9 +57,12 @@ class LobbyService(ServiceBase):
             raise ServiceError(f"error.{getattr(exc, 'code', 'bad_schedule')}") from None
         if not 0 <= review <= MAX_REVIEW_MINUTES:
             raise ServiceError("error.bad_review", maximum=MAX_REVIEW_MINUTES)
+        if spectators and not ghost_room:  # R62: they watch the ghosts' room
+            raise ServiceError("error.spectators_need_ghost_room")
         params = schedule.to_dict()
         if review:
             params["review"] = review  # core/review.py
+        params.update(ghost_params(ghost_room, spectators))  # core/ghosts.py, R62
         role_list = self._parse_roles(roles) if roles else None
         async with self.table_lock(table_id):
             if await self.store.open_game(table_id) is not None:

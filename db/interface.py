@@ -852,8 +852,17 @@ class Spectators(Protocol):
     """The members who watch a game's ghosts' room (R62): a row stays when one stops watching,
     so that the game knows he has watched (he cannot stand by as a substitute, R60)."""
 
-    async def set_spectator(self, game_id: int, user_id: int, watching: bool) -> bool:
-        """He watches (or stops); False if that was so already (nothing written)."""
+    async def set_spectator(
+        self,
+        game_id: int,
+        user_id: int,
+        watching: bool,
+        *,
+        turn: int = 0,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> bool:
+        """He watches (or stops), and ``outbox_items`` are queued for ``turn``, in ONE
+        transaction; False if that was so already (nothing written)."""
         ...
 
     async def spectators(self, game_id: int, *, ever: bool = False) -> list[int]:

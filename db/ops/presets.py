@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from db.convert import dumps, utcnow
 from db.errors import PresetsFull
-from db.models import PresetRecord
+from db.models import OutboxItem, PresetRecord
+from db.ops.outbox import insert_outbox
 from db.tx import Engine, Tx
 
 
@@ -71,9 +72,18 @@ class PresetsOps(Engine):
         return await self._run_write(body)
 
     # --- the ghosts' room's spectators (R62) ------------------------------------------------
-    async def set_spectator(self, game_id: int, user_id: int, watching: bool) -> bool:
+    async def set_spectator(
+        self,
+        game_id: int,
+        user_id: int,
+        watching: bool,
+        *,
+        turn: int = 0,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> bool:
         d = self.dialect
-        now = d.time(utcnow())
+        moment = utcnow()
+        now = d.time(moment)
 
         async def body(tx: Tx) -> bool:
             row = await tx.fetchrow(
@@ -94,6 +104,7 @@ class PresetsOps(Engine):
                 watching,
                 now,
             )
+            await insert_outbox(tx, game_id, turn, outbox_items, moment)
             return True
 
         return await self._run_write(body)

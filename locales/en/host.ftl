@@ -42,9 +42,11 @@ channel-discussion = discussion
 channel-mafia = mafia
 channel-host = host
 channel-mafia_thread = mafia-game-{ $game }
+channel-ghost_room = ghosts-game-{ $game }
 topic-game = The game: the host's story and the players' anonymous posts. Play with slash commands; only the bot writes here.
 topic-discussion = Questions and talk about the game, under your own name.
 topic-mafia = Each game's mafia room is a private thread here: only its members see it.
+topic-ghost_room = The ghosts' room: the dead of this game talk here (with /say), the hosts and the spectators read.
 topic-host = The hosts' channel.
 host-display_name = Host
 perm-view_channel = View Channels
@@ -86,6 +88,8 @@ server-via-member_overwrite = a permission overwrite for them in { $channel }
 server-via-unknown = the server's permissions
 server-room_intruder_removed = Someone added { $member } to the mafia's room, though they are neither a living member of this game's mafia nor a host. I removed them at once; what they read there before is not undone.
 server-room_intruder_kept = Someone added { $member } to the mafia's room, though they are neither a living member of this game's mafia nor a host, and I could not remove them (I need Manage Threads in #mafia). Remove them from the thread by hand.
+server-ghost_intruder_removed = { $member } could read the ghosts' room, though they are neither dead in this game, a spectator nor a host. I removed that access at once; what they read there before is not undone.
+server-ghost_intruder_kept = { $member } can read the ghosts' room, though they are neither dead in this game, a spectator nor a host, and I could not take that access away (I need Manage Roles there). Remove it by hand.
 server-room_restored = A living member of the mafia, { $member }, was no longer in the mafia's room: I added them back.
 server-room_reopened = The mafia's room was deleted: I opened it again with the living mafia ({ $members }). What was written in the old room is lost.
 server-room_broken_no_parent = The mafia's channel is gone, and the mafia's room with it. Run /mafia setup to rebuild the channels; the room opens again with the living mafia at the next check.
@@ -248,3 +252,15 @@ console-log-prev = Previous
 console-log-next = Next
 console-log-not_yours = Only the host who opened this log can turn its pages; run /mafia log yourself.
 console-state-players = Players: { $count }
+
+## The server's own presets (/mafia preset)
+preset-saved = Preset “{ $name }” saved: { $roles }.
+preset-replaced = Preset “{ $name }” replaced: { $roles }.
+preset-deleted = Preset “{ $name }” deleted.
+preset-list_title = This server's presets ({ $count } of { $maximum }):
+preset-line = **{ $name }** ({ $players } players): { $roles }
+preset-none = None yet: save one with /mafia preset save.
+preset-builtin = Standard, { $players } players
+## The ghosts' room (R62)
+ghosts-opened = The dead will talk in their own room, not in the game channel.
+ghosts-opened_spectators = The dead will talk in their own room, not in the game channel; members who do not play may watch it with /spectate.
