@@ -359,6 +359,11 @@ class ServerWatch:
         room = rooms.find(guild, settings, game.id)
         if room is None:
             return False  # opened with the first row sent there (a death, a spectator)
+        try:  # its own overwrites first: hidden from @everyone, the bot's, the hosts'
+            lang = table_language(settings, guild)
+            await rooms.ensure(guild, settings, game.record, lang)
+        except discord.HTTPException:
+            log.warning("guild %s: could not repair the ghosts' room", guild.id, exc_info=True)
         state = game.public_state  # while results wait for the host, as players know them
         allowed = {p.user_id for p in game.players if not state.alive(p.nick)}
         allowed |= set(await self.store.spectators(game.id))

@@ -148,6 +148,14 @@ async def test_R62_the_dead_talk_in_their_room_and_a_spectator_watches(
     assert t("en", "server.ghost_intruder_removed", member=who) in host_texts
     assert can_read(world, victim_actor) and can_read(world, watcher)  # the allowed stay
 
+    # Someone opens the room to everyone: /mafia setup hides it again (its own permissions).
+    await channel.set_permissions(channel.guild.default_role, view_channel=True)
+    await env.settle()
+    assert can_read(world, intruder)
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en"))
+    assert not can_read(world, intruder)
+    assert can_read(world, victim_actor)
+
     # /spectate off: no longer a reader.
     assert reply_text(await watcher.slash(game_ch, "spectate", off=True)) == t(
         "en", "ghosts.stopped"
