@@ -872,8 +872,6 @@ class Spectators(Protocol):
 
 
 class GameStore(
-    Presets,
-    Spectators,
     GameRepository,
     RequestLog,
     Outbox,
@@ -886,6 +884,8 @@ class GameStore(
     Reviews,
     DMChannels,
     PostPictures,
+    Presets,
+    Spectators,
     StoreLifecycle,
     Protocol,
 ):
