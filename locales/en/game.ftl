@@ -454,3 +454,4 @@ archive-footer = The archive of a forum mafia game, written by the bot when the 
 ghosts-watching = You are watching the ghosts' room: { $room }. You read it and do not write in it; you can no longer stand by as a substitute for this game. /spectate off stops.
 ghosts-room_soon = it opens with the first death
 ghosts-stopped = You no longer watch the ghosts' room.
+ghosts-the_room = the ghosts' room

@@ -111,7 +111,8 @@ async def test_R62_the_dead_talk_in_their_room_and_a_spectator_watches(
 
     # His /say goes to the room under his nickname, not to #game.
     before = len(game_ch.history())
-    reply_text(await victim_actor.slash(game_ch, "say", text="It is cold here."))  # type: ignore[attr-defined]
+    said = reply_text(await victim_actor.slash(game_ch, "say", text="It is cold here."))  # type: ignore[attr-defined]
+    assert said == t("en", "say.done", channel=room.mention)
     assert len(game_ch.history()) == before
     last = room_handle(world).history()[-1]  # type: ignore[attr-defined]
     assert last.content == "It is cold here."
