@@ -307,7 +307,7 @@ class Router:
         if dest in self.broken:
             return
         slot = dest[1]
-        if slot not in ("game", "mafia", "host"):
+        if slot not in ("game", "mafia", "host", "ghosts"):
             return  # a player's DMs: handled with the row (closed DMs)
         self.broken.add(dest)
         game = await self.store.get_game(row.game_id)
@@ -316,6 +316,10 @@ class Router:
             return
         settings = await self.store.get_table(game.table_id)
         lang = table_language(settings, guild)
+        if slot == "ghosts":  # R62: the room, or the category to open it in
+            text = t(lang, "delivery.ghosts_broken")
+            await self.warn_hosts(guild, settings, lang, row.game_id, text)
+            return
         target = slot_channel(guild, settings, slot)
         if missing or target is None:
             text = t(lang, f"delivery.missing_{slot}", channel=f"#{t(lang, f'channel.{slot}')}")

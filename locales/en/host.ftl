@@ -165,6 +165,7 @@ state-signup_line = { $user }: { $wish }
 delivery-forbidden = I cannot post in { $channel }: my role lacks { $permissions } there. Nothing is lost: the announcement waits and goes out once the permission is back (/mafia setup repairs the channels).
 delivery-missing_game = The game channel { $channel } is gone (deleted): the game's announcements and the players' posts wait, and nothing is lost. Run /mafia setup to rebuild it; everything then goes out there in order.
 delivery-missing_mafia = The mafia channel { $channel } is gone (deleted): the news for the mafia's room waits, and nothing is lost. Run /mafia setup to rebuild it; the room is opened again and the news goes out in order.
+delivery-ghosts_broken = I cannot open or post in the ghosts' room of this game (I need Manage Channels, Manage Roles and Manage Webhooks in the table's category). Nothing is lost: the ghosts' posts and their access wait, and go out once the permissions are back.
 delivery-missing_host = The hosts' channel { $channel } is gone (deleted): the night's accounts and the host command lines wait, and nothing is lost. Run /mafia setup to rebuild it; they are then posted there in order.
 delivery-told_in_private = You are told in private because I cannot post in this table's hosts' channel.
 delivery-no_webhook = A player's post could not be published in { $channel }: I cannot post under nicknames there (my role lacks Manage Webhooks, and my webhook is gone). Give my role Manage Webhooks there (/mafia setup repairs the channel); the player was told to post again afterwards.

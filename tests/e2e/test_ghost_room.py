@@ -19,6 +19,7 @@ from tests.e2e.helpers import (
     World,
     add_players,
     bot_of,
+    bot_role_id,
     client_locale,
     confirm_now,
     live_game,
@@ -28,6 +29,7 @@ from tests.e2e.helpers import (
     reply_text,
     resolve_now,
     seats_by_role,
+    set_bot_permissions,
     slot,
     start_game,
     until_deadline,
@@ -218,3 +220,29 @@ async def test_R62_spectate_refusals_are_private_and_translated(
         assert said == t(lang, "error.no_spectators")
         said = await refusal(env, world.player.slash(game_ch, "spectate", off=True))
         assert said == t(lang, "error.not_spectating")
+
+
+async def test_R62_a_room_the_bot_cannot_open_waits_and_the_hosts_are_told(
+    simcord_env: Env,
+) -> None:
+    """Without Manage Channels the room cannot be opened: nothing is lost, the hosts are told
+    once in #host; with the permission back the death's access goes out, once."""
+    env = simcord_env
+    world = make_world(env)
+    actors = add_players(world, ["ka", "kb", "kc", "kd"])
+    await start_game(world, ROLES, actors, ghost_room=True)
+    everything = env.backend.get_guild(world.guild.id).roles[bot_role_id(env, world.guild)]
+    full = discord.Permissions(everything.permissions)
+    lacking = discord.Permissions(full.value)
+    lacking.manage_channels = False
+    await set_bot_permissions(env, world.guild, lacking)
+    victim, victim_actor = await kill_a_villager(world, actors)
+    await resolve_now(world)
+    assert ghost_room(world) is None
+    host_texts = [message_text(m) for m in slot(world, "host").history()]
+    assert host_texts.count(t("en", "delivery.ghosts_broken")) == 1
+    await set_bot_permissions(env, world.guild, full)
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="en"))
+    assert can_read(world, victim_actor)
+    texts = [message_text(m) for m in room_handle(world).history()]  # type: ignore[attr-defined]
+    assert texts.count(t("en", "announce.ghost_joined", nick=victim)) == 1
