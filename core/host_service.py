@@ -125,6 +125,9 @@ class HostService(ServiceBase):
                 return previous, record
             if game.nick_of(new_user_id) is not None:
                 raise ServiceError("error.already_playing")
+            # R60, R62: one who watches or has watched the ghosts' room knows what the dead know
+            if new_user_id in await self.store.spectators(game.id, ever=True):
+                raise ServiceError("error.substitute_watched")
             # One transaction: the seat, its audit row and #host line, #game's notice (R56:
             # the nickname has a new player, never who) and the substitute's role card.
             audit, spec = audited(actor_id, "replace", {"nick": nick, "user_id": new_user_id})

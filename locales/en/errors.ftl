@@ -86,6 +86,7 @@ error-spectate_player = You play in this game: the ghosts' room opens to you whe
 error-spectate_standby = You stand by as a substitute for this game, so you cannot watch its ghosts' room.
 error-already_spectating = You are watching the ghosts' room already.
 error-not_spectating = You are not watching the ghosts' room.
+error-substitute_watched = That member watches or has watched this game's ghosts' room: he knows what the dead know, so he cannot take a seat in it.
 refusal-dead_sender = You are dead: the dead cannot do that.
 refusal-dead_target = That player is dead.
 refusal-wrong_role = Your role cannot do that.

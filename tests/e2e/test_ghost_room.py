@@ -166,6 +166,12 @@ async def test_R62_the_dead_talk_in_their_room_and_a_spectator_watches(
     assert not can_read(world, watcher)
     service = bot_of(env).service
     assert await service.has_watched(live_game(world).id, watcher.id)  # R60: he has watched
+    # ...so he cannot take a seat as a substitute (R60), nor be put in one by the host.
+    living_nick = live_game(world).nick_of(intruder.id)  # type: ignore[attr-defined]
+    said = await refusal(
+        env, world.admin.slash(world.lobby, "mafia replace", player=living_nick, member=watcher)
+    )
+    assert said == t("en", "error.substitute_watched")
 
 
 async def test_R62_the_review_holds_a_death_and_the_room_with_it(simcord_env: Env) -> None:
