@@ -12,6 +12,10 @@ permissions that needs.
 | #host         | hidden                                      | the host role (or, without  |
 |               |                                             | one, the member who ran it) |
 
+A game opened with a ghosts' room (R62) also has a channel of its own in the category, hidden
+from @everyone (:func:`ghost_room_overwrites`, ``bot/ghost_room.py``), created when it is first
+needed and repaired whenever it is used.
+
 #mafia is only the parent of the mafia's room: each game's room is a private thread in it
 (``bot/mafia_room.py``), never an overwrite per member. Discord sends every channel's overwrites
 to every member's client, hidden channels included, so an overwrite per mafia member would tell
