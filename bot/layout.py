@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import Awaitable, Iterable, Mapping
 from typing import Final, Literal, TypeVar
 
@@ -378,8 +379,9 @@ async def remove_table_channels(
     guild: discord.Guild, table: TableSettings, *, invoker: discord.Member
 ) -> None:
     """``/mafia droptable``: delete the table's four channels (the mafia's rooms, threads of
-    #mafia, go with them) and its category (a channel of anyone else's in it is kept: Discord
-    leaves it without a category). Channels already gone are skipped."""
+    #mafia, go with them), its games' ghosts' rooms (R62) and its category (a channel of
+    anyone else's in it is kept: Discord leaves it without a category). Channels already gone
+    are skipped."""
     reason = t(as_lang(table.language) or "en", "audit.droptable", user=str(invoker))
     for slot in SLOTS:
         channel_id = getattr(table, f"{slot}_channel_id")
@@ -388,7 +390,18 @@ async def remove_table_channels(
             await _delete(found, reason)
     category = guild.get_channel(table.category_id) if table.category_id is not None else None
     if isinstance(category, discord.CategoryChannel):
+        for room in [c for c in category.text_channels if is_ghost_room_name(c.name)]:
+            await _delete(room, reason)  # the ghosts' rooms of its games (R62) are the bot's
         await _delete(category, reason)
+
+
+def is_ghost_room_name(name: str) -> bool:
+    """A game's ghosts' room by its name (``channel.ghost_room`` in either language)."""
+    for lang in LANGUAGES:
+        pattern = re.escape(t(lang, "channel.ghost_room", game=0)).replace("0", r"\d+")
+        if re.fullmatch(pattern, name):
+            return True
+    return False
 
 
 async def _delete(channel: discord.abc.GuildChannel, reason: str) -> None:

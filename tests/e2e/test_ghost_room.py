@@ -252,3 +252,17 @@ async def test_R62_a_room_the_bot_cannot_open_waits_and_the_hosts_are_told(
     assert can_read(world, victim_actor)
     texts = [message_text(m) for m in room_handle(world).history()]  # type: ignore[attr-defined]
     assert texts.count(t("en", "announce.ghost_joined", nick=victim)) == 1
+
+
+async def test_R62_droptable_removes_the_ghosts_rooms_of_its_games(simcord_env: Env) -> None:
+    env = simcord_env
+    world = make_world(env)
+    actors = add_players(world, ["da", "db", "dc", "dd"])
+    await start_game(world, ROLES, actors, ghost_room=True, spectators=True)
+    reply_text(await world.player.slash(slot(world, "game"), "spectate"))
+    room = ghost_room(world)
+    assert room is not None
+    assert await confirm_now(world, "mafia end") == t("en", "host.ended")
+    table = t("en", "channel.category")
+    assert await confirm_now(world, "mafia droptable", table=table)
+    assert room.name not in world.guild.channels
