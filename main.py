@@ -331,6 +331,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             wishes=args.wishes,
             roles=args.roles,
             review=args.review,
+            ghost_room=args.ghost_room,
         )
     except StoreError as error:
         print(f"demo: {error}", file=sys.stderr)
@@ -560,6 +561,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="the host reviews each turn's results (/mafia new review): they wait in #host, "
         "the host adds his story and publishes them; 1 to 1440 minutes before they go out "
         "unreviewed (default: no review)",
+    )
+    p_demo.add_argument(
+        "--ghost-room",
+        action="store_true",
+        help="the dead talk in their own room (/mafia new ghost_room), not in #game (R62)",
     )
     p_demo.add_argument(
         "--shard-count",

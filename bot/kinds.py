@@ -95,6 +95,7 @@ KIND_MODULES: Final[tuple[str, ...]] = (
     "bot.review",
     "bot.attachments",
     "bot.mafia_room",
+    "bot.ghost_room",
     "bot.render",
     "bot.delivery.posts",
 )

@@ -12,6 +12,10 @@ permissions that needs.
 | #host         | hidden                                      | the host role (or, without  |
 |               |                                             | one, the member who ran it) |
 
+A game opened with a ghosts' room (R62) also has a channel of its own in the category, hidden
+from @everyone (:func:`ghost_room_overwrites`, ``bot/ghost_room.py``), created when it is first
+needed and repaired whenever it is used.
+
 #mafia is only the parent of the mafia's room: each game's room is a private thread in it
 (``bot/mafia_room.py``), never an overwrite per member. Discord sends every channel's overwrites
 to every member's client, hidden channels included, so an overwrite per mafia member would tell
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import Awaitable, Iterable, Mapping
 from typing import Final, Literal, TypeVar
 
@@ -94,6 +99,22 @@ MEMBER_ACCESS: Final[Overwrite] = Overwrite(
     view_channel=True, read_message_history=True, send_messages=True
 )
 
+#: The ghosts' room of a game (R62, ``bot/ghost_room.py``): a channel of the table's category,
+#: hidden from @everyone; the bot posts the dead's words there through its webhook, under their
+#: nicknames (R6: a real account never shows); a host reads and writes (:data:`MEMBER_ACCESS`);
+#: each dead player and spectator gets :data:`GHOST_READER`: he reads, and writes only through
+#: ``/say``. Unlike the mafia's room, who is in it is no secret: the dead are public.
+GHOST_EVERYONE: Final[Overwrite] = Overwrite(view_channel=False)
+GHOST_READER: Final[Overwrite] = Overwrite(
+    view_channel=True,
+    read_message_history=True,
+    send_messages=False,
+    send_messages_in_threads=False,
+    create_public_threads=False,
+    create_private_threads=False,
+    add_reactions=False,
+)
+
 #: The bot's own needs besides the overwrites it sets (which it must hold itself: Discord only
 #: lets a bot allow or deny permissions it has).
 OPERATIONAL: Final[discord.Permissions] = discord.Permissions(
@@ -117,7 +138,7 @@ def _flags(overwrites: Iterable[Overwrite]) -> set[str]:
 
 def _required_permissions() -> discord.Permissions:
     names = {name for name, value in OPERATIONAL if value}
-    names |= _flags([*EVERYONE.values(), BOT, BOT_GAME, BOT_MAFIA, MEMBER_ACCESS])
+    names |= _flags([*EVERYONE.values(), BOT, BOT_GAME, BOT_MAFIA, MEMBER_ACCESS, GHOST_READER])
     return discord.Permissions(**dict.fromkeys(names, True))
 
 
@@ -358,8 +379,9 @@ async def remove_table_channels(
     guild: discord.Guild, table: TableSettings, *, invoker: discord.Member
 ) -> None:
     """``/mafia droptable``: delete the table's four channels (the mafia's rooms, threads of
-    #mafia, go with them) and its category (a channel of anyone else's in it is kept: Discord
-    leaves it without a category). Channels already gone are skipped."""
+    #mafia, go with them), its games' ghosts' rooms (R62) and its category (a channel of
+    anyone else's in it is kept: Discord leaves it without a category). Channels already gone
+    are skipped."""
     reason = t(as_lang(table.language) or "en", "audit.droptable", user=str(invoker))
     for slot in SLOTS:
         channel_id = getattr(table, f"{slot}_channel_id")
@@ -368,7 +390,18 @@ async def remove_table_channels(
             await _delete(found, reason)
     category = guild.get_channel(table.category_id) if table.category_id is not None else None
     if isinstance(category, discord.CategoryChannel):
+        for room in [c for c in category.text_channels if is_ghost_room_name(c.name)]:
+            await _delete(room, reason)  # the ghosts' rooms of its games (R62) are the bot's
         await _delete(category, reason)
+
+
+def is_ghost_room_name(name: str) -> bool:
+    """A game's ghosts' room by its name (``channel.ghost_room`` in either language)."""
+    for lang in LANGUAGES:
+        pattern = re.escape(t(lang, "channel.ghost_room", game=0)).replace("0", r"\d+")
+        if re.fullmatch(pattern, name):
+            return True
+    return False
 
 
 async def _delete(channel: discord.abc.GuildChannel, reason: str) -> None:
@@ -399,3 +432,26 @@ async def name_the_bot(guild: discord.Guild, name: str) -> bool:
         log.warning("guild %s: could not set the bot's nickname", guild.id, exc_info=True)
         return False
     return True
+
+
+def ghost_room_overwrites(
+    guild: discord.Guild, host: discord.Role | discord.Member | discord.Object | None
+) -> dict[Target, Overwrite]:
+    """The overwrites the layout owns in a ghosts' room: @everyone hidden, the bot posting
+    (its webhook too), the hosts (the table's host role, else the game's host) reading and
+    writing. The readers' member overwrites are the room's own (``bot/ghost_room.py``)."""
+    wanted: dict[Target, Overwrite] = {
+        guild.default_role: GHOST_EVERYONE,
+        guild.me: BOT_GAME,
+    }
+    if host is not None:
+        wanted[host] = MEMBER_ACCESS
+    return wanted
+
+
+def overwrites_differ(
+    existing: Mapping[Target, Overwrite], wanted: Mapping[Target, Overwrite]
+) -> bool:
+    """Whether any of ``wanted`` is missing or different in ``existing``."""
+    have = {target.id: overwrite.pair() for target, overwrite in existing.items()}
+    return any(have.get(target.id) != overwrite.pair() for target, overwrite in wanted.items())

@@ -15,6 +15,10 @@ into calls here; who may read what is ``bot/secrecy.py``).
   hosts are told. A living member of the mafia removed from it is added back, and a deleted room
   opened again with the living mafia, at the next check (a thread member removed or a thread
   deleted marks the guild for one); the hosts are told, or told why it could not be done.
+- **The ghosts' room** (R62, ``bot/ghost_room.py``). Anyone given access to it (a member's or
+  a role's overwrite) who is neither dead in the game (his death published), a spectator, a
+  host nor the bot loses it at the next check (an overwrite edited marks the guild for one),
+  and the hosts are told.
 - **A member who leaves and comes back.** Discord drops a member who leaves from every
   thread. When a living seated player joins the server again, the hosts are told, and a
   member of the mafia is added back to the room at once (his leaving is told by
@@ -42,6 +46,8 @@ import attrs
 import discord
 
 from bot.delivery import Delivery, slot_channel
+from bot.ghost_room import INTRUDER_NOTICE, intruders, room_host
+from bot.hosts import is_host
 from bot.render import render_server_notice
 from bot.secrecy import (
     ExposureKey,
@@ -51,6 +57,7 @@ from bot.secrecy import (
     seat_exposures,
 )
 from bot.tables import table_language
+from core.ghosts import has_ghost_room
 from core.live import LiveGame
 from core.service import GameService
 from db.interface import GameStore
@@ -198,6 +205,7 @@ class ServerWatch:
             queued |= await self._check_readers(guild, settings, game)
             if rooms:
                 queued |= await self._check_room(guild, settings, game)
+            queued |= await self._check_ghost_room(guild, settings, game)
             if queued:
                 await self.delivery.deliver_game(game.id)
 
@@ -336,6 +344,54 @@ class ServerWatch:
                 continue
             payload = {"nick": nick, "user": user_id}
             queued |= await self.service.host_notice(game.id, "room_restored", payload)
+        return queued
+
+    async def _check_ghost_room(
+        self, guild: discord.Guild, settings: TableSettings | None, game: LiveGame
+    ) -> bool:
+        """R62: nobody reads the game's ghosts' room but the dead whose death is published, the
+        spectators watching, the hosts and the bot; any other access (a member's or a role's
+        overwrite someone added) is taken away at once and the hosts are told. True if a
+        notice was queued. Read from the cache: no request unless there is an intruder."""
+        if not has_ghost_room(game.record):
+            return False
+        rooms = self.delivery.router.ghost_rooms
+        room = rooms.find(guild, settings, game.id)
+        if room is None:
+            return False  # opened with the first row sent there (a death, a spectator)
+        try:  # its own overwrites first: hidden from @everyone, the bot's, the hosts'
+            lang = table_language(settings, guild)
+            await rooms.ensure(guild, settings, game.record, lang)
+        except discord.HTTPException:
+            log.warning("guild %s: could not repair the ghosts' room", guild.id, exc_info=True)
+        state = game.public_state  # while results wait for the host, as players know them
+        allowed = {p.user_id for p in game.players if not state.alive(p.nick)}
+        allowed |= set(await self.store.spectators(game.id))
+        host = room_host(guild, settings, game.record)
+        owned = {guild.default_role.id, *([guild.me.id] if guild.me else [])}
+        if host is not None:
+            owned.add(host.id)
+        host_role_id = settings.host_role_id if settings is not None else None
+        seated = {p.user_id: p.nick for p in game.players}
+        queued = False
+        for target in intruders(room, owned, allowed):
+            member = guild.get_member(target.id)
+            if member is not None and is_host(member, host_role_id):
+                continue  # a host reads everything anyway
+            removed = True
+            try:
+                await rooms.let_out(room, target.id)
+            except discord.HTTPException:
+                log.warning("guild %s: could not close the ghosts' room to %s", guild.id, target.id)
+                removed = False
+            is_role = isinstance(target, discord.Role)
+            payload = {
+                "user": None if is_role else target.id,
+                "role": target.id if is_role else None,
+                "nick": seated.get(target.id),
+                "removed": removed,
+            }
+            queued |= await self.service.host_notice(game.id, INTRUDER_NOTICE, payload)
         return queued
 
     async def _reopen(

@@ -19,6 +19,7 @@ from bot.hosts import command_table
 from bot.layout import build_or_repair, missing_bot_permissions, name_the_bot
 from bot.replies import reader_language
 from bot.tables import channel_ids, remember_table
+from core.ghosts import has_ghost_room
 from core.i18n import Lang, t
 from db.errors import TableNameTaken
 from db.models import TableSettings
@@ -117,6 +118,11 @@ async def build_table(
     except TableNameTaken:  # another table took the name meanwhile
         raise UserError("error.table_name_taken", name=plan.name, in_lang=lang) from None
     remember_table(interaction, settings)
+    game = ctx.service.game_in(settings.table_id)
+    if game is not None and has_ghost_room(game.record):  # R62: its room's own permissions
+        rooms = ctx.delivery.router.ghost_rooms
+        if rooms.find(guild, settings, game.id) is not None:
+            await rooms.ensure(guild, settings, game.record, lang)
     await name_the_bot(guild, t(lang, "host.display_name"))
     log.info(
         "setup in guild %s by %s: created %s, repaired %s",

@@ -20,6 +20,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import escape_markdown
 
 from bot.command_i18n import ltext
 from bot.confirm import confirm_view, send_preview
@@ -49,12 +50,13 @@ from bot.tables import (
     table_title,
 )
 from cogs._common import HOST_GROUP, PlayerCog, guild_and_member, guild_of
+from core.ghosts import has_ghost_room
 from core.i18n import LANGUAGES, Lang, as_lang, t
 from core.live import LiveGame, schedule_of
-from core.service import setup_refusal
+from core.preset_service import MAX_PRESET_NAME, MAX_PRESETS, is_count
 from db.models import TableSettings
 from rules.names import name_key
-from rules.setup import SetupError, format_role_list, preset
+from rules.setup import MAX_PLAYERS, MIN_PLAYERS, format_role_list
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +94,38 @@ def typed_wish(typed: str) -> str:
             if key in (name_key(label), value):
                 return value
     return key[:40]
+
+
+async def saved_preset_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The server's own presets whose name holds what is typed (the hosts' own words)."""
+    if interaction.guild is None:
+        return []
+    ctx = game_context(interaction.client)
+    needle = current.casefold().strip()
+    return [
+        app_commands.Choice(name=p.name, value=p.name)
+        for p in await ctx.service.presets(interaction.guild.id)
+        if needle in p.name.casefold()
+    ][:25]
+
+
+async def preset_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The server's own presets, then the built-in ones (a number of players) that start
+    with what is typed."""
+    ctx = game_context(interaction.client)
+    lang = await reader_language(ctx.store, interaction)
+    saved = await saved_preset_autocomplete(interaction, current)
+    typed = current.strip()
+    counts = [
+        app_commands.Choice(name=t(lang, "preset.builtin", players=n), value=str(n))
+        for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+        if str(n).startswith(typed) or not typed
+    ]
+    return [*saved, *counts][:25]
 
 
 @app_commands.guild_only()
@@ -162,14 +196,17 @@ class LobbyCog(
         hunts_from=ltext("cmd.mafia.new.opt.hunts_from.description"),
         turn_days=ltext("cmd.mafia.new.opt.turn_days.description"),
         days_off=ltext("cmd.mafia.new.opt.days_off.description"),
+        ghost_room=ltext("cmd.mafia.new.opt.ghost_room.description"),
+        spectators=ltext("cmd.mafia.new.opt.spectators.description"),
     )
     @app_commands.choices(schedule=SCHEDULE_CHOICES)
+    @app_commands.autocomplete(preset=preset_autocomplete)
     async def new_command(
         self,
         interaction: discord.Interaction[Any],
         schedule: app_commands.Choice[str],
         timezone: app_commands.Range[str, 1, 64] | None = None,
-        preset: app_commands.Range[int, 4, 99] | None = None,
+        preset: app_commands.Range[str, 1, MAX_PRESET_NAME] | None = None,
         turn_minutes: app_commands.Range[int, 1, 1440] = 10,
         activity_rules: bool = True,
         reveal: bool = True,
@@ -179,6 +216,8 @@ class LobbyCog(
         hunts_from: app_commands.Range[str, 1, 16] | None = None,
         turn_days: app_commands.Range[int, 1, 7] | None = None,
         days_off: app_commands.Range[str, 1, 100] | None = None,
+        ghost_room: bool = False,
+        spectators: bool = False,
     ) -> None:
         """Open sign-up: a message in #game with Join and Leave buttons. ``reveal``: name the
         members behind the nicknames when the game ends (the host says so in the reply).
@@ -190,7 +229,7 @@ class LobbyCog(
         channel = slot_channel(guild, settings, "game")
         if settings is None or channel is None:
             raise UserError("error.not_set_up")
-        roles = preset_roles(preset) if preset is not None else None
+        roles = await self._preset(guild, preset) if preset is not None else None
         zone = timezone or settings.timezone
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await self.ctx.service.new_game(
@@ -208,6 +247,8 @@ class LobbyCog(
             hunts_from=hunts_from,
             turn_days=turn_days,
             days_off=days_off,
+            ghost_room=ghost_room,
+            spectators=spectators,
         )
         game_lang = table_language(settings, guild)  # the public sign-up post
         message = await channel.send(
@@ -235,7 +276,14 @@ class LobbyCog(
             told.append(t(lang, "signup.wishes_opened", command=command, option=option))
         if review:
             told.append(t(lang, "review.opened", minutes=review))
+        if has_ghost_room(rec):  # R62
+            told.append(t(lang, "ghosts.opened_spectators" if spectators else "ghosts.opened"))
         await send_private(interaction, "\n".join([opened, *told]))
+
+    async def _preset(self, guild: discord.Guild, typed: str) -> str:
+        """A preset's role list as ``/mafia roles`` takes it: a built-in preset's (a number of
+        players) or one of the server's own (by its name), checked as any setup."""
+        return format_role_list(await self.ctx.service.preset_roles(guild.id, typed))
 
     @app_commands.command(name="roles", description=ltext("cmd.mafia.roles.description"))
     @app_commands.describe(
@@ -243,21 +291,77 @@ class LobbyCog(
         preset=ltext("cmd.mafia.roles.opt.preset.description"),
         from_wishes=ltext("cmd.mafia.roles.opt.from_wishes.description"),
     )
+    @app_commands.autocomplete(preset=preset_autocomplete)
     async def roles_command(
         self,
         interaction: discord.Interaction[Any],
         roles: app_commands.Range[str, 1, 500] | None = None,
-        preset: app_commands.Range[int, 4, 99] | None = None,
+        preset: app_commands.Range[str, 1, MAX_PRESET_NAME] | None = None,
         from_wishes: bool = False,
     ) -> None:
-        """The role list: written out, adopted from the wishes' tally (R58), or the preset
-        for a number of players (default: the number signed up now)."""
+        """The role list: written out, adopted from the wishes' tally (R58), a preset of the
+        server's (by its name) or the built-in preset for a number of players (default: the
+        number signed up now)."""
         table_id = await table_key(self.ctx.store, interaction)
+        count: int | None = None
+        if preset is not None and is_count(preset):
+            count = int(preset.strip())
+        elif preset is not None and not roles:
+            guild, _member = guild_and_member(interaction)
+            roles = await self._preset(guild, preset)
         role_list = await self.ctx.service.set_roles(
-            table_id, roles, preset, from_wishes=from_wishes
+            table_id, roles, count, from_wishes=from_wishes
         )
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "roles.set", roles=role_summary(lang, role_list)))
+
+    preset_group = app_commands.Group(
+        name="preset", description=ltext("cmd.mafia.preset.description")
+    )
+
+    @preset_group.command(name="save", description=ltext("cmd.mafia.preset.save.description"))
+    @app_commands.describe(
+        name=ltext("cmd.mafia.preset.save.opt.name.description"),
+        roles=ltext("cmd.mafia.preset.save.opt.roles.description"),
+    )
+    async def preset_save_command(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, 100],
+        roles: app_commands.Range[str, 1, 500],
+    ) -> None:
+        """The server's own named role list, checked as any setup (replaced if it exists)."""
+        guild, _member = guild_and_member(interaction)
+        saved, new = await self.ctx.service.save_preset(guild.id, name, roles)
+        lang = await reader_language(self.ctx.store, interaction)
+        key = "preset.saved" if new else "preset.replaced"
+        summary = role_summary(lang, saved.roles)
+        name = escape_markdown(saved.name)
+        await send_private(interaction, t(lang, key, name=name, roles=summary))
+
+    @preset_group.command(name="list", description=ltext("cmd.mafia.preset.list.description"))
+    async def preset_list_command(self, interaction: discord.Interaction[Any]) -> None:
+        guild, _member = guild_and_member(interaction)
+        lang = await reader_language(self.ctx.store, interaction)
+        saved = await self.ctx.service.presets(guild.id)
+        lines = [t(lang, "preset.list_title", count=len(saved), maximum=MAX_PRESETS)]
+        for p in saved:
+            name, summary = escape_markdown(p.name), role_summary(lang, p.roles)
+            lines.append(t(lang, "preset.line", name=name, players=len(p.roles), roles=summary))
+        if not saved:
+            lines.append(t(lang, "preset.none"))
+        await send_private(interaction, "\n".join(lines))
+
+    @preset_group.command(name="delete", description=ltext("cmd.mafia.preset.delete.description"))
+    @app_commands.describe(name=ltext("cmd.mafia.preset.delete.opt.name.description"))
+    @app_commands.autocomplete(name=saved_preset_autocomplete)
+    async def preset_delete_command(
+        self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        guild, _member = guild_and_member(interaction)
+        gone = await self.ctx.service.delete_preset(guild.id, name)
+        lang = await reader_language(self.ctx.store, interaction)
+        await send_private(interaction, t(lang, "preset.deleted", name=escape_markdown(gone.name)))
 
     @app_commands.command(name="start", description=ltext("cmd.mafia.start.description"))
     async def start_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -369,6 +473,29 @@ class SignupCog(PlayerCog, name="Signup"):
         guild_of(interaction)
         await signup_action(self.ctx, interaction, joining=False)
 
+    @app_commands.command(name="spectate", description=ltext("cmd.spectate.description"))
+    @app_commands.describe(off=ltext("cmd.spectate.opt.off.description"))
+    async def spectate_command(
+        self, interaction: discord.Interaction[Any], off: bool = False
+    ) -> None:
+        """R62: a member who does not play watches the running game's ghosts' room (he reads,
+        he does not write), or stops. Refused privately: no room or no spectators in this
+        game, he plays in it, he stands by as its substitute (R60: the service's
+        ``standing_by``, the substitutes' ids), nothing to change."""
+        guild, member = guild_and_member(interaction)
+        table_id = await table_key(self.ctx.store, interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = await self.ctx.service.spectate(table_id, member.id, not off)
+        await self.ctx.deliver()  # his access, given or taken (the outbox row)
+        lang = await reader_language(self.ctx.store, interaction)
+        if off:
+            await send_private(interaction, t(lang, "ghosts.stopped"))
+            return
+        settings = await self.ctx.store.get_table(table_id)
+        room = self.ctx.delivery.router.ghost_rooms.find(guild, settings, game.id)
+        where = room.mention if room is not None else t(lang, "ghosts.room_soon")
+        await send_private(interaction, t(lang, "ghosts.watching", room=where))
+
     @app_commands.command(name="wish", description=ltext("cmd.wish.description"))
     @app_commands.describe(role=ltext("cmd.wish.opt.role.description"))
     @app_commands.autocomplete(role=wish_autocomplete)
@@ -379,13 +506,6 @@ class SignupCog(PlayerCog, name="Signup"):
         hosts know it."""
         guild_of(interaction)
         await wish_action(self.ctx, interaction, typed_wish(role))
-
-
-def preset_roles(players: int) -> str:
-    try:
-        return format_role_list(preset(players))
-    except SetupError as exc:
-        raise setup_refusal(exc) from None
 
 
 async def setup(bot: commands.Bot) -> None:

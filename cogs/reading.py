@@ -30,6 +30,7 @@ from bot.render import iso_quote, timestamp, votes_lines
 from bot.replies import reader_language
 from bot.tables import table_key
 from cogs._common import Nick, PlayerCog, guild_of
+from core.ghosts import has_ghost_room
 from core.i18n import Lang, t
 from core.refusal import Refusal
 from db.models import PostRecord
@@ -224,6 +225,10 @@ class ReadingCog(PlayerCog, name="Reading"):
         lang = await reader_language(self.ctx.store, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         posts = [p for p in await self.ctx.store.posts(game.id) if p.nick == nick]
+        if not game.finished:  # R62: the ghosts' room is read by the dead until the end
+            rec = await self.ctx.store.get_game(game.id)
+            if rec is not None and has_ghost_room(rec):
+                posts = [p for p in posts if not p.ghost]
         if not posts:
             raise UserError("iso.none_finished" if game.finished else "iso.none", nick=nick)
         texts = pages_of(iso_blocks(lang, posts))

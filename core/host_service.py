@@ -9,6 +9,7 @@ import copy
 from datetime import datetime, timedelta
 from typing import Any
 
+from core.ghosts import with_ghosts
 from core.live import LiveGame
 from core.service_base import ServiceBase, ServiceError, audited, items
 from db.models import GameRecord, PlayerRecord
@@ -78,6 +79,7 @@ class HostService(ServiceBase):
                 assert action.player is not None
                 result = trial.state.current or trial.history[-1]
                 announcements = exclusion_announcements(trial.state, result, action.player, *before)
+                announcements = with_ghosts(game.record, announcements)  # R62
             elif action.do == "double_kill":  # R36, R56: the mafia's room is told
                 announcements = [double_kill_announcement(engine.state)]
             elif action.do == "deprive_vote":  # R54: he is told now, not when he votes
@@ -123,6 +125,9 @@ class HostService(ServiceBase):
                 return previous, record
             if game.nick_of(new_user_id) is not None:
                 raise ServiceError("error.already_playing")
+            # R60, R62: one who watches or has watched the ghosts' room knows what the dead know
+            if new_user_id in await self.store.spectators(game.id, ever=True):
+                raise ServiceError("error.substitute_watched")
             # One transaction: the seat, its audit row and #host line, #game's notice (R56:
             # the nickname has a new player, never who) and the substitute's role card.
             audit, spec = audited(actor_id, "replace", {"nick": nick, "user_id": new_user_id})

@@ -8,6 +8,7 @@ import logging
 import random
 from collections.abc import Callable
 
+from core.ghosts import ghost_params
 from core.live import LiveGame, schedule_of
 from core.review import MAX_REVIEW_MINUTES
 from core.service_base import ServiceBase, ServiceError, items, setup_refusal
@@ -51,6 +52,8 @@ class LobbyService(ServiceBase):
         hunts_from: str | None = None,
         turn_days: int | None = None,
         days_off: str | None = None,
+        ghost_room: bool = False,
+        spectators: bool = False,
     ) -> GameRecord:
         """``deadline``, ``hunts_from``, ``turn_days``, ``days_off``: the forum schedule's hours
         as the host typed them (R61, :func:`rules.schedule.forum_hours`; left out: the
@@ -69,9 +72,12 @@ class LobbyService(ServiceBase):
             raise ServiceError(f"error.{getattr(exc, 'code', 'bad_schedule')}") from None
         if not 0 <= review <= MAX_REVIEW_MINUTES:
             raise ServiceError("error.bad_review", maximum=MAX_REVIEW_MINUTES)
+        if spectators and not ghost_room:  # R62: they watch the ghosts' room
+            raise ServiceError("error.spectators_need_ghost_room")
         params = schedule.to_dict()
         if review:
             params["review"] = review  # core/review.py
+        params.update(ghost_params(ghost_room, spectators))  # core/ghosts.py, R62
         role_list = self._parse_roles(roles) if roles else None
         async with self.table_lock(table_id):
             if await self.store.open_game(table_id) is not None:

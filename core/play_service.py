@@ -10,12 +10,13 @@ from typing import Any
 
 import attrs
 
+from core.ghosts import has_ghost_room
 from core.images import CleanImage, archived_text
 from core.live import Accepted, LiveGame, QueuedPost, schedule_of
 from core.service_base import LateRefusal, ServiceError
 from core.turn_service import TurnService
 from db.models import KEEP, OutboxItem, PlayerRecord, refused
-from rules.announce import PUBLIC
+from rules.announce import GHOSTS, PUBLIC
 from rules.engine import game_from_snapshot
 from rules.killboard import kill_board
 from rules.knowledge import RoleCard, role_card
@@ -190,8 +191,10 @@ class PlayService(TurnService):
         }
         if picture is not None:
             body["picture"] = True
+        # R62: in a game with a ghosts' room, a dead player's posts go there, not to #game.
+        where = GHOSTS if body["ghost"] and has_ghost_room(game.record) else PUBLIC
         item = OutboxItem(
-            kind=POST_KIND, payload={"kind": POST_KIND, "audience": PUBLIC, "payload": body}
+            kind=POST_KIND, payload={"kind": POST_KIND, "audience": where, "payload": body}
         )
         if picture is None:
             [row_id] = await self.store.add_outbox(game.id, turn, [item])

@@ -13,6 +13,8 @@ the store, the clock, the running games and their locks, loading and reloading t
 retry of a write refused as stale):
 
 - ``core/lobby_service.py``: a new game, sign-up, wishes, the role list, the start;
+- ``core/preset_service.py``: the server's own presets; ``core/ghost_service.py``: the
+  ghosts' room's spectators (R62);
 - ``core/play_service.py``: a player's requests, posts, profile and role card;
 - ``core/turn_service.py``: resolution, the pistol window, downtime, reminders, notices;
 - ``core/host_service.py``: the hosts' overrides, the clock commands, the audit;
@@ -27,11 +29,13 @@ import of the callers.
 
 from __future__ import annotations
 
+from core.ghost_service import GhostService
 from core.host_service import MAX_EXTEND_MINUTES, HostService
 from core.live import Accepted, LiveGame, QueuedPost, schedule_of
 from core.lobby_service import LobbyService, table_seed
 from core.outbox_service import OutboxService
 from core.play_service import COUNTED_POSTS_KEPT, POST_KIND, PlayService
+from core.preset_service import PresetService
 from core.review_service import ReviewService
 from core.service_base import (
     STALE_ATTEMPTS,
@@ -66,6 +70,8 @@ __all__ = [
 
 
 class GameService(
+    PresetService,  # over LobbyService: a preset is checked as any setup
+    GhostService,
     LobbyService,
     PlayService,  # over TurnService: the last pistol shot closes its window
     HostService,

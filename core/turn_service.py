@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from core.clock import Event, NoticeMark, notice_done, pending_notice
+from core.ghosts import with_ghosts
 from core.live import LiveGame
 from core.review import hold, review_minutes, snapshot_before
 from core.service_base import ServiceBase, ServiceError, audited, items
@@ -174,6 +175,7 @@ class TurnService(ServiceBase):
                 night = with_pistol_window(night, window_end.isoformat())
             night.append(host_account(engine.state, result))  # R47: the night, for the hosts
             if engine.state.pistols:  # R18: the win check waits for the shots
+                night = with_ghosts(game.record, night)  # R62: the dead let into their room
                 if not await self.store.begin_pistol_window(
                     game.id, turn, result.to_dict(), items(night, audit), window_end, fence=fence
                 ):
@@ -191,7 +193,7 @@ class TurnService(ServiceBase):
             previous = game.record.deadline or now
             deadline = next_deadline(game.schedule, previous, now)
             final.append(turn_open_announcement(engine.state, engine.turn, deadline.isoformat()))
-        queued = [*night, *final]
+        queued = with_ghosts(game.record, [*night, *final])  # R62, held with the results
         minutes = review_minutes(game.record)
         if minutes:  # core/review.py: held for the host; the next turn waits for them
             queued = hold(queued, turn=turn, now=now, minutes=minutes, before=before)

@@ -21,14 +21,14 @@ import datetime as dt
 import os
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 from typing import Final
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from db.errors import StoreError
+from db.errors import BackupError, StoreError
+from db.sqlite.backup import copy_online
 from db.urls import is_postgres_url, redact_secrets, shown
 
 PREFIX: Final[str] = "mafia-"
@@ -40,10 +40,6 @@ COPY_NAME: Final[re.Pattern[str]] = re.compile(
 )
 #: pg_dump of a big store may take a while; a hung server must not hang the timer for ever.
 PG_DUMP_TIMEOUT: Final[float] = 3600.0
-
-
-class BackupError(Exception):
-    """The copy could not be made; the message says why (never a password)."""
 
 
 def copy_name(at: dt.datetime, suffix: str, taken: set[str]) -> str:
@@ -75,7 +71,7 @@ def backup(
         if postgres:
             _pg_dump(str(database), partial)
         else:
-            _sqlite_copy(Path(os.fspath(database)), partial)
+            copy_online(Path(os.fspath(database)), partial)
         os.replace(partial, target)
     except BaseException:
         partial.unlink(missing_ok=True)
@@ -92,28 +88,6 @@ def prune(folder: Path, keep: int) -> list[Path]:
     for path in old:
         path.unlink(missing_ok=True)
     return old
-
-
-def _sqlite_copy(source: Path, target: Path) -> None:
-    if not source.is_file():
-        raise BackupError(f"no database file at {source}")
-    try:
-        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
-    except sqlite3.Error as e:
-        raise BackupError(f"cannot open {source}: {e}") from None
-    try:
-        dst = sqlite3.connect(target)
-        try:
-            src.backup(dst)  # every page in one step: one consistent state
-            check = dst.execute("PRAGMA integrity_check").fetchone()
-            if check is None or check[0] != "ok":
-                raise BackupError(f"the copy of {source} failed its integrity check: {check}")
-        finally:
-            dst.close()
-    except sqlite3.Error as e:
-        raise BackupError(f"cannot copy {source}: {e}") from None
-    finally:
-        src.close()
 
 
 def pg_dump_command(url: str, target: Path) -> tuple[list[str], dict[str, str]]:
@@ -168,7 +142,7 @@ def backup_main(
     error (status 1)."""
     try:
         path = backup(database, Path(folder).expanduser(), at=at, keep=keep)
-    except (BackupError, StoreError) as error:
+    except StoreError as error:  # BackupError included
         print(f"backup of {shown(database)}: {error}", file=sys.stderr)
         return 1
     print(path)

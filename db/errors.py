@@ -35,6 +35,14 @@ class SignupFull(StoreError):
     """The sign-up already holds as many members as a game can seat: nobody more was added."""
 
 
+class PresetsFull(StoreError):
+    """The server holds as many presets as it may: the new one was not saved."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"at most {limit} presets per server")
+        self.limit = limit
+
+
 class TableNameTaken(StoreError):
     """Another table of the server already has this name (names are unique per server)."""
 
@@ -58,3 +66,7 @@ class UniqueViolation(ConstraintViolation):
 
 class ForeignKeyViolation(ConstraintViolation):
     """A FOREIGN KEY constraint refused a row: what it names does not exist."""
+
+
+class BackupError(StoreError):
+    """``main.py backup`` could not make the copy; the message says why (never a password)."""

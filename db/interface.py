@@ -52,6 +52,7 @@ from db.models import (
     PlayerRecord,
     PlayerSpec,
     PostRecord,
+    PresetRecord,
     ResolutionRecord,
     RestartGame,
     ReviewRecord,
@@ -66,9 +67,11 @@ __all__ = [
     "GameRepository",
     "GameStore",
     "Outbox",
+    "Presets",
     "RequestLog",
     "Reviews",
     "SettingsRepository",
+    "Spectators",
     "StoreLifecycle",
 ]
 
@@ -843,6 +846,53 @@ class PostPictures(Protocol):
         ...
 
 
+class Presets(Protocol):
+    """A server's own named setups (``/mafia preset``), at most a limit per server. A name is
+    stored as written and found by its key (``rules.names.name_key``: R44's comparison)."""
+
+    async def save_preset(
+        self, guild_id: int, name_key: str, name: str, roles: Sequence[str], *, limit: int
+    ) -> bool:
+        """Save (or replace) the server's preset of that key; True if it is new. Raises
+        :class:`db.errors.PresetsFull` for a new one past ``limit`` (nothing saved)."""
+        ...
+
+    async def presets(self, guild_id: int) -> list[PresetRecord]:
+        """The server's presets, by name."""
+        ...
+
+    async def preset_named(self, guild_id: int, name_key: str) -> PresetRecord | None:
+        """The server's preset of that key, if any."""
+        ...
+
+    async def delete_preset(self, guild_id: int, name_key: str) -> bool:
+        """Delete the server's preset of that key; False if there was none."""
+        ...
+
+
+class Spectators(Protocol):
+    """The members who watch a game's ghosts' room (R62): a row stays when one stops watching,
+    so that the game knows he has watched (he cannot stand by as a substitute, R60)."""
+
+    async def set_spectator(
+        self,
+        game_id: int,
+        user_id: int,
+        watching: bool,
+        *,
+        turn: int = 0,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> bool:
+        """He watches (or stops), and ``outbox_items`` are queued for ``turn``, in ONE
+        transaction; False if that was so already (nothing written)."""
+        ...
+
+    async def spectators(self, game_id: int, *, ever: bool = False) -> list[int]:
+        """The members watching now (``ever``: who watch or have watched), in the order they
+        began."""
+        ...
+
+
 class GameStore(
     GameRepository,
     RequestLog,
@@ -856,6 +906,8 @@ class GameStore(
     Reviews,
     DMChannels,
     PostPictures,
+    Presets,
+    Spectators,
     StoreLifecycle,
     Protocol,
 ):

@@ -270,3 +270,12 @@ class ReviewRecord:
     turn: int
     draft: dict[str, Any]
     story: str | None = None
+
+
+@attrs.frozen
+class PresetRecord:
+    """A server's own named setup (``/mafia preset save``): its name as the host wrote it and
+    its role list (role codes)."""
+
+    name: str
+    roles: list[str]

@@ -50,6 +50,8 @@ TABLES: Final[tuple[str, ...]] = (
     "reviews",
     "dm_channels",
     "post_pictures",
+    "presets",
+    "spectators",
 )
 
 #: Each table's column names and rows, as read from the source.

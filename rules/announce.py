@@ -25,6 +25,7 @@ _Entry = TypeVar("_Entry", bound=Mapping[str, Any])
 
 PUBLIC = "public"  # the game channel
 MAFIA = "mafia"  # the mafia channel
+GHOSTS = "ghosts"  # the ghosts' room (R62), in a game that has one
 
 
 @attrs.frozen

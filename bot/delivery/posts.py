@@ -23,6 +23,7 @@ from core.i18n import t
 from core.quoting import quote_player_line
 from core.service import POST_KIND
 from db.models import PlayerRecord
+from rules.announce import GHOSTS
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,10 @@ async def deliver_post(sending: Sending) -> bool | _Done:
     )
     payload = sending.payload
     channel = slot_channel(guild, settings, "game") if settings is not None else None
+    if sending.audience == GHOSTS and settings is not None:  # R62: a ghost's, in his room
+        channel = await delivery.router.ghost_room(sending)
+        if channel is None:
+            return True  # the game is over and its room is gone
     if channel is None:
         if settings is None:
             return False

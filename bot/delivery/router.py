@@ -25,6 +25,7 @@ from typing import Final
 import discord
 
 from bot.delivery.sender import NO_MENTIONS, TRANSIENT
+from bot.ghost_room import GhostRooms
 from bot.kinds import Sending
 from bot.mafia_room import ROOM_NEEDS, MafiaRooms
 from bot.render import with_dm_header
@@ -34,7 +35,7 @@ from core.i18n import Lang, t
 from core.service import GameService
 from db.interface import GameStore
 from db.models import GameRecord, OutboxRecord, TableSettings
-from rules.announce import HOST, MAFIA, PUBLIC
+from rules.announce import GHOSTS, HOST, MAFIA, PUBLIC
 
 log = logging.getLogger(__name__)
 
@@ -59,12 +60,14 @@ def destination(row: OutboxRecord) -> str:
         return "mafia"
     if audience == HOST:
         return "host"
+    if audience == GHOSTS:
+        return "ghosts"
     return f"dm:{audience}"
 
 
 def is_private(audience: str) -> bool:
     """A player's nickname: his DMs."""
-    return audience not in (PUBLIC, MAFIA, HOST)
+    return audience not in (PUBLIC, MAFIA, HOST, GHOSTS)
 
 
 class ChannelMissing(Exception):
@@ -112,6 +115,7 @@ class Router:
         self.store = store
         self.service = service
         self.rooms = MafiaRooms(service)
+        self.ghost_rooms = GhostRooms()  # R62
         #: (server, user) -> his DM channel, kept in the store for that server.
         self._dm_channels: dict[tuple[int, int], int] = {}
         #: Destinations whose hosts were told they are broken (a channel gone, a permission
@@ -151,6 +155,14 @@ class Router:
                 log.warning("outbox row %s: game %s has no mafia room", row.id, row.game_id)
                 return True
             return room
+        if audience == GHOSTS:  # R62
+            if settings is None:
+                return False
+            ghosts = await self.ghost_room(sending)
+            if ghosts is None:
+                log.warning("outbox row %s: game %s has no ghosts' room", row.id, row.game_id)
+                return True
+            return ghosts
         user_id = sending.user_id = await self.user_of(row.game_id, audience)
         if user_id is None:
             log.warning("outbox row %s: no player %r in game %s", row.id, audience, row.game_id)
@@ -221,6 +233,22 @@ class Router:
             return None
         return await self.rooms.ensure(parent, game_id, table_language(settings, guild))
 
+    async def ghost_room(self, sending: Sending) -> discord.TextChannel | None:
+        """The game's ghosts' room (R62), created again with its readers if it is gone (the
+        published dead, the spectators); None if it cannot be (no category, or the game is
+        over and it is gone)."""
+        guild, game = sending.guild, sending.game
+        rooms = self.ghost_rooms
+        if rooms.find(guild, sending.settings, game.id) is None:
+            live = self.service.live.get(game.id)
+            if live is None:
+                return None
+            state = live.public_state  # not the results held for review
+            dead = [p.user_id for p in live.players if not state.alive(p.nick)]
+            readers = [*dead, *await self.store.spectators(game.id)]
+            return await rooms.ensure(guild, sending.settings, game, sending.lang, readers)
+        return await rooms.ensure(guild, sending.settings, game, sending.lang)
+
     # --- telling the hosts -------------------------------------------------------------------
     async def warn_hosts(
         self,
@@ -290,7 +318,7 @@ class Router:
         if dest in self.broken:
             return
         slot = dest[1]
-        if slot not in ("game", "mafia", "host"):
+        if slot not in ("game", "mafia", "host", "ghosts"):
             return  # a player's DMs: handled with the row (closed DMs)
         self.broken.add(dest)
         game = await self.store.get_game(row.game_id)
@@ -299,6 +327,10 @@ class Router:
             return
         settings = await self.store.get_table(game.table_id)
         lang = table_language(settings, guild)
+        if slot == "ghosts":  # R62: the room, or the category to open it in
+            text = t(lang, "delivery.ghosts_broken")
+            await self.warn_hosts(guild, settings, lang, row.game_id, text)
+            return
         target = slot_channel(guild, settings, slot)
         if missing or target is None:
             text = t(lang, f"delivery.missing_{slot}", channel=f"#{t(lang, f'channel.{slot}')}")

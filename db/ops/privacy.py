@@ -121,6 +121,12 @@ class PrivacyOps(Engine):
             await tx.execute(
                 "DELETE FROM dm_channels WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
             )
+            # R62: that he watched a ghosts' room.
+            await tx.execute(
+                f"DELETE FROM spectators WHERE user_id = $2 AND game_id IN ({_FINISHED})",
+                guild_id,
+                user_id,
+            )
             return int(games)
 
         return await self._run_write(body)
@@ -128,8 +134,9 @@ class PrivacyOps(Engine):
     async def purge_guild(self, guild_id: int) -> int:
         async def body(tx: Tx) -> int:
             await tx.execute("DELETE FROM audit_log WHERE guild_id = $1", guild_id)
-            # Seats, sign-ups, log, results, windows and announcements go with their game
-            # (ON DELETE CASCADE).
+            await tx.execute("DELETE FROM presets WHERE guild_id = $1", guild_id)
+            # Seats, sign-ups, log, results, windows, announcements and spectators go with
+            # their game (ON DELETE CASCADE).
             games = await tx.execute("DELETE FROM games WHERE guild_id = $1", guild_id)
             await tx.execute("DELETE FROM game_tables WHERE guild_id = $1", guild_id)
             # Its members' DM channels (kept per server: another server keeps its own rows)

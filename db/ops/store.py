@@ -13,6 +13,7 @@ from db.ops.loading import LoadingOps
 from db.ops.outbox import OutboxOps
 from db.ops.pictures import PicturesOps
 from db.ops.players import PlayersOps
+from db.ops.presets import PresetsOps
 from db.ops.privacy import PrivacyOps
 from db.ops.requests import RequestLogOps
 from db.ops.reviews import ReviewsOps
@@ -33,5 +34,6 @@ class StoreOps(
     ReviewsOps,
     DMChannelsOps,
     PicturesOps,
+    PresetsOps,
 ):
     """:class:`db.interface.GameStore`'s operations, on whichever engine the store is."""

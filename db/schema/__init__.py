@@ -39,6 +39,7 @@ from db.schema import (
     v14_dm_channels,
     v15_post_pictures,
     v16_server_keys,
+    v17_presets_spectators,
 )
 from db.schema.migration import Migration
 from db.schema.v01_initial import APPLICATION_ID
@@ -61,6 +62,7 @@ VERSIONS: Final[tuple[Migration, ...]] = (
     v14_dm_channels.MIGRATION,
     v15_post_pictures.MIGRATION,
     v16_server_keys.MIGRATION,
+    v17_presets_spectators.MIGRATION,
 )
 
 LATEST_VERSION: Final = len(VERSIONS)

@@ -428,6 +428,7 @@ announce-explain_votes = Explain your vote, and question the players you suspect
 pistol-placeholder = Whom do you shoot?
 pistol-done = Turn { $turn }: you shot { $nick }. The shot is announced when the pistol window closes.
 announce-mafia_left = { $nick } is dead and leaves this room.
+announce-ghost_joined = { $nick } has died and joins the ghosts' room.
 # The archive of a finished game (bot/archive.py): a web page and its Markdown twin.
 archive-title = { $table }: game #{ $game }
 archive-table = Table
@@ -469,3 +470,9 @@ archive-notes = Death notes
 archive-note = { $author } → { $to }: { $text }
 archive-members_hidden = The host chose to keep the members behind the nicknames secret.
 archive-footer = The archive of a forum mafia game, written by the bot when the game ended.
+
+## The ghosts' room's spectators (R62)
+ghosts-watching = You are watching the ghosts' room: { $room }. You read it and do not write in it; you can no longer stand by as a substitute for this game. /spectate off stops.
+ghosts-room_soon = it opens with the first death
+ghosts-stopped = You no longer watch the ghosts' room.
+ghosts-the_room = the ghosts' room

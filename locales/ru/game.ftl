@@ -443,6 +443,7 @@ announce-explain_votes = Объясните свой голос и задава�
 pistol-placeholder = В кого вы стреляете?
 pistol-done = Ход { $turn }. Ваш выстрел: { $nick }. Он будет объявлен, когда закроется окно выстрела.
 announce-mafia_left = Погиб игрок { $nick } и покидает эту комнату.
+announce-ghost_joined = { $nick } входит в комнату призраков.
 # The archive of a finished game (bot/archive.py): a web page and its Markdown twin.
 archive-title = { $table }: игра № { $game }
 archive-table = Стол
@@ -484,3 +485,9 @@ archive-notes = Предсмертные записки
 archive-note = { $author } → { $to }: { $text }
 archive-members_hidden = Ведущий решил не раскрывать, кто стоял за никами.
 archive-footer = Архив игры в форумную мафию, составленный ботом по окончании игры.
+
+## Зрители комнаты призраков (R62)
+ghosts-watching = Вы смотрите комнату призраков: { $room }. Её можно читать, но не писать в ней; стать запасным в этой игре вы больше не сможете. Чтобы перестать, наберите /смотреть с параметром «перестать».
+ghosts-room_soon = она откроется с первой смертью
+ghosts-stopped = Вы больше не смотрите комнату призраков.
+ghosts-the_room = комнате призраков

@@ -207,6 +207,7 @@ def demo_main(
     wishes: bool = False,
     roles: str | None = None,
     review: int = 0,
+    ghost_room: bool = False,
 ) -> int:
     """``main.py demo``: the command line entry (its own event loop). ``roles``: the role
     list to play (its length is the number of players)."""
@@ -233,6 +234,7 @@ def demo_main(
         shard_id=shard_id,
         wishes=wishes,
         review=review,
+        ghost_room=ghost_room,
     )
     try:
         return asyncio.run(run_demo(options))

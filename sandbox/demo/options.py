@@ -49,6 +49,9 @@ class DemoOptions:
     #: #host, the host adds his story and publishes it, the story goes out above the results.
     #: 0: results go out at the deadline.
     review: int = 0
+    #: The dead talk in their own room (``/mafia new ghost_room:true``, R62): each posts a
+    #: line there a turn, and the transcript shows the room.
+    ghost_room: bool = False
     #: The role list the host sets before the start (as ``/mafia roles`` takes it, e.g. the
     #: original's ``commissar=1 crook=1 villager=3``); None: the preset for ``players``.
     roles: str | None = None

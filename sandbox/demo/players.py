@@ -100,6 +100,29 @@ PHRASES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
     },
 }
 
+#: A dead player's line in the ghosts' room (``--ghost-room``, R62), one a turn.
+GHOST_LINES: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "From here the game looks very different.",
+        "I should have voted the other way.",
+        "Listen to the quiet ones, friends.",
+        "It is cold here, and the coffee is worse.",
+    ),
+    "ru": (
+        "Отсюда игра выглядит совсем иначе.",
+        "Надо было голосовать по-другому.",
+        "Слушайте тех, кто молчит, друзья.",
+        "Здесь холодно, и кофе хуже.",
+    ),
+}
+
+
+def ghost_line(lang: str, turn: int, seat: int) -> str:
+    """The line a dead player posts in the ghosts' room on ``turn``."""
+    lines = GHOST_LINES["ru" if lang == "ru" else "en"]
+    return lines[(turn + seat) % len(lines)]
+
+
 #: The simulated host's story above each turn's results (``--review``), a line a turn.
 STORIES: Final[dict[str, tuple[str, ...]]] = {
     "en": (

@@ -35,7 +35,7 @@ from sandbox.demo.options import (
     DemoError,
     DemoOptions,
 )
-from sandbox.demo.players import View, photo, plan_shot, plan_story, plan_turn
+from sandbox.demo.players import View, ghost_line, photo, plan_shot, plan_story, plan_turn
 from sandbox.demo.reader import Reader, reply_text
 from sandbox.demo.transcript import Transcript, render_embed
 
@@ -74,7 +74,11 @@ class Demo:
         self.lang: Lang = options.lang
         self.reader = Reader(options.lang)
         self.transcript = transcript or Transcript(
-            env, out, host_view=options.host_view, lang=options.lang, labelled=options.tables > 1
+            env,
+            out,
+            host_view=options.host_view,
+            lang=options.lang,
+            labelled=options.tables > 1 or options.ghost_room,
         )
         self.unexpected: list[BaseException] = []
         self.guild: GuildHandle
@@ -221,6 +225,8 @@ class Demo:
             options["wishes"] = True
         if self.options.review:
             options["review"] = self.options.review
+        if self.options.ghost_room:
+            options["ghost_room"] = True
         await self.slash(self.host, "mafia new", where=self.host_place, **options)
 
     def _signup_message(self) -> Any:
@@ -367,7 +373,11 @@ class Demo:
         hunts: list[tuple[Seat, str]] = []
         for seat in self.seats:
             if seat.nick is not None and seat.nick not in living:
-                continue  # dead (his death was announced): ghosts stay silent in the demo
+                # dead (his death was announced): ghosts stay silent in the demo, but in their
+                # own room (--ghost-room, R62) each says a line a turn
+                if self.options.ghost_room:
+                    await self.ghost_says(seat)
+                continue
             view = await self.view_of(seat, living)
             if not view.card.alive:
                 continue
@@ -400,6 +410,24 @@ class Demo:
             await self.advance_to(hunts_at)
             for seat, target in hunts:
                 await self.slash(seat.actor, "hunt", target=target)
+
+    async def ghost_says(self, seat: Seat) -> None:
+        """``--ghost-room``: a dead player's line, posted with /say into the ghosts' room; the
+        transcript shows the room from its first post."""
+        game = self.game()
+        if game is None:
+            return
+        await self.slash(
+            seat.actor, "say", text=ghost_line(self.lang, game.engine.turn, seat.index)
+        )
+        names = {t(lang, "channel.ghost_room", game=game.id) for lang in ("en", "ru")}
+        for channel in list(self.env.backend.channels.values()):
+            if channel.name in names and channel.id not in self.transcript.channels:
+                label = "#" + channel.name
+                if self.table_name is not None:
+                    label = f"{self.table_name} {label}"
+                self.transcript.watch(ChannelHandle(self.env, self.guild, channel), label)
+        self.transcript.flush()
 
     async def quote(self, seat: Seat, me: str, living: tuple[str, ...], text: str) -> None:
         """The message command "Quote" on the latest post of another living player in #game,

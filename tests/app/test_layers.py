@@ -187,6 +187,9 @@ STORE_READS = frozenset(
         "downtime",
         "get_confirmation",
         "post_picture",
+        "presets",
+        "preset_named",
+        "spectators",
     }
 )
 STORE_LIFECYCLE = frozenset({"close", "__aenter__", "__aexit__"})

@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from db.backup import COPY_NAME, BackupError, backup, backup_main, copy_name, pg_dump_command, prune
+from db.backup import COPY_NAME, backup, backup_main, copy_name, pg_dump_command, prune
+from db.errors import BackupError
 from db.health import health_main, judge, probe
 from db.interface import GameStore
 from db.models import OutboxItem

@@ -27,9 +27,11 @@ from db.interface import (
     KillBoards,
     Outbox,
     PostPictures,
+    Presets,
     RequestLog,
     Reviews,
     SettingsRepository,
+    Spectators,
     StoreLifecycle,
 )
 from db.models import OutboxItem, PlayerSpec, TableSettings
@@ -51,6 +53,8 @@ CONCERNS: list[type[Any]] = [
     Reviews,
     DMChannels,
     PostPictures,
+    Presets,
+    Spectators,
     StoreLifecycle,
 ]
 

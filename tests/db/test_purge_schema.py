@@ -186,6 +186,9 @@ async def _fill(store: GameStore, server: Server, *, member_elsewhere: int | Non
     )
     for user in server.members:
         await store.save_dm_channel(1, guild, user, 800_000_000_000_000_000 + user % 10_000)
+    # The server's own setups; a member who watched the finished game's ghosts' room (R62).
+    await store.save_preset(guild, f"mine{server.base}", "Mine", ["villager"] * 4, limit=25)
+    await store.set_spectator(done.id, host, True)
 
 
 async def _fill_both(store: GameStore, *, shared: int | None = None) -> None:

@@ -41,7 +41,13 @@ def command_names(env: Env, group: str | None = None) -> set[str]:
         return {c.name for c in tree.get_commands()}
     found = tree.get_command(group)
     assert isinstance(found, app_commands.Group)
-    return {c.name for c in found.commands}
+    names: set[str] = set()
+    for c in found.commands:  # a subgroup's commands by their path (``preset save``)
+        if isinstance(c, app_commands.Group):
+            names |= {f"{c.name} {sub.name}" for sub in c.commands}
+        else:
+            names.add(c.name)
+    return names
 
 
 def interaction_request(path: str) -> bool:
@@ -70,6 +76,8 @@ async def snapshot(world: World) -> tuple[Any, ...]:
         await store.get_table(world.guild.id),
         overwrites,
         [(r.method, r.path) for r in env.http_requests if not interaction_request(r.path)],
+        [(p.name, p.roles) for p in await store.presets(world.guild.id)],
+        await store.spectators(game.id, ever=True),
     )
 
 
@@ -97,6 +105,9 @@ def host_options(
         "state": {},
         "log": {},
         "purge": {"member": substitute},
+        "preset save": {"name": "Evening", "roles": "mafioso=1 villager=3"},
+        "preset list": {},
+        "preset delete": {"name": "Evening"},
     }
 
 
@@ -180,6 +191,7 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
         "join",
         "leave",
         "wish",
+        "spectate",  # a member's own watching (R62): tests/e2e/test_ghost_room.py
         "mafia",
         "Quote",
     } | info | reading == command_names(env)

@@ -1,0 +1,118 @@
+"""A server's own named setups (``/mafia preset``) and the spectators of a game's ghosts' room
+(R62, ``/spectate``): migration 17. Both are cleared by the purges (:mod:`db.ops.privacy`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from db.convert import dumps, utcnow
+from db.errors import PresetsFull
+from db.models import OutboxItem, PresetRecord
+from db.ops.outbox import insert_outbox
+from db.tx import Engine, Tx
+
+
+class PresetsOps(Engine):
+    """:class:`db.interface.Presets` and :class:`db.interface.Spectators`."""
+
+    async def save_preset(
+        self, guild_id: int, name_key: str, name: str, roles: Sequence[str], *, limit: int
+    ) -> bool:
+        d = self.dialect
+        now = d.time(utcnow())
+
+        async def body(tx: Tx) -> bool:
+            found = await tx.fetchval(
+                "SELECT COUNT(*) FROM presets WHERE guild_id = $1 AND name_key = $2",
+                guild_id,
+                name_key,
+            )
+            if not found:
+                count = await tx.fetchval(
+                    "SELECT COUNT(*) FROM presets WHERE guild_id = $1", guild_id
+                )
+                if int(count) >= limit:
+                    raise PresetsFull(limit)
+            await tx.execute(
+                "INSERT INTO presets (guild_id, name_key, name, roles, created_at) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id, name_key) DO UPDATE "
+                "SET name = excluded.name, roles = excluded.roles",
+                guild_id,
+                name_key,
+                name,
+                dumps(list(roles)),
+                now,
+            )
+            return not found
+
+        return await self._run_write(body)
+
+    async def presets(self, guild_id: int) -> list[PresetRecord]:
+        rows = await self._fetch(
+            "SELECT name, roles FROM presets WHERE guild_id = $1 ORDER BY name_key", guild_id
+        )
+        return [PresetRecord(str(r["name"]), list(json.loads(r["roles"]))) for r in rows]
+
+    async def preset_named(self, guild_id: int, name_key: str) -> PresetRecord | None:
+        row = await self._fetchrow(
+            "SELECT name, roles FROM presets WHERE guild_id = $1 AND name_key = $2",
+            guild_id,
+            name_key,
+        )
+        return None if row is None else PresetRecord(str(row["name"]), json.loads(row["roles"]))
+
+    async def delete_preset(self, guild_id: int, name_key: str) -> bool:
+        async def body(tx: Tx) -> bool:
+            deleted = await tx.execute(
+                "DELETE FROM presets WHERE guild_id = $1 AND name_key = $2", guild_id, name_key
+            )
+            return deleted > 0
+
+        return await self._run_write(body)
+
+    # --- the ghosts' room's spectators (R62) ------------------------------------------------
+    async def set_spectator(
+        self,
+        game_id: int,
+        user_id: int,
+        watching: bool,
+        *,
+        turn: int = 0,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> bool:
+        d = self.dialect
+        moment = utcnow()
+        now = d.time(moment)
+
+        async def body(tx: Tx) -> bool:
+            row = await tx.fetchrow(
+                "SELECT watching FROM spectators WHERE game_id = $1 AND user_id = $2",
+                game_id,
+                user_id,
+            )
+            if row is None and not watching:
+                return False
+            if row is not None and bool(row["watching"]) == watching:
+                return False
+            await tx.execute(
+                "INSERT INTO spectators (game_id, user_id, watching, since) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, user_id) DO UPDATE "
+                "SET watching = excluded.watching, since = excluded.since",
+                game_id,
+                user_id,
+                watching,
+                now,
+            )
+            await insert_outbox(tx, game_id, turn, outbox_items, moment)
+            return True
+
+        return await self._run_write(body)
+
+    async def spectators(self, game_id: int, *, ever: bool = False) -> list[int]:
+        where = "" if ever else " AND watching = TRUE"
+        rows = await self._fetch(
+            f"SELECT user_id FROM spectators WHERE game_id = $1{where} ORDER BY since, user_id",
+            game_id,
+        )
+        return [int(r["user_id"]) for r in rows]
