@@ -481,6 +481,8 @@ TextRenderer = Callable[[Lang, Mapping[str, Any]], str]
 TEXT_KINDS: dict[str, TextRenderer] = {
     "game_over": game_over_text,  # the same facts as its embeds, as lines (bot/endgame.py)
     "check": _check_text,
+    # R21, R39: one text whatever the cause (a block, a dead candidate), never which.
+    "check_none": _keyed("check.none", "turn", "target"),
     "note": _note_text,
     "pistol": _pistol_text,
     "deprived": lambda lang, p: t(lang, "announce.deprived", turn=int(p["turn"])),  # R54

@@ -168,7 +168,13 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
     ]
     for check in result.checks:
         if check.result is None:
-            continue  # no answer (R21, R39)
+            # R21, R39: no answer; a commissar alive at dusk is told so, never why (one
+            # text for a block and a dead candidate), and the sergeant gets no copy.
+            for nick in check.recipients:
+                out.append(
+                    Announcement("check_none", nick, {"turn": result.turn, "target": check.target})
+                )
+            continue
         payload = {
             "turn": result.turn,
             "target": check.target,
@@ -407,7 +413,10 @@ def _hunt_fates(result: TurnResult, req: Request) -> list[dict[str, Any]]:
     """R28-R30: the hunted player killed, the hunter killed instead, or another hunt first."""
     out: list[dict[str, Any]] = []
     for target in req.named():
-        died = any(d.player == target and req.by in d.by and d.step for d in result.deaths)
+        died = any(
+            d.player == target and d.cause == "hunt" and req.by in d.by and d.step
+            for d in result.deaths
+        )  # of the hunt itself: the hunter may have voted for a player the lynch hanged
         backfire = any(d.player == req.by and d.cause == "hunt_backfire" for d in result.deaths)
         if died:
             out.append({"target": target, "fate": "killed"})  # R29

@@ -294,6 +294,7 @@ dawn-roles = Roles in this game
 check-mafia = Check: { $target } is mafia.
 check-not_mafia = Check: { $target } is not mafia.
 check-killed_by = { $target } was killed tonight by { $killers } ({ $method }).
+check-none = Turn { $turn }: your check on { $target } got no answer this night.
 signup-message =
     Sign-up for a new game is open ({ $schedule } schedule). Signed up: { $count ->
         [one] { $count } player
@@ -442,6 +443,7 @@ archive-checks = The Cop's checks
 archive-check = { $commissar } → { $target }: { $answer }.
 archive-answer-mafia = mafia
 archive-answer-not_mafia = not mafia
+archive-answer-none = no answer
 archive-mafia = The mafia's room: kill requests
 archive-kill_request = { $by } → { $targets }
 archive-notes = Death notes

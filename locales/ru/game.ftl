@@ -300,6 +300,7 @@ dawn-roles = Роли в этой игре
 check-mafia = Проверка: { $target } — мафия.
 check-not_mafia = Проверка: { $target } — не мафия.
 check-killed_by = Этой ночью убит игрок { $target }. Кто убил: { $killers } ({ $method }).
+check-none = Ход { $turn }. Проверка: { $target } — этой ночью ответа нет.
 signup-message =
     Открыта запись на новую игру (расписание: { $schedule }). В записи: { $count ->
         [one] { $count } игрок
@@ -455,6 +456,7 @@ archive-checks = Проверки комиссара
 archive-check = { $commissar } → { $target }: { $answer }.
 archive-answer-mafia = мафия
 archive-answer-not_mafia = не мафия
+archive-answer-none = ответа нет
 archive-mafia = Комната мафии: заявки на убийство
 archive-kill_request = { $by } → { $targets }
 archive-notes = Предсмертные записки

@@ -112,3 +112,26 @@ def test_the_lynch_shows_every_vote() -> None:
     assert (out["lynch"]["chosen"], out["lynch"]["chosen_dead"]) == ("Boss", False)
     assert fates[("Doc", "vote")]["fate"] == "counted"
     assert out["lynch"]["electorate"] == 8
+
+
+def test_R22_a_foundling_the_mafia_named_and_the_lynch_hanged_died_of_the_lynch() -> None:
+    """The hosts' account says what happened: the mafia's kill on the unconverted Foundling
+    failed (R22), and he died of the lynch, which the killers voted for too; it never reads
+    "kill -> Foundling: death". Likewise a hunter who voted for the player hanged."""
+    game = Game.new([("Boss", "boss"), ("Maf", "mafioso"), ("Fou", "foundling"),
+                     ("Com", "commissar"), ("Owl", "villager"), ("Kes", "villager"),
+                     ("Yew", "villager"), ("Elm", "villager")])  # fmt: skip
+    game.resolve_and_finish()
+    _submit(game, "Boss kill Fou", "Maf kill Fou", "Boss vote Fou", "Maf vote Fou")
+    _submit(game, "Owl vote Fou", "Kes hunt Fou", "Kes vote Fou")
+    result = game.resolve()
+    out = host_account(game.state, result).payload
+    fates = _fates(out)
+    assert [(d["nick"], d["cause"]) for d in out["deaths"]] == [
+        ("Kes", "hunt_backfire"),
+        ("Fou", "lynch"),
+    ]
+    assert fates[("Boss", "kill")]["hits"] == [
+        {"target": "Fou", "fate": "immune", "protector": None}
+    ]
+    assert fates[("Kes", "hunt")]["hits"] == [{"target": "Fou", "fate": "backfire"}]
