@@ -16,7 +16,7 @@ import attrs
 from rules.downtime import Downtime
 from rules.model import Death, GameState, Phase, Request, TurnResult
 from rules.names import collation_key, public_order
-from rules.roles import Step, role_classes
+from rules.roles import STEP_ORDER, Step, role_classes
 from rules.roles.base import attack_hits
 from rules.roles.registry import overriding
 from rules.win import win_reason
@@ -83,11 +83,24 @@ def _lynch_view(result: TurnResult) -> dict[str, Any] | None:
         "electorate": lynch.electorate,
         "threshold": lynch.threshold,
     }
+    # R32: the votes of players who died earlier in this resolution (poisoned, hunted, killed
+    # in the night) still count; the results say so, lest a tie they broke read as a bug.
+    lynch_step = STEP_ORDER.index(Step.LYNCH)
+    died_before = {
+        d.player
+        for d in result.deaths
+        if d.step is not None and STEP_ORDER.index(d.step) < lynch_step
+    }
+    dead_voters = public_order(
+        v for voters in lynch.votes.values() for v in voters if v in died_before
+    )
     if lynch.public == "full":  # R34: who voted for whom
+        view["dead_voters"] = dead_voters
         view["votes"] = {cand: list(voters) for cand, voters in _by_votes(lynch.votes)}
         view["uncounted"] = list(lynch.uncounted)
         view["tie"] = {"tied": list(lynch.tied), "by": lynch.tie_voter} if lynch.tied else None
     else:  # R54: totals only
+        view["dead_voters"] = len(dead_voters)
         view["totals"] = {cand: len(voters) for cand, voters in _by_votes(lynch.votes)}
         view["uncounted"] = len(lynch.uncounted)
         view["tie"] = {"tied": list(lynch.tied)} if lynch.tied else None

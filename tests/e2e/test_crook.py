@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from simcord import Env
 
+from bot.cast_text import role_description
 from bot.render import command_name
 from core.i18n import Lang, t
 from tests.e2e.helpers import (
@@ -41,7 +42,11 @@ async def test_R57_the_crook_steals_a_vote_in_a_real_game(simcord_env: Env, lang
 
     # The role card: the forum-style PM of the Crook, with /steal in the reader's language.
     card = "\n".join(dm_texts(me))
-    assert t(lang, "card.about.crook") in card
+    cast = frozenset(p.role for p in seats)
+    assert role_description(lang, "card.about.crook", cast) in card
+    # The game has no maniac, no prostitute: the card names neither (R43).
+    assert t(lang, "role.maniac").casefold() not in card.casefold()
+    assert t(lang, "card.about.crook.with.prostitute") not in card
     assert command_name(lang, "steal") in card
     if lang == "ru":
         assert "/украсть" in card and "Жулик" in card
