@@ -99,7 +99,6 @@ start-done =
         [one] { $players } player
        *[other] { $players } players
     } ({ $roles }). Turn 1 ends { $deadline }.
-host-resolved = The turn is resolved.
 host-extended = The deadline is now { $deadline }.
 host-paused = The clock is stopped.
 host-resumed = The clock runs again; the deadline is { $deadline }.

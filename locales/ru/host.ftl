@@ -99,7 +99,6 @@ start-done =
         [few] { $players } игрока
        *[many] { $players } игроков
     } ({ $roles }). Ход 1 закончится { $deadline }.
-host-resolved = Итоги хода подведены.
 host-extended = Новый дедлайн: { $deadline }.
 host-paused = Часы остановлены.
 host-resumed = Часы снова идут; дедлайн: { $deadline }.

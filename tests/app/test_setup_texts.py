@@ -144,9 +144,7 @@ def game_texts(lang: Lang, roles: tuple[str, ...]) -> Iterator[tuple[str, str]]:
     entries = [{"nick": f"P{i}", "role": r} for i, r in enumerate(roles)]
     for winner in winners:
         payload = {"winner": winner, "roles": entries, "reveal": True}
-        payload["reason"] = {"town": "mafia_dead", "mafia": "parity"}.get(
-            winner, f"{winner}_last"
-        )
+        payload["reason"] = {"town": "mafia_dead", "mafia": "parity"}.get(winner, f"{winner}_last")
         yield f"the end ({winner})", "\n".join(summary_lines(lang, payload))
 
 
