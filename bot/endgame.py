@@ -18,8 +18,8 @@ from typing import Any
 
 import discord
 
-from bot.cast_text import cast_values, present
 from bot.posts import LONER, MAFIA, NEUTRAL, NOTICE, TOWN, Post, add_list_field, clip, pack
+from core.cast_text import cast_of_end, cast_values, present
 from core.i18n import Lang, t
 from rules.announce import roster_in_public_order
 from rules.win import loner_winners
@@ -40,13 +40,6 @@ def _timestamp(iso: str, style: str = "f") -> str:
     return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:{style}>"
 
 
-def game_cast(payload: Mapping[str, Any]) -> frozenset[str] | None:
-    """The roles the game was dealt, from its end's list (None for an end without one)."""
-    entries = payload.get("roles") or ()
-    cast = frozenset(str(e.get("role")) for e in entries if e.get("role"))
-    return cast or None
-
-
 def winner_line(lang: Lang, payload: Mapping[str, Any]) -> str:
     winner = payload.get("winner")
     return t(lang, f"winner.{winner}") if winner else t(lang, "winner.none")
@@ -57,7 +50,7 @@ def summary_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
     winner = payload.get("winner")
     reason = payload.get("reason") or ("host_ended" if winner is None else "unknown")
     # The sides of this game only (R15, R43): its cast is the roles its end lists.
-    lines = [t(lang, f"gameover.reason.{reason}", **cast_values(lang, game_cast(payload)))]
+    lines = [t(lang, f"gameover.reason.{reason}", **cast_values(lang, cast_of_end(payload)))]
     turns = payload.get("turns")
     if isinstance(turns, int) and turns > 0:
         lines.append(t(lang, "gameover.length", turns=turns))
@@ -77,7 +70,7 @@ def room_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
     thread itself is not linked: its name carries the game's number."""
     if payload.get("reveal") is not True:
         return []
-    cast = game_cast(payload)
+    cast = cast_of_end(payload)
     if cast is not None and "mafia" not in present(cast):
         return []  # a game without mafia had no mafia's room (R43)
     channel = payload.get("mafia_channel")

@@ -13,11 +13,11 @@ from typing import Any, Final
 import attrs
 import discord
 
-from bot.cast_text import cast_values, role_description, win_line
 from bot.endgame import game_over_embeds, game_over_text
 from bot.kinds import Sending, register
 from bot.posts import NOTICE, TOWN, Post, add_list_field, pack, post_text
 from bot.webhooks import split_message
+from core.cast_text import cast_values, role_description, win_line
 from core.i18n import Lang, t
 from core.live import LiveGame
 from core.quoting import quote_player_line, quote_player_text
@@ -109,7 +109,7 @@ def render_role_card(
     lang: Lang, card: RoleCard, schedule: Schedule | None = None, activity: bool = True
 ) -> str:
     """The role card as a forum host's role PM, of this game's sides and roles only (its
-    ``cast``): what the role does, how and until when (``bot/cast_text.py``), how its side
+    ``cast``): what the role does, how and until when (``core/cast_text.py``), how its side
     wins (R15), the hunt for those who hunt (R17, R28-R30), the game's times (R1, R4), the
     activity rules when the game has them off (R52, R53); what every card shares (posting,
     the vote, the note, the activity rules) is said once, in ``/rules``. Then the commands

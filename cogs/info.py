@@ -14,7 +14,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cast_text import guide_for
 from bot.command_i18n import ltext
 from bot.context import game_context
 from bot.errors import UserError
@@ -24,6 +23,7 @@ from bot.tables import table_key
 from bot.webhooks import MESSAGE_LIMIT, split_message
 from cogs._common import PlayerCog, guild_of
 from cogs.reading import game_to_read
+from core.cast_text import guide_for
 from core.i18n import Lang, t
 from core.refusal import Refusal
 from rules.knowledge import commands_now, game_cast, public_roster

@@ -456,7 +456,7 @@ help-later = Later:
 help-quote = `{ $name }` (right-click a post in #game, then Apps → { $name }): answer that post, quoting it.
 help-from_turn_2 = from turn 2 (turn 1 has no lynch and no hunt)
 help-from_time = opens at { $time } ({ $relative })
-# The players' guide as /rules shows it during a game (bot/cast_text.py): the order of a turn's results.
+# The players' guide as /rules shows it during a game (core/cast_text.py): the order of a turn's results.
 guide-order = { $steps }.
 guide-step-delayed = last night's poison
 guide-step-hunt = the hunt

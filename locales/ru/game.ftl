@@ -469,7 +469,7 @@ help-later = Позже:
 help-quote = `{ $name }` (правый клик по посту в #игра, затем Приложения → { $name }): ответить на этот пост, процитировав его.
 help-from_turn_2 = со второго хода (в первый ход нет ни суда Линча, ни охоты)
 help-from_time = откроется в { $time } ({ $relative })
-# The players' guide as /rules shows it during a game (bot/cast_text.py): the order of a turn's results.
+# The players' guide as /rules shows it during a game (core/cast_text.py): the order of a turn's results.
 guide-order = { $steps }.
 guide-step-delayed = яд прошлой ночи
 guide-step-hunt = охота

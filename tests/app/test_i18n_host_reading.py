@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from bot.cast_text import role_description
 from bot.render import role_summary
+from core.cast_text import role_description
 from core.i18n import Lang, catalogue, t
 
 

@@ -13,9 +13,9 @@ from datetime import time
 
 import pytest
 
-from bot.cast_text import role_description, win_line
 from bot.render import command_name, render_role_card, with_dm_header
 from bot.webhooks import MESSAGE_LIMIT
+from core.cast_text import role_description, win_line
 from core.i18n import Lang, catalogue, t
 from rules.knowledge import RoleCard, role_card
 from rules.replay import parse_script

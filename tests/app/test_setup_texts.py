@@ -14,10 +14,10 @@ from functools import cache
 
 import pytest
 
-from bot.cast_text import present
 from bot.endgame import summary_lines
 from bot.render import render, render_role_card
 from cogs.info import rules_pages
+from core.cast_text import present
 from core.i18n import LANGUAGES, Lang, t
 from rules.engine import Game
 from rules.knowledge import role_card

@@ -27,7 +27,7 @@ import discord
 import pytest
 from simcord import BackendError, Env, MemberActor, SetupError
 
-from bot.cast_text import role_description
+from core.cast_text import role_description
 from core.i18n import Lang, catalogue, t
 from core.quoting import quote_player_text
 from tests.e2e.helpers import (

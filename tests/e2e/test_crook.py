@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from simcord import Env
 
-from bot.cast_text import role_description
 from bot.render import command_name
+from core.cast_text import role_description
 from core.i18n import Lang, t
 from tests.e2e.helpers import (
     add_players,
@@ -104,4 +104,4 @@ async def test_R43_R15_a_game_without_mafia_starts_plays_and_ends(simcord_env: E
     await until_deadline(world)
     texts = "\n".join(message_text(m) for m in game_ch.history())
     assert t("en", "winner.town") in texts
-    assert t("en", "gameover.reason.mafia_dead") in texts
+    assert t("en", "gameover.reason.mafia_dead", foes="crook") in texts

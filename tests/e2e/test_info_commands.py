@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from simcord import Env, MemberActor
 
-from bot.cast_text import guide_for
 from bot.render import command_name, role_name
 from bot.webhooks import MESSAGE_LIMIT
 from cogs.info import rules_pages
+from core.cast_text import guide_for
 from core.i18n import Lang, t
 from rules.names import public_order
 from tests.e2e.helpers import (

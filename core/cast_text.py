@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from core.i18n import Lang, has_key, t
 from rules.model import Cause
@@ -34,6 +35,14 @@ def present(cast: Iterable[str] | None) -> frozenset[str]:
 def atoms() -> tuple[str, ...]:
     """Every atom a text may name, in a fixed order (the registry's, then the sides)."""
     return (*ROLES, *SIDES)
+
+
+def cast_of_end(payload: Mapping[str, Any]) -> frozenset[str] | None:
+    """The roles a finished game was dealt, from its end's list of every nickname (the
+    ``game_over`` payload's ``roles``); None for an end without one."""
+    entries = payload.get("roles") or ()
+    cast = frozenset(str(e.get("role")) for e in entries if e.get("role"))
+    return cast or None
 
 
 def _code(parts: Iterable[str]) -> str:
