@@ -411,7 +411,7 @@ def _request_fate(state: GameState, result: TurnResult, req: Request) -> dict[st
     if req.do == "vote":
         return {"fate": _vote_fate(state, result, req)}
     if req.do == "hunt":
-        return {"fate": "attack", "hits": _hunt_fates(result, req)}
+        return _hunt_fates(state, result, req)
     role = state.players[req.by].role_cls
     decided = role.request_fate(state, result, req)
     if decided is not None:
@@ -422,8 +422,18 @@ def _request_fate(state: GameState, result: TurnResult, req: Request) -> dict[st
     return {"fate": "done"}
 
 
-def _hunt_fates(result: TurnResult, req: Request) -> list[dict[str, Any]]:
-    """R28-R30: the hunted player killed, the hunter killed instead, or another hunt first."""
+def _hunt_fates(state: GameState, result: TurnResult, req: Request) -> dict[str, Any]:
+    """R28-R30: the hunted player killed, the hunter killed instead, or why the hunt was not
+    carried out: the hunter was dead before it (step 0) or no longer town (a Foundling
+    converted at step 0), the target was already dead, or another hunt came first."""
+    before_hunt = {d.player for d in result.deaths if d.step is Step.DELAYED_DEATHS}
+    if req.by in before_hunt:
+        return {"fate": "dead"}
+    carried = any(d.cause in ("hunt", "hunt_backfire") and d.by == (req.by,) for d in result.deaths)
+    if not carried and any(
+        c.player == req.by and c.step is Step.DELAYED_DEATHS for c in result.conversions
+    ):
+        return {"fate": "role"}  # R22: a Foundling converted at step 0 no longer hunts
     out: list[dict[str, Any]] = []
     for target in req.named():
         died = any(
@@ -431,13 +441,18 @@ def _hunt_fates(result: TurnResult, req: Request) -> list[dict[str, Any]]:
             for d in result.deaths
         )  # of the hunt itself: the hunter may have voted for a player the lynch hanged
         backfire = any(d.player == req.by and d.cause == "hunt_backfire" for d in result.deaths)
+        was_dead = target in before_hunt or (
+            not state.alive(target) and not any(d.player == target for d in result.deaths)
+        )
         if died:
             out.append({"target": target, "fate": "killed"})  # R29
         elif backfire:
             out.append({"target": target, "fate": "backfire"})  # R30
+        elif was_dead:
+            out.append({"target": target, "fate": "dead"})  # dead before the hunt
         else:
             out.append({"target": target, "fate": "not_carried"})  # R28
-    return out
+    return {"fate": "attack", "hits": out}
 
 
 def _vote_fate(state: GameState, result: TurnResult, req: Request) -> str:

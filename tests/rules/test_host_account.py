@@ -135,3 +135,24 @@ def test_R22_a_foundling_the_mafia_named_and_the_lynch_hanged_died_of_the_lynch(
         {"target": "Fou", "fate": "immune", "protector": None}
     ]
     assert fates[("Kes", "hunt")]["hits"] == [{"target": "Fou", "fate": "backfire"}]
+
+
+def test_R28_a_hunt_not_carried_out_says_why() -> None:
+    """A hunter poisoned dead at step 0 did not hunt (not "another hunt came first"); a hunt
+    on a player poisoned dead at step 0 met a dead man; a later hunt lost to the first."""
+    game = Game.new(PLAYERS)
+    _submit(game, "Mani poison Owl")
+    game.resolve_and_finish()
+    _submit(game, "Owl hunt Boss", "Kes hunt Imp", "Com hunt Boss")
+    result = game.resolve()
+    fates = _fates(host_account(game.state, result).payload)
+    assert fates[("Owl", "hunt")]["fate"] == "dead"
+    assert fates[("Kes", "hunt")]["hits"] == [{"target": "Imp", "fate": "killed"}]
+    assert fates[("Com", "hunt")]["hits"] == [{"target": "Boss", "fate": "not_carried"}]
+    game = Game.new(PLAYERS)
+    _submit(game, "Mani poison Boss")
+    game.resolve_and_finish()
+    _submit(game, "Kes hunt Boss")
+    result = game.resolve()
+    fates = _fates(host_account(game.state, result).payload)
+    assert fates[("Kes", "hunt")]["hits"] == [{"target": "Boss", "fate": "dead"}]
