@@ -222,7 +222,7 @@ picture-mark-other = другое
 picture-failed = Не удалось нарисовать итоговую картинку игры №{ $game }: финальное объявление ушло без неё.
 card-title = Вы — **{ $nick }**, { $role }.
 card-verbs = Ваши команды: { $verbs }
-card-team = Мафия: { $team }
+card-team = Клан: { $team }
 card-commissar = Комиссар — { $commissar }.
 card-dead = Вы погибли: писать в #игра по-прежнему можно, но уже как призрак.
 # The parts of every role card after the role's own description (bot/render.py).
