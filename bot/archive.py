@@ -342,6 +342,16 @@ def build_archive(
         seen = replayed.get(number, _Replayed())
         checks: list[str] = []
         for a in seen.private:
+            if a.kind == "check_none":  # R21, R39: told that the check got no answer
+                text = t(
+                    lang,
+                    "archive.check",
+                    commissar=a.audience,
+                    target=a.payload["target"],
+                    answer=t(lang, "archive.answer.none"),
+                )
+                if text not in checks:
+                    checks.append(text)
             if a.kind == "check":
                 answer = "mafia" if a.payload.get("result") == "mafia" else "not_mafia"
                 text = t(

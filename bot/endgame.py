@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.posts import LONER, MAFIA, NEUTRAL, NOTICE, TOWN, Post, add_list_field, clip, pack
+from core.cast_text import cast_of_end, cast_values, present
 from core.i18n import Lang, t
 from rules.announce import roster_in_public_order
 from rules.win import loner_winners
@@ -48,7 +49,8 @@ def summary_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
     """Why the game ended (R15, or the host), how long it lasted, and when (if known)."""
     winner = payload.get("winner")
     reason = payload.get("reason") or ("host_ended" if winner is None else "unknown")
-    lines = [t(lang, f"gameover.reason.{reason}")]
+    # The sides of this game only (R15, R43): its cast is the roles its end lists.
+    lines = [t(lang, f"gameover.reason.{reason}", **cast_values(lang, cast_of_end(payload)))]
     turns = payload.get("turns")
     if isinstance(turns, int) and turns > 0:
         lines.append(t(lang, "gameover.length", turns=turns))
@@ -68,6 +70,9 @@ def room_lines(lang: Lang, payload: Mapping[str, Any]) -> list[str]:
     thread itself is not linked: its name carries the game's number."""
     if payload.get("reveal") is not True:
         return []
+    cast = cast_of_end(payload)
+    if cast is not None and "mafia" not in present(cast):
+        return []  # a game without mafia had no mafia's room (R43)
     channel = payload.get("mafia_channel")
     where = f"<#{int(channel)}>" if channel else "#" + t(lang, "channel.mafia")
     return [t(lang, "gameover.mafia_room", room=where)]

@@ -17,6 +17,7 @@ from bot.endgame import game_over_embeds, game_over_text
 from bot.kinds import Sending, register
 from bot.posts import NOTICE, TOWN, Post, add_list_field, pack, post_text
 from bot.webhooks import split_message
+from core.cast_text import cast_values, role_description, win_line
 from core.i18n import Lang, t
 from core.live import LiveGame
 from core.quoting import quote_player_line, quote_player_text
@@ -24,7 +25,7 @@ from rules.downtime import Downtime
 from rules.knowledge import PublicRoster, RoleCard, role_card
 from rules.model import Phase, Request
 from rules.pipeline import inactivity
-from rules.roles import INTERNAL_ROLES, ROLES, Role, verb_spec
+from rules.roles import INTERNAL_ROLES, ROLES, Faction, Role, verb_spec
 from rules.schedule import WEEKDAYS, Schedule
 
 log = logging.getLogger(__name__)
@@ -45,10 +46,10 @@ def role_name(lang: Lang, role: str) -> str:
     return t(lang, cls.name_key() if cls is not None else f"role.{role}")
 
 
-def role_about(lang: Lang, role: str) -> str:
-    """What the role card says the role does (`Role.card_key`)."""
+def role_about(lang: Lang, role: str, cast: frozenset[str] | None = None) -> str:
+    """What the role card says the role does (`Role.card_key`), in a game of ``cast``."""
     cls = _role(role)
-    return t(lang, cls.card_key() if cls is not None else f"card.about.{role}")
+    return role_description(lang, cls.card_key() if cls is not None else f"card.about.{role}", cast)
 
 
 def verb_name(lang: Lang, verb: str) -> str:
@@ -134,26 +135,37 @@ def schedule_hours(lang: Lang, schedule: Schedule) -> str | None:
 def render_role_card(
     lang: Lang, card: RoleCard, schedule: Schedule | None = None, activity: bool = True
 ) -> str:
-    """The role card as a forum host's role PM: the role's full description, the day, the hunt
-    (who may hunt and its risk, R17, R28-R30), the times of the game's ``schedule`` (R1, R4),
-    the activity rules (R52, R53; ``activity``: the game applies them) and the commands by the
-    reader's names; then the mafia or the commissar known."""
+    """The role card as a forum host's role PM, of this game's sides and roles only (its
+    ``cast``): what the role does, how and until when (``core/cast_text.py``), how its side
+    wins (R15), the hunt for those who hunt (R17, R28-R30), the game's times (R1, R4), the
+    activity rules when the game has them off (R52, R53); what every card shares (posting,
+    the vote, the note, the activity rules) is said once, in ``/rules``. Then the commands
+    by the reader's names, and the clan with each member's role (R14) or the commissar
+    known (R19)."""
+    cls = _role(card.role)
+    key = cls.card_key() if cls is not None else f"card.about.{card.role}"
+    values = cast_values(lang, card.cast)
     sections = [
         t(lang, "card.title", nick=card.nick, role=role_name(lang, card.role)),
-        role_about(lang, card.role),
-        t(lang, "card.day"),
+        role_description(lang, key, card.cast),
     ]
+    if "kill" in card.verbs:  # R23, R36: every mafia member's kill
+        sections.append(t(lang, "card.kill", **values))
+    side = card.faction
+    if cls is not None and cls.shown_faction() is Faction.LONER:
+        side = cls.wins_as()
+    sections.append(win_line(lang, side, card.cast))
     if "hunt" in card.verbs:
-        hunt = t(lang, "card.hunt")
+        hunt = t(lang, "card.hunt", **values)
         if set(card.verbs) - _NOT_ABILITIES:
             hunt += " " + t(lang, "card.hunt_or_ability")
         sections.append(hunt)
     else:
         sections.append(t(lang, "card.no_hunt"))
-    sections += [
-        card_times(lang, schedule),
-        t(lang, "card.activity" if activity else "card.activity_off"),
-    ]
+    sections.append(card_times(lang, schedule))
+    if not activity:
+        sections.append(t(lang, "card.activity_off"))
+    sections.append(t(lang, "card.rules", rules=command_name(lang, "rules")))
     lines = [
         t(
             lang,
@@ -161,7 +173,13 @@ def render_role_card(
             verbs=", ".join(command_name(lang, v) for v in card.verbs if v != "post"),
         )
     ]
-    if card.team:
+    if card.clan:
+        members = ", ".join(
+            t(lang, "card.clan_member", nick=nick, role=role_name(lang, role))
+            for nick, role in card.clan
+        )
+        lines.append(t(lang, "card.team", team=members))
+    elif card.team:
         lines.append(t(lang, "card.team", team=", ".join(card.team)))
     if card.commissar is not None:
         lines.append(t(lang, "card.commissar", commissar=card.commissar))
@@ -279,6 +297,11 @@ def _verdict_lines(
             lines.append(t(lang, "lynch.no_votes"))
     if "threshold" in lynch:
         lines.append(threshold_line(lang, lynch, threshold))
+    dead_voters = lynch.get("dead_voters")
+    if dead_voters and isinstance(dead_voters, list):  # R32, with the voters (R34)
+        lines.append(t(lang, "dawn.dead_voters", voters=", ".join(dead_voters)))
+    elif dead_voters:  # R32, counts only (R54)
+        lines.append(t(lang, "dawn.dead_voters_totals", count=int(dead_voters)))
     tie = lynch.get("tie")
     if tie and chosen:
         tied = ", ".join(tie.get("tied") or ())
@@ -508,6 +531,8 @@ TextRenderer = Callable[[Lang, Mapping[str, Any]], str]
 TEXT_KINDS: dict[str, TextRenderer] = {
     "game_over": game_over_text,  # the same facts as its embeds, as lines (bot/endgame.py)
     "check": _check_text,
+    # R21, R39: one text whatever the cause (a block, a dead candidate), never which.
+    "check_none": _keyed("check.none", "turn", "target"),
     "note": _note_text,
     "pistol": _pistol_text,
     "deprived": lambda lang, p: t(lang, "announce.deprived", turn=int(p["turn"])),  # R54

@@ -23,9 +23,10 @@ from bot.tables import table_key
 from bot.webhooks import MESSAGE_LIMIT, split_message
 from cogs._common import PlayerCog, guild_of
 from cogs.reading import game_to_read
+from core.cast_text import guide_for
 from core.i18n import Lang, t
 from core.refusal import Refusal
-from rules.knowledge import commands_now, public_roster
+from rules.knowledge import commands_now, game_cast, public_roster
 from rules.schedule import hunt_opens_at
 
 #: The rules for players, one file per language (docs/rules.en.md, docs/rules.ru.md).
@@ -62,10 +63,13 @@ def unwrapped(text: str) -> str:
 
 
 @cache
-def rules_pages(lang: Lang) -> tuple[str, ...]:
-    """The rules document in ``lang``, in pages that fit a Discord message with the footer.
-    A page holds whole paragraphs; only a paragraph longer than a page is cut."""
-    text = unwrapped((RULES_DIR / f"rules.{lang}.md").read_text(encoding="utf-8"))
+def rules_pages(lang: Lang, cast: frozenset[str] | None = None) -> tuple[str, ...]:
+    """The rules document in ``lang`` for a game of ``cast`` (its sides and roles only, its
+    win conditions and order of results; None: outside a game, every role), in pages that
+    fit a Discord message with the footer. A page holds whole paragraphs; only a paragraph
+    longer than a page is cut."""
+    source = (RULES_DIR / f"rules.{lang}.md").read_text(encoding="utf-8")
+    text = unwrapped(guide_for(lang, source, cast))
     limit = MESSAGE_LIMIT - FOOTER_ROOM
     paragraphs: list[str] = []
     for paragraph in text.split("\n\n"):
@@ -102,9 +106,16 @@ class InfoCog(PlayerCog, name="Info"):
     async def rules_command(
         self, interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 99] = 1
     ) -> None:
-        """One page of the rules in the reader's language; a page past the end is the last."""
+        """One page of the rules in the reader's language, for the table's game if one runs
+        (its sides and roles only); a page past the end is the last."""
         lang = await reader_language(self.ctx.store, interaction)
-        pages = rules_pages(lang)
+        cast = None
+        if interaction.guild is not None:
+            key = await table_key(self.ctx.store, interaction)
+            game = self.ctx.service.game_in(key) or await self.ctx.service.held_game(key)
+            if game is not None:
+                cast = game_cast(game.public_state)
+        pages = rules_pages(lang, cast)
         number = min(page, len(pages))
         footer = t(lang, "rules.page", page=number, pages=len(pages))
         if number < len(pages):

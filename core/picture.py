@@ -28,6 +28,7 @@ from typing import Any, Final
 import attrs
 from PIL import Image, ImageDraw, ImageFont
 
+from core.cast_text import cast_of_end, cast_values
 from core.history import FinishedGame
 from core.i18n import Lang, t
 from rules.announce import roster_in_public_order
@@ -117,6 +118,7 @@ class PictureData:
     rows: tuple[Row, ...]
     votes: Mapping[tuple[str, int], int]  # (nickname, turn) -> lynch votes received
     hanged: frozenset[tuple[str, int]]
+    cast: frozenset[str] | None = None  # the roles dealt: the reason names only their sides
 
 
 def _faction(role: str) -> str:
@@ -166,6 +168,7 @@ def picture_data(game: FinishedGame) -> PictureData:
         rows=tuple(rows),
         votes=votes,
         hanged=frozenset(hanged),
+        cast=cast_of_end(summary),
     )
 
 
@@ -330,7 +333,7 @@ def draw_picture(data: PictureData, lang: Lang) -> bytes:
     if data.table:  # a long table name is cut, the game and its length stay
         room = width - 2 * margin - sub_font.getlength(" · " + place)
         place = f"{clip_text(data.table, sub_font, max(room, 60))} · {place}"
-    reason = t(lang, f"gameover.reason.{data.reason}")
+    reason = t(lang, f"gameover.reason.{data.reason}", **cast_values(lang, data.cast))
     reason_lines = _wrap(reason, sub_font, width - 2 * margin, 2)
 
     top = margin

@@ -16,7 +16,7 @@ import attrs
 from rules.downtime import Downtime
 from rules.model import Death, GameState, Phase, Request, TurnResult
 from rules.names import collation_key, public_order
-from rules.roles import Step, role_classes
+from rules.roles import STEP_ORDER, Step, role_classes
 from rules.roles.base import attack_hits
 from rules.roles.registry import overriding
 from rules.win import win_reason
@@ -84,11 +84,24 @@ def _lynch_view(result: TurnResult) -> dict[str, Any] | None:
         "electorate": lynch.electorate,
         "threshold": lynch.threshold,
     }
+    # R32: the votes of players who died earlier in this resolution (poisoned, hunted, killed
+    # in the night) still count; the results say so, lest a tie they broke read as a bug.
+    lynch_step = STEP_ORDER.index(Step.LYNCH)
+    died_before = {
+        d.player
+        for d in result.deaths
+        if d.step is not None and STEP_ORDER.index(d.step) < lynch_step
+    }
+    dead_voters = public_order(
+        v for voters in lynch.votes.values() for v in voters if v in died_before
+    )
     if lynch.public == "full":  # R34: who voted for whom
+        view["dead_voters"] = dead_voters
         view["votes"] = {cand: list(voters) for cand, voters in _by_votes(lynch.votes)}
         view["uncounted"] = list(lynch.uncounted)
         view["tie"] = {"tied": list(lynch.tied), "by": lynch.tie_voter} if lynch.tied else None
     else:  # R54: totals only
+        view["dead_voters"] = len(dead_voters)
         view["totals"] = {cand: len(voters) for cand, voters in _by_votes(lynch.votes)}
         view["uncounted"] = len(lynch.uncounted)
         view["tie"] = {"tied": list(lynch.tied)} if lynch.tied else None
@@ -169,7 +182,13 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
     ]
     for check in result.checks:
         if check.result is None:
-            continue  # no answer (R21, R39)
+            # R21, R39: no answer; a commissar alive at dusk is told so, never why (one
+            # text for a block and a dead candidate), and the sergeant gets no copy.
+            for nick in check.recipients:
+                out.append(
+                    Announcement("check_none", nick, {"turn": result.turn, "target": check.target})
+                )
+            continue
         payload = {
             "turn": result.turn,
             "target": check.target,
@@ -393,7 +412,7 @@ def _request_fate(state: GameState, result: TurnResult, req: Request) -> dict[st
     if req.do == "vote":
         return {"fate": _vote_fate(state, result, req)}
     if req.do == "hunt":
-        return {"fate": "attack", "hits": _hunt_fates(result, req)}
+        return _hunt_fates(state, result, req)
     role = state.players[req.by].role_cls
     decided = role.request_fate(state, result, req)
     if decided is not None:
@@ -404,19 +423,37 @@ def _request_fate(state: GameState, result: TurnResult, req: Request) -> dict[st
     return {"fate": "done"}
 
 
-def _hunt_fates(result: TurnResult, req: Request) -> list[dict[str, Any]]:
-    """R28-R30: the hunted player killed, the hunter killed instead, or another hunt first."""
+def _hunt_fates(state: GameState, result: TurnResult, req: Request) -> dict[str, Any]:
+    """R28-R30: the hunted player killed, the hunter killed instead, or why the hunt was not
+    carried out: the hunter was dead before it (step 0) or no longer town (a Foundling
+    converted at step 0), the target was already dead, or another hunt came first."""
+    before_hunt = {d.player for d in result.deaths if d.step is Step.DELAYED_DEATHS}
+    if req.by in before_hunt:
+        return {"fate": "dead"}
+    carried = any(d.cause in ("hunt", "hunt_backfire") and d.by == (req.by,) for d in result.deaths)
+    if not carried and any(
+        c.player == req.by and c.step is Step.DELAYED_DEATHS for c in result.conversions
+    ):
+        return {"fate": "role"}  # R22: a Foundling converted at step 0 no longer hunts
     out: list[dict[str, Any]] = []
     for target in req.named():
-        died = any(d.player == target and req.by in d.by and d.step for d in result.deaths)
+        died = any(
+            d.player == target and d.cause == "hunt" and req.by in d.by and d.step
+            for d in result.deaths
+        )  # of the hunt itself: the hunter may have voted for a player the lynch hanged
         backfire = any(d.player == req.by and d.cause == "hunt_backfire" for d in result.deaths)
+        was_dead = target in before_hunt or (
+            not state.alive(target) and not any(d.player == target for d in result.deaths)
+        )
         if died:
             out.append({"target": target, "fate": "killed"})  # R29
         elif backfire:
             out.append({"target": target, "fate": "backfire"})  # R30
+        elif was_dead:
+            out.append({"target": target, "fate": "dead"})  # dead before the hunt
         else:
             out.append({"target": target, "fate": "not_carried"})  # R28
-    return out
+    return {"fate": "attack", "hits": out}
 
 
 def _vote_fate(state: GameState, result: TurnResult, req: Request) -> str:

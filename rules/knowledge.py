@@ -22,14 +22,26 @@ class RoleCard:
     team: tuple[str, ...]  # the mafia: every member's nickname (R14)
     commissar: str | None  # the sergeant: the commissar's nickname (R19)
     alive: bool
+    # The mafia as a host tells it (R14): each member's nickname and role, in `team`'s order.
+    clan: tuple[tuple[str, str], ...] = ()
+    # The roles of the game's setup (public: the role list is published, R43), so the card
+    # speaks of the sides and roles of this game only; None: not known (every role).
+    cast: frozenset[str] | None = None
+
+
+def game_cast(state: GameState) -> frozenset[str]:
+    """The roles the game was dealt (its published role list, R43): the setup's codes."""
+    return frozenset(p.original_role for p in state.players.values())
 
 
 def role_card(state: GameState, nick: str) -> RoleCard:
     player = state.players[nick]
     cls = player.role_cls
     team: tuple[str, ...] = ()
+    clan: tuple[tuple[str, str], ...] = ()
     if cls.faction is Faction.MAFIA:
         team = tuple(public_order(p.nick for p in state.players.values() if p.is_mafia))
+        clan = tuple((nick, state.players[nick].role) for nick in team)
     verbs = sorted(COMMON_VERBS | cls.verbs | ({"hunt"} if cls.may_hunt() else set()))
     return RoleCard(
         nick=nick,
@@ -39,6 +51,8 @@ def role_card(state: GameState, nick: str) -> RoleCard:
         team=team,
         commissar=cls.known_commissar(state),
         alive=player.alive,
+        clan=clan,
+        cast=game_cast(state),
     )
 
 

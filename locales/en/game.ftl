@@ -17,71 +17,92 @@ review-published = The results of turn { $turn } are published.
 review-status = The host is writing up the results: the next turn opens when they are published (at the latest { $until }).
 role-villager = Villager
 card-about-villager =
-    You are a Villager (vanilla Town). You have no power: your weapons are your posts and your vote. Find the mafia in the discussion: question the players you suspect and explain your vote.
-    Town wins when no mafia and no Poisoner are left alive.
+    You are a Villager (vanilla Town). You have no power: your weapons are your posts and your vote. Find { $foes ->
+        [mafia] the mafia
+        [mafia_maniac] the mafia and the Poisoner
+        [mafia_crook] the mafia and the Crook
+        [mafia_maniac_crook] the mafia, the Poisoner and the Crook
+        [maniac] the Poisoner
+        [crook] the Crook
+       *[maniac_crook] the Poisoner and the Crook
+    } in the discussion: question the players you suspect and explain your vote.
 role-mafioso = Mafioso
-card-about-mafioso =
-    You are a Mafioso. You know the whole mafia, and you share a private room with them. By day, pass yourself off as Town.
-    Each night the mafia kill one player (/kill): everyone who sends a kill request must name the same player, or nobody dies; a member who sends nothing is not counted. The mafia's room shows whom each member names right now. The host may grant the mafia a double kill: then /kill takes a second target.
-    Mafia wins when the living mafia are at least as many as the living Town, and the Poisoner is dead.
+card-about-mafioso = You are a Mafioso. You know the whole family, and the family has a private room of its own. By day, pass yourself off as Town.
 role-boss = Boss
-card-about-boss =
-    You are the Boss, the head of the mafia. You know the whole mafia, and you share a private room with them. By day, pass yourself off as Town.
-    Each night the mafia kill one player (/kill): everyone who sends a kill request must name the same player, or nobody dies; a member who sends nothing is not counted. The host may grant a double kill: then /kill takes a second target.
-    Unlike a Godfather, you check as mafia to the Cop. If the game has a Foundling, he joins the mafia when you die.
-    Mafia wins when the living mafia are at least as many as the living Town, and the Poisoner is dead.
+card-about-boss = You are the Boss, the head of the mafia. You know the whole family, and the family has a private room of its own. By day, pass yourself off as Town.
+card-about-boss-with-commissar = Unlike a Godfather, you check as mafia to the Cop.
+card-about-boss-with-foundling = This game has a Foundling: when you die, he joins the mafia.
 role-troublemaker = Framer
-card-about-troublemaker =
-    You are the Framer (the forum's Troublemaker), a member of the mafia. You know the whole mafia, and you share a private room with them. By day, pass yourself off as Town.
-    Each night the mafia kill one player (/kill): everyone who sends a kill request must name the same player, or nobody dies.
-    You may also frame one player each night (/slander): if the Cop checks him that same night, the answer is "mafia".
-    Mafia wins when the living mafia are at least as many as the living Town, and the Poisoner is dead.
+card-about-troublemaker = You are the Framer (the forum's Troublemaker), a member of the mafia. You know the whole family, and the family has a private room of its own. By day, pass yourself off as Town.
+card-about-troublemaker-with-commissar = Each night you may also frame one player (/slander): if the Cop checks him that same night, the answer is "mafia".
+card-about-troublemaker-without-commissar = You may frame a player (/slander), but in this game it does nothing: nobody checks anyone.
 role-commissar = Cop
 card-about-commissar =
-    You are the Cop (the forum's Commissar), Town. Each night, check one living player (/check): you alone learn whether he is mafia or not. If he is killed that same night, you also learn who killed him and how. The answer comes even if you die that night.
-    You carry a pistol. When you are killed (lynch, mafia, poison, injection, a failed hunt), you get one hour (one minute in a fast game) to shoot one living player (/shoot), who dies with you.
-    If the game has a Sergeant, he knows you, gets a copy of every answer, and takes over when you die.
-    Town wins when no mafia and no Poisoner are left alive.
+    You are the Cop (the forum's Commissar), Town. Each night, check one living player (/check): the host answers you alone{ $mafia ->
+        [yes] : mafia or not
+       *[no] , and in this game the answer is always "not mafia"
+    }. If he is killed that same night, you also learn who killed him and how. The answer comes even if you die that night.
+    If your check gets no answer ({ $prostitute ->
+        [yes] your target was already dead, or the Roleblocker blocked you
+       *[no] your target was already dead
+    }), the host tells you so in the morning.
+    You carry a pistol. When you are killed ({ $causes }), you get one hour (one minute in a fast game) to shoot one living player (/shoot), who dies with you.
+card-about-commissar-with-sergeant = This game has a Sergeant: he knows you, gets a copy of every answer, and takes over when you die.
 role-sergeant = Sergeant
 card-about-sergeant =
     You are the Sergeant, Town. From the start you know who the Cop is, and you privately get every answer he gets. You do not check anyone yourself.
     When the Cop dies, you take his place: you check a player each night (/check) and carry his pistol.
-    Town wins when no mafia and no Poisoner are left alive.
 role-doctor = Doctor
 card-about-doctor =
-    You are the Doctor, Town. Each night, heal one living player, yourself included (/heal): that night the mafia cannot kill him and the Poisoner cannot poison him. A heal never saves anyone from the lynch, a hunt, the pistol or an injection.
+    You are the Doctor, Town. Each night, heal one living player, yourself included (/heal): { $threat ->
+        [mafia_maniac] that night the mafia cannot kill him and the Poisoner cannot poison him
+        [mafia] that night the mafia cannot kill him
+        [maniac] that night the Poisoner cannot poison him
+       *[none] though in this game nobody but you attacks at night, so there is nothing to heal yet
+    }. A heal never saves anyone from the lynch, a hunt or an injection{ $commissar ->
+        [yes] , nor from the pistol
+       *[no] {""}
+    }.
     You may not heal the same player two turns running, yourself included; a turn without a heal breaks the chain.
     Once per game you may give a lethal injection instead (/inject): the target dies whatever his role. It is used up only when it kills.
-    Town wins when no mafia and no Poisoner are left alive.
 role-prostitute = Roleblocker
-card-about-prostitute =
-    You are the Roleblocker (the forum's Prostitute), Town. Each night, choose one player (/block): his night action does nothing that night (a check, a heal, an injection, a kill, a frame, a poison), and he is not told why. Your block is resolved before every other night action.
-    Town wins when no mafia and no Poisoner are left alive.
+card-about-prostitute = You are the Roleblocker (the forum's Prostitute), Town. Each night, choose one player (/block): his night action does nothing that night ({ $blocks }). Your block is resolved before every other night action.
+card-about-prostitute-with-commissar = A blocked Cop is only told in the morning that his check got no answer; nobody else is told anything.
+card-about-prostitute-without-commissar = The player you block is told nothing.
 role-foundling = Foundling
 card-about-foundling =
-    You are a Villager (vanilla Town). You have no power: your weapons are your posts and your vote. Find the mafia in the discussion: question the players you suspect and explain your vote.
-    Town wins when no mafia and no Poisoner are left alive.
+    You are a Villager (vanilla Town). You have no power: your weapons are your posts and your vote. Find { $foes ->
+        [mafia] the mafia
+        [mafia_maniac] the mafia and the Poisoner
+        [mafia_crook] the mafia and the Crook
+        [mafia_maniac_crook] the mafia, the Poisoner and the Crook
+        [maniac] the Poisoner
+        [crook] the Crook
+       *[maniac_crook] the Poisoner and the Crook
+    } in the discussion: question the players you suspect and explain your vote.
 role-converted_foundling = Foundling (turned mafia)
-card-about-converted_foundling =
-    The Boss is dead and you have joined the mafia: you are the Foundling, and now mafia in every respect. You know the whole mafia and post in its room; each night the mafia kill one player (/kill), and everyone who sends a kill request must name the same player. If you die, you are revealed as the Foundling.
-    Mafia wins when the living mafia are at least as many as the living Town, and the Poisoner is dead.
+card-about-converted_foundling = The Boss is dead and you have joined the mafia: you are the Foundling, and now mafia in every respect. You know the whole family and post in its room. If you die, you are revealed as the Foundling.
 role-promoted_sergeant = Cop (promoted Sergeant)
 card-about-promoted_sergeant =
-    The Cop is dead and you, the Sergeant, have taken his place. Each night, check one living player (/check): mafia or not; if he is killed that same night, you also learn who killed him and how.
-    You now carry the pistol: when you are killed, you get one hour (one minute in a fast game) to shoot one living player (/shoot). If you die, you are revealed as the Sergeant.
-    Town wins when no mafia and no Poisoner are left alive.
+    The Cop is dead and you, the Sergeant, have taken his place. Each night, check one living player (/check): the host answers you alone{ $mafia ->
+        [yes] : mafia or not
+       *[no] , and in this game the answer is always "not mafia"
+    }; if he is killed that same night, you also learn who killed him and how. If your check gets no answer, the host tells you so in the morning.
+    You now carry the pistol: when you are killed ({ $causes }), you get one hour (one minute in a fast game) to shoot one living player (/shoot). If you die, you are revealed as the Sergeant.
 role-maniac = Poisoner
-card-about-maniac =
-    You are the Poisoner (the forum's maniac), a third-party killer who plays alone, like a Serial Killer. Each night you may poison one living player (/poison). Your victim notices nothing: he lives one more day, posts and votes, and dies at the start of the next resolution; his vote of that day counts. If the Doctor heals him the night you poison him, the poison fails.
-    The Cop's check shows you as "not mafia".
-    You win if you are alive and at most one other player is.
+card-about-maniac = You are the Poisoner (the forum's maniac), a third-party killer who plays alone, like a Serial Killer. Each night you may poison one living player (/poison). Your victim notices nothing: he lives one more day, posts and votes, and dies at the start of the next resolution; his vote of that day counts.
+card-about-maniac-with-doctor = If the Doctor heals him the night you poison him, the poison fails.
+card-about-maniac-with-commissar = The Cop's check shows you as "not mafia".
 role-crook = Crook
 card-about-crook =
-    You are the Crook, a third-party player: you play for yourself alone, neither for Town nor for the mafia.
-    From turn 2 on, each turn you may steal the lynch vote of one other living player. At the lynch his vote counts for the player you voted for yourself, and the published tally lists it under his nickname, as if he had voted that way. So vote yourself: without a vote of your own, the stolen vote is simply lost. A player who has not voted has nothing to steal.
-    The theft is a night ability: if the Roleblocker blocks you that night, you steal nothing. The Cop's check shows you as not mafia.
-    You cannot hunt; you vote like everyone else.
-    You win alone when you are alive and at most one other player is. Left alone with the Poisoner, you lose to him.
+    You are the Crook, a third-party player: you play for yourself alone, { $mafia ->
+        [yes] neither for Town nor for the mafia
+       *[no] not for Town
+    }.
+    From turn 2 on, each turn you may steal the lynch vote of one other living player (/steal). At the lynch his vote counts for the player you voted for yourself, and the published tally lists it under his nickname, as if he had voted that way. So vote yourself: without a vote of your own, the stolen vote is simply lost. A player who has not voted has nothing to steal.
+card-about-crook-with-prostitute = The theft is a night action: if the Roleblocker blocks you that night, you steal nothing.
+card-about-crook-with-maniac = If only you and the Poisoner are left, the Poisoner wins.
+card-about-crook-with-commissar = The Cop's check shows you as "not mafia".
 verb-vote = vote
 verb-hunt = hunt
 verb-note = death note
@@ -141,8 +162,23 @@ winner-draw = Nobody survived: a draw.
 winner-none = The host ended the game.
 reveal-alive = { $nick }: { $role }, alive
 reveal-dead = { $nick }: { $role }, { $cause } on turn { $turn }
-gameover-reason-mafia_dead = No mafia and no third party are left alive.
-gameover-reason-parity = The mafia have reached parity with Town.
+gameover-reason-mafia_dead =
+    { $foes ->
+        [mafia] Every mafioso is dead.
+        [mafia_maniac] The mafia and the Poisoner are all dead.
+        [mafia_crook] The mafia and the Crook are all dead.
+        [mafia_maniac_crook] The mafia, the Poisoner and the Crook are all dead.
+        [maniac] The Poisoner is dead.
+        [crook] The Crook is dead.
+       *[maniac_crook] Both the Poisoner and the Crook are dead.
+    }
+gameover-reason-parity =
+    The mafia have reached parity with Town{ $loners ->
+        [maniac] {" "}and the Poisoner is dead
+        [crook] {" "}and the Crook is dead
+        [maniac_crook] {" "}and both the Poisoner and the Crook are dead
+       *[none] {""}
+    }.
 gameover-reason-maniac_last = The Poisoner is alive with at most one other player left.
 gameover-reason-crook_last = The Crook is alive with at most one other player left.
 gameover-reason-all_dead = Nobody is left alive.
@@ -186,8 +222,11 @@ card-team = Your mafia team: { $team }
 card-commissar = Your Cop is { $commissar }.
 card-dead = You are dead. You may still post, as a ghost.
 # The parts of every role card after the role's own description (bot/render.py).
-card-day = By day: post in #game under your nickname (/say, /post). From Day 2, vote in the lynch (/vote): the player with the most votes is lynched, provided he has at least a quarter of the votes of those voting. Once per game you may write a death note to one player (/note): he gets it if the mafia kill you or you are lynched.
-card-hunt = The hunt (from Day 2): /hunt a player. If he is mafia, he dies; if not (Town, or the Poisoner), you die instead. Only the first hunt of a turn is carried out, and nobody learns who hunted.
+card-hunt =
+    Hunt (from Day 2): /hunt a player. { $mafia ->
+        [yes] If he is mafia, he dies; if not, you do.
+       *[no] In this game there is nobody worth hunting: whoever you pick, you die yourself.
+    } Only a turn's first hunt is carried out. A successful hunter stays unknown; a failed hunter's death is announced to everyone, but never whom he hunted.
 card-hunt_or_ability = A hunt or your night action: one or the other each turn; sending one withdraws the other.
 card-no_hunt = You cannot hunt.
 card-times = Times (the game's time zone): requests are accepted until 21:00, hunts from 12:00, and the results are posted at 21:00. In a fast game a turn lasts a few minutes and hunts open halfway through it. /status shows the deadline.
@@ -218,8 +257,35 @@ weekday-thu = Thu
 weekday-fri = Fri
 weekday-sat = Sat
 weekday-sun = Sun
-card-activity = Activity rules (unless the host turned them off): a player who posts nothing in #game during a turn is modkilled; a player who misses the lynch vote twice in the game is modkilled. You may skip your night action.
 card-activity_off = The activity rules are off in this game: nobody is modkilled for silence or missed votes. Vote anyway.
+card-kill = Each night the mafia kill one player (/kill): everyone who sends a kill request must name the same player, or nobody dies; a member who sends nothing is not counted. The family's room shows whom each member names right now. If the dead start hinting to the living who is who, the host may grant the mafia a double kill: then /kill takes a second target.
+card-win-town =
+    Town wins when { $foes ->
+        [mafia] every mafioso is dead
+        [mafia_maniac] the mafia and the Poisoner are all dead
+        [mafia_crook] the mafia and the Crook are all dead
+        [mafia_maniac_crook] the mafia, the Poisoner and the Crook are all dead
+        [maniac] the Poisoner is dead
+        [crook] the Crook is dead
+       *[maniac_crook] both the Poisoner and the Crook are dead
+    }.
+card-win-mafia =
+    The mafia win when the living mafia are at least as many as the living Town{ $loners ->
+        [maniac] {" "}and the Poisoner is dead
+        [crook] {" "}and the Crook is dead
+        [maniac_crook] {" "}and both the Poisoner and the Crook are dead
+       *[none] {""}
+    }.
+card-win-maniac = The Poisoner wins when he is alive and at most one other player is.
+card-win-maniac-with-crook = If only the Poisoner and the Crook are left, the Poisoner wins.
+card-win-crook = The Crook wins alone when he is alive and at most one other player is.
+card-pistol-lynch = the lynch
+card-pistol-mafia = the mafia
+card-pistol-poison = poison
+card-pistol-euthanasia = an injection
+card-pistol-hunt_backfire = a failed hunt
+card-clan_member = { $nick } ({ $role })
+card-rules = How to post, vote and by when, and what silence costs, is the same for everyone: see { $rules }.
 announce-turn_open = Turn { $turn } begins. Deadline: { $deadline } ({ $relative }).
 announce-results = Results of turn { $turn }
 announce-nobody_died = Nobody died.
@@ -299,6 +365,12 @@ dawn-not_electorate_totals =
         [one] { $count } vote
        *[other] { $count } votes
     } from players without a vote this turn not counted.
+dawn-dead_voters = The votes of players who died this turn ({ $voters }) still count: they voted by day, before the night.
+dawn-dead_voters_totals =
+    { $count ->
+        [one] { $count } vote
+       *[other] { $count } votes
+    } of players who died this turn still count: they voted by day, before the night.
 dawn-tie =
     Tie at { $count ->
         [one] { $count } vote
@@ -315,6 +387,7 @@ dawn-roles = Roles in this game
 check-mafia = Check: { $target } is mafia.
 check-not_mafia = Check: { $target } is not mafia.
 check-killed_by = { $target } was killed tonight by { $killers } ({ $method }).
+check-none = Turn { $turn }: your check on { $target } got no answer this night.
 signup-message =
     Sign-up for a new game is open ({ $schedule } schedule). Signed up: { $count ->
         [one] { $count } player
@@ -404,6 +477,19 @@ help-later = Later:
 help-quote = `{ $name }` (right-click a post in #game, then Apps → { $name }): answer that post, quoting it.
 help-from_turn_2 = from turn 2 (turn 1 has no lynch and no hunt)
 help-from_time = opens at { $time } ({ $relative })
+# The players' guide as /rules shows it during a game (core/cast_text.py): the order of a turn's results.
+guide-order = { $steps }.
+guide-step-delayed = last night's poison
+guide-step-hunt = the hunt
+guide-step-block = the block
+guide-step-slander = the frame
+guide-step-steal = the theft
+guide-step-kill = the mafia's kill
+guide-step-check = the check
+guide-step-poison = the poison
+guide-step-heal = the heal and the injection
+guide-step-lynch = the lynch
+guide-step-inactivity = modkills
 rules-page = Page { $page } of { $pages }.
 rules-next = Next: { $command }
 announce-excluded = The host has removed { $nick } from the game.
@@ -423,7 +509,7 @@ announce-double_kill_next = The host allows the mafia to kill two players next n
 announce-hunts_open = Hunts are open: hunt requests (/hunt) are accepted until the deadline { $deadline } ({ $relative }).
 announce-last_hour = One hour to the deadline: { $deadline } ({ $relative }). Requests are accepted until then, not after.
 announce-replaced = { $nick } is now played by a substitute.
-announce-downtime = Turn { $turn }: the bot was unavailable for { $minutes } min, a tenth of the turn or more, so nobody is modkilled for inactivity and no missed vote is counted this turn.
+announce-downtime = Turn { $turn }: the host was unavailable for { $minutes } min, a tenth of the turn or more, so nobody is modkilled for inactivity and no missed vote is counted this turn.
 announce-explain_votes = Explain your vote, and question the players you suspect.
 pistol-placeholder = Whom do you shoot?
 pistol-done = Turn { $turn }: you shot { $nick }. The shot is announced when the pistol window closes.
@@ -464,12 +550,13 @@ archive-checks = The Cop's checks
 archive-check = { $commissar } → { $target }: { $answer }.
 archive-answer-mafia = mafia
 archive-answer-not_mafia = not mafia
+archive-answer-none = no answer
 archive-mafia = The mafia's room: kill requests
 archive-kill_request = { $by } → { $targets }
 archive-notes = Death notes
 archive-note = { $author } → { $to }: { $text }
 archive-members_hidden = The host chose to keep the members behind the nicknames secret.
-archive-footer = The archive of a forum mafia game, written by the bot when the game ended.
+archive-footer = The archive of a forum mafia game, written by the host when the game ended.
 
 ## The ghosts' room's spectators (R62)
 ghosts-watching = You are watching the ghosts' room: { $room }. You read it and do not write in it; you can no longer stand by as a substitute for this game. /spectate off stops.

@@ -43,8 +43,8 @@ channel-mafia = mafia
 channel-host = host
 channel-mafia_thread = mafia-game-{ $game }
 channel-ghost_room = ghosts-game-{ $game }
-topic-game = The game: the host's story and the players' anonymous posts. Play with slash commands; only the bot writes here.
-topic-discussion = Questions and talk about the game, under your own name.
+topic-game = The game: the host's story and the players' anonymous posts. Play with slash commands: only the host posts here, and players' posts appear under their nicknames.
+topic-discussion = Questions to the host and about how the game works. Your own name shows here, so talk about the game itself in #game.
 topic-mafia = Each game's mafia room is a private thread here: only its members see it.
 topic-ghost_room = The ghosts' room: the dead of this game talk here (with /say), the hosts and the spectators read.
 topic-host = The hosts' channel.
@@ -103,7 +103,6 @@ start-done =
         [one] { $players } player
        *[other] { $players } players
     } ({ $roles }). Turn 1 ends { $deadline }.
-host-resolved = The turn is resolved.
 host-extended = The deadline is now { $deadline }.
 host-paused = The clock is stopped.
 host-resumed = The clock runs again; the deadline is { $deadline }.

@@ -180,7 +180,12 @@ def attack_hits(
     ``stand_in``), else ``otherwise(target)``."""
     out: list[dict[str, Any]] = []
     for target in req.named():
-        died = any(d.player == target and req.by in d.by and d.step for d in result.deaths)
+        # Of this very attack: a target the sender also voted to lynch died of the lynch,
+        # not of the attack (the unconverted Foundling, R22, hanged by a mafia's votes).
+        died = any(
+            d.player == target and d.cause == cause and req.by in d.by and d.step
+            for d in result.deaths
+        )
         if died:
             out.append({"target": target, "fate": "killed"})
             continue

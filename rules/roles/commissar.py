@@ -25,10 +25,13 @@ def check(res: Resolution) -> None:
         assert req.target is not None
         answer = CheckResult(by=req.by, target=req.target, result=None)
         res.result.checks.append(answer)
-        if not _alive_at_dusk(res, req.by) or req.by in res.night.blocked:
-            continue  # dead before the night, or blocked (R21): no answer
-        if not _alive_at_dusk(res, req.target):
-            continue  # R39: the candidate was dead when the night began
+        if not _alive_at_dusk(res, req.by):
+            continue  # dead before the night: no answer, and nobody to tell
+        if req.by in res.night.blocked or not _alive_at_dusk(res, req.target):
+            # R21 (blocked) or R39 (the candidate was dead when the night began): no answer,
+            # and the commissar is told so at dawn, never why (R21's changed Decision).
+            answer.recipients = (req.by,)
+            continue
         answer.result = "mafia" if res.appears_mafia(req.target) else "not_mafia"  # R18, R25
         answer.recipients = (req.by,)
         res.result.fates[(req.by, req.do)] = {

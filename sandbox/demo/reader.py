@@ -54,6 +54,7 @@ class Reader:
         self.title = _template(lang, "card.title")
         self.verbs = _template(lang, "card.verbs")
         self.team = _template(lang, "card.team")
+        self.clan_member = _template(lang, "card.clan_member")  # "Owl (Boss)"
         self.dead = t(lang, "card.dead")
         self.header = _template(lang, "status.header")
         self.request = _template(lang, "status.request")
@@ -87,7 +88,11 @@ class Reader:
                     for v in m["verbs"].split(",")
                 )
             elif (m := self.team.match(line)) is not None:
-                team = tuple(n.strip() for n in m["team"].split(","))
+                members = (n.strip() for n in m["team"].split(","))
+                team = tuple(
+                    found["nick"] if (found := self.clan_member.match(n)) is not None else n
+                    for n in members
+                )
             elif line.strip() == self.dead:
                 alive = False
         if nick is None or role is None:

@@ -69,14 +69,34 @@ def test_R15_the_winner_why_and_how_long_in_the_winners_colour(lang: Lang) -> No
     embed = posts[0].embeds[0]
     assert embed.title == t(lang, "winner.town")
     assert embed.colour is not None and embed.colour.value == TOWN
-    assert t(lang, "gameover.reason.mafia_dead") in (embed.description or "")
+    # R15: the sides of this game only (a Commissar, a Foundling, a Boss: no loner)
+    assert t(lang, "gameover.reason.mafia_dead", foes="mafia") in (embed.description or "")
     assert t(lang, "gameover.length", turns=3) in (embed.description or "")
     assert "<t:1767225600:f>" in (embed.description or "")  # the start, as a Discord timestamp
     assert [f.name for f in embed.fields] == [t(lang, "gameover.roles")]
     mafia = {**town_win(reveal=False), "winner": "mafia", "reason": "parity"}
     mafia_embed = game_over_embeds(lang, mafia)[0].embeds[0]
     assert mafia_embed.colour is not None and mafia_embed.colour.value == MAFIA
-    assert t(lang, "gameover.reason.parity") in (mafia_embed.description or "")
+    assert t(lang, "gameover.reason.parity", loners="none") in (mafia_embed.description or "")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_R43_R15_the_end_of_a_game_without_mafia_names_no_mafia(lang: Lang) -> None:
+    """The original's own setup (a Commissar, a Crook, Villagers): the town wins when the
+    Crook is dead, and the end opens no "mafia's room" (there was none), even with the
+    members revealed."""
+    roles = [
+        seat("Owl", "commissar", member=1),
+        seat("Kestrel", "crook", alive=False, cause="lynch", turn=3, member=2),
+        seat("Dormouse", "villager", member=3),
+    ]
+    payload = {**town_win(reveal=True), "roles": roles}
+    text = game_over_text(lang, payload)
+    assert t(lang, "gameover.reason.mafia_dead", foes="crook") in text
+    assert t(lang, "gameover.mafia_room", room="#" + t(lang, "channel.mafia")) not in text
+    assert "#" + t(lang, "channel.mafia") not in text
+    with_mafia = game_over_text(lang, town_win(reveal=True))
+    assert t(lang, "gameover.mafia_room", room="#" + t(lang, "channel.mafia")) in with_mafia
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

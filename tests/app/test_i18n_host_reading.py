@@ -11,6 +11,7 @@ import re
 import pytest
 
 from bot.render import role_summary
+from core.cast_text import role_description
 from core.i18n import Lang, catalogue, t
 
 
@@ -101,4 +102,5 @@ def test_english_reads_as_english_mafia_communities_write() -> None:
     # Each English card names the forum's role once, where the names differ.
     for code, forum in (("commissar", "Commissar"), ("prostitute", "Prostitute"),
                         ("troublemaker", "Troublemaker"), ("maniac", "maniac")):  # fmt: skip
-        assert t("en", f"card.about.{code}").count(f"the forum's {forum}") == 1
+        about = role_description("en", f"card.about.{code}", None)
+        assert about.count(f"the forum's {forum}") == 1

@@ -4,6 +4,7 @@ text names is the name the reader's Discord client shows (``/охота``, not `
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,8 @@ from bot.render import render_role_card
 from core.i18n import LANGUAGES, Lang, catalogue, t, variables
 from rules.knowledge import RoleCard
 from rules.roles.registry import INTERNAL_ROLES, ROLES
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 #: Sample values a Russian reader would see: Russian nicknames, numbers, Discord markup.
 RU_SAMPLES: dict[str, object] = {
@@ -105,3 +108,27 @@ def test_a_role_card_names_the_commands_in_the_readers_language() -> None:
     assert "Ваши команды: /голос, /охота, /записка, /проверить" in text
     assert not set(re.findall(r"[A-Za-z]{3,}", text))
     assert "/hunt" in render_role_card("en", card)
+
+
+#: What players read (role cards, checks, notices, results, reminders, the guide's lines, the
+#: channels' topics, the archive): one host speaks, and he is never "the bot". Messages to the
+#: hosts about setting the bot up, and the refusal of a bot account's sign-up, are not here.
+PLAYERS_READ = re.compile(
+    r"(card|check|announce|reminder|dawn|lynch|guide|play|death|cause|winner|gameover|status"
+    r"|archive|refusal)\.|topic\.(game|discussion)$"
+)
+BOT_WORD = {"ru": r"\bбот(а|у|ом|е)?\b", "en": r"\bbot('s)?\b"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_one_host_speaks_to_the_players(lang: Lang) -> None:
+    """The bot signs as the host: nothing a player reads says "the bot" answers, while the
+    cards speak of a host (issue: one host)."""
+    said = {
+        key: text
+        for key, text in catalogue(lang).items()
+        if PLAYERS_READ.match(key) and re.search(BOT_WORD[lang], text, re.IGNORECASE)
+    }
+    assert said == {}
+    guide = (DOCS / f"rules.{lang}.md").read_text(encoding="utf-8")
+    assert not re.search(BOT_WORD[lang], guide, re.IGNORECASE)

@@ -164,7 +164,7 @@ _MISSING = "main.py replay: the following arguments are required: file (see main
         (["replay", "a", "b"], 2, "", "main.py: unrecognized arguments: b (see main.py --help)"),
         (["replay", "--help"], 0, "usage: main.py replay [-h] file", ""),
         (["replay", "-x"], 2, "", _MISSING),
-        (["--help"], 0, "{replay,export,run,migrate-store,demo}", ""),
+        (["--help"], 0, "{replay,export,run,health,backup,migrate-store,demo}", ""),
         (["replay", "/no/such/file.json"], 2, "", "error: cannot read /no/such/file.json"),
     ],
 )

@@ -1,7 +1,10 @@
 """Role cards as a forum host's role PM (R12-R27, R28-R30, R52, R53): every role's card, in both
-languages, is a full description that fits one Discord message even with a long server, table
-and nickname, names the commands as the reader's client does, and tells the hunt, the times
-and the activity rules. The card the Foundling reads is the Villager's (R22)."""
+languages, says what the role does, how and until when, how its side wins in this game, fits
+one Discord message even with a long server, table and nickname, names the commands as the
+reader's client does, and tells the hunt and the times; what every card shares (posting, the
+vote, the note, the activity rules) is said once, in /rules, which the card points to. The
+card the Foundling reads is the Villager's (R22). tests/app/test_setup_texts.py checks every
+card of every setup names only the sides and roles of its game."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import pytest
 
 from bot.render import command_name, render_role_card, with_dm_header
 from bot.webhooks import MESSAGE_LIMIT
+from core.cast_text import role_description, win_line
 from core.i18n import Lang, catalogue, t
 from rules.knowledge import RoleCard, role_card
 from rules.replay import parse_script
@@ -76,6 +80,8 @@ def test_R12_every_card_fits_one_message_with_the_longest_header(lang: Lang) -> 
             team=(LONG,) * 6 if card.team else (),
             commissar=LONG if card.commissar else None,
             alive=card.alive,
+            clan=tuple((LONG, role) for _, role in card.clan) + ((LONG, "mafioso"),) * 3,
+            cast=card.cast,
         )
         text = with_dm_header(lang, LONG * 3, 99, render_role_card(lang, long_card), table=LONG)
         assert len(text) <= MESSAGE_LIMIT, (card.role, len(text))
@@ -84,19 +90,25 @@ def test_R12_every_card_fits_one_message_with_the_longest_header(lang: Lang) -> 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_R28_R52_every_card_is_a_full_description(lang: Lang) -> None:
-    """The role's own text, the day, the hunt (or that he may not hunt), the times (R1, R4)
-    and the activity rules (R52, R53), and his own commands by the reader's names."""
+    """The role's own text for this game, the mafia's kill for its members (R23), how its
+    side wins (R15), the hunt (or that he may not hunt), the times (R1, R4), the pointer to
+    /rules for what every card shares, and his own commands by the reader's names."""
     names = command_names(lang)
     for card in every_card():
         text = render_role_card(lang, card)
-        about = t(lang, f"card.about.{card.role}")
-        assert about in text and len(about) > 200, card.role
-        for part in ("card.day", "card.times", "card.activity"):
-            assert t(lang, part) in text, (card.role, part)
+        about = role_description(lang, f"card.about.{card.role}", card.cast)
+        assert about in text and len(about) > 100, card.role
+        assert ("/" + t(lang, "cmd.kill.name") in text) is ("kill" in card.verbs)
+        side = {"villager": "town", "mafioso": "mafia", "boss": "mafia"}.get(card.role)
+        if side is not None:
+            assert win_line(lang, side, card.cast) in text, card.role
+        assert t(lang, "card.rules", rules=command_name(lang, "rules")) in text
+        assert t(lang, "card.activity_off") not in text
         if "hunt" in card.verbs:  # R17, R28: town hunts, at the risk of his own life
-            assert t(lang, "card.hunt") in text and t(lang, "card.no_hunt") not in text
+            assert t(lang, "card.no_hunt") not in text
+            assert t(lang, "card.hunt", mafia="yes") in text
         else:  # R23, R27: the mafia and the loner do not hunt
-            assert t(lang, "card.no_hunt") in text and t(lang, "card.hunt") not in text
+            assert t(lang, "card.no_hunt") in text
         for verb in card.verbs:
             if verb != "post":
                 assert command_name(lang, verb) in text, (card.role, verb)
@@ -106,19 +118,36 @@ def test_R28_R52_every_card_is_a_full_description(lang: Lang) -> None:
         assert "21:00" in text and "12:00" in text
 
 
+def test_R30_the_hunt_card_says_what_the_results_announce() -> None:
+    """Whom he hunted never becomes known; a failed hunter's death is public (R30), as the
+    results announce it ("died on his own hunt")."""
+    ru, en = t("ru", "card.hunt", mafia="yes"), t("en", "card.hunt", mafia="yes")
+    assert "погибает у всех на глазах" in ru and "на кого он охотился, не узнает никто" in ru
+    assert "death is announced to everyone" in en and "never whom he hunted" in en
+    assert "никто не узнает, кто охотился" not in ru
+
+
+def test_R14_the_clan_is_told_as_a_host_tells_it() -> None:
+    """Each member of the mafia with his role: who is the Boss, who the Troublemaker."""
+    boss = next(c for c in every_card() if c.role == "boss")
+    ru = render_role_card("ru", boss)
+    assert "(Босс)" in ru and "(Баламут)" in ru and "(Мафиози)" in ru
+    assert "(Boss)" in render_role_card("en", boss) and "(Framer)" in render_role_card("en", boss)
+
+
 def test_R18_R20_R27_the_cards_say_what_the_forum_role_pms_say() -> None:
     """The commissar's pistol and "who killed him and how"; the doctor's "not the same player
     two turns running" and the injection; the poisoner's victim dies a day later."""
-    ru = {c: t("ru", f"card.about.{c}") for c in ("commissar", "doctor", "maniac")}
-    en = {c: t("en", f"card.about.{c}") for c in ("commissar", "doctor", "maniac")}
+    codes = ("commissar", "doctor", "maniac", "foundling", "villager")
+    ru = {c: role_description("ru", f"card.about.{c}", None) for c in codes}
+    en = {c: role_description("en", f"card.about.{c}", None) for c in codes}
     assert "пистолет" in ru["commissar"] and "кто его убил, и как" in ru["commissar"]
     assert "pistol" in en["commissar"] and "who killed him and how" in en["commissar"]
     assert "два хода подряд" in ru["doctor"] and "/укол" in ru["doctor"]
     assert "two turns running" in en["doctor"] and "/inject" in en["doctor"]
     assert "проживёт ещё день" in ru["maniac"] and "one more day" in en["maniac"]
     # R22: the Foundling reads the Villager's card, in both languages.
-    for lang in ("ru", "en"):
-        assert t(lang, "card.about.foundling") == t(lang, "card.about.villager")
+    assert ru["foundling"] == ru["villager"] and en["foundling"] == en["villager"]
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -131,8 +160,8 @@ def test_R1_R4_R52_the_card_gives_the_games_own_times_and_activity(lang: Lang) -
     for card in every_card():
         text = render_role_card(lang, card, forum, activity=True)
         assert "11:30" in text and "22:15" in text and "ComodRivadavia" in text
-        assert "12:00" not in text and t(lang, "card.activity") in text
+        assert "12:00" not in text and t(lang, "card.activity_off") not in text
         assert len(with_dm_header(lang, LONG * 3, 99, text, table=LONG)) <= MESSAGE_LIMIT
         text = render_role_card(lang, card, fast, activity=False)
         assert t(lang, "card.times_fast", minutes=7) in text and "21:00" not in text
-        assert t(lang, "card.activity_off") in text and t(lang, "card.activity") not in text
+        assert t(lang, "card.activity_off") in text

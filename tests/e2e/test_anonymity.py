@@ -27,6 +27,7 @@ import discord
 import pytest
 from simcord import BackendError, Env, MemberActor, SetupError
 
+from core.cast_text import role_description
 from core.i18n import Lang, catalogue, t
 from core.quoting import quote_player_text
 from tests.e2e.helpers import (
@@ -481,5 +482,5 @@ async def test_R18_boss_card_agrees_with_what_the_commissar_sees(simcord_env: En
     assert t("en", "check.mafia", target=boss_nick, commissar=com_nick) in dm_texts(com)
     [card] = dm_texts(boss)[:1]
     assert "not mafia" not in card.casefold() and "check as mafia" in card, card
-    ru = t("ru", "card.about.boss")
+    ru = role_description("ru", "card.about.boss", frozenset({"boss", "commissar", "villager"}))
     assert "не мафия" not in ru and "Проверка комиссара покажет вас мафией" in ru

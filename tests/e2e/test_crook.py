@@ -9,6 +9,7 @@ import pytest
 from simcord import Env
 
 from bot.render import command_name
+from core.cast_text import role_description
 from core.i18n import Lang, t
 from tests.e2e.helpers import (
     add_players,
@@ -41,7 +42,11 @@ async def test_R57_the_crook_steals_a_vote_in_a_real_game(simcord_env: Env, lang
 
     # The role card: the forum-style PM of the Crook, with /steal in the reader's language.
     card = "\n".join(dm_texts(me))
-    assert t(lang, "card.about.crook") in card
+    cast = frozenset(p.role for p in seats)
+    assert role_description(lang, "card.about.crook", cast) in card
+    # The game has no maniac, no prostitute: the card names neither (R43).
+    assert t(lang, "role.maniac").casefold() not in card.casefold()
+    assert t(lang, "card.about.crook.with.prostitute") not in card
     assert command_name(lang, "steal") in card
     if lang == "ru":
         assert "/украсть" in card and "Жулик" in card
@@ -99,4 +104,4 @@ async def test_R43_R15_a_game_without_mafia_starts_plays_and_ends(simcord_env: E
     await until_deadline(world)
     texts = "\n".join(message_text(m) for m in game_ch.history())
     assert t("en", "winner.town") in texts
-    assert t("en", "gameover.reason.mafia_dead") in texts
+    assert t("en", "gameover.reason.mafia_dead", foes="crook") in texts

@@ -102,7 +102,9 @@ async def test_fast_game_from_signup_to_winner(simcord_env: Env) -> None:
         assert seat.nick in card
         assert t("en", f"role.{seat.role}") in card
     card = dm_texts(maf_a)[0]
-    assert "/kill" in card and t("en", "card.team", team=maf.nick) in card
+    # R14: the clan as a host tells it, each member with his role.
+    member = t("en", "card.clan_member", nick=maf.nick, role=t("en", "role.mafioso"))
+    assert "/kill" in card and t("en", "card.team", team=member) in card
     assert "/check" in dm_texts(com_a)[0]
     # The mafia's room, a private thread in #mafia: the mafioso reads it, a villager does not.
     mafia_ch = mafia_room(world)

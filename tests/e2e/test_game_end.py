@@ -73,7 +73,7 @@ async def test_R15_town_wins_and_the_members_are_named_without_a_ping(
     world = make_world(simcord_env)
     seats = await vote_out_the_mafioso(world, lang)
     end = the_end(world, lang, "town")
-    assert t(lang, "gameover.reason.mafia_dead") in end
+    assert t(lang, "gameover.reason.mafia_dead", foes="mafia") in end
     assert t(lang, "gameover.length", turns=2) in end
     mafioso = seats["mafioso"][0]
     assert f"{mafioso}: {t(lang, 'role.mafioso')}, {t(lang, 'cause.lynch')}" in end
@@ -82,7 +82,7 @@ async def test_R15_town_wins_and_the_members_are_named_without_a_ping(
         assert f"<@{actor.id}>" in end
     assert f"<@{world.admin.id}>" not in end
     assert t(lang, "gameover.hidden") not in end
-    posted_with_no_pings(simcord_env, t(lang, "gameover.reason.mafia_dead"))
+    posted_with_no_pings(simcord_env, t(lang, "gameover.reason.mafia_dead", foes="mafia"))
 
 
 async def test_R15_mafia_wins_at_parity_in_russian(simcord_env: Env) -> None:
@@ -98,7 +98,7 @@ async def test_R15_mafia_wins_at_parity_in_russian(simcord_env: Env) -> None:
     reply_text(await killer.slash(game_ch, "kill", target=villagers[1]))
     await until_deadline(world)
     end = the_end(world, "ru", "mafia")
-    assert t("ru", "gameover.reason.parity") in end
+    assert t("ru", "gameover.reason.parity", loners="none") in end
     assert "Игра длилась 2 хода." in end
     killed = f"{villagers[1]}: {t('ru', 'role.villager')}, {t('ru', 'cause.mafia')} на 2-м ходу"
     assert killed in end

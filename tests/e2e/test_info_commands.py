@@ -14,12 +14,14 @@ from simcord import Env, MemberActor
 from bot.render import command_name, role_name
 from bot.webhooks import MESSAGE_LIMIT
 from cogs.info import rules_pages
+from core.cast_text import guide_for
 from core.i18n import Lang, t
 from rules.names import public_order
 from tests.e2e.helpers import (
     World,
     add_players,
     confirm_now,
+    dm_texts,
     identities,
     live_game,
     make_world,
@@ -124,8 +126,9 @@ async def test_rules_pages_through_the_document_in_the_readers_language(
         seen.append(text)
     assert seen[0].startswith(first_line)
     # A page holds whole paragraphs (each fits a page), its hard-wrapped lines joined.
-    with open(document, encoding="utf-8") as f:
-        paragraphs = [" ".join(p.split()) for p in f.read().split("\n\n") if p.strip()]
+    with open(document, encoding="utf-8") as f:  # outside a game: every role, marks gone
+        shown = guide_for(lang, f.read(), None)
+    paragraphs = [" ".join(p.split()) for p in shown.split("\n\n") if p.strip()]
     flat = [" ".join(page.split()) for page in seen]
     for paragraph in paragraphs:
         assert any(paragraph in page for page in flat), paragraph[:60]
@@ -195,3 +198,39 @@ async def test_help_without_a_running_game_offers_the_sign_up(simcord_env: Env, 
         help_line(lang, c)
         for c in ("join", "leave", "players", "history", "stats", "rules", "help")
     ]
+
+
+#: Words that name the mafia, in either language (its side, its members, its room).
+MAFIA_WORDS = {"ru": ("мафи", "клан"), "en": ("mafia", "mafioso", "family")}
+
+
+@LANGS
+@pytest.mark.usefixtures("clients_in")
+async def test_R43_R15_the_originals_own_setup_is_told_without_a_mafia(
+    simcord_env: Env, lang: Lang
+) -> None:
+    """The original's closing setup (a Commissar, a Crook, three Villagers): the role cards
+    and /rules speak of this game's sides and roles only. Nobody reads that the town wins
+    when "neither the mafia nor the maniac" is alive; the villager hunts for the Crook."""
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"orig{lang}{i}" for i in range(5)])
+    await start_game(world, "commissar=1 crook=1 villager=3", actors, lang=lang)
+    game_ch = slot(world, "game")
+    cards = {a.id: "\n".join(dm_texts(a)) for a in actors}
+    pages = []
+    for number in range(1, 4):
+        pages.append(reply_text(await actors[0].slash(game_ch, "rules", page=number)))
+    shown = "\n".join([*cards.values(), *pages])
+    # The game's own name ("Forum mafia", the guide's title, the hosts' /mafia commands) and
+    # the commissar's answer in
+    # quotes («не мафия»): nothing else names a mafia.
+    title = pages[0].splitlines()[0]
+    assert title.startswith("# ")
+    shown = shown.replace(title, "").replace("/" + t(lang, "cmd.mafia.name"), "")  # commands
+    unquoted = shown.replace("«не мафия»", "").replace('"not mafia"', "").replace('"mafia"', "")
+    unquoted = unquoted.replace("«мафия»", "")
+    for word in (*MAFIA_WORDS[lang], t(lang, "role.maniac").casefold()):
+        assert word not in unquoted.casefold(), word
+    assert t(lang, "card.win.town", foes="crook") in shown
+    assert t(lang, "card.hunt", mafia="no") in shown  # the hunter always dies
+    assert t(lang, "guide.step.steal") in shown

@@ -116,17 +116,14 @@ def known_to(state: GameState, nick: str) -> set[str]:
 
 def shuffled(state: GameState, nick: str, rng: random.Random) -> GameState:
     """The game with every hidden fact `nick` cannot know shuffled: the roles of the living
-    players he does not know permuted among them, his mafia teammates' among themselves, and
-    (R22) a Foundling swapped with a Villager, whose card he cannot tell from his own."""
+    players he does not know permuted among them, and (R22) a Foundling swapped with a
+    Villager, whose card he cannot tell from his own. His mafia teammates' roles he knows: the
+    card tells the clan as a host does, who is the Boss, who the Troublemaker (R14)."""
     other = copy.deepcopy(state)
     players = other.players
     me = players[nick]
     known = known_to(state, nick)
-    team = set(role_card(state, nick).team) - {nick}
-    groups = [
-        [p.nick for p in other.living() if p.nick not in known],
-        [p.nick for p in other.living() if p.nick in team],
-    ]
+    groups = [[p.nick for p in other.living() if p.nick not in known]]
     if me.alive and me.role_cls.shown_as() != me.role:
         look_alikes = [
             p.nick

@@ -112,3 +112,47 @@ def test_the_lynch_shows_every_vote() -> None:
     assert (out["lynch"]["chosen"], out["lynch"]["chosen_dead"]) == ("Boss", False)
     assert fates[("Doc", "vote")]["fate"] == "counted"
     assert out["lynch"]["electorate"] == 8
+
+
+def test_R22_a_foundling_the_mafia_named_and_the_lynch_hanged_died_of_the_lynch() -> None:
+    """The hosts' account says what happened: the mafia's kill on the unconverted Foundling
+    failed (R22), and he died of the lynch, which the killers voted for too; it never reads
+    "kill -> Foundling: death". Likewise a hunter who voted for the player hanged."""
+    game = Game.new([("Boss", "boss"), ("Maf", "mafioso"), ("Fou", "foundling"),
+                     ("Com", "commissar"), ("Owl", "villager"), ("Kes", "villager"),
+                     ("Yew", "villager"), ("Elm", "villager")])  # fmt: skip
+    game.resolve_and_finish()
+    _submit(game, "Boss kill Fou", "Maf kill Fou", "Boss vote Fou", "Maf vote Fou")
+    _submit(game, "Owl vote Fou", "Kes hunt Fou", "Kes vote Fou")
+    result = game.resolve()
+    out = host_account(game.state, result).payload
+    fates = _fates(out)
+    assert [(d["nick"], d["cause"]) for d in out["deaths"]] == [
+        ("Kes", "hunt_backfire"),
+        ("Fou", "lynch"),
+    ]
+    assert fates[("Boss", "kill")]["hits"] == [
+        {"target": "Fou", "fate": "immune", "protector": None}
+    ]
+    assert fates[("Kes", "hunt")]["hits"] == [{"target": "Fou", "fate": "backfire"}]
+
+
+def test_R28_a_hunt_not_carried_out_says_why() -> None:
+    """A hunter poisoned dead at step 0 did not hunt (not "another hunt came first"); a hunt
+    on a player poisoned dead at step 0 met a dead man; a later hunt lost to the first."""
+    game = Game.new(PLAYERS)
+    _submit(game, "Mani poison Owl")
+    game.resolve_and_finish()
+    _submit(game, "Owl hunt Boss", "Kes hunt Imp", "Com hunt Boss")
+    result = game.resolve()
+    fates = _fates(host_account(game.state, result).payload)
+    assert fates[("Owl", "hunt")]["fate"] == "dead"
+    assert fates[("Kes", "hunt")]["hits"] == [{"target": "Imp", "fate": "killed"}]
+    assert fates[("Com", "hunt")]["hits"] == [{"target": "Boss", "fate": "not_carried"}]
+    game = Game.new(PLAYERS)
+    _submit(game, "Mani poison Boss")
+    game.resolve_and_finish()
+    _submit(game, "Kes hunt Boss")
+    result = game.resolve()
+    fates = _fates(host_account(game.state, result).payload)
+    assert fates[("Kes", "hunt")]["hits"] == [{"target": "Boss", "fate": "dead"}]
