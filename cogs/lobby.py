@@ -54,7 +54,7 @@ from core.live import LiveGame
 from core.service import setup_refusal
 from db.models import TableSettings
 from rules.names import name_key
-from rules.setup import SetupError, format_role_list, preset
+from rules.setup import SetupError, format_role_list, preset, role_code
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def typed_wish(typed: str) -> str:
         for label, value in wish_options(lang):
             if key in (name_key(label), value):
                 return value
-    return key[:40]
+    return role_code(typed) or key[:40]  # as a host names it in a role list: "мж", "cop"
 
 
 @app_commands.guild_only()

@@ -48,7 +48,7 @@ cmd-mafia-new-opt-review-description = Minutes the host has to add his story to 
 cmd-mafia-roles-name = roles
 cmd-mafia-roles-description = Set the role list of the game in sign-up
 cmd-mafia-roles-opt-roles-name = roles
-cmd-mafia-roles-opt-roles-description = e.g. boss=1 mafioso=2 commissar=1 doctor=1 villager=5
+cmd-mafia-roles-opt-roles-description = e.g. boss=1 mafioso=2 cop=1 doctor=1 villager=5
 cmd-mafia-roles-opt-preset-name = preset
 cmd-mafia-roles-opt-preset-description = Use the standard role list for this many players
 cmd-mafia-roles-opt-from_wishes-name = from_wishes

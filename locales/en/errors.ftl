@@ -40,14 +40,14 @@ error-bad_turn_length = A fast turn lasts 1 to 1440 minutes.
 error-bad_time = That is not a time of day.
 error-bad_hunt_time = Hunts must open before the deadline.
 error-setup-too_few_players = Too few players: { $players }; a game needs at least { $minimum }.
-error-setup-unknown_role = Unknown role in the list: { $role }. Roles: { $known }.
+error-setup-unknown_role = There is no role called “{ $role }”. The roles: { $known }.
 error-setup-sergeant_without_commissar = A Sergeant needs a Cop (commissar) in the game.
 error-setup-foundling_without_boss = A foundling needs a boss.
 error-setup-empty_nick = A nickname is empty.
 error-setup-duplicate_role = There can be only one { $role } in a game (the list has { $count }).
 error-setup-duplicate_nick = Two nicknames are the same ({ $nick }).
 error-setup-mixed_script_nick = The nickname “{ $nick }” mixes Latin and Cyrillic letters; a nickname must use one alphabet.
-error-setup-bad_count = Write the list as role=count, e.g. mafioso=2 villager=5 ("{ $count }" is not a count for { $role }).
+error-setup-bad_count = Write the list as role=count, e.g. mafioso=2 cop=1 villager=5 ("{ $count }" is not a count for { $role }).
 error-setup-too_many_roles =
     The role list has more than { $maximum ->
         [one] { $maximum } role
@@ -61,7 +61,7 @@ error-setup-role_list_too_long =
     The role list is too long ({ $length ->
         [one] { $length } character
        *[other] { $length } characters
-    }; at most { $maximum }). Write it as role=count, e.g. mafioso=2 villager=5.
+    }; at most { $maximum }). Write it as role=count, e.g. mafioso=2 cop=1 villager=5.
 error-empty_text = Nothing to post: the text is empty or only invisible characters.
 error-empty_note = A death note needs words: this one is empty or only invisible characters. Your note is still yours to write.
 error-bad_extend =

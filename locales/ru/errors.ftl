@@ -44,14 +44,14 @@ error-bad_turn_length = Быстрый ход длится от 1 до 1440 ми
 error-bad_time = Это не время суток.
 error-bad_hunt_time = Охота должна открываться до дедлайна.
 error-setup-too_few_players = Слишком мало игроков: { $players }; нужно хотя бы { $minimum }.
-error-setup-unknown_role = Неизвестная роль в списке: { $role }. Роли: { $known }.
+error-setup-unknown_role = Роли «{ $role }» в игре нет. Роли: { $known }.
 error-setup-sergeant_without_commissar = Сержанту нужен комиссар.
 error-setup-foundling_without_boss = Подкидышу нужен босс.
 error-setup-empty_nick = Пустой ник.
-error-setup-duplicate_role = Роль { $role } может быть в игре только одна (в списке { $count }).
+error-setup-duplicate_role = Роль «{ $role }» может быть в игре только одна (в списке { $count }).
 error-setup-duplicate_nick = Два одинаковых ника ({ $nick }).
 error-setup-mixed_script_nick = В нике «{ $nick }» смешаны латиница и кириллица: ник должен быть написан буквами одного алфавита.
-error-setup-bad_count = Пишите список как роль=число, например mafioso=2 villager=5 («{ $count }» — не число для { $role }).
+error-setup-bad_count = Пишите список как роль=число, например: мафиози=2 комиссар=1 мж=5 («{ $count }» — не число для роли «{ $role }»).
 error-setup-too_many_roles =
     В списке больше { $maximum ->
         [one] { $maximum } роли
@@ -66,7 +66,7 @@ error-setup-role_list_too_long =
         [one] { $length } знак
         [few] { $length } знака
        *[many] { $length } знаков
-    }, можно не больше { $maximum }). Пишите его как роль=число, например mafioso=2 villager=5.
+    }, можно не больше { $maximum }). Пишите его как роль=число, например: мафиози=2 комиссар=1 мж=5.
 error-empty_text = Нечего публиковать: текст пустой или состоит из одних невидимых символов.
 error-empty_note = В предсмертной записке должны быть слова, а эта пустая или из одних невидимых символов. Записку вы по-прежнему можете написать.
 error-bad_extend =
