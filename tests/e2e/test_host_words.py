@@ -5,11 +5,23 @@ original's own tally), and a refusal names the roles in the table's language (R4
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from simcord import Env
 
 from core.i18n import t
-from tests.e2e.helpers import client_locale, make_world, refusal, reply_text
+from core.zones import said_time
+from tests.e2e.helpers import (
+    add_players,
+    client_locale,
+    live_game,
+    make_world,
+    refusal,
+    reply_text,
+    seats_by_role,
+    slot,
+)
 
 
 @pytest.mark.parametrize(
@@ -63,3 +75,49 @@ def test_R58_a_wish_may_name_the_role_as_a_role_list_does() -> None:
     assert typed_wish("Комиссар") == "commissar"
     assert typed_wish("cop") == "commissar"
     assert typed_wish("wizard") == "wizard"  # left for the service to refuse
+
+
+@pytest.mark.parametrize(
+    ("lang", "zone", "said"),
+    [
+        ("ru", "Europe/Moscow", "Изменить можно до 21:00 по Москве."),
+        ("en", "Europe/Moscow", "You can change it until 21:00 Moscow time."),
+        ("en", "UTC", "You can change it until 21:00 UTC."),
+    ],
+)
+async def test_R5_a_confirmation_says_until_when_the_request_may_be_changed(
+    simcord_env: Env, lang: str, zone: str, said: str
+) -> None:
+    """The forum schedule's deadline (21:00) in the game's zone, as players say it; the
+    pistol's one shot is not said to be changeable."""
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"p{i}" for i in range(4)])
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language=lang))
+    new = world.admin.slash(world.lobby, "mafia new", schedule="forum", timezone=zone)
+    reply_text(await new)
+    for actor in actors:
+        reply_text(await actor.slash(slot(world, "game"), "join"))
+    roles = "мафиози=1 комиссар=1 мж=2" if lang == "ru" else "mafioso=1 cop=1 townie=2"
+    reply_text(await world.admin.slash(world.lobby, "mafia roles", roles=roles))
+    reply_text(await world.admin.slash(world.lobby, "mafia start"))
+    seats = seats_by_role(world, actors)
+    target = seats["villager"][0]
+    with client_locale(None, lang):
+        text = reply_text(
+            await seats["mafioso"][1].slash(slot(world, "game"), "kill", target=target)
+        )
+    assert text.splitlines()[-1] == said
+    assert "Europe/Moscow" not in text
+    deadline = live_game(world).record.deadline
+    assert deadline is not None and said_time(lang, deadline, zone) in said
+
+
+def test_a_time_is_said_with_the_zones_city_or_its_offset() -> None:
+    summer = datetime(2026, 7, 1, 18, 0, tzinfo=UTC)
+    assert said_time("ru", summer, "Europe/Moscow") == "21:00 по Москве"
+    assert said_time("en", summer, "Europe/Moscow") == "21:00 Moscow time"
+    assert said_time("ru", summer, "Europe/Kyiv") == "21:00 по Киеву"
+    assert said_time("en", summer, "America/New_York") == "14:00 New York time"
+    assert said_time("en", summer, "UTC") == "18:00 UTC"
+    assert said_time("ru", summer, "Asia/Kolkata") == "23:30 (UTC+5:30)"
+    assert said_time("en", summer, "America/Sao_Paulo") == "15:00 (UTC-3)"
