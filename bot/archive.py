@@ -46,6 +46,7 @@ from rules.announce import (
     MAFIA,
     PUBLIC,
     Announcement,
+    ending_results,
     final_announcements,
     host_account,
     night_announcements,
@@ -241,11 +242,14 @@ def _replay(script: Mapping[str, Any], unresolved: int | None = None) -> dict[in
             result = game.resolve(turn.downtime)  # R59, as the service resolved it
             announcements = night_announcements(game.state, result)
             seen.account = host_account(game.state, result).payload
+            shots = bool(game.state.pistols)  # the results went out before the shots
             for req in turn.after:
                 refusal = game.submit(req)
                 if refusal is not None:
                     seen.refused.append((req, str(refusal.code)))
             result = game.finish_turn()
+            if result.winner is not None and not shots:  # as the service published it
+                announcements = ending_results(announcements)
             announcements += final_announcements(game.state, result)
         else:  # the game ended at a host exclusion before the deadline
             result = game.history[-1]

@@ -108,6 +108,10 @@ def test_public_transcript_shows_no_account_and_no_role_before_death(
     end = max(i for i, line in enumerate(lines) if line.split(": ", 1)[-1] == block[0])
     names = ROLE_NAMES[lang]
     ghosts = {t(lang, "say.ghost_name", nick=nick) for nick in reveal}
+    # R18: the pistol's shot names its shooter as the Cop he was (his role is public since
+    # his death): "As he died, the Cop Heron fired".
+    cop = re.escape(t(lang, "role.commissar"))
+    pistol = {t(lang, "role.commissar"), t(lang, "role.sergeant")}
     posts = 0
     for line in lines[:end]:
         author, sep, body = line.partition(": ")
@@ -121,6 +125,11 @@ def test_public_transcript_shows_no_account_and_no_role_before_death(
             if role in names:
                 assert reveal.get(nick) == role, line
         masked = re.sub(r"\S+ \([^()]+\)", "", line)
+        masked = re.sub(
+            rf"(?i){cop} (\S+?)(?= |$)",
+            lambda m: "" if reveal.get(m[1]) in pistol else m[0],
+            masked,
+        )
         # The game's role list, as the setup published it: "Boss, Villager ×5" ("Мирный
         # житель — 5"), a line of roles and counts only.
         item = rf"(?:{'|'.join(map(re.escape, names))})(?: ×\d+| — \d+)?"
