@@ -1,7 +1,7 @@
 ### Refusals and errors: private replies to the member who asked.
 ### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
 
-error-unexpected = Something went wrong on my side. Nothing was lost; please try again in a moment.
+error-unexpected = Sorry, the bot hit a problem. Nothing was lost; please try again in a moment.
 error-guild_only = This command works only on a server.
 error-cooldown =
     Not so fast: try again in { $seconds ->
@@ -31,7 +31,7 @@ error-signup_full = The sign-up is full: a game seats at most { $maximum } playe
 error-no_wishes = This sign-up takes no role wishes: the host opened it without them.
 error-unknown_wish = You cannot wish for “{ $role }”: pick a role from the list, or “No wish”.
 error-game_exists = A game is already open on this server: end it first.
-error-wait_for_pistol = Wait until the pistol window closes.
+error-wait_for_pistol = Not yet: a dead Cop may still fire his last shot. Wait until he has shot or his time is up.
 error-already_paused = The clock is already stopped.
 error-not_paused = The clock is not stopped.
 error-bad_schedule = Unknown schedule: choose forum or fast.

@@ -97,7 +97,7 @@ verb-shoot = shot
 verb-post = post
 play-accepted-vote = Turn { $turn }: vote recorded, you are voting to lynch { $target }.
 play-accepted-hunt = Turn { $turn }: hunt recorded: { $target }.
-play-accepted-note = Your death note to { $to } is saved.
+play-accepted-note = Your death note is saved: if the mafia kills you or you are lynched, { $to } gets it.
 play-accepted-kill = Turn { $turn }: kill request recorded: { $target }.
 play-accepted-check = Turn { $turn }: check recorded: { $target }.
 play-accepted-heal = Turn { $turn }: heal recorded: { $target }.
@@ -209,7 +209,7 @@ announce-note =
     A death note from { $author }:
     { $text }
 announce-pistol = You were killed, but you have a pistol: you may shoot one living player with /shoot until the turn ends.
-announce-pistol_until = You were killed, but you have a pistol: one shot with /shoot, until { $time } ({ $relative }).
+announce-pistol_until = You were killed, but you have a pistol: you may shoot one living player with /shoot until { $time } ({ $relative }).
 announce-deprived = The host has taken away your vote for turn { $turn }: you cannot vote in this lynch, and a vote you already sent is withdrawn.
 announce-converted = The Boss is dead: you have joined the mafia.
 announce-promoted = The Cop is dead: you are the Cop now, and check a player each turn.
@@ -351,7 +351,7 @@ say-no_webhook = Your post was not published: I cannot post under nicknames in {
 say-waiting = Discord has not accepted your post yet. It is saved and will appear in { $channel } as soon as Discord takes it, once and in order: do not post it again.
 say-shown_late = Your post is now shown in { $channel }.
 say-ghost_name = { $nick } (ghost)
-mafia-board-title = Mafia kill, turn { $turn }
+mafia-board-title = The mafia's choice, turn { $turn }
 mafia-board-waiting = No request yet: { $players }
 mafia-board-double = Two kills tonight: each of you names two, and the pairs must match.
 mafia-board-agreed = Agreed: { $targets }
@@ -398,7 +398,7 @@ announce-clock_paused =
        *[other] { $minutes } minutes
     }.
 announce-clock_resumed = The clock is running again. Deadline: { $deadline } ({ $relative }).
-announce-double_kill_this = The host allows the mafia to kill two players this night.
+announce-double_kill_this = The host allows the mafia to kill two players tonight.
 announce-double_kill_next = The host allows the mafia to kill two players next night.
 announce-hunts_open = Hunts are open: hunt requests (/hunt) are accepted until the deadline { $deadline } ({ $relative }).
 announce-last_hour = One hour to the deadline: { $deadline } ({ $relative }). Requests are accepted until then, not after.

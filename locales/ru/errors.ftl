@@ -1,7 +1,7 @@
 ### Refusals and errors: private replies to the member who asked.
 ### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
 
-error-unexpected = Что-то пошло не так на моей стороне. Ничего не потеряно; попробуйте ещё раз чуть позже.
+error-unexpected = Не вышло: у бота случился сбой. Ничего не потеряно, попробуйте ещё раз чуть позже.
 error-guild_only = Эта команда работает только на сервере.
 error-cooldown =
     Не так быстро: попробуйте снова через { $seconds ->
@@ -35,7 +35,7 @@ error-signup_full = Мест больше нет: в игре может быт�
 error-no_wishes = В этой игре роли не заказывают: ведущий открыл запись без пожеланий.
 error-unknown_wish = Роль «{ $role }» пожелать нельзя: выберите роль из списка или «Без пожелания».
 error-game_exists = На сервере уже есть открытая игра: сначала завершите её.
-error-wait_for_pistol = Дождитесь, пока закроется окно выстрела.
+error-wait_for_pistol = Пока нельзя: убитый комиссар ещё может выстрелить. Подождите, пока он выстрелит или выйдет его время.
 error-already_paused = Часы уже остановлены.
 error-not_paused = Часы не остановлены.
 error-bad_schedule = Неизвестное расписание: выберите форумное или быстрое.

@@ -98,7 +98,7 @@ verb-shoot = выстрел
 verb-post = пост
 play-accepted-vote = Ход { $turn }. Голос на суде Линча принят: { $target }.
 play-accepted-hunt = Ход { $turn }. Охота принята: { $target }.
-play-accepted-note = Предсмертная записка сохранена. Адресат: { $to }.
+play-accepted-note = Предсмертная записка сохранена: если вас убьёт мафия или казнит суд Линча, её получит игрок { $to }.
 play-accepted-kill = Ход { $turn }. Заявка на убийство принята: { $target }.
 play-accepted-check = Ход { $turn }. Проверка принята: { $target }.
 play-accepted-heal = Ход { $turn }. Лечение принято: { $target }.
@@ -211,10 +211,10 @@ announce-nobody_died = Никто не погиб.
 announce-pistol_window = Игрок { $nick } ещё может выстрелить из пистолета, до конца хода.
 announce-pistol_window_until = Игрок { $nick } ещё может выстрелить из пистолета, до { $time } ({ $relative }).
 announce-note =
-    Предсмертная записка. Автор: { $author }.
+    Предсмертная записка вам, её оставил игрок { $author }:
     { $text }
 announce-pistol = Вас убили, но у вас есть пистолет: вы можете выстрелить в одного живого игрока командой /выстрелить до конца хода.
-announce-pistol_until = Вас убили, но у вас есть пистолет: один выстрел командой /выстрелить, до { $time } ({ $relative }).
+announce-pistol_until = Вас убили, но у вас есть пистолет: вы можете выстрелить в одного живого игрока командой /выстрелить до { $time } ({ $relative }).
 announce-deprived = Ведущий лишил вас голоса на ход { $turn }: в суде Линча этого хода вы не голосуете, а уже поданный голос снят.
 announce-converted = Босс погиб: теперь вы в мафии.
 announce-promoted = Комиссар погиб: вы заняли его место и теперь проверяете игроков.
@@ -300,7 +300,7 @@ dawn-living = Живые игроки ({ $count })
 dawn-roles = Роли в этой игре
 check-mafia = Проверка: { $target } — мафия.
 check-not_mafia = Проверка: { $target } — не мафия.
-check-killed_by = Этой ночью убит игрок { $target }. Кто убил: { $killers } ({ $method }).
+check-killed_by = Игрок { $target } этой ночью убит; убийца — { $killers } ({ $method }).
 signup-message =
     Открыта запись на новую игру (расписание: { $schedule }). В записи: { $count ->
         [one] { $count } игрок
@@ -361,7 +361,7 @@ say-no_webhook = Пост не опубликован: я не могу писа
 say-waiting = Discord пока не принял ваш пост. Он сохранён и появится в { $channel }, как только Discord его примет, один раз и по порядку: не отправляйте его повторно.
 say-shown_late = Ваш пост теперь опубликован в { $channel }.
 say-ghost_name = { $nick } (призрак)
-mafia-board-title = Убийство мафии, ход { $turn }
+mafia-board-title = Выбор мафии, ход { $turn }
 mafia-board-waiting = Ещё без заявки: { $players }
 mafia-board-double = Этой ночью у мафии два убийства: каждый называет двоих, и пары должны совпасть.
 mafia-board-agreed = Согласовано: { $targets }

@@ -121,3 +121,25 @@ def test_a_time_is_said_with_the_zones_city_or_its_offset() -> None:
     assert said_time("en", summer, "UTC") == "18:00 UTC"
     assert said_time("ru", summer, "Asia/Kolkata") == "23:30 (UTC+5:30)"
     assert said_time("en", summer, "America/Sao_Paulo") == "15:00 (UTC-3)"
+
+
+@pytest.mark.parametrize(
+    ("lang", "stiff"),
+    [
+        ("ru", ["окно выстрела", "на моей стороне", "Кто стрелял", "Против кого", "Адресат:"]),
+        ("ru", ["Убийство мафии", "Автор:"]),
+        ("en", ["on my side", "this night", "Manage Server host)", "pistol window"]),
+        ("en", ["Mafia kill, turn"]),
+    ],
+)
+def test_no_rules_engine_words_where_a_host_would_write_his_own(
+    lang: str, stiff: list[str]
+) -> None:
+    """Issue 31: the labelled fields and the engine's words a forum host never writes."""
+    from core.i18n import catalogue
+
+    texts = "\n".join(catalogue(lang).values())
+    for phrase in stiff:
+        assert phrase not in texts, phrase
+    board = t(lang, "mafia.board.title", turn=2)
+    assert board in ("Выбор мафии, ход 2", "The mafia's choice, turn 2")
