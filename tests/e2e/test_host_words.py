@@ -143,3 +143,30 @@ def test_no_rules_engine_words_where_a_host_would_write_his_own(
         assert phrase not in texts, phrase
     board = t(lang, "mafia.board.title", turn=2)
     assert board in ("Выбор мафии, ход 2", "The mafia's choice, turn 2")
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "offered"),
+    [
+        ("ru", "комиссар=1 жу", ["комиссар=1 жулик=1"]),
+        (
+            "ru",
+            "мафиози=2 м",
+            ["мафиози=2 мирный житель=1", "мафиози=2 мафиози=1", "мафиози=2 маньяк=1"],
+        ),
+        ("en", "cop=1 ro", ["cop=1 Roleblocker=1"]),
+    ],
+)
+async def test_R43_the_role_list_is_completed_in_the_tables_words(
+    simcord_env: Env, lang: str, typed: str, offered: list[str]
+) -> None:
+    world = make_world(simcord_env)
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language=lang))
+    reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
+    choices = await world.admin.autocomplete(world.lobby, "mafia roles", "roles", typed)
+    values = [c["value"] for c in choices]
+    assert sorted(values) == sorted(offered)
+    from rules.setup import parse_role_list
+
+    for value in values:
+        parse_role_list(value)  # every choice is a list the command takes
