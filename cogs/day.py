@@ -22,7 +22,14 @@ from bot.context import GameContext, game_context
 from bot.delivery import POST_NO_WEBHOOK, POST_SHOWN, slot_channel
 from bot.errors import UserError
 from bot.pictures import attachment_refusal, fetch_picture
-from bot.render import describe_request, render, render_role_card, role_name, timestamp
+from bot.render import (
+    describe_request,
+    render,
+    render_role_card,
+    role_name,
+    role_summary,
+    timestamp,
+)
 from bot.replies import reader_language, send_private
 from bot.tables import table_key, table_of
 from bot.webhooks import pack_lines, split_message
@@ -38,6 +45,7 @@ from core.i18n import Lang, t
 from core.refusal import Refusal
 from core.review import until_of
 from db.models import OutboxRecord
+from rules.announce import role_list
 
 log = logging.getLogger(__name__)
 
@@ -165,6 +173,10 @@ class DayCog(PlayerCog, name="Day"):
         ]
         if not card.alive:
             lines.append(t(lang, "card.dead"))
+        # The setup, published once at the start (turn 1's opening): here for the asking, in
+        # the registry's order as published (never the seats').
+        setup = [code for code, count in role_list(state).items() for _ in range(count)]
+        lines.append(t(lang, "status.roles", roles=role_summary(lang, setup)))
         requests = game.engine.standing_requests(nick)
         shown = [r for r in requests if r.do != "post"]
         if shown:

@@ -335,6 +335,7 @@ dm-header = { $server } · game #{ $game }
 dm-header_table = { $server } · { $table } · game #{ $game }
 reply-header = { $table } · game #{ $game }
 status-header = You are { $nick }, { $role }. Turn { $turn }.
+status-roles = Roles in this game: { $roles }.
 status-requests = Your requests this turn:
 status-no_requests = No requests this turn.
 status-request = { $verb }: { $targets }

@@ -344,6 +344,7 @@ dm-header = { $server } · игра №{ $game }
 dm-header_table = { $server } · { $table } · игра №{ $game }
 reply-header = { $table } · игра №{ $game }
 status-header = Вы — { $nick }, { $role }. Ход { $turn }.
+status-roles = Роли в этой игре: { $roles }.
 status-requests = Ваши заявки в этом ходу:
 status-no_requests = В этом ходу заявок нет.
 status-request = { $verb }: { $targets }

@@ -170,3 +170,19 @@ async def test_R43_the_role_list_is_completed_in_the_tables_words(
 
     for value in values:
         parse_role_list(value)  # every choice is a list the command takes
+
+
+async def test_the_setup_is_printed_once_and_status_keeps_it(simcord_env: Env) -> None:
+    """The role list is in turn 1's opening, not in every turn's; /status shows it, in the
+    setup's published order (never the seats')."""
+    world = make_world(simcord_env)
+    actors = add_players(world, [f"p{i}" for i in range(4)])
+    reply_text(await world.admin.slash(world.lobby, "mafia setup", language="ru"))
+    reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
+    for actor in actors:
+        reply_text(await actor.slash(slot(world, "game"), "join"))
+    reply_text(await world.admin.slash(world.lobby, "mafia roles", roles="мж=2 комиссар мафиози"))
+    reply_text(await world.admin.slash(world.lobby, "mafia start"))
+    with client_locale(None, "ru"):
+        status = reply_text(await actors[0].slash(slot(world, "game"), "status"))
+    assert "Роли в этой игре: Мирный житель — 2, Мафиози, Комиссар." in status
