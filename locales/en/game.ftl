@@ -229,7 +229,7 @@ lynch-totals =
 lynch-no_votes = Nobody voted.
 lynch-hanged = Lynched: { $nick }.
 lynch-nobody = Nobody was lynched.
-lynch-chosen_dead = The lynch chose { $nick }, who died before the verdict (how is told below): nobody is hanged this turn.
+lynch-chosen_dead = The town voted to lynch { $nick }, but he died before he could be hanged (see below): nobody is lynched this turn.
 dawn-deaths = Deaths
 dawn-lynch = Lynch
 dawn-votes = Votes
@@ -273,7 +273,7 @@ dawn-dropped_totals =
         [one] { $count } vote
        *[other] { $count } votes
     } not counted, this player died before the lynch.
-dawn-not_electorate = Not counted, without a vote this turn: { $voters }.
+dawn-not_electorate = Not counted (no vote this turn): { $voters }.
 dawn-not_electorate_totals =
     { $count ->
         [one] { $count } vote

@@ -271,7 +271,7 @@ async def test_R31_the_lynch_chose_a_player_already_dead_nobody_is_hanged(
     lynch chose a player who was already dead."""
     text, host, victim = await _lynch_of_a_dead_player(simcord_env, "en")
     assert t("en", "lynch.chosen_dead", nick=victim) in text
-    assert "died before the verdict (how is told below): nobody is hanged" in text
+    assert "died before he could be hanged (see below): nobody is lynched" in text
     assert t("en", "lynch.nobody") not in text
     # Issue 31: read as forum players read a turn, the lynch first, then how he died: the
     # lynch's "died before the verdict" is explained by the death told below it.
