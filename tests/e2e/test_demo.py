@@ -313,3 +313,12 @@ def test_demo_roles_on_the_command_line() -> None:
         check=False,
     )
     assert proc.returncode == 2 and "--roles" in proc.stderr
+
+
+def test_R43_a_demo_takes_the_role_list_as_a_host_writes_it() -> None:
+    """Issue 31: ``demo --roles`` in the table's words (the original's own tally)."""
+    options = DemoOptions(seed=1, players=5, lang="ru", roles="Комиссар - 1, Жулик - 1, МЖ - 3")
+    code, lines = play(options)
+    assert code == 0 and WINNER_LINE.match(lines[-1]), lines[-1]
+    text = "\n".join(lines)
+    assert f"{t('ru', 'dawn.roles')}: Мирный житель — 3, Комиссар, Жулик" in text
