@@ -514,7 +514,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="LIST",
         help="the role list to play, as /mafia roles takes it (e.g. the original's "
-        "'commissar=1 crook=1 villager=3'); its length is the number of players "
+        "'commissar=1 crook=1 villager=3', or as a host writes it, 'комиссар=1 жулик=1 мж=3'); "
+        "its length is the number of players "
         "(default: the preset for --players)",
     )
     p_demo.add_argument(

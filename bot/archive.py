@@ -39,12 +39,14 @@ from bot.render import (
 )
 from bot.tables import table_title
 from core.history import FinishedGame, load_finished
-from core.i18n import Lang, as_lang, has_key, t
+from core.i18n import LANGUAGES, Lang, as_lang, has_key, t
+from core.zones import zone_said
 from db.interface import GameStore
 from rules.announce import (
     MAFIA,
     PUBLIC,
     Announcement,
+    ending_results,
     final_announcements,
     host_account,
     night_announcements,
@@ -78,10 +80,79 @@ class Seat:
 
 
 @attrs.frozen
+class Quote:
+    """A part of a post: a quote of another post (``nick``: whom, when the quote named him)
+    or the player's own words (``quote`` False)."""
+
+    text: str
+    quote: bool = False
+    nick: str | None = None
+
+
+@attrs.frozen
 class Post:
     nick: str
     text: str
     ghost: bool  # posted by a dead player (R36)
+
+    @property
+    def parts(self) -> tuple[Quote, ...]:
+        """The post as a forum shows it: its quotes (the "Quote" command's block, or lines a
+        player began with ">") as quotes naming the quoted nickname, then his own words."""
+        return split_quotes(self.text)
+
+
+def _quote_heads() -> list[re.Pattern[str]]:
+    """The head line of a quote (``quote.head``, any language), with the nick and the link
+    as groups: ``Цитата: **Nick** — [к посту](https://discord.com/...)``."""
+    heads = []
+    for lang in LANGUAGES:
+        text = t(lang, "quote.head", nick="\x00", link="\x01")
+        pattern = re.escape(text).replace("\x00", "(?P<nick>.+?)")
+        heads.append(re.compile(pattern.replace("\x01", "(?P<link>[^)]*)") + "$"))
+    return heads
+
+
+_QUOTE_HEADS = _quote_heads()
+#: The backslash Discord's escape_markdown puts before a punctuation mark.
+_ESCAPED = re.compile(r"\\([^\w\s])")
+
+
+def split_quotes(text: str) -> tuple[Quote, ...]:
+    """A post's quotes and own words, in order. A run of lines starting with ">" is one
+    quote; its first line, when it is the Quote command's head, names the quoted nickname
+    (the head's Discord link is dropped: it means nothing on a forum) and the excerpt's
+    Discord escapes are undone (the archive escapes for its own format)."""
+    parts: list[Quote] = []
+    run: list[str] = []
+    quoted = False
+
+    def flush() -> None:
+        body = "\n".join(run).strip("\n")
+        if not quoted:
+            if body.strip():
+                parts.append(Quote(body))
+            return
+        lines = [line[1:].removeprefix(" ") for line in run]
+        nick = None
+        for head in _QUOTE_HEADS:
+            found = head.match(lines[0]) if lines else None
+            if found:
+                nick = _ESCAPED.sub(r"\1", found["nick"])
+                lines = [_ESCAPED.sub(r"\1", line) for line in lines[1:]]
+                break
+        parts.append(Quote("\n".join(lines), quote=True, nick=nick))
+
+    for line in text.splitlines():
+        starts_quote = line.startswith(">")
+        if run and starts_quote != quoted:
+            flush()
+            run = []
+        quoted = starts_quote
+        run.append(line)
+    if run:
+        flush()
+    return tuple(parts)
 
 
 @attrs.frozen
@@ -171,11 +242,14 @@ def _replay(script: Mapping[str, Any], unresolved: int | None = None) -> dict[in
             result = game.resolve(turn.downtime)  # R59, as the service resolved it
             announcements = night_announcements(game.state, result)
             seen.account = host_account(game.state, result).payload
+            shots = bool(game.state.pistols)  # the results went out before the shots
             for req in turn.after:
                 refusal = game.submit(req)
                 if refusal is not None:
                     seen.refused.append((req, str(refusal.code)))
             result = game.finish_turn()
+            if result.winner is not None and not shots:  # as the service published it
+                announcements = ending_results(announcements)
             announcements += final_announcements(game.state, result)
         else:  # the game ended at a host exclusion before the deadline
             result = game.history[-1]
@@ -220,15 +294,15 @@ def _local(moment: datetime, lang: Lang, zone: ZoneInfo) -> str:
 
 
 def _when(iso: Any, lang: Lang, zone: ZoneInfo) -> str | None:
-    """A stored ISO time in the game's time zone, the zone named: ``10.03.2026 09:00
-    (Europe/Moscow)``."""
+    """A stored ISO time in the game's time zone, the zone named as players say it:
+    ``10.03.2026 09:00 по Москве``, ``2026-03-10 09:00 Moscow time``."""
     if not iso:
         return None
     try:
         moment = datetime.fromisoformat(str(iso))
     except ValueError:
         return str(iso)
-    return f"{_local(moment, lang, zone)} ({zone.key})"
+    return f"{_local(moment, lang, zone)} {zone_said(lang, zone.key, moment)}"
 
 
 def _published(text: str, lang: Lang, zone: ZoneInfo) -> str:
@@ -421,27 +495,72 @@ def build_archive(
 
 # --- templates ----------------------------------------------------------------------------
 
-_MD_INLINE = re.compile(r"([\\`*_\[\]|~#])")
-_MD_LINE_START = re.compile(r"^(\s*)([-+=>]|\d+\.)", re.MULTILINE)
-#: Unicode isolates around player text, so a right-to-left override inside it (U+202E)
-#: ends with the text instead of reversing what follows.
+#: What makes Markdown out of text anywhere in a line: emphasis (``*``; ``_`` and ``~~``
+#: not inside a word), code, links, a backslash, and what starts HTML (a tag, a comment, an
+#: entity). Nothing else is escaped, so a post reads on a forum as it was typed.
+_MD_INLINE = re.compile(r"[\\`*\[\]]|(?<![^\W_])_|_(?![^\W_])|~~|<(?=[A-Za-z/!?])|&(?=#?\w+;)")
+#: What makes Markdown out of a line's start: a heading, a quote, a list item, a rule or a
+#: heading's underline, four spaces of code.
+_MD_LINE_START = re.compile(
+    r"^( {0,3})(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d{1,9}[.)](?=\s|$)|(?:=+|-+)\s*$)"
+)
+#: Unicode isolates around a player's text that holds direction controls of its own, so a
+#: right-to-left override inside it (U+202E) ends with the text instead of reversing what
+#: follows; texts without any (all of them, in practice) get no invisible marks.
 FSI, PDI = "\u2068", "\u2069"
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
-def md_escape(value: Any) -> str:
-    """A value as literal Markdown text: no emphasis, link, heading, list, table cell, code or
-    HTML tag can come out of it (HTML is passed through by most Markdown renderers, so ``<``
-    and ``&`` become entities)."""
-    text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _MD_INLINE.sub(r"\\\1", text)
-    return _MD_LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}", text)
+def _isolated(text: str) -> str:
+    return f"{FSI}{text}{PDI}" if _BIDI_CONTROLS.search(text) else text
+
+
+def _md_inline(text: str) -> str:
+    return _MD_INLINE.sub(lambda m: "".join(f"\\{ch}" for ch in m[0]), text)
+
+
+def md_escape(value: Any, *, line_start: bool = False) -> str:
+    """A value as literal Markdown text in a line: no emphasis, link, code or HTML can come
+    out of it (a backslash before the few marks that would make one, no entity).
+    ``line_start``: the value begins a line, so what would start a heading, quote or list
+    there is escaped too."""
+    text = _md_inline(str(value))
+    if line_start:
+        text = _MD_LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}", text)
+        text = re.sub(r"^ {4,}", "", text)
+    return text
+
+
+def md_line(value: Any) -> str:
+    """A value that begins a line of the Markdown: escaped as :func:`md_escape` does at a
+    line's start."""
+    return md_escape(value, line_start=True)
 
 
 def md_text(value: Any, quote: bool = True) -> str:
-    """Player text in Markdown: escaped, its direction isolated, its line breaks kept (inside
-    a quote, or inside a list item with ``quote=False``)."""
-    lines = [md_escape(line) for line in str(value).splitlines()] or [""]
-    return ("  \n> " if quote else "  \n  ").join(f"{FSI}{line}{PDI}" for line in lines)
+    """Player text in Markdown: escaped, its line breaks kept (inside a quote, or inside a
+    list item with ``quote=False``); isolated only if it holds direction controls."""
+    lines = [md_line(line) for line in _isolated(str(value)).splitlines()] or [""]
+    return ("  \n> " if quote else "  \n  ").join(lines)
+
+
+def md_paragraph(value: Any) -> str:
+    """A player's own words as a paragraph, its line breaks kept."""
+    return md_text(value, quote=False).replace("  \n  ", "  \n")
+
+
+def md_account(value: Any) -> str:
+    """The hosts' account as Markdown: its "- " lines as list items, each heading line apart
+    from the list before it (every value escaped)."""
+    out: list[str] = []
+    listing = False
+    for line in str(value).splitlines():
+        item = line.startswith("- ")
+        if listing and not item:
+            out.append("")
+        out.append(f"- {md_escape(line[2:])}" if item else f"{md_line(line)}  ")
+        listing = item
+    return "\n".join(out)
 
 
 def _environment() -> jinja2.Environment:
@@ -455,6 +574,10 @@ def _environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["md"] = md_escape
+    env.filters["md_line"] = md_line
+    env.filters["md_paragraph"] = md_paragraph
+    env.filters["md_account"] = md_account
+    env.filters["bidi"] = _isolated
     env.filters["md_text"] = md_text
     return env
 

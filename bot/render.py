@@ -345,18 +345,18 @@ def _role_lines(lang: Lang, roles: Mapping[str, int]) -> list[str]:
 
 
 def results_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
-    """The dawn report: the night's deaths with revealed roles and causes (R35), the lynch
-    (R31-R34, R54), the pistols (R18); one message where Discord's limits allow, continued in
+    """The dawn report: the lynch (R31-R34, R54), then the night's deaths with revealed roles
+    and causes (R35), the pistols (R18); one message where Discord's limits allow, continued in
     more embeds and messages where not (no line lost). The next turn's opening follows it
     with the deadline, the living and the roles (``turn_open_posts``)."""
     deaths: Sequence[Mapping[str, Any]] = payload.get("deaths") or []
     lynch: Mapping[str, Any] | None = payload.get("lynch")
     head = discord.Embed(title=t(lang, "announce.results", turn=payload["turn"]), colour=NOTICE)
     embeds = [head]
-    others = [d for d in deaths if d.get("cause") != "lynch"]  # the lynch: once, below
+    others = [d for d in deaths if d.get("cause") != "lynch"]  # the lynch: once, in its part
     if not deaths:
         head.description = t(lang, "announce.nobody_died")
-    _field(embeds, t(lang, "dawn.deaths"), [render_death(lang, d) for d in others])
+    # As forum players read a turn: the day's lynch first, then the night and the rest.
     if lynch is not None:
         threshold = payload.get("threshold")
         _field(embeds, t(lang, "dawn.lynch"), _verdict_lines(lang, lynch, deaths, threshold))
@@ -364,8 +364,9 @@ def results_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
         nonvoters = payload.get("nonvoters") or ()
         _field(embeds, t(lang, "dawn.nonvoters"), nonvoter_lines(lang, nonvoters))
         _field(embeds, t(lang, "dawn.uncounted"), _uncounted_lines(lang, lynch))
-        # R8, R51: everyone explains his vote (a footer, not a line of every report)
-        head.set_footer(text=t(lang, "announce.explain_votes"))
+        if not payload.get("final"):  # R8, R51: everyone explains his vote, the next day
+            head.set_footer(text=t(lang, "announce.explain_votes"))
+    _field(embeds, t(lang, "dawn.deaths"), [render_death(lang, d) for d in others])
     pistols = payload.get("pistols") or ()
     lines = [pistol_window_line(lang, nick, payload.get("pistol_until")) for nick in pistols]
     _field(embeds, t(lang, "dawn.pistols"), lines)
@@ -419,8 +420,9 @@ def iso_quote(lang: Lang, nick: str, text: str) -> str:
 
 
 def turn_open_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
-    """A turn begins: its deadline as a Discord timestamp (each reader's own time zone), the
-    living players and the game's roles; turn 1 also asks everyone to introduce himself (R2).
+    """A turn begins: its deadline as a Discord timestamp (each reader's own time zone) and
+    the living players; turn 1 also shows the game's roles (once: not reprinted every turn)
+    and asks everyone to introduce himself (R2).
     After a resolution it is the second half of the dawn report."""
     deadline = datetime.fromisoformat(str(payload["deadline"]))
     lines = [
@@ -438,7 +440,8 @@ def turn_open_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
     if "living" in payload:  # the dead are ghosts: not in it (R36)
         living: Sequence[str] = payload["living"]
         _field(embeds, t(lang, "dawn.living", count=len(living)), _name_lines(living))
-    _field(embeds, t(lang, "dawn.roles"), _role_lines(lang, payload.get("roles") or {}))
+    if payload["turn"] == 1:  # the setup, once at the start; /status and /rules keep it
+        _field(embeds, t(lang, "dawn.roles"), _role_lines(lang, payload.get("roles") or {}))
     return pack(embeds)
 
 

@@ -21,6 +21,7 @@ from bot.tables import table_at, table_key, table_language, table_of, table_titl
 from core.i18n import Lang, t
 from core.live import Accepted, LiveGame
 from core.refusal import Refusal
+from core.zones import said_time
 from rules.knowledge import valid_targets
 from rules.roles import verb_spec
 
@@ -101,6 +102,11 @@ def nick_autocomplete(verb: str) -> Any:
     return complete
 
 
+#: Requests a later one does not replace until the deadline: the pistol's one shot (R18), the
+#: death note (R37, written at any time).
+UNCHANGEABLE = frozenset({"shoot", "note"})
+
+
 async def submit_request(
     ctx: GameContext, interaction: discord.Interaction[Any], raw: dict[str, Any]
 ) -> Accepted:
@@ -121,6 +127,11 @@ async def submit_request(
     spec = verb_spec(verb)
     accepted_key = spec.accepted_key if spec is not None else f"play.accepted.{verb}"
     lines.append(t(lang, accepted_key, target=names, to=names, turn=accepted.turn))
+    deadline = game.record.deadline if game is not None else None
+    if verb not in UNCHANGEABLE and deadline is not None and game is not None:
+        # a later request of the same kind replaces it until the deadline (R5)
+        until = said_time(lang, deadline, game.schedule.tz)
+        lines.append(t(lang, "play.change_until", time=until))
     if accepted.withdrawn:  # R17
         names = ", ".join(verb_name(lang, v) for v in accepted.withdrawn)
         lines.append(t(lang, "play.withdrawn", verbs=names))

@@ -27,6 +27,7 @@ from bot.render import (
     render,
     render_role_card,
     role_name,
+    role_summary,
     schedule_hours,
     timestamp,
 )
@@ -46,6 +47,7 @@ from core.i18n import Lang, t
 from core.refusal import Refusal
 from core.review import until_of
 from db.models import OutboxRecord
+from rules.announce import role_list
 
 log = logging.getLogger(__name__)
 
@@ -180,6 +182,10 @@ class DayCog(PlayerCog, name="Day"):
         ]
         if not card.alive:
             lines.append(t(lang, "card.dead"))
+        # The setup, published once at the start (turn 1's opening): here for the asking, in
+        # the registry's order as published (never the seats').
+        setup = [code for code, count in role_list(state).items() for _ in range(count)]
+        lines.append(t(lang, "status.roles", roles=role_summary(lang, setup)))
         requests = game.engine.standing_requests(nick)
         shown = [r for r in requests if r.do != "post"]
         if shown:

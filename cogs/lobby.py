@@ -28,7 +28,7 @@ from bot.context import GameContext, game_context
 from bot.delivery import slot_channel
 from bot.errors import UserError
 from bot.hosts import command_table, ensure_any_host, ensure_host
-from bot.render import role_summary, schedule_hours
+from bot.render import role_name, role_summary, schedule_hours
 from bot.replies import reader_language, send_private
 from bot.setup_flow import build_table, plan_setup
 from bot.signup import (
@@ -56,7 +56,8 @@ from core.live import LiveGame, schedule_of
 from core.preset_service import MAX_PRESET_NAME, MAX_PRESETS, is_count
 from db.models import TableSettings
 from rules.names import name_key
-from rules.setup import MAX_PLAYERS, MIN_PLAYERS, format_role_list
+from rules.roles import ROLES
+from rules.setup import MAX_PLAYERS, MIN_PLAYERS, format_role_list, role_code
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,38 @@ async def wish_autocomplete(
     ][:25]
 
 
+def role_list_choices(lang: Lang, current: str) -> list[app_commands.Choice[str]]:
+    """``/mafia roles``: the list typed so far, its last word completed to a role's name as
+    the table writes it (``комиссар=1 жу`` -> ``комиссар=1 жулик=1``); the same for every
+    host, nothing about a game."""
+    cut = max(current.rfind(" "), current.rfind(","), current.rfind("\n")) + 1
+    head, last = current[:cut], current[cut:]
+    if "=" in last or ":" in last:
+        return []  # a count is being typed: nothing to complete
+    needle = last.casefold().replace("ё", "е")
+    choices = []
+    for code in ROLES:
+        name = role_name(lang, code)
+        name = name.lower() if lang == "ru" else name
+        if name.casefold().replace("ё", "е").startswith(needle):
+            value = f"{head}{name}=1"
+            if len(value) <= 100:
+                choices.append(app_commands.Choice(name=value, value=value))
+    return choices[:25]
+
+
+async def roles_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The role names in the table's language, as ``/mafia roles`` takes them."""
+    ctx = game_context(interaction.client)
+    guild = interaction.guild
+    if guild is None:
+        return []
+    lang = table_language(await table_of(ctx.store, interaction), guild)
+    return role_list_choices(lang, current)
+
+
 def typed_wish(typed: str) -> str:
     """What a member typed for ``/wish role``: a role code, ``none``, or a role's name (or
     "no wish") in either language; anything else is left for the service to refuse."""
@@ -93,7 +126,7 @@ def typed_wish(typed: str) -> str:
         for label, value in wish_options(lang):
             if key in (name_key(label), value):
                 return value
-    return key[:40]
+    return role_code(typed) or key[:40]  # as a host names it in a role list: "мж", "cop"
 
 
 async def saved_preset_autocomplete(
@@ -291,7 +324,7 @@ class LobbyCog(
         preset=ltext("cmd.mafia.roles.opt.preset.description"),
         from_wishes=ltext("cmd.mafia.roles.opt.from_wishes.description"),
     )
-    @app_commands.autocomplete(preset=preset_autocomplete)
+    @app_commands.autocomplete(roles=roles_autocomplete, preset=preset_autocomplete)
     async def roles_command(
         self,
         interaction: discord.Interaction[Any],

@@ -32,6 +32,7 @@ from rules.announce import (
 )
 from rules.engine import RebuildError, rebuild
 from rules.model import Phase
+from rules.roles import ROLES
 from rules.setup import SetupError
 from rules.snapshot import SnapshotError
 
@@ -68,10 +69,28 @@ class LateRefusal(ServiceError):
         return f"{late}\n{super().render(lang)}"
 
 
+class SetupRefusal(ServiceError):
+    """An invalid setup: its facts name roles by code (``role``, ``known``); the reply names
+    them as the reader's table does ("Роли: Мирный житель, Мафиози, ...")."""
+
+    def render(self, lang: Lang) -> str:
+        values = dict(self.values)
+        role = values.get("role")
+        if isinstance(role, str) and role in ROLES:
+            values["role"] = t(lang, f"role.{role}")
+        known = values.get("known")
+        if isinstance(known, str):
+            codes = [code.strip() for code in known.split(",")]
+            names = [t(lang, f"role.{code}") if code in ROLES else code for code in codes]
+            # Russian writes role names in lower case inside a sentence.
+            values["known"] = ", ".join(n.lower() if lang == "ru" else n for n in names)
+        return t(lang, self.key, **values)
+
+
 def setup_refusal(exc: SetupError) -> ServiceError:
     """An invalid setup (docs/REFERENCE.md section 10) as a translated refusal with its facts."""
     values: dict[str, Any] = dict(exc.params)
-    return ServiceError("error.setup." + exc.code, **values)
+    return SetupRefusal("error.setup." + exc.code, **values)
 
 
 def items(

@@ -19,6 +19,7 @@ from db.models import AuditSpec, DowntimeCause, ReviewRecord
 from rules.announce import (
     Announcement,
     downtime_announcements,
+    ending_results,
     final_announcements,
     host_account,
     hunts_open_announcement,
@@ -188,6 +189,8 @@ class TurnService(ServiceBase):
         engine.history.clear()  # a live game keeps no turn results (see _rebuild)
         ending = self._ending(game) if result.winner is not None else None
         final = final_announcements(engine.state, result, ending)
+        if result.winner is not None:  # the report that ends the game
+            night = ending_results(night)
         deadline: datetime | None = None
         if result.winner is None:
             previous = game.record.deadline or now

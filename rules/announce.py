@@ -208,6 +208,15 @@ def night_announcements(state: GameState, result: TurnResult) -> list[Announceme
     return out
 
 
+def ending_results(announcements: list[Announcement]) -> list[Announcement]:
+    """The results of the turn that ends the game say so (``final``): the report that closes
+    the game asks nobody to explain his vote (R8, R51: there is no next day to do it)."""
+    return [
+        Announcement(a.kind, a.audience, {**a.payload, "final": True}) if a.kind == "results" else a
+        for a in announcements
+    ]
+
+
 def with_pistol_window(announcements: list[Announcement], until_iso: str) -> list[Announcement]:
     """R18: the results and each killed commissar's prompt say when his pistol window
     closes (``pistol_until``, ISO-8601 UTC): the window is the caller's clock, not a rule."""

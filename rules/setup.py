@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
@@ -123,7 +124,8 @@ def _validate_without_mafia(players: int, town: int, loners: int) -> None:
 
 
 def _known() -> str:
-    """The roles a setup may name, for a refusal (the registry's, in its order)."""
+    """The roles a setup may name, for a refusal (the registry's codes, in its order; a
+    refusal renders them as the table's names, `core.service_base.setup_refusal`)."""
     return ", ".join(ROLES)
 
 
@@ -131,8 +133,47 @@ def _quoted(fragment: str) -> str:
     return fragment if len(fragment) <= _QUOTED else fragment[: _QUOTED - 1] + "…"
 
 
+def _spoken_key(name: str) -> str:
+    """How a typed role name is compared: R44's name key, "ё" read as "е"."""
+    return name_key(name).replace("ё", "е")
+
+
+def role_names() -> dict[str, str]:
+    """Every name a role list may give a role: its code and the words hosts use for it in the
+    languages the tables speak (``Role.spoken``), keyed as typed names are compared."""
+    names: dict[str, str] = {}
+    for code, cls in ROLES.items():
+        for name in (code, *cls.spoken):
+            names.setdefault(_spoken_key(name), code)
+    return names
+
+
+def role_code(typed: str) -> str | None:
+    """The role a typed name stands for (a code, or a name in any table's language), or
+    None."""
+    return role_names().get(_spoken_key(typed))
+
+
+#: A word of a role's name: letters, with inner hyphens ("маньяк-отравитель").
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+#: Between a name and its count: "=", ":" or a dash, as forum hosts write ("МЖ - 3").
+_COUNT_SEP = "=:-\u2013\u2014"
+_ITEM_GAP = re.compile(r"[\s,;]*")
+_SPACES = re.compile(r"[ \t]*")
+_CHUNK = re.compile(r"[^\s,;]*")
+
+
+def _chunk(text: str, pos: int) -> str:
+    """The text from ``pos`` to the end of its item (a space, comma, semicolon or the end)."""
+    return _CHUNK.match(text, pos).group()  # type: ignore[union-attr]
+
+
 def parse_role_list(text: str, limit: int = MAX_PLAYERS) -> list[str]:
-    """`boss=1 mafioso=2 commissar=1 villager=5` (also commas, ':' for '=').
+    """A role list as a host writes it: ``boss=1 mafioso=2 commissar=1 villager=5``, or in the
+    table's language, ``комиссар=1 жулик=1 мж=3``, ``Комиссар - 1, Жулик - 1, МЖ - 3``,
+    ``мирные жители: 5`` (items apart by spaces, commas, semicolons or lines; "=", ":" or a
+    dash before a count, or none; no count is one). A name is a role's code or any of its
+    ``Role.spoken`` names, in any case, "ё" as "е".
 
     A count is ASCII digits only (`str.isdigit` also accepts "²", which `int` refuses), and
     the running total is checked against `limit` (at most MAX_PLAYERS) before the list is
@@ -145,22 +186,27 @@ def parse_role_list(text: str, limit: int = MAX_PLAYERS) -> list[str]:
             maximum=MAX_ROLE_LIST_CHARS,
         )
     limit = min(limit, MAX_PLAYERS)
+    names = role_names()
+    longest = max((len(name.split()) for name in names), default=1)
     counts: list[tuple[str, int]] = []
     total = 0
-    for item in text.replace(",", " ").split():
-        name, sep, count = item.replace(":", "=").partition("=")
-        name = name.strip().lower()
-        if not sep:
-            count = "1"
-        if name not in ROLES:
-            raise SetupError(
-                "unknown_role", f"unknown role {name!r}", role=_quoted(name), known=_known()
-            )
+    pos = _ITEM_GAP.match(text, 0).end()  # type: ignore[union-attr]
+    while pos < len(text):
+        code, pos = _role_name(text, pos, names, longest)
+        pos = _SPACES.match(text, pos).end()  # type: ignore[union-attr]
+        count = "1"
+        if pos < len(text) and text[pos] in _COUNT_SEP:  # "мж=3", "МЖ - 3"
+            pos = _SPACES.match(text, pos + 1).end()  # type: ignore[union-attr]
+            count = _chunk(text, pos)
+            pos += len(count)
+        elif pos < len(text) and not _WORD.match(text, pos) and _chunk(text, pos):  # "мж 3"
+            count = _chunk(text, pos)
+            pos += len(count)
         if not (count.isascii() and count.isdigit()):
             raise SetupError(
                 "bad_count",
-                f"bad count {count!r} for {name}",
-                role=name,
+                f"bad count {count!r} for {code}",
+                role=code,
                 count=_quoted(count),
             )
         number = int(count)  # at most MAX_ROLE_LIST_CHARS ASCII digits: cheap
@@ -171,8 +217,30 @@ def parse_role_list(text: str, limit: int = MAX_PLAYERS) -> list[str]:
                 f"the role list has more than {limit} roles",
                 maximum=limit,
             )
-        counts.append((name, number))
-    return [name for name, number in counts for _ in range(number)]
+        counts.append((code, number))
+        pos = _ITEM_GAP.match(text, pos).end()  # type: ignore[union-attr]
+    return [code for code, number in counts for _ in range(number)]
+
+
+def _role_name(text: str, pos: int, names: Mapping[str, str], longest: int) -> tuple[str, int]:
+    """The role named at ``pos`` (the longest known name of up to ``longest`` words) and
+    where its name ends; an unknown name is refused, quoted as typed."""
+    ends: list[int] = []
+    at = pos
+    for _ in range(longest):
+        word = _WORD.match(text, at)
+        if word is None:
+            break
+        ends.append(word.end())
+        at = _SPACES.match(text, word.end()).end()  # type: ignore[union-attr]
+    for end in reversed(ends):
+        code = names.get(_spoken_key(text[pos:end]))
+        if code is not None:
+            return code, end
+    typed = _chunk(text, pos)
+    cut = min((i for i, ch in enumerate(typed) if ch in _COUNT_SEP), default=len(typed))
+    typed = typed[:cut] or typed
+    raise SetupError("unknown_role", f"unknown role {typed!r}", role=_quoted(typed), known=_known())
 
 
 def format_role_list(roles: Iterable[str]) -> str:

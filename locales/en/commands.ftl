@@ -60,7 +60,7 @@ cmd-mafia-new-opt-spectators-description = Members who do not play may watch the
 cmd-mafia-roles-name = roles
 cmd-mafia-roles-description = Set the role list of the game in sign-up
 cmd-mafia-roles-opt-roles-name = roles
-cmd-mafia-roles-opt-roles-description = e.g. boss=1 mafioso=2 commissar=1 doctor=1 villager=5
+cmd-mafia-roles-opt-roles-description = e.g. boss=1 mafioso=2 cop=1 doctor=1 villager=5
 cmd-mafia-roles-opt-preset-name = preset
 cmd-mafia-roles-opt-preset-description = A preset: one of this server's by its name, or the standard role list for a number of players
 cmd-mafia-roles-opt-from_wishes-name = from_wishes

@@ -1,7 +1,7 @@
 ### Refusals and errors: private replies to the member who asked.
 ### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
 
-error-unexpected = Something went wrong on my side. Nothing was lost; please try again in a moment.
+error-unexpected = Sorry, the bot hit a problem. Nothing was lost; please try again in a moment.
 error-guild_only = This command works only on a server.
 error-cooldown =
     Not so fast: try again in { $seconds ->
@@ -33,7 +33,7 @@ error-signup_full = The sign-up is full: a game seats at most { $maximum } playe
 error-no_wishes = This sign-up takes no role wishes: the host opened it without them.
 error-unknown_wish = You cannot wish for “{ $role }”: pick a role from the list, or “No wish”.
 error-game_exists = A game is already open on this server: end it first.
-error-wait_for_pistol = Wait until the pistol window closes.
+error-wait_for_pistol = Not yet: a dead Cop may still fire his last shot. Wait until he has shot or his time is up.
 error-already_paused = The clock is already stopped.
 error-not_paused = The clock is not stopped.
 error-bad_schedule = Unknown schedule: choose forum or fast.
@@ -46,14 +46,14 @@ error-no_working_day = Every day of the week cannot be a day off: the turn would
 error-fast_hours = The deadline, the hunts' opening, the turn's days and the days off are the forum schedule's hours; a fast game counts minutes (turn_minutes). Choose the forum schedule, or leave them out.
 error-bad_hunt_time = Hunts must open before the deadline.
 error-setup-too_few_players = Too few players: { $players }; a game needs at least { $minimum }.
-error-setup-unknown_role = Unknown role in the list: { $role }. Roles: { $known }.
+error-setup-unknown_role = There is no role called “{ $role }”. The roles: { $known }.
 error-setup-sergeant_without_commissar = A Sergeant needs a Cop (commissar) in the game.
 error-setup-foundling_without_boss = A foundling needs a boss.
 error-setup-empty_nick = A nickname is empty.
 error-setup-duplicate_role = There can be only one { $role } in a game (the list has { $count }).
 error-setup-duplicate_nick = Two nicknames are the same ({ $nick }).
 error-setup-mixed_script_nick = The nickname “{ $nick }” mixes Latin and Cyrillic letters; a nickname must use one alphabet.
-error-setup-bad_count = Write the list as role=count, e.g. mafioso=2 villager=5 ("{ $count }" is not a count for { $role }).
+error-setup-bad_count = Write the list as role=count, e.g. mafioso=2 cop=1 villager=5 ("{ $count }" is not a count for { $role }).
 error-setup-too_many_roles =
     The role list has more than { $maximum ->
         [one] { $maximum } role
@@ -67,7 +67,7 @@ error-setup-role_list_too_long =
     The role list is too long ({ $length ->
         [one] { $length } character
        *[other] { $length } characters
-    }; at most { $maximum }). Write it as role=count, e.g. mafioso=2 villager=5.
+    }; at most { $maximum }). Write it as role=count, e.g. mafioso=2 cop=1 villager=5.
 error-empty_text = Nothing to post: the text is empty or only invisible characters.
 error-empty_note = A death note needs words: this one is empty or only invisible characters. Your note is still yours to write.
 error-bad_extend =

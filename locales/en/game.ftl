@@ -116,21 +116,22 @@ verb-poison = poison
 verb-steal = theft
 verb-shoot = shot
 verb-post = post
-play-accepted-vote = Turn { $turn }: your vote is recorded: you are voting to lynch { $target }. Votes are counted at the deadline.
-play-accepted-hunt = Turn { $turn }: your hunt is recorded: { $target }.
-play-accepted-note = Your death note to { $to } is saved.
-play-accepted-kill = Turn { $turn }: your kill request is recorded: { $target }.
-play-accepted-check = Turn { $turn }: your check is recorded: { $target }.
-play-accepted-heal = Turn { $turn }: your heal is recorded: { $target }.
-play-accepted-inject = Turn { $turn }: your lethal injection is recorded: { $target }.
-play-accepted-block = Turn { $turn }: your block is recorded: { $target }.
-play-accepted-slander = Turn { $turn }: your frame is recorded: { $target }.
-play-accepted-poison = Turn { $turn }: your poison is recorded: { $target }.
-play-accepted-shoot = Turn { $turn }: your shot is recorded: { $target }. The shot is announced when the pistol window closes.
-play-accepted-steal = Turn { $turn }: your theft is recorded: you will steal the lynch vote of { $target }.
+play-accepted-vote = Turn { $turn }: vote recorded, you are voting to lynch { $target }.
+play-accepted-hunt = Turn { $turn }: hunt recorded: { $target }.
+play-accepted-note = Your death note is saved: if the mafia kills you or you are lynched, { $to } gets it.
+play-accepted-kill = Turn { $turn }: kill request recorded: { $target }.
+play-accepted-check = Turn { $turn }: check recorded: { $target }.
+play-accepted-heal = Turn { $turn }: heal recorded: { $target }.
+play-accepted-inject = Turn { $turn }: lethal injection recorded: { $target }.
+play-accepted-block = Turn { $turn }: block recorded: { $target }.
+play-accepted-slander = Turn { $turn }: frame recorded: { $target }.
+play-accepted-poison = Turn { $turn }: poison recorded: { $target }.
+play-accepted-shoot = Turn { $turn }: shot recorded: { $target }. It will be announced once everyone who may shoot has shot or run out of time.
+play-accepted-steal = Turn { $turn }: theft recorded: you will steal the lynch vote of { $target }.
 play-late = Turn { $sent } closed just before your request arrived, so it counts for turn { $turn }.
 play-late_refused = Turn { $sent } closed just before your request arrived: it was not counted.
 play-withdrawn = Withdrawn: { $verbs }.
+play-change_until = You can change it until { $time }.
 death-poison = { $nick } ({ $role }) died of poison.
 cause-poison = poisoned
 death-hunt = { $nick } ({ $role }) was hunted down and killed.
@@ -149,7 +150,7 @@ death-missed_votes = { $nick } ({ $role }) was modkilled for missing two votes.
 cause-missed_votes = modkilled for missing two votes
 death-excluded = { $nick } ({ $role }) was removed from the game by the host.
 cause-excluded = removed by the host
-death-pistol = { $nick } ({ $role }) was shot by { $by }.
+death-pistol = As he died, the Cop { $by } fired his pistol: { $nick } ({ $role }) is dead.
 cause-pistol = shot
 cause-None = alive
 method-mafia = a mafia kill
@@ -289,13 +290,13 @@ card-rules = How to post, vote and by when, and what silence costs, is the same 
 announce-turn_open = Turn { $turn } begins. Deadline: { $deadline } ({ $relative }).
 announce-results = Results of turn { $turn }
 announce-nobody_died = Nobody died.
-announce-pistol_window = { $nick } may shoot before the turn ends.
-announce-pistol_window_until = { $nick } may shoot until { $time } ({ $relative }).
+announce-pistol_window = { $nick } may fire a last shot until the turn ends.
+announce-pistol_window_until = { $nick } may fire a last shot until { $time } ({ $relative }).
 announce-note =
     A death note from { $author }:
     { $text }
-announce-pistol = You were killed, but you have a pistol: one shot with /shoot while the pistol window is open.
-announce-pistol_until = You were killed, but you have a pistol: one shot with /shoot, until { $time } ({ $relative }).
+announce-pistol = You were killed, but you have a pistol: you may shoot one living player with /shoot until the turn ends.
+announce-pistol_until = You were killed, but you have a pistol: you may shoot one living player with /shoot until { $time } ({ $relative }).
 announce-deprived = The host has taken away your vote for turn { $turn }: you cannot vote in this lynch, and a vote you already sent is withdrawn.
 announce-converted = The Boss is dead: you have joined the mafia.
 announce-promoted = The Cop is dead: you are the Cop now, and check a player each turn.
@@ -315,7 +316,7 @@ lynch-totals =
 lynch-no_votes = Nobody voted.
 lynch-hanged = Lynched: { $nick }.
 lynch-nobody = Nobody was lynched.
-lynch-chosen_dead = The lynch chose { $nick }, who was already dead: nobody is hanged this turn.
+lynch-chosen_dead = The town voted to lynch { $nick }, but he died before he could be hanged (see below): nobody is lynched this turn.
 dawn-deaths = Deaths
 dawn-lynch = Lynch
 dawn-votes = Votes
@@ -359,7 +360,7 @@ dawn-dropped_totals =
         [one] { $count } vote
        *[other] { $count } votes
     } not counted, this player died before the lynch.
-dawn-not_electorate = Not counted, without a vote this turn: { $voters }.
+dawn-not_electorate = Not counted (no vote this turn): { $voters }.
 dawn-not_electorate_totals =
     { $count ->
         [one] { $count } vote
@@ -387,7 +388,7 @@ dawn-roles = Roles in this game
 check-mafia = Check: { $target } is mafia.
 check-not_mafia = Check: { $target } is not mafia.
 check-killed_by = { $target } was killed tonight by { $killers } ({ $method }).
-check-none = Turn { $turn }: your check on { $target } got no answer this night.
+check-none = Turn { $turn }: your check on { $target } got no answer last night.
 signup-message =
     Sign-up for a new game is open ({ $schedule } schedule). Signed up: { $count ->
         [one] { $count } player
@@ -428,6 +429,7 @@ dm-header = { $server } · game #{ $game }
 dm-header_table = { $server } · { $table } · game #{ $game }
 reply-header = { $table } · game #{ $game }
 status-header = You are { $nick }, { $role }. Turn { $turn }.
+status-roles = Roles in this game: { $roles }.
 status-requests = Your requests this turn:
 status-no_requests = No requests this turn.
 status-request = { $verb }: { $targets }
@@ -444,7 +446,7 @@ say-no_webhook = Your post was not published: I cannot post under nicknames in {
 say-waiting = Discord has not accepted your post yet. It is saved and will appear in { $channel } as soon as Discord takes it, once and in order: do not post it again.
 say-shown_late = Your post is now shown in { $channel }.
 say-ghost_name = { $nick } (ghost)
-mafia-board-title = Mafia kill, turn { $turn }
+mafia-board-title = The mafia's choice, turn { $turn }
 mafia-board-waiting = No request yet: { $players }
 mafia-board-double = Two kills tonight: each of you names two, and the pairs must match.
 mafia-board-agreed = Agreed: { $targets }
@@ -504,7 +506,7 @@ announce-clock_paused =
        *[other] { $minutes } minutes
     }.
 announce-clock_resumed = The clock is running again. Deadline: { $deadline } ({ $relative }).
-announce-double_kill_this = The host allows the mafia to kill two players this night.
+announce-double_kill_this = The host allows the mafia to kill two players tonight.
 announce-double_kill_next = The host allows the mafia to kill two players next night.
 announce-hunts_open = Hunts are open: hunt requests (/hunt) are accepted until the deadline { $deadline } ({ $relative }).
 announce-last_hour = One hour to the deadline: { $deadline } ({ $relative }). Requests are accepted until then, not after.
@@ -512,7 +514,7 @@ announce-replaced = { $nick } is now played by a substitute.
 announce-downtime = Turn { $turn }: the host was unavailable for { $minutes } min, a tenth of the turn or more, so nobody is modkilled for inactivity and no missed vote is counted this turn.
 announce-explain_votes = Explain your vote, and question the players you suspect.
 pistol-placeholder = Whom do you shoot?
-pistol-done = Turn { $turn }: you shot { $nick }. The shot is announced when the pistol window closes.
+pistol-done = Turn { $turn }: shot recorded: { $nick }. It will be announced once everyone who may shoot has shot or run out of time.
 announce-mafia_left = { $nick } is dead and leaves this room.
 announce-ghost_joined = { $nick } has died and joins the ghosts' room.
 # The archive of a finished game (bot/archive.py): a web page and its Markdown twin.

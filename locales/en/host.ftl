@@ -9,7 +9,7 @@ setup-done = The game is set up in { $category }: { $game } for the story and th
 setup-created = Created: { $items }.
 setup-repaired = Repaired: { $items }.
 setup-unchanged = Everything was already in place.
-setup-no_host_role = none (members with Manage Server host)
+setup-no_host_role = none set, so anyone with Manage Server can host
 setup-table = Table “{ $table }”.
 tables-title = { $count ->
     [one] This server has { $count } table:
@@ -120,7 +120,7 @@ host-resolve_preview_turn_1 =
         [one] { $alive } living player
        *[other] { $alive } living players
     }; no post yet: { $not_posted }. Turn 1 has no lynch vote.
-host-resolve_preview_pistol = Close the pistol window of turn { $turn } now? Shots still due: { $pistols }.
+host-resolve_preview_pistol = Stop waiting for the last shots of turn { $turn } now? Still allowed to shoot: { $pistols }.
 host-resolve_preview_removed = Would leave the game if resolved now (unless they die otherwise first): { $players }.
 host-resolve_preview_nobody_removed = Nobody would leave the game for inactivity.
 host-resolve_preview_not_voted = Not voted yet: { $players }.
@@ -145,7 +145,7 @@ host-player_left = Player { $nick } ({ $user }) has left the server. Give the ni
 host-replaced = { $nick } has a new player; the role card is on its way.
 state-header = Turn { $turn }, phase: { $phase }.
 phase-open = requests open
-phase-pistol = pistol window
+phase-pistol = waiting for a last shot
 phase-over = game over
 state-alive =
     { $nick }: { $role }, { $user }, { $posts ->
@@ -239,7 +239,7 @@ console-audit-minutes = , { $minutes ->
 console-audit-player = , player { $player }
 console-audit-reason = , reason: { $reason }
 console-audit-turn = , turn { $turn }
-console-audit-pistol = , pistol window
+console-audit-pistol = , waiting for a last shot
 console-audit-member = , new member: { $member }
 console-audit-signup = , sign-up cancelled
 console-audit-text = : “{ $text }”

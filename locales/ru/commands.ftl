@@ -60,7 +60,7 @@ cmd-mafia-new-opt-spectators-description = Неиграющие участник
 cmd-mafia-roles-name = роли
 cmd-mafia-roles-description = Задать набор ролей игры, на которую идёт запись
 cmd-mafia-roles-opt-roles-name = роли
-cmd-mafia-roles-opt-roles-description = например boss=1 mafioso=2 commissar=1 doctor=1 villager=5
+cmd-mafia-roles-opt-roles-description = например: босс=1 мафиози=2 комиссар=1 доктор=1 мж=5
 cmd-mafia-roles-opt-preset-name = пресет
 cmd-mafia-roles-opt-preset-description = Пресет: сохранённый на сервере (по названию) или стандартный набор на столько игроков
 cmd-mafia-roles-opt-from_wishes-name = по_пожеланиям

@@ -1,7 +1,7 @@
 ### Refusals and errors: private replies to the member who asked.
 ### Ids are the code's dotted keys with dashes: play.accepted.vote -> play-accepted-vote.
 
-error-unexpected = Что-то пошло не так на моей стороне. Ничего не потеряно; попробуйте ещё раз чуть позже.
+error-unexpected = Не вышло: у бота случился сбой. Ничего не потеряно, попробуйте ещё раз чуть позже.
 error-guild_only = Эта команда работает только на сервере.
 error-cooldown =
     Не так быстро: попробуйте снова через { $seconds ->
@@ -37,7 +37,7 @@ error-signup_full = Мест больше нет: в игре может быт�
 error-no_wishes = В этой игре роли не заказывают: ведущий открыл запись без пожеланий.
 error-unknown_wish = Роль «{ $role }» пожелать нельзя: выберите роль из списка или «Без пожелания».
 error-game_exists = На сервере уже есть открытая игра: сначала завершите её.
-error-wait_for_pistol = Дождитесь, пока закроется окно выстрела.
+error-wait_for_pistol = Пока нельзя: убитый комиссар ещё может выстрелить. Подождите, пока он выстрелит или выйдет его время.
 error-already_paused = Часы уже остановлены.
 error-not_paused = Часы не остановлены.
 error-bad_schedule = Неизвестное расписание: выберите форумное или быстрое.
@@ -50,14 +50,14 @@ error-no_working_day = Все дни недели не могут быть вы�
 error-fast_hours = Дедлайн, начало охоты, дни хода и выходные — часы форумного расписания; быстрая игра считает минуты (минут_на_ход). Выберите форумное расписание или не указывайте их.
 error-bad_hunt_time = Охота должна открываться до дедлайна.
 error-setup-too_few_players = Слишком мало игроков: { $players }; нужно хотя бы { $minimum }.
-error-setup-unknown_role = Неизвестная роль в списке: { $role }. Роли: { $known }.
+error-setup-unknown_role = Роли «{ $role }» в игре нет. Роли: { $known }.
 error-setup-sergeant_without_commissar = Сержанту нужен комиссар.
 error-setup-foundling_without_boss = Подкидышу нужен босс.
 error-setup-empty_nick = Пустой ник.
-error-setup-duplicate_role = Роль { $role } может быть в игре только одна (в списке { $count }).
+error-setup-duplicate_role = Роль «{ $role }» может быть в игре только одна (в списке { $count }).
 error-setup-duplicate_nick = Два одинаковых ника ({ $nick }).
 error-setup-mixed_script_nick = В нике «{ $nick }» смешаны латиница и кириллица: ник должен быть написан буквами одного алфавита.
-error-setup-bad_count = Пишите список как роль=число, например mafioso=2 villager=5 («{ $count }» — не число для { $role }).
+error-setup-bad_count = Пишите список как роль=число, например: мафиози=2 комиссар=1 мж=5 («{ $count }» — не число для роли «{ $role }»).
 error-setup-too_many_roles =
     В списке больше { $maximum ->
         [one] { $maximum } роли
@@ -72,7 +72,7 @@ error-setup-role_list_too_long =
         [one] { $length } знак
         [few] { $length } знака
        *[many] { $length } знаков
-    }, можно не больше { $maximum }). Пишите его как роль=число, например mafioso=2 villager=5.
+    }, можно не больше { $maximum }). Пишите его как роль=число, например: мафиози=2 комиссар=1 мж=5.
 error-empty_text = Нечего публиковать: текст пустой или состоит из одних невидимых символов.
 error-empty_note = В предсмертной записке должны быть слова, а эта пустая или из одних невидимых символов. Записку вы по-прежнему можете написать.
 error-bad_extend =

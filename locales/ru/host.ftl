@@ -9,7 +9,7 @@ setup-done = Игра настроена в категории { $category }: { 
 setup-created = Создано: { $items }.
 setup-repaired = Исправлено: { $items }.
 setup-unchanged = Всё уже было на месте.
-setup-no_host_role = не задана (ведут участники с правом «Управлять сервером»)
+setup-no_host_role = не задана: вести игру может любой с правом «Управлять сервером»
 setup-table = Стол «{ $table }».
 tables-title = { $count ->
     [one] На этом сервере { $count } стол:
@@ -122,7 +122,7 @@ host-resolve_preview_turn_1 =
         [few] { $alive } игрока
        *[many] { $alive } игроков
     }; ещё не писали: { $not_posted }. Голосования в первый ход нет.
-host-resolve_preview_pistol = Закрыть окно выстрела хода { $turn } сейчас? Выстрелов ещё ждём: { $pistols }.
+host-resolve_preview_pistol = Не ждать больше выстрелов хода { $turn }? Ещё могут выстрелить: { $pistols }.
 host-resolve_preview_removed = Выбудут из игры, если подвести итоги сейчас (если не погибнут раньше): { $players }.
 host-resolve_preview_nobody_removed = За неактивность никто не выбудет.
 host-resolve_preview_not_voted = Ещё не проголосовали: { $players }.
@@ -148,7 +148,7 @@ host-player_left = Игрок { $nick } ({ $user }) покинул сервер.
 host-replaced = Ник { $nick } передан новому игроку; карточка роли отправлена.
 state-header = Ход { $turn }, этап: { $phase }.
 phase-open = приём заявок
-phase-pistol = окно выстрела
+phase-pistol = ждём выстрела убитого комиссара
 phase-over = игра окончена
 state-alive =
     { $nick }: { $role }, { $user }, { $posts ->
@@ -248,7 +248,7 @@ console-audit-minutes = , на { $minutes ->
 console-audit-player = , игрок { $player }
 console-audit-reason = , причина: { $reason }
 console-audit-turn = , ход { $turn }
-console-audit-pistol = , окно выстрела
+console-audit-pistol = , ждём выстрела
 console-audit-member = , новый участник: { $member }
 console-audit-signup = , набор отменён
 console-audit-text = : «{ $text }»

@@ -227,6 +227,10 @@ class Role:
     # resolution per distinct function, in registry order, see `rules.pipeline`).
     hooks: ClassVar[Mapping[Step, Hook]] = MappingProxyType({})
     unique: ClassVar[bool] = True  # R43: at most one per game
+    # How hosts name the role in a role list, in every language the tables speak, lower case
+    # ("мж", "мирные", "cop"): `rules.setup.parse_role_list` reads them besides the code.
+    # The catalogues' own name of the role (``role-<code>``) must be among them (tested).
+    spoken: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def checked_as_mafia(cls) -> bool:

@@ -56,6 +56,7 @@ class Commissar(Role):
     """R18: checks one player per turn; has the pistol."""
 
     code = "commissar"
+    spoken = ("commissar", "cop", "detective", "sheriff", "комиссар", "ком", "шериф")
     faction = Faction.TOWN
     verbs = frozenset({"check"})
     hooks = on_steps({Step.CHECKS: check, Step.LYNCH: name_the_killers})

@@ -46,6 +46,7 @@ class Crook(Role):
     """R57: a loner; steals one player's lynch vote a turn (from turn 2), wins alone."""
 
     code = "crook"
+    spoken = ("crook", "thief", "жулик")
     faction = Faction.LONER
     verbs = frozenset({"steal"})
     # R57: from turn 2 on; on turn 1 there is no lynch, so no vote to steal.

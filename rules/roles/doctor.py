@@ -63,6 +63,7 @@ class Doctor(Role):
     """R20: heals one player per turn; one lethal injection per game."""
 
     code = "doctor"
+    spoken = ("doctor", "doc", "medic", "доктор", "врач", "док")
     faction = Faction.TOWN
     verbs = frozenset({"heal", "inject"})
     verb_specs = (Verb("heal", slot=SLOT, self_target=True), Verb("inject", slot=SLOT))

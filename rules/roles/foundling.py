@@ -19,6 +19,7 @@ class Foundling(Role):
     """R22: town, told he is a Villager, immune to the mafia kill, converts when the Boss dies."""
 
     code = "foundling"
+    spoken = ("foundling", "подкидыш")
     faction = Faction.TOWN
 
     @classmethod

@@ -74,6 +74,7 @@ class MafiaMember(Role):
 
 class Mafioso(MafiaMember):
     code = "mafioso"
+    spoken = ("mafioso", "mafiosi", "mafia", "goon", "мафиози", "мафиозо", "мафия", "мафиозник")
     unique = False
 
 
@@ -81,3 +82,4 @@ class Boss(MafiaMember):
     """R22: his death converts the Foundling (see `rules.roles.foundling`)."""
 
     code = "boss"
+    spoken = ("boss", "godfather", "don", "босс", "дон", "крестный отец")

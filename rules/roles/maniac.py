@@ -59,6 +59,7 @@ class Maniac(Role):
     """R27: loner; poisons one player per turn, the victim dies at the next resolution."""
 
     code = "maniac"  # the name scripts and the database use
+    spoken = ("maniac", "poisoner", "serial killer", "маньяк", "маньяк-отравитель", "отравитель")
     faction = Faction.LONER
     verbs = frozenset({"poison"})
     attacks = MappingProxyType({"poison": Cause.POISON})

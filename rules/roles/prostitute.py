@@ -26,6 +26,7 @@ class Prostitute(Role):
     """R21: blocks one player's ability for the night."""
 
     code = "prostitute"
+    spoken = ("prostitute", "roleblocker", "escort", "путана", "любовница")
     faction = Faction.TOWN
     verbs = frozenset({"block"})
     hooks = on_steps({Step.BLOCKS: block})

@@ -35,6 +35,7 @@ class Sergeant(Role):
     """R19: receives the commissar's results and becomes the commissar at his death."""
 
     code = "sergeant"
+    spoken = ("sergeant", "сержант")
     faction = Faction.TOWN
     hooks = on_steps({Step.CHECKS: copy_checks})
 

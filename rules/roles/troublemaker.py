@@ -24,6 +24,7 @@ class Troublemaker(MafiaMember):
     """R25: slanders one player per turn."""
 
     code = "troublemaker"
+    spoken = ("troublemaker", "framer", "баламут", "клеветник")
     verbs = frozenset({"kill", "slander"})
     hooks = on_steps({**MafiaMember.hooks, Step.DECEPTIONS: slander})
 

@@ -9,5 +9,19 @@ class Villager(Role):
     """R16: talks, votes, may hunt."""
 
     code = "villager"
+    spoken = (
+        "villager",
+        "villagers",
+        "townie",
+        "townies",
+        "vanilla",
+        "мирный житель",
+        "мирные жители",
+        "мирный",
+        "мирные",
+        "мж",
+        "житель",
+        "жители",
+    )
     faction = Faction.TOWN
     unique = False

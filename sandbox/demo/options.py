@@ -53,7 +53,8 @@ class DemoOptions:
     #: line there a turn, and the transcript shows the room.
     ghost_room: bool = False
     #: The role list the host sets before the start (as ``/mafia roles`` takes it, e.g. the
-    #: original's ``commissar=1 crook=1 villager=3``); None: the preset for ``players``.
+    #: original's ``commissar=1 crook=1 villager=3``, or in the table's words, ``комиссар=1
+    #: жулик=1 мж=3``); None: the preset for ``players``.
     roles: str | None = None
 
     @property

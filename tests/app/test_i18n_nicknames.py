@@ -6,8 +6,9 @@ never puts one where Russian needs another case (not "голос против Ж
 neither the player's nor known ("Сова погиб"). The rule, checked on every Russian message
 rendered with a marker in each nickname-like variable; a nickname is allowed
 
-- after a head noun it names, in the nominative: "игрок Сова", "ник Сова", "участник Сова"
-  (any verb then agrees with that noun: "Погиб игрок Сова"), or
+- after a head noun it names, in the nominative: "игрок Сова", "ник Сова", "участник Сова",
+  "комиссар Сова" (any verb then agrees with that noun: "Погиб игрок Сова", "Умирая,
+  комиссар Сова успел выстрелить"), or
 - in quotes: «Сова», or
 - as a label's value or a list item: at the start of a line or after ": ", "— ", "→ ", "(",
   "- ", and followed by the end, punctuation, " (" or " →" (no word, so no verb agrees with it).
@@ -43,7 +44,7 @@ NICK_VARIABLES = frozenset(
 #: Reviewed exceptions, each with its reason: (key, variable) -> why the text is right.
 ALLOWED: dict[tuple[str, str], str] = {}
 
-HEAD_NOUN = re.compile(r"(?:^|\s)(?:[Ии]грок|[Нн]ик|[Уу]частник) $")
+HEAD_NOUN = re.compile(r"(?:^|\s)(?:[Ии]грок|[Нн]ик|[Уу]частник|[Кк]омиссар) $")
 LABEL_BEFORE = re.compile(r"(?:^|\n|: |— |→ |\(|- )$")
 LABEL_AFTER = re.compile(r"^(?:$|\n|[.,:;)!?]| \(| →| —)")
 MARK = "\u27e6{}\u27e7"

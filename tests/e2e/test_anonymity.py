@@ -30,6 +30,7 @@ from simcord import BackendError, Env, MemberActor, SetupError
 from core.cast_text import role_description
 from core.i18n import Lang, catalogue, t
 from core.quoting import quote_player_text
+from core.zones import said_time
 from tests.e2e.helpers import (
     World,
     add_players,
@@ -163,6 +164,13 @@ class Script:
     def tr(self, key: str, **values: object) -> str:
         return t(self.lang, key, **values)
 
+    def accepted(self, key: str, **values: object) -> str:
+        """A request's confirmation: what was recorded, then until when it may be changed."""
+        game = live_game(self.world)
+        assert game.record.deadline is not None
+        until = said_time(self.lang, game.record.deadline, game.schedule.tz)
+        return "\n".join([self.tr(key, **values), self.tr("play.change_until", time=until)])
+
     async def say_all(self, roles: Iterable[str], text: str) -> None:
         game_ch = slot(self.world, "game")
         for role in roles:
@@ -243,7 +251,7 @@ async def play(world: World, lang: Lang, *, reveal: bool = False) -> Script:
     offered = await s.actor["boss"].autocomplete(slot(world, "game"), "kill", "target", "")
     assert n["foundling"] in {c["value"] for c in offered}  # not known as mafia: offered
     for role in MAFIA:  # R22: accepted like any kill; it will fail silently
-        assert await s.act(role, "kill", target=n["foundling"]) == s.tr(
+        assert await s.act(role, "kill", target=n["foundling"]) == s.accepted(
             "play.accepted.kill", target=n["foundling"], turn=1
         )
     # A non-mafia's kill is refused for his own role, whoever the target is (R55).
@@ -273,8 +281,8 @@ async def play(world: World, lang: Lang, *, reveal: bool = False) -> Script:
     hunt_boss = await s.act("villager", "hunt", target=n["boss"])
     hunt_sergeant = await s.act("foundling", "hunt", target=n["sergeant"])
     # R55: the same answer whether the target is mafia or not.
-    assert hunt_boss == s.tr("play.accepted.hunt", target=n["boss"], turn=2)
-    assert hunt_sergeant == s.tr("play.accepted.hunt", target=n["sergeant"], turn=2)
+    assert hunt_boss == s.accepted("play.accepted.hunt", target=n["boss"], turn=2)
+    assert hunt_sergeant == s.accepted("play.accepted.hunt", target=n["sergeant"], turn=2)
     for role in MAFIA:
         await s.act(role, "kill", target=n["commissar"])
     await s.act("commissar", "check", target=n["troublemaker"])

@@ -271,15 +271,20 @@ async def test_R31_the_lynch_chose_a_player_already_dead_nobody_is_hanged(
     lynch chose a player who was already dead."""
     text, host, victim = await _lynch_of_a_dead_player(simcord_env, "en")
     assert t("en", "lynch.chosen_dead", nick=victim) in text
-    assert "already dead: nobody is hanged" in text
+    assert "died before he could be hanged (see below): nobody is lynched" in text
     assert t("en", "lynch.nobody") not in text
+    # Issue 31: read as forum players read a turn, the lynch first, then how he died: the
+    # lynch's "died before the verdict" is explained by the death told below it.
+    died = text.index(f"{victim} (Villager) was killed in the night")
+    assert text.index(t("en", "dawn.lynch")) < text.index(t("en", "dawn.deaths")) < died
     assert t("en", "console.chosen_dead", nick=victim) in host
 
 
 async def test_R31_the_lynch_chose_a_player_already_dead_in_russian(simcord_env: Env) -> None:
     text, host, victim = await _lynch_of_a_dead_player(simcord_env, "ru")
     assert t("ru", "lynch.chosen_dead", nick=victim) in text
-    assert f"Суд Линча выбрал уже погибшего игрока — {victim}" in text
+    assert f"Больше всего голосов набрал игрок {victim}, но он погиб раньше" in text
+    assert text.index(t("ru", "dawn.lynch")) < text.index(t("ru", "dawn.deaths"))
     assert t("ru", "console.chosen_dead", nick=victim) in host
 
 

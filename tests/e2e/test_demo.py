@@ -108,6 +108,10 @@ def test_public_transcript_shows_no_account_and_no_role_before_death(
     end = max(i for i, line in enumerate(lines) if line.split(": ", 1)[-1] == block[0])
     names = ROLE_NAMES[lang]
     ghosts = {t(lang, "say.ghost_name", nick=nick) for nick in reveal}
+    # R18: the pistol's shot names its shooter as the Cop he was (his role is public since
+    # his death): "As he died, the Cop Heron fired".
+    cop = re.escape(t(lang, "role.commissar"))
+    pistol = {t(lang, "role.commissar"), t(lang, "role.sergeant")}
     posts = 0
     for line in lines[:end]:
         author, sep, body = line.partition(": ")
@@ -121,6 +125,11 @@ def test_public_transcript_shows_no_account_and_no_role_before_death(
             if role in names:
                 assert reveal.get(nick) == role, line
         masked = re.sub(r"\S+ \([^()]+\)", "", line)
+        masked = re.sub(
+            rf"(?i){cop} (\S+?)(?= |$)",
+            lambda m: "" if reveal.get(m[1]) in pistol else m[0],
+            masked,
+        )
         # The game's role list, as the setup published it: "Boss, Villager ×5" ("Мирный
         # житель — 5"), a line of roles and counts only.
         item = rf"(?:{'|'.join(map(re.escape, names))})(?: ×\d+| — \d+)?"
@@ -304,3 +313,12 @@ def test_demo_roles_on_the_command_line() -> None:
         check=False,
     )
     assert proc.returncode == 2 and "--roles" in proc.stderr
+
+
+def test_R43_a_demo_takes_the_role_list_as_a_host_writes_it() -> None:
+    """Issue 31: ``demo --roles`` in the table's words (the original's own tally)."""
+    options = DemoOptions(seed=1, players=5, lang="ru", roles="Комиссар - 1, Жулик - 1, МЖ - 3")
+    code, lines = play(options)
+    assert code == 0 and WINNER_LINE.match(lines[-1]), lines[-1]
+    text = "\n".join(lines)
+    assert f"{t('ru', 'dawn.roles')}: Мирный житель — 3, Комиссар, Жулик" in text

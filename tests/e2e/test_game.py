@@ -368,7 +368,7 @@ async def test_lobby_refusals(simcord_env: Env) -> None:
     text = await refusal(
         env, world.admin.slash(world.lobby, "mafia roles", roles="wizard=1 villager=3")
     )
-    assert text.startswith("Unknown role")
+    assert text.startswith("There is no role called “wizard”")
     text = await refusal(env, world.admin.slash(world.lobby, "mafia start"))
     assert text.startswith("Too few players")
     assert bot_of(env).service.game_in(world.guild.id) is None

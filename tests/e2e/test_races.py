@@ -15,6 +15,7 @@ from simcord import Env, InteractionResult, MemberActor
 from bot.confirm import CONFIRMATION_TTL
 from core.i18n import t
 from core.refusal import Refusal
+from core.zones import said_time
 from tests.e2e.helpers import (
     Restart,
     World,
@@ -436,10 +437,13 @@ async def test_R5_a_vote_racing_the_resolution_names_the_turn_it_counts_for(
     )
     assert confirmed_text(clicked) == t("en", "host.resolved_turn", turn=2)
     assert live_game(world).engine.turn == 3
+    deadline = live_game(world).record.deadline
+    assert deadline is not None
     assert reply_text(voted) == "\n".join(
         [
             t("en", "play.late", sent=2, turn=3),
             t("en", "play.accepted.vote", target=target, turn=3),
+            t("en", "play.change_until", time=said_time("en", deadline, "UTC")),
         ]
     )
     no_errors_logged(caplog)

@@ -19,6 +19,7 @@ from bot.render import (
 )
 from bot.signup import JOIN_ID
 from core.i18n import Lang, t
+from core.zones import said_time
 from tests.e2e.helpers import (
     World,
     add_players,
@@ -72,7 +73,11 @@ async def test_a_russian_game_answers_an_english_client_in_english(simcord_env: 
         refused = await refusal(world.env, maf.slash(game_ch, "vote", target=com_nick))
         assert refused == t("en", "refusal.no_lynch_on_turn_1")
         accepted = reply_text(await maf.slash(game_ch, "kill", target=com_nick))
-        assert accepted == t("en", "play.accepted.kill", target=com_nick, turn=1)
+        deadline = live_game(world).record.deadline
+        assert deadline is not None
+        until = t("en", "play.change_until", time=said_time("en", deadline, "UTC"))
+        kill = t("en", "play.accepted.kill", target=com_nick, turn=1)
+        assert accepted == f"{kill}\n{until}"
         said = reply_text(await maf.slash(game_ch, "say", text="Hello."))
         assert said == t("en", "say.done", channel=game_ch.mention)
 

@@ -17,9 +17,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
 
 import main
 from bot.archive import FSI, PDI, archive_html, archive_markdown
+from bot.quotes import quote_block
 from core.history import FinishedGame, load_finished
 from core.i18n import Lang, t
 from core.service import GameService, ServiceError
@@ -45,8 +47,10 @@ HOSTILE = (
 TEMPLATE_TAGS = {
     "html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "dl", "dt",
     "dd", "p", "section", "table", "thead", "tbody", "tr", "th", "td", "bdi", "div", "span",
-    "ul", "li", "footer",
+    "ul", "li", "footer", "blockquote",
 }  # fmt: skip
+#: Every element the Markdown archive's own structure makes once rendered (CommonMark).
+MARKDOWN_TAGS = {"h1", "h2", "h3", "p", "ul", "li", "strong", "em", "blockquote", "hr", "br"}
 
 
 class FakeClock:
@@ -196,13 +200,22 @@ async def test_the_html_archive_shows_everything_and_player_text_only_as_text(
 async def test_the_markdown_archive_escapes_player_text(store: SQLiteStore, lang: Lang) -> None:
     game = await play(store)
     md = archive_markdown(game, lang)
-    for raw in ("<script>", "<b>", "<i", "</td>", "<u>", "<hi>"):
-        assert raw not in md
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in md
-    assert "\\{\\{ 7\\*7 \\}\\}" not in md and "{{ 7\\*7 }}" in md
-    assert LONG_WORD in md
+    # Rendered as a forum renders Markdown (CommonMark, raw HTML allowed): no element comes
+    # from player text, which shows as typed.
+    page = parse(MarkdownIt("commonmark").render(md))
+    assert set(page.tags) <= MARKDOWN_TAGS
+    text = "".join(page.text)
+    for hostile in HOSTILE:
+        assert hostile in text
+    assert "<u>I knew</u>" in text and "A ghost says <hi>" in text
+    # Clean to paste: no entity, only the backslashes that keep it text, and no invisible
+    # mark except around the one text that holds a direction control of its own.
+    assert "&lt;" not in md and "&amp;" not in md and "&gt;" not in md
+    assert md.count("\\") == md.count("\\<") + md.count("\\*")
+    assert md.count(FSI) == md.count(PDI) == 1
     rtl_line = next(line for line in md.splitlines() if "\u202e" in line)
     assert f"{FSI}\u202eevil right-to-left{PDI}" in rtl_line
+    assert page.rtl_inside
     for seat in game.players:
         assert seat.nick in md and t(lang, f"role.{seat.role}") in md
     assert f"## {t(lang, 'archive.turn')} 1" in md
@@ -237,8 +250,8 @@ async def test_times_are_in_the_games_time_zone_and_reports_as_published(
     for lang in ("en", "ru"):
         html = archive_html(game, lang)
         text = "".join(parse(html).text)
-        start = "10.03.2026 09:00" if lang == "ru" else "2026-03-10 09:00"
-        assert f"{start} (Europe/Moscow)" in text
+        start = "10.03.2026 09:00 по Москве" if lang == "ru" else "2026-03-10 09:00 Moscow time"
+        assert start in text and "Europe/Moscow" not in text
         assert "UTC" not in text and "<t:" not in html
         assert html.count('class="embed-title"') >= 1
         assert f'<div class="embed-title">{t(lang, "announce.results", turn=1)}</div>' in html
@@ -251,7 +264,7 @@ async def test_times_are_in_the_games_time_zone_and_reports_as_published(
         assert check in text
         assert t(lang, "check.mafia", target=maf) not in text  # not "Lynx: Check: ..."
         md = archive_markdown(game, lang)
-        assert f"{start} (Europe/Moscow)" in md and "<t:" not in md
+        assert start in md and "<t:" not in md and "Europe/Moscow" not in md
 
 
 async def test_a_game_the_host_ended_has_no_dawn_report_for_its_last_turn(
@@ -306,7 +319,7 @@ def test_export_cli_writes_json_html_and_markdown(
     assert '<html lang="en">' in capsys.readouterr().out
     assert main.main(["export", "--db", db, "--format", "md", "--lang", "en"]) == 0
     md = capsys.readouterr().out
-    assert md.startswith("# ") and "&lt;script&gt;" in md
+    assert md.startswith("# ") and "\\<script>" in md
     # Only a finished game has an archive.
     assert main.main(["export", "--db", db, "--format", "html", "99"]) == 2
     assert "no game 99" in capsys.readouterr().err
@@ -386,8 +399,10 @@ async def test_R47_the_archive_shows_the_hosts_story_above_each_turns_results(
     assert t(lang, "archive.unpublished") not in text
 
     md = archive_markdown(game, lang)
-    assert "<script>" not in md and "<b>" not in md
-    assert "\\*\\*тишина\\*\\*" in md and "\n# не" not in md and "> \u2068\\# не заголовок" in md
+    rendered = parse(MarkdownIt("commonmark").render(md))
+    assert set(rendered.tags) <= MARKDOWN_TAGS  # no script, no bold: his text as written
+    assert STORY_2 in "".join(rendered.text)
+    assert "\\*\\*тишина\\*\\*" in md and "\n# не" not in md and "> \\# не заголовок" in md
     assert md.index(f"### {t(lang, 'archive.story')}") < md.index(t(lang, "archive.dawn"))
 
 
@@ -423,3 +438,45 @@ async def test_R18_R55_a_shot_held_in_review_is_not_known_before_publication(
     assert await service.held_game(GUILD) is None
     with pytest.raises(ServiceError):
         await service.card_now(GUILD, maf)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_the_archive_pastes_into_a_forum_quotes_as_quotes(
+    store: SQLiteStore, lang: Lang
+) -> None:
+    """Issue 31: what the host posts on his forum after the game. A post made with the Quote
+    command is a quote naming the quoted nickname (no Discord link: it means nothing
+    there), then the reply; nicknames carry no invisible marks, nothing is an entity; the
+    web page shows the quote as a quote too."""
+    clock = FakeClock()
+    service = GameService(store, clock)
+    await service.new_game(
+        GUILD, HOST, "fast", "UTC", roles="mafioso=1 commissar=1 villager=2", seed=11,
+        activity_rules=False,
+    )  # fmt: skip
+    for uid in range(4):
+        await service.join(GUILD, MEMBER + uid)
+    live = await service.start(GUILD)
+    first, second = live.players[0], live.players[1]
+    said = "Not so fast & *loud*.\nWho was it?"
+    await service.post(GUILD, first.user_id, said)
+    link = "https://discord.com/channels/1/2/3"
+    block = quote_block(lang, first.nick, link, said)
+    await service.post(GUILD, second.user_id, f"{block}\n\nYou, <maybe>.")
+    await service.end(GUILD, HOST)
+    game = await load_finished(store, live.id)
+
+    md = archive_markdown(game, lang)
+    assert f"> **{first.nick}:**  \n> Not so fast & \\*loud\\*." in md
+    assert "discord.com" not in md and t(lang, "quote.head", nick="", link="")[:5] not in md
+    assert FSI not in md and PDI not in md and "&amp;" not in md and "&lt;" not in md
+    page = parse(MarkdownIt("commonmark").render(md))
+    assert "blockquote" in page.tags and set(page.tags) <= MARKDOWN_TAGS
+    text = "".join(page.text)
+    assert "You, <maybe>." in text and "Not so fast & *loud*." in text
+
+    html = archive_html(game, lang)
+    assert "discord.com" not in html and '<blockquote class="quote">' in html
+    quoted = html.split('<blockquote class="quote">')[1].split("</blockquote>")[0]
+    assert first.nick in quoted and "Not so fast &amp; *loud*." in quoted
+    assert "You, &lt;maybe&gt;." not in quoted

@@ -341,3 +341,40 @@ async def test_R31_R52_R53_reminders_name_what_is_missing_once_a_turn(
     assert await restarted.send_reminders(again.id) == len(again.engine.state.living())
     missing = {tuple(r.payload["payload"]["missing"]) for r in await store.pending_outbox()}
     assert missing == {("vote", "post")}
+
+
+async def test_R8_the_report_that_ends_the_game_asks_nobody_to_explain_his_vote(
+    store: SQLiteStore, clock: FakeClock
+) -> None:
+    """Issue 31: the results of the turn that ends the game say so (``final``), and their
+    post has no "Explain your vote" under it (no next day to explain it); a turn's opening
+    after turn 1 does not print the role list again."""
+    from bot.render import results_posts, turn_open_posts
+    from core.i18n import t
+
+    service = GameService(store, clock)
+    roles = await started(service, "mafioso=1 villager=3", 4)
+    maf = roles["mafioso"]
+    clock.advance(minutes=10)
+    live = service.game_in(GUILD)
+    assert live is not None
+    await service.deadline_reached(live.id)  # turn 1: nobody died
+    for uid in range(1, 5):
+        if uid != maf:
+            await service.submit(GUILD, uid, {"do": "vote", "target": nick(service, maf)})
+    clock.advance(minutes=10)
+    await service.deadline_reached(live.id)
+    assert (await store.require_game(live.id)).winner == "town"
+    rows = [o.payload for o in await store.pending_outbox() if o.kind in ("results", "turn_open")]
+    by_turn = {(p["kind"], p["payload"]["turn"]): p["payload"] for p in rows}
+    first, last = by_turn[("results", 1)], by_turn[("results", 2)]
+    assert "final" not in first and last["final"] is True
+    for lang in ("en", "ru"):
+        explain = t(lang, "announce.explain_votes")
+        [report] = results_posts(lang, last)
+        assert all(e.footer.text != explain for e in report.embeds)
+        [opening] = turn_open_posts(lang, by_turn[("turn_open", 2)])
+        roles_heading = t(lang, "dawn.roles")
+        assert all(f.name != roles_heading for e in opening.embeds for f in e.fields)
+        [opening] = turn_open_posts(lang, by_turn[("turn_open", 1)])
+        assert any(f.name == roles_heading for e in opening.embeds for f in e.fields)

@@ -1,0 +1,30 @@
+### How a time of the game is said (core/zones.py): "21:00 Moscow time".
+
+zone-time = { $time } { $zone }
+zone-utc = UTC
+zone-offset = ({ $offset })
+zone-moscow = Moscow time
+zone-volgograd = Volgograd time
+zone-kaliningrad = Kaliningrad time
+zone-samara = Samara time
+zone-yekaterinburg = Yekaterinburg time
+zone-omsk = Omsk time
+zone-novosibirsk = Novosibirsk time
+zone-krasnoyarsk = Krasnoyarsk time
+zone-irkutsk = Irkutsk time
+zone-vladivostok = Vladivostok time
+zone-kyiv = Kyiv time
+zone-minsk = Minsk time
+zone-almaty = Almaty time
+zone-tashkent = Tashkent time
+zone-tbilisi = Tbilisi time
+zone-riga = Riga time
+zone-vilnius = Vilnius time
+zone-tallinn = Tallinn time
+zone-jerusalem = Jerusalem time
+zone-london = UK time
+zone-berlin = Berlin time
+zone-paris = Paris time
+zone-new_york = New York time
+zone-chicago = Chicago time
+zone-los_angeles = Los Angeles time

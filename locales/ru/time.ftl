@@ -1,0 +1,30 @@
+### How a time of the game is said (core/zones.py): "21:00 по Москве".
+
+zone-time = { $time } { $zone }
+zone-utc = по UTC
+zone-offset = ({ $offset })
+zone-moscow = по Москве
+zone-volgograd = по Волгограду
+zone-kaliningrad = по Калининграду
+zone-samara = по Самаре
+zone-yekaterinburg = по Екатеринбургу
+zone-omsk = по Омску
+zone-novosibirsk = по Новосибирску
+zone-krasnoyarsk = по Красноярску
+zone-irkutsk = по Иркутску
+zone-vladivostok = по Владивостоку
+zone-kyiv = по Киеву
+zone-minsk = по Минску
+zone-almaty = по Алматы
+zone-tashkent = по Ташкенту
+zone-tbilisi = по Тбилиси
+zone-riga = по Риге
+zone-vilnius = по Вильнюсу
+zone-tallinn = по Таллину
+zone-jerusalem = по Иерусалиму
+zone-london = по Лондону
+zone-berlin = по Берлину
+zone-paris = по Парижу
+zone-new_york = по Нью-Йорку
+zone-chicago = по Чикаго
+zone-los_angeles = по Лос-Анджелесу
