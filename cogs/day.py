@@ -58,7 +58,7 @@ async def post_as_player(
     guild = guild_of(interaction)
     table = await table_of(ctx.store, interaction)  # the game of the table it is used at
     key = await table_key(ctx.store, interaction)
-    ctx.service.player_nick(key, interaction.user.id)
+    await ctx.service.playing(key, interaction.user.id)
     channel = slot_channel(guild, table, "game")
     if channel is None:
         raise UserError("error.not_set_up")
@@ -234,7 +234,7 @@ class DayCog(PlayerCog, name="Day"):
         """A long post, written in a modal."""
         guild_of(interaction)
         key = await table_key(self.ctx.store, interaction)
-        self.ctx.service.player_nick(key, interaction.user.id)  # refuse non-players now
+        await self.ctx.service.playing(key, interaction.user.id)  # refuse non-players now
         lang = await reader_language(self.ctx.store, interaction)
         await interaction.response.send_modal(PostModal(self.ctx, lang))
 

@@ -168,7 +168,7 @@ class HostService(ServiceBase):
         game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
-            self._not_in_review(game)
+            self._clock_not_in_review(game)
             base = game.record.deadline or self.clock()
             deadline = base + timedelta(minutes=minutes)
             notice = clock_extended_announcement(deadline.isoformat())  # R56: everyone is told
@@ -182,7 +182,7 @@ class HostService(ServiceBase):
         game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
-            self._not_in_review(game)
+            self._clock_not_in_review(game)
             if game.record.paused or game.record.deadline is None:
                 raise ServiceError("error.already_paused")
             remaining = max(0.0, (game.record.deadline - self.clock()).total_seconds())
@@ -196,6 +196,7 @@ class HostService(ServiceBase):
         game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
+            self._clock_not_in_review(game)
             if not game.record.paused:
                 raise ServiceError("error.not_paused")
             deadline = self.clock() + timedelta(seconds=game.record.paused_remaining or 0.0)

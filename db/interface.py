@@ -702,6 +702,11 @@ class Reviews(Protocol):
         host's story so far."""
         ...
 
+    async def review_published_at(self, game_id: int, turn: int) -> dt.datetime | None:
+        """When the results of ``turn`` were published (the next turn opened then, R59), if
+        they were reviewed and are out; None otherwise."""
+        ...
+
     async def set_review_story(self, game_id: int, turn: int, story: str) -> bool:
         """Keep (or replace) the host's story of the draft of ``turn``; False, writing
         nothing, once it is published."""

@@ -1,0 +1,241 @@
+"""The host's review (``/mafia new review:N``) holds the whole of a turn until its one
+publication: a pistol window and its shot (R18) with the night, the private messages (a
+Commissar's check), the end of the game (its players are told the game still runs, the table
+takes no new sign-up meanwhile); the host's clock commands are refused with the reason while a
+draft waits, changing nothing; an outage during the review is charged to no turn (R59).
+Everything is checked in SimCord, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
+
+import discord
+import pytest_asyncio
+from discord.ext import commands
+from simcord import Env, MemberActor
+
+from bot.client import MafiaBot
+from core.i18n import t
+from main import create_bot
+from tests.e2e.helpers import (
+    Restart,
+    World,
+    add_players,
+    announcement_texts,
+    bot_of,
+    channel_announcements,
+    channel_texts,
+    client_locale,
+    dm_texts,
+    live_game,
+    make_world,
+    message_text,
+    refusal,
+    reply_text,
+    seats_by_role,
+    slot,
+    start_game,
+    until_deadline,
+)
+from tests.e2e.test_review import button, drafts, results
+
+#: Played on SQLite and on PostgreSQL (tests/e2e/conftest.py): the draft is in the store.
+BOTH_ENGINES = True
+
+ROLES = "mafioso=1 commissar=1 doctor=1 villager=1"
+STORY = "A shot rang out at dawn."
+
+
+@pytest_asyncio.fixture
+async def simcord_bot(database: str) -> AsyncIterator[commands.Bot]:
+    """The bots of this module beat in the store (R59), as ``main.py run`` starts them."""
+    bot = create_bot(database, heartbeat=True)
+    yield bot
+    if isinstance(bot, MafiaBot):
+        await bot.close_store()
+
+
+async def hello(world: World, players: list) -> None:  # type: ignore[type-arg]
+    for actor in players:  # nobody leaves for silence (R52)
+        reply_text(await actor.slash(slot(world, "game"), "say", text="Hello."))
+
+
+def pending_draft(world: World) -> discord.Message:
+    [draft] = [d for d in drafts(world) if d.components]
+    return draft
+
+
+async def test_R18_a_pistol_window_and_its_shot_wait_for_the_one_publication(
+    simcord_env: Env, restart: Restart
+) -> None:
+    """The mafia kill the Commissar on turn 1 of a reviewed game: only his prompt goes out at
+    the deadline; #game shows nothing of the night, the pistol or the shot until the host
+    publishes, and then his story stands above the whole turn (the night's results, the shot,
+    the town's win). A restart while the window holds the night changes none of it."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=30)
+    game_ch = slot(world, "game")
+    await hello(world, players)
+    seats = seats_by_role(world, players)
+    maf_nick, maf = seats["mafioso"]
+    com_nick, com = seats["commissar"]
+    _vil_nick, vil = seats["villager"]
+    reply_text(await maf.slash(game_ch, "kill", target=com_nick))
+    await until_deadline(world)
+    await env.advance_time(1)
+
+    assert live_game(world).record.phase == "pistol"  # R18: the window is open
+    header = t("en", "announce.results", turn=1)
+    assert not any(header in text for text in channel_texts(game_ch))  # the night is held
+    assert drafts(world) == []  # nothing to publish before the shot
+    prompt = [m for m in dm_texts(com) if "pistol" in m.casefold()]
+    assert prompt, dm_texts(com)  # he must learn he may shoot
+    # Meanwhile the game reads as in review: no post (a ghost's would tell), no request.
+    said = await refusal(env, vil.slash(game_ch, "say", text="Anyone hurt?"))
+    assert said == t("en", "error.review_pending")
+    said = await refusal(env, vil.slash(game_ch, "vote", target=maf_nick))
+    assert said == t("en", "error.review_pending")
+    status = reply_text(await com.slash(game_ch, "status"))
+    assert t("en", "card.dead") not in status and "The host is writing up the results" in status
+
+    await restart()  # the window keeps what it holds
+    assert live_game(world).record.phase == "pistol"
+    said = await refusal(env, vil.slash(game_ch, "say", text="Still nothing?"))
+    assert said == t("en", "error.review_pending")
+
+    reply_text(await com.slash(game_ch, "shoot", target=maf_nick))  # the shot is accepted
+    assert bot_of(env).service.game_in(world.guild.id) is None  # the town won, unpublished
+    assert not any(header in text for text in channel_texts(game_ch))
+    shot = t("en", "death.pistol", nick=maf_nick, role="Mafioso", by=com_nick)
+    assert shot not in channel_announcements(game_ch.history())
+    draft = pending_draft(world)
+    assert header in message_text(draft) and shot in message_text(draft)
+    said = await refusal(env, vil.slash(game_ch, "say", text="Well?"))
+    assert said == t("en", "error.review_pending")
+
+    shown = await world.admin.click(draft, custom_id=button(draft, "story"))
+    reply_text(await world.admin.submit_modal(shown, {"story": STORY}))
+    reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+    texts = channel_announcements(game_ch.history())
+    story_at = texts.index(STORY)
+    [report] = results(world, 1)
+    assert story_at < texts.index(announcement_texts(report)[0])  # above the whole turn
+    assert story_at < texts.index(shot)
+    winner = [i for i, text in enumerate(texts) if text.startswith(t("en", "winner.town"))]
+    assert len(winner) == 1 and story_at < winner[0]
+    assert texts.count(STORY) == 1 and texts.count(shot) == 1 and len(results(world, 1)) == 1
+
+
+async def test_R18_an_unused_pistol_window_closes_into_the_draft_and_the_next_turn_waits(
+    simcord_env: Env,
+) -> None:
+    """The window runs out with no shot: the night and the unused pistol make one draft; the
+    next turn opens at its publication."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=20)
+    game_ch = slot(world, "game")
+    await hello(world, players)
+    seats = seats_by_role(world, players)
+    com_nick, _com = seats["commissar"]
+    reply_text(await seats["mafioso"][1].slash(game_ch, "kill", target=com_nick))
+    await until_deadline(world)
+    await env.advance_time(61)  # the fast schedule's window: one minute
+    no_shot = t("en", "announce.no_shot", nick=com_nick)
+    assert no_shot not in channel_announcements(game_ch.history())
+    draft = pending_draft(world)
+    assert no_shot in message_text(draft)
+    assert t("en", "announce.results", turn=1) in message_text(draft)
+    assert live_game(world).record.deadline is None  # the next turn waits
+    await env.advance_time(20 * 60 + 1)  # unreviewed: out as it is
+    texts = channel_announcements(game_ch.history())
+    assert texts.count(no_shot) == 1 and len(results(world, 1)) == 1
+    deadline = live_game(world).record.deadline
+    assert deadline is not None and deadline - env.now() > timedelta(minutes=9)
+
+
+async def lynch_the_mafioso(
+    env: Env,
+    world: World,
+    players: list,  # type: ignore[type-arg]
+) -> dict[str, tuple[str, MemberActor]]:
+    """Turn 1 published, the town lynches the mafioso on turn 2: the game ends at the deadline
+    and its end waits for the host."""
+    game_ch = slot(world, "game")
+    await hello(world, players)
+    await until_deadline(world)
+    await env.advance_time(1)
+    draft = pending_draft(world)
+    reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+    seats = seats_by_role(world, players)
+    maf_nick, _maf = seats["mafioso"]
+    for role in ("commissar", "doctor", "villager"):
+        reply_text(await seats[role][1].slash(game_ch, "vote", target=maf_nick))
+    await until_deadline(world)
+    await env.advance_time(1)
+    assert bot_of(env).service.game_in(world.guild.id) is None  # over, as the rules decided
+    return seats
+
+
+async def test_R55_players_of_a_game_whose_end_waits_are_told_it_is_in_review(
+    simcord_env: Env,
+) -> None:
+    """Until the end is published the game runs for its players: /say and /vote get the
+    review's refusal (ru and en), never "no game is running"; a member who did not play is
+    told he does not play in it."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=30)
+    seats = await lynch_the_mafioso(env, world, players)
+    game_ch = slot(world, "game")
+    vil_nick, vil = seats["villager"]
+    _doc_nick, doc = seats["doctor"]
+    for lang in ("en", "ru"):
+        with client_locale(vil, lang), client_locale(doc, lang):
+            said = await refusal(env, vil.slash(game_ch, "say", text="GG?"))
+            assert said == t(lang, "error.review_pending")
+            said = await refusal(env, doc.slash(game_ch, "vote", target=vil_nick))
+            assert said == t(lang, "error.review_pending")
+    said = await refusal(env, world.player.slash(game_ch, "say", text="Hi."))
+    assert said == t("en", "error.not_a_player")
+
+    draft = pending_draft(world)
+    reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+    said = await refusal(env, vil.slash(game_ch, "say", text="GG."))
+    assert said == t("en", "error.no_running_game")
+
+
+async def test_a_new_signup_waits_until_the_last_games_end_is_published(
+    simcord_env: Env,
+) -> None:
+    """A table holds one open or running game: /mafia new while the last game's end waits
+    for the host is refused with the reason (ru and en), and opens nothing in #game; once the
+    end is out, it opens the sign-up."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=30)
+    await lynch_the_mafioso(env, world, players)
+    game_ch = slot(world, "game")
+    [review] = bot_of(env).service.reviews.values()
+    stamp = int(datetime.fromisoformat(review.draft["until"]).timestamp())
+    before = len(game_ch.history())
+    for lang in ("en", "ru"):
+        with client_locale(world.admin, lang):
+            said = await refusal(
+                env, world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC")
+            )
+        assert said == t(lang, "error.end_in_review", game=review.game_id, until=stamp)
+    assert len(game_ch.history()) == before  # no sign-up post
+
+    draft = pending_draft(world)
+    reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+    reply_text(await world.admin.slash(world.lobby, "mafia new", schedule="fast", timezone="UTC"))
+    texts = channel_texts(game_ch)
+    end_at = max(i for i, text in enumerate(texts) if t("en", "gameover.roles") in text)
+    assert end_at < len(texts) - 1  # the sign-up comes after the end
