@@ -101,8 +101,8 @@ class ReviewsOps(Engine):
             await insert_outbox(tx, game_id, outbox_turn, items, now)
             if when is not None:
                 await tx.execute(
-                    "UPDATE games SET deadline = $1, updated_at = $2 "
-                    "WHERE id = $3 AND status = 'running'",
+                    "UPDATE games SET deadline = $1, paused = FALSE, paused_remaining = NULL, "
+                    "updated_at = $2 WHERE id = $3 AND status = 'running'",
                     when,
                     d.time(now),
                     game_id,

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 
 import discord
+import pytest
 import pytest_asyncio
 from discord.ext import commands
 from simcord import Env, MemberActor
@@ -33,6 +34,7 @@ from tests.e2e.helpers import (
     message_text,
     refusal,
     reply_text,
+    resolve_now,
     seats_by_role,
     slot,
     start_game,
@@ -239,3 +241,151 @@ async def test_a_new_signup_waits_until_the_last_games_end_is_published(
     texts = channel_texts(game_ch)
     end_at = max(i for i, text in enumerate(texts) if t("en", "gameover.roles") in text)
     assert end_at < len(texts) - 1  # the sign-up comes after the end
+
+
+async def test_R18_a_commissars_check_is_sent_once_after_publication_also_across_a_restart(
+    simcord_env: Env, restart: Restart
+) -> None:
+    """The private messages of a turn (here the Commissar's check, R18) are part of its
+    results: held with the draft, sent once it is published, exactly once, also when the
+    bot restarted while they were held and again after they went out."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=20)
+    game_ch = slot(world, "game")
+    await hello(world, players)
+    seats = seats_by_role(world, players)
+    maf_nick, _maf = seats["mafioso"]
+    _com_nick, com = seats["commissar"]
+    reply_text(await com.slash(game_ch, "check", target=maf_nick))
+    check = t("en", "check.mafia", target=maf_nick)
+    await until_deadline(world)
+    await env.advance_time(1)
+    assert not any(check in text for text in dm_texts(com))  # held with the draft
+
+    await restart()
+    await env.advance_time(60)
+    assert not any(check in text for text in dm_texts(com))
+
+    draft = pending_draft(world)
+    reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+    assert sum(check in text for text in dm_texts(com)) == 1
+    await env.advance_time(20 * 60)  # the review time runs out: nothing goes out again
+    await restart()
+    await env.advance_time(60)
+    assert sum(check in text for text in dm_texts(com)) == 1
+    assert len(results(world, 1)) == 1
+
+
+async def test_R56_extend_pause_and_resume_are_refused_while_a_draft_waits(
+    simcord_env: Env,
+) -> None:
+    """While turn 1's results wait for the host, the next turn has no clock: /mafia extend,
+    pause and resume are refused with the reason (ru and en), changing nothing, and telling
+    #game nothing; the review's own time is not moved either. Published, the next turn's
+    deadline is a whole turn from the publication, and extend works again."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=20)
+    game_ch = slot(world, "game")
+    await hello(world, players)
+    await until_deadline(world)
+    await env.advance_time(1)
+    [review] = bot_of(env).service.reviews.values()
+    stamp = int(datetime.fromisoformat(review.draft["until"]).timestamp())
+    before_game = channel_texts(game_ch)
+    before_host = channel_texts(slot(world, "host"))
+    for lang in ("en", "ru"):
+        with client_locale(world.admin, lang):
+            for command, options in (
+                ("mafia extend", {"minutes": 30}),
+                ("mafia pause", {}),
+                ("mafia resume", {}),
+            ):
+                said = await refusal(env, world.admin.slash(world.lobby, command, **options))
+                assert said == t(lang, "error.review_no_clock", turn=1, until=stamp), command
+    game = live_game(world)
+    assert game.record.deadline is None and not game.record.paused
+    assert game.review is not None and game.review.draft["until"] == review.draft["until"]
+    assert channel_texts(game_ch) == before_game
+    assert channel_texts(slot(world, "host")) == before_host  # no audit line: nothing done
+
+    await env.advance_time(20 * 60)  # out as it is, at the review's own time
+    assert len(results(world, 1)) == 1
+    published = datetime.fromisoformat(review.draft["until"])
+    game = live_game(world)
+    assert game.engine.turn == 2 and not game.record.paused
+    deadline = game.record.deadline
+    assert deadline is not None
+    assert abs((deadline - published).total_seconds() - 600) < 2
+    reply_text(await world.admin.slash(world.lobby, "mafia extend", minutes=5))
+    assert live_game(world).record.deadline == deadline + timedelta(minutes=5)
+
+
+@pytest.mark.parametrize("review", [20, 0])
+async def test_R56_a_game_paused_then_resolved_runs_again_once_its_results_are_out(
+    simcord_env: Env, review: int
+) -> None:
+    """The host pauses turn 1, then resolves it himself: once its results are out (published
+    after his review, or at once without one) the next turn runs on its own clock (the pause
+    stopped the closed turn's), as its opening announced, and its deadline resolves it."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=review)
+    await hello(world, players)
+    reply_text(await world.admin.slash(world.lobby, "mafia pause"))
+    await resolve_now(world)
+    if review:
+        assert live_game(world).review is not None
+        draft = pending_draft(world)
+        reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+    game = live_game(world)
+    assert game.engine.turn == 2
+    assert not game.record.paused and game.record.deadline is not None
+    await hello(world, players)
+    await until_deadline(world)
+    await env.advance_time(1)
+    assert live_game(world).engine.turn == 3  # turn 2 resolved at its deadline
+
+
+async def test_R59_an_outage_while_the_host_reviews_is_charged_to_no_turn(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot is down for three minutes while turn 1's results wait for the host. The next
+    turn opens at their publication, and R59 measures it from then: the outage excuses
+    nobody there, so a player silent all turn 2 leaves for inactivity (R52)."""
+    env = simcord_env
+    # The store stamps a resolution with its own clock: here SimCord's, as in a deployment
+    # both are the real time (the turn's opening is measured from those stamps).
+    monkeypatch.setattr("db.ops.requests.utcnow", env.now)
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=20)
+    game_ch = slot(world, "game")
+    await hello(world, players)
+    seats = seats_by_role(world, players)
+    vil_nick, _vil = seats["villager"]
+    await until_deadline(world)
+    await env.advance_time(1)
+    old = bot_of(env)
+    await old.close()  # the process stops while the draft waits ...
+    await env.advance_time(180)  # ... for three minutes
+    new = create_bot(old.database, heartbeat=True)
+    assert isinstance(new, MafiaBot)
+    try:
+        await env.restart_bot(new)
+        await env.advance_time(60)
+        draft = pending_draft(world)
+        reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+        for role in ("mafioso", "commissar", "doctor"):  # the villager stays silent
+            reply_text(await seats[role][1].slash(game_ch, "say", text="Here."))
+        await until_deadline(world)
+        await env.advance_time(1)
+        state = live_game(world).engine.state
+        assert not state.players[vil_nick].alive  # R52: the outage did not excuse turn 2
+        assert str(state.players[vil_nick].death_cause) == "inactive"
+    finally:
+        await new.close_store()
