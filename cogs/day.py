@@ -36,7 +36,7 @@ from cogs._common import (
 )
 from core.i18n import Lang, t
 from core.refusal import Refusal
-from core.review import until_of
+from core.review import is_window, until_of
 from db.models import OutboxRecord
 
 log = logging.getLogger(__name__)
@@ -152,6 +152,13 @@ class DayCog(PlayerCog, name="Day"):
                 lines.append(t(lang, "card.dead"))
             until = until_of(game.review)
             lines.append(t(lang, "review.status", until=timestamp(until, "f")))
+            if is_window(game.review) and nick in state.pistols:  # R18: he may shoot now
+                news = await private_news(self.ctx, game.id, nick)
+                lines += [
+                    render(lang, row.kind, row.payload.get("payload") or {})
+                    for row in news
+                    if row.kind == "pistol"
+                ]
             await send_private(interaction, "\n".join(lines))
             return
         lines += [
