@@ -254,7 +254,11 @@ class PlayService(TurnService):
         try:
             await self.submit(live.record.table_id, user_id, {"do": "post"})
         except ServiceError as refusal:
-            if refusal.key not in ("refusal.request_closed", "error.no_running_game"):
+            if refusal.key not in (
+                "refusal.request_closed",
+                "error.no_running_game",
+                "error.review_pending",  # written before a pistol window holding the night
+            ):
                 raise
             return False  # between turns (the pistol window): talk is free, it does not count
         self._counted_posts[row_id] = None

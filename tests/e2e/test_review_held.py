@@ -32,6 +32,7 @@ from tests.e2e.helpers import (
     live_game,
     make_world,
     message_text,
+    pistol_prompt,
     refusal,
     reply_text,
     resolve_now,
@@ -102,6 +103,12 @@ async def test_R18_a_pistol_window_and_its_shot_wait_for_the_one_publication(
     assert said == t("en", "error.review_pending")
     status = reply_text(await com.slash(game_ch, "status"))
     assert t("en", "card.dead") not in status and "The host is writing up the results" in status
+    assert pistol_prompt(world) in status  # he, and only he, reads that he may shoot
+    assert pistol_prompt(world) not in reply_text(await vil.slash(game_ch, "status"))
+    assert "/shoot" in reply_text(await com.slash(game_ch, "help"))
+    assert "/shoot" not in reply_text(await vil.slash(game_ch, "help"))
+    offered = await com.autocomplete(game_ch, "shoot", "target", "")
+    assert maf_nick in [c["value"] for c in offered]
 
     await restart()  # the window keeps what it holds
     assert live_game(world).record.phase == "pistol"
