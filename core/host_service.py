@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from core.live import LiveGame
+from core.review import held_items, is_window, window_announcements
 from core.service_base import ServiceBase, ServiceError, audited, items
 from db.models import GameRecord, PlayerRecord
 from rules.announce import (
@@ -155,12 +156,32 @@ class HostService(ServiceBase):
                 return rec
             async with game.lock, self._store_is_the_truth(game):
                 self._still_live(game)
+                await self._publish_held(game)
                 ending = self._ending(game)
                 over = game_over_announcement(game.engine.state, None, ending)
                 audit, spec = audited(actor_id, "end", {})
                 await self.store.finish_game(game.id, None, items([audit, over], spec))
                 self.live.pop(game.id, None)
             return None
+
+    async def _publish_held(self, game: LiveGame) -> None:
+        """`/mafia end` while a turn's results wait for the host (core/review.py): they go
+        out as they stand (with his story, if he wrote one) ahead of the end, once, rather
+        than after it or never."""
+        review = game.review
+        if review is None:
+            return
+        if is_window(review):
+            queued = items(window_announcements(review))
+        else:
+            stored = await self.store.pending_reviews(game.id)
+            current = next((r for r in stored if r.turn == review.turn), None)
+            queued = held_items(review, current.story if current is not None else review.story)
+        await self.store.publish_review(
+            game.id, review.turn, game.engine.turn, queued, None, self.clock()
+        )
+        self.reviews.pop((game.id, review.turn), None)
+        game.review = None
 
     async def extend(self, table_id: int, actor_id: int, minutes: int) -> datetime:
         if not 1 <= minutes <= MAX_EXTEND_MINUTES:  # never a datetime overflow

@@ -28,6 +28,7 @@ from tests.e2e.helpers import (
     channel_announcements,
     channel_texts,
     client_locale,
+    confirm_now,
     dm_texts,
     live_game,
     make_world,
@@ -396,3 +397,32 @@ async def test_R59_an_outage_while_the_host_reviews_is_charged_to_no_turn(
         assert str(state.players[vil_nick].death_cause) == "inactive"
     finally:
         await new.close_store()
+
+
+async def test_R56_ending_the_game_while_a_draft_waits_publishes_it_first_once(
+    simcord_env: Env,
+) -> None:
+    """/mafia end while turn 1's results wait for the host: they go out as they stand (his
+    story above them) ahead of the end, once; the draft's Publish then says they are out,
+    and the review time running out sends nothing more."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=20)
+    game_ch = slot(world, "game")
+    await hello(world, players)
+    await until_deadline(world)
+    await env.advance_time(1)
+    draft = pending_draft(world)
+    shown = await world.admin.click(draft, custom_id=button(draft, "story"))
+    reply_text(await world.admin.submit_modal(shown, {"story": STORY}))
+    assert await confirm_now(world, "mafia end") == t("en", "host.ended")
+    texts = channel_announcements(game_ch.history())
+    [report] = results(world, 1)
+    ended = [i for i, text in enumerate(texts) if t("en", "gameover.roles") in text]
+    assert texts.index(STORY) < texts.index(announcement_texts(report)[0]) < ended[0]
+    said = reply_text(await world.admin.click(draft, custom_id=button(draft, "publish")))
+    assert said == t("en", "error.review_published")
+    await env.advance_time(21 * 60)
+    texts = channel_announcements(game_ch.history())
+    assert texts.count(STORY) == 1 and len(results(world, 1)) == 1
