@@ -457,6 +457,9 @@ class RequestLog(Protocol):
     ) -> bool:
         """Steps 0-5 of a turn are resolved and a killed commissar may shoot (R18).
 
+        ``partial_result``: the partial result; in a game with the host's review it also holds
+        (key ``review``, ``core/review.py``) what the window holds back for the turn's draft.
+
         Stores the partial result and its announcements and sets the game's phase and the
         window's deadline, in ONE transaction. Once only per ``(game_id, turn)``, like
         :meth:`record_resolution` (False, writing nothing, if the window was already opened),
