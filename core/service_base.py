@@ -151,12 +151,20 @@ class ServiceBase:
     @staticmethod
     def _clock_not_in_review(game: LiveGame) -> None:
         """The host's clock commands (extend, pause, resume): while a draft waits, the next
-        turn has no clock to move (its deadline is counted from the publication). A held
-        pistol window has its own, as without review."""
+        turn has no clock to move (its deadline is counted from the publication). A pistol
+        window holding its night has one, but its public notice would tell the players that
+        a commissar died before the results do: the host closes it (``/mafia resolve``) or
+        lets it run out."""
         review = game.review
-        if review is not None and not is_window(review):
-            until = int(until_of(review).timestamp())
-            raise ServiceError("error.review_no_clock", turn=review.turn, until=until)
+        if review is None:
+            return
+        if is_window(review):
+            end = game.record.deadline or until_of(review)
+            raise ServiceError(
+                "error.window_no_clock", turn=review.turn, until=int(end.timestamp())
+            )
+        until = int(until_of(review).timestamp())
+        raise ServiceError("error.review_no_clock", turn=review.turn, until=until)
 
     async def load(self, owns: Callable[[int], bool] | None = None) -> list[LiveGame]:
         """Every running game, restored at start: the clock re-arms from these.

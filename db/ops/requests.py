@@ -373,8 +373,9 @@ class RequestLogOps(Engine):
             if not await _claim_stage(tx, "pistol_windows", "opened_at", game_id, turn, text, now):
                 return False
             await insert_outbox(tx, game_id, turn, outbox_items, now)
-            await tx.execute(
-                "UPDATE games SET phase = $1, deadline = $2, updated_at = $3 WHERE id = $4",
+            await tx.execute(  # the window's own clock: a pause stopped the closed turn's
+                "UPDATE games SET phase = $1, deadline = $2, paused = FALSE, "
+                "paused_remaining = NULL, updated_at = $3 WHERE id = $4",
                 phase,
                 when,
                 stamp,

@@ -76,6 +76,7 @@ error-review_published = These results are already published.
 error-bad_review = The review time is 0 to { $maximum } minutes.
 error-end_in_review = The end of game #{ $game } is still waiting for your review in #host: publish it first (or it goes out as it is at <t:{ $until }:t>), then open the new sign-up. A table holds one game at a time.
 error-review_no_clock = The results of turn { $turn } are waiting for your review in #host: the next turn has no clock until they are published (by you, or as they are at <t:{ $until }:t>). Extend, pause or resume it then.
+error-window_no_clock = A killed commissar's pistol window holds the results of turn { $turn } for your review: moving its clock would tell #game before the results do. Close it with /mafia resolve, or let it run out at <t:{ $until }:t>; the draft follows.
 refusal-dead_sender = You are dead: the dead cannot do that.
 refusal-dead_target = That player is dead.
 refusal-wrong_role = Your role cannot do that.

@@ -426,3 +426,66 @@ async def test_R56_ending_the_game_while_a_draft_waits_publishes_it_first_once(
     await env.advance_time(21 * 60)
     texts = channel_announcements(game_ch.history())
     assert texts.count(STORY) == 1 and len(results(world, 1)) == 1
+
+
+async def test_R56_the_host_closes_a_held_pistol_window_but_does_not_move_its_clock(
+    simcord_env: Env,
+) -> None:
+    """A held window has its clock, but the host may not move it (extend, pause, resume:
+    its public notice would tell #game that a commissar died before the results do; refused
+    with the reason, ru and en, changing nothing); he closes it with /mafia resolve, and its
+    close still makes the one draft."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=20)
+    game_ch = slot(world, "game")
+    await hello(world, players)
+    seats = seats_by_role(world, players)
+    com_nick, _com = seats["commissar"]
+    reply_text(await seats["mafioso"][1].slash(game_ch, "kill", target=com_nick))
+    await until_deadline(world)
+    await env.advance_time(1)
+    window_end = live_game(world).record.deadline
+    assert window_end is not None and live_game(world).record.phase == "pistol"
+    before = channel_texts(game_ch)
+    stamp = int(window_end.timestamp())
+    for lang in ("en", "ru"):
+        with client_locale(world.admin, lang):
+            for command, options in (
+                ("mafia extend", {"minutes": 5}),
+                ("mafia pause", {}),
+                ("mafia resume", {}),
+            ):
+                said = await refusal(env, world.admin.slash(world.lobby, command, **options))
+                assert said == t(lang, "error.window_no_clock", turn=1, until=stamp), command
+    assert live_game(world).record.deadline == window_end and not live_game(world).record.paused
+    assert channel_texts(game_ch) == before
+    await resolve_now(world)
+    draft = pending_draft(world)
+    assert t("en", "announce.no_shot", nick=com_nick) in message_text(draft)
+    assert t("en", "announce.results", turn=1) in message_text(draft)
+    assert not any(t("en", "announce.results", turn=1) in x for x in channel_texts(game_ch))
+
+
+@pytest.mark.parametrize("review", [20, 0])
+async def test_R18_a_pistol_window_opened_from_a_paused_turn_closes_on_its_clock(
+    simcord_env: Env, review: int
+) -> None:
+    """The host pauses turn 1, then resolves it: the mafia killed the Commissar, whose window
+    runs on its own clock (the pause was the closed turn's) and closes when it ends."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=review)
+    game_ch = slot(world, "game")
+    await hello(world, players)
+    seats = seats_by_role(world, players)
+    com_nick, _com = seats["commissar"]
+    reply_text(await seats["mafioso"][1].slash(game_ch, "kill", target=com_nick))
+    reply_text(await world.admin.slash(world.lobby, "mafia pause"))
+    await resolve_now(world)
+    game = live_game(world)
+    assert game.record.phase == "pistol" and not game.record.paused
+    await env.advance_time(61)
+    assert live_game(world).engine.turn == 2  # the window closed at its end
