@@ -95,7 +95,11 @@ def nick_autocomplete(verb: str) -> Any:
         needle = current.casefold()
         return [
             app_commands.Choice(name=n, value=n)
-            for n in valid_targets(game.public_state, nick, verb)  # not the held results
+            # Not the held results (core/review.py); R18: a killed commissar in his window
+            # (which holds the night) aims at those alive now, as his prompt's menu offers.
+            for n in valid_targets(
+                game.engine.state if verb == "shoot" else game.public_state, nick, verb
+            )
             if needle in n.casefold()
         ][:25]
 

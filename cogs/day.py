@@ -45,7 +45,7 @@ from cogs._common import (
 from core.ghosts import has_ghost_room
 from core.i18n import Lang, t
 from core.refusal import Refusal
-from core.review import until_of
+from core.review import is_window, until_of
 from db.models import OutboxRecord
 from rules.announce import role_list
 
@@ -68,7 +68,7 @@ async def post_as_player(
     guild = guild_of(interaction)
     table = await table_of(ctx.store, interaction)  # the game of the table it is used at
     key = await table_key(ctx.store, interaction)
-    ctx.service.player_nick(key, interaction.user.id)
+    await ctx.service.playing(key, interaction.user.id)
     channel = slot_channel(guild, table, "game")
     if channel is None:
         raise UserError("error.not_set_up")
@@ -169,6 +169,13 @@ class DayCog(PlayerCog, name="Day"):
                 lines.append(t(lang, "card.dead"))
             until = until_of(game.review)
             lines.append(t(lang, "review.status", until=timestamp(until, "f")))
+            if is_window(game.review) and nick in state.pistols:  # R18: he may shoot now
+                news = await private_news(self.ctx, game.id, nick)
+                lines += [
+                    render(lang, row.kind, row.payload.get("payload") or {})
+                    for row in news
+                    if row.kind == "pistol"
+                ]
             await send_private(interaction, "\n".join(lines))
             return
         lines += [
@@ -258,7 +265,7 @@ class DayCog(PlayerCog, name="Day"):
         """A long post, written in a modal."""
         guild_of(interaction)
         key = await table_key(self.ctx.store, interaction)
-        self.ctx.service.player_nick(key, interaction.user.id)  # refuse non-players now
+        await self.ctx.service.playing(key, interaction.user.id)  # refuse non-players now
         lang = await reader_language(self.ctx.store, interaction)
         await interaction.response.send_modal(PostModal(self.ctx, lang))
 

@@ -26,6 +26,7 @@ from cogs.reading import game_to_read
 from core.cast_text import guide_for
 from core.i18n import Lang, t
 from core.refusal import Refusal
+from core.review import is_window
 from rules.knowledge import commands_now, game_cast, public_roster
 from rules.schedule import hunt_opens_at
 
@@ -139,6 +140,8 @@ class InfoCog(PlayerCog, name="Info"):
         mine: tuple[str, ...] = ()
         if game is not None and nick is not None and game.review is not None:
             mine = PLAYER_TOOLS  # the results wait for the host: no request until they are out
+            if is_window(game.review) and nick in game.engine.state.pistols:
+                mine = ("shoot", *PLAYER_TOOLS)  # R18: a killed commissar's shot, in his window
         elif game is not None and nick is not None:
             deadline = game.record.deadline
             if deadline is not None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from core.ghosts import with_ghosts
 from core.live import LiveGame
+from core.review import held_items, is_window, window_announcements
 from core.service_base import ServiceBase, ServiceError, audited, items
 from db.models import GameRecord, PlayerRecord
 from rules.announce import (
@@ -160,6 +161,7 @@ class HostService(ServiceBase):
                 return rec
             async with game.lock, self._store_is_the_truth(game):
                 self._still_live(game)
+                await self._publish_held(game)
                 ending = self._ending(game)
                 over = game_over_announcement(game.engine.state, None, ending)
                 audit, spec = audited(actor_id, "end", {})
@@ -167,13 +169,32 @@ class HostService(ServiceBase):
                 self.live.pop(game.id, None)
             return None
 
+    async def _publish_held(self, game: LiveGame) -> None:
+        """`/mafia end` while a turn's results wait for the host (core/review.py): they go
+        out as they stand (with his story, if he wrote one) ahead of the end, once, rather
+        than after it or never."""
+        review = game.review
+        if review is None:
+            return
+        if is_window(review):
+            queued = items(window_announcements(review))
+        else:
+            stored = await self.store.pending_reviews(game.id)
+            current = next((r for r in stored if r.turn == review.turn), None)
+            queued = held_items(review, current.story if current is not None else review.story)
+        await self.store.publish_review(
+            game.id, review.turn, game.engine.turn, queued, None, self.clock()
+        )
+        self.reviews.pop((game.id, review.turn), None)
+        game.review = None
+
     async def extend(self, table_id: int, actor_id: int, minutes: int) -> datetime:
         if not 1 <= minutes <= MAX_EXTEND_MINUTES:  # never a datetime overflow
             raise ServiceError("error.bad_extend", maximum=MAX_EXTEND_MINUTES)
         game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
-            self._not_in_review(game)
+            self._clock_not_in_review(game)
             base = game.record.deadline or self.clock()
             deadline = base + timedelta(minutes=minutes)
             notice = clock_extended_announcement(deadline.isoformat())  # R56: everyone is told
@@ -187,7 +208,7 @@ class HostService(ServiceBase):
         game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
-            self._not_in_review(game)
+            self._clock_not_in_review(game)
             if game.record.paused or game.record.deadline is None:
                 raise ServiceError("error.already_paused")
             remaining = max(0.0, (game.record.deadline - self.clock()).total_seconds())
@@ -201,6 +222,7 @@ class HostService(ServiceBase):
         game = self.running(table_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
+            self._clock_not_in_review(game)
             if not game.record.paused:
                 raise ServiceError("error.not_paused")
             deadline = self.clock() + timedelta(seconds=game.record.paused_remaining or 0.0)

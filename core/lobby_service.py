@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from core.ghosts import ghost_params
 from core.live import LiveGame, schedule_of
-from core.review import MAX_REVIEW_MINUTES
+from core.review import MAX_REVIEW_MINUTES, until_of
 from core.service_base import ServiceBase, ServiceError, items, setup_refusal
 from db.errors import NotFound, OpenGameExists, SignupFull
 from db.models import GameRecord, PlayerSpec
@@ -82,6 +82,7 @@ class LobbyService(ServiceBase):
         async with self.table_lock(table_id):
             if await self.store.open_game(table_id) is not None:
                 raise ServiceError("error.game_exists")
+            await self._no_end_in_review(table_id)
             table = await self.store.get_table(table_id)
             if seed is None and self.game_seed is not None:
                 guild = table.guild_id if table is not None else table_id
@@ -102,6 +103,18 @@ class LobbyService(ServiceBase):
                 )
             except OpenGameExists:  # another process opened one meanwhile
                 raise ServiceError("error.game_exists") from None
+
+    async def _no_end_in_review(self, table_id: int) -> None:
+        """A table holds one open or running game: one whose end still waits for the host's
+        review (core/review.py) runs for its players until that end is published, so no new
+        sign-up opens before it."""
+        for review in list(self.reviews.values()):
+            if review.game_id in self.live:
+                continue
+            rec = await self.store.get_game(review.game_id)
+            if rec is not None and rec.table_id == table_id:
+                until = int(until_of(review).timestamp())
+                raise ServiceError("error.end_in_review", game=rec.id, until=until)
 
     @staticmethod
     def _parse_roles(text: str) -> list[str]:

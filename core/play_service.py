@@ -71,6 +71,18 @@ class PlayService(TurnService):
             raise ServiceError("error.not_a_player")
         return game, nick, role_card(game.public_state, nick)
 
+    async def playing(self, table_id: int, user_id: int) -> tuple[LiveGame, str]:
+        """:meth:`player_nick`, for what a player sends (requests, posts, his profile): a game
+        whose last results still wait for the host (:meth:`held_game`) still runs for its
+        players, who are told so as in any review, never that no game is running."""
+        if self.game_in(table_id) is None:
+            held = await self.held_game(table_id)
+            if held is not None:
+                if held.nick_of(user_id) is None:
+                    raise ServiceError("error.not_a_player")
+                raise ServiceError("error.review_pending")
+        return self.player_nick(table_id, user_id)
+
     def player_nick(self, table_id: int, user_id: int) -> tuple[LiveGame, str]:
         game = self.running(table_id)
         nick = game.nick_of(user_id)
@@ -89,7 +101,7 @@ class PlayService(TurnService):
 
         A request that waited while the deadline closed the stage it was sent in is decided
         in the next one, and its answer says so (``Accepted.sent_turn``, ``LateRefusal``)."""
-        game, _nick = self.player_nick(table_id, user_id)
+        game, _nick = await self.playing(table_id, user_id)
         sent = (game.id, game.engine.turn, game.engine.phase)
 
         async def decide() -> Accepted:
@@ -112,7 +124,8 @@ class PlayService(TurnService):
     ) -> Accepted:
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
-            self._not_in_review(game)
+            # R18: a killed commissar shoots while the night waits with his window.
+            self._not_in_review(game, window_ok=raw.get("do") == "shoot")
             engine = game.engine
             req = parse_request({**raw, "by": nick})
             if req.do == "note" and is_blank(req.text or ""):
@@ -175,7 +188,7 @@ class PlayService(TurnService):
         (:meth:`post_shown`, called by the delivery). ``picture`` (already stripped of its
         metadata, ``core/images.py``) goes with it, kept in the store in the same transaction
         until it is shown; the text may then be blank."""
-        game, nick = self.player_nick(table_id, user_id)
+        game, nick = await self.playing(table_id, user_id)
         if is_blank(text):
             if picture is None:
                 raise ServiceError("error.empty_text")
@@ -244,7 +257,11 @@ class PlayService(TurnService):
         try:
             await self.submit(live.record.table_id, user_id, {"do": "post"})
         except ServiceError as refusal:
-            if refusal.key not in ("refusal.request_closed", "error.no_running_game"):
+            if refusal.key not in (
+                "refusal.request_closed",
+                "error.no_running_game",
+                "error.review_pending",  # written before a pistol window holding the night
+            ):
                 raise
             return False  # between turns (the pistol window): talk is free, it does not count
         self._counted_posts[row_id] = None
@@ -261,7 +278,7 @@ class PlayService(TurnService):
         signature: str | None = None,
     ) -> PlayerRecord:
         """R10: a player's anonymous avatar and signature (None leaves a field as it is)."""
-        game, _nick = self.player_nick(table_id, user_id)
+        game, _nick = await self.playing(table_id, user_id)
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
             record = await self.store.set_profile(

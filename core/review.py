@@ -12,10 +12,16 @@ over) queues, in one transaction (``GameStore.publish_review``, exactly once): t
 (if he wrote one) as the host's announcement, the held results, and the next turn's opening
 with its deadline counted from the publication; the game's deadline is set with them.
 
-A turn with a pistol window (R18): the window opens at the deadline as without review (the
-killed commissar must learn he may shoot); what closes it (the shots, the win check, the next
-turn) is the reviewed draft. The last turn of a game is reviewed too: the game is finished in
-the store at the deadline (the rules decided), its final announcement waits for publication.
+A turn with a pistol window (R18) is published once too, the story above the whole of it:
+the window opens at the deadline as without review, but only its prompt goes out (the killed
+commissar must learn he may shoot) with the hosts' rows; the rest of the night (the results,
+the mafia's room, the private messages) is held with the window (:func:`hold_window`, kept with
+the window's partial result under :data:`WINDOW_KEY`). Meanwhile the game reads as in review
+(``LiveGame.review`` is the held window, :func:`is_window`: the players' replies read the game
+as before the night, their posts and requests are refused, the shot excepted), though nothing
+can be published yet. What closes the window (the shots, the win check, the next turn) joins
+the held night in the one draft. The last turn of a game is reviewed too: the game is finished
+in the store at the deadline (the rules decided), its final announcement waits for publication.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ MAX_STORY: Final[int] = 4000
 
 DRAFT_KIND: Final[str] = "review_draft"
 STORY_KIND: Final[str] = "story"
+#: The key of what a held pistol window keeps, in its stored partial result.
+WINDOW_KEY: Final[str] = "review"
 
 
 def review_minutes(record: GameRecord) -> int:
@@ -102,6 +110,51 @@ def hold(
     if before is not None:
         payload["before"] = before
     return [*kept, Announcement(DRAFT_KIND, HOST, payload)]
+
+
+def hold_window(
+    announcements: Sequence[Announcement],
+    *,
+    turn: int,
+    until: datetime,
+    before: dict[str, Any] | None,
+) -> tuple[list[Announcement], dict[str, Any]]:
+    """R18 in a reviewed game: what goes out as the pistol window opens (the hosts' rows and
+    each killed commissar's prompt), and what the window holds for the draft (the rest, with
+    ``before``; ``until``: when the results go out unreviewed at the latest, should the window
+    run its whole length)."""
+    now = [a for a in announcements if a.audience == HOST or a.kind == "pistol"]
+    held = [a.to_dict() for a in announcements if a.audience != HOST and a.kind != "pistol"]
+    payload: dict[str, Any] = {
+        "turn": turn,
+        "window": True,
+        "until": until.isoformat(),
+        "items": held,
+    }
+    if before is not None:
+        payload["before"] = before
+    return now, payload
+
+
+def is_window(review: ReviewRecord) -> bool:
+    """Whether ``review`` is a held pistol window (nothing to publish yet), not a draft."""
+    return bool(review.draft.get("window"))
+
+
+def window_announcements(review: ReviewRecord) -> list[Announcement]:
+    """What a held pistol window kept back, for the draft that closes it."""
+    return [
+        Announcement(str(i["kind"]), str(i["audience"]), dict(i.get("payload") or {}))
+        for i in review.draft.get("items") or ()
+    ]
+
+
+def window_review(game: GameRecord, partial: dict[str, Any] | None) -> ReviewRecord | None:
+    """The held pistol window of ``game`` from the window's stored partial result, if any."""
+    payload = (partial or {}).get(WINDOW_KEY)
+    if not isinstance(payload, dict):
+        return None
+    return ReviewRecord(game.id, game.guild_id, game.turn, dict(payload))
 
 
 def until_of(review: ReviewRecord) -> datetime:

@@ -20,6 +20,7 @@ from core.clock import NoticeMark
 from core.i18n import Lang, t
 from core.live import LiveGame, schedule_of
 from core.refusal import Refusal
+from core.review import is_window, review_minutes, until_of, window_review
 from db.errors import StaleGame, StoreError
 from db.interface import GameStore
 from db.models import AuditSpec, GameRecord, OutboxItem, RestartGame, ReviewRecord
@@ -159,9 +160,30 @@ class ServiceBase:
             raise ServiceError("error.no_running_game")
 
     @staticmethod
-    def _not_in_review(game: LiveGame) -> None:
-        if game.review is not None:
+    def _not_in_review(game: LiveGame, *, window_ok: bool = False) -> None:
+        """Refused while the turn's results wait for the host (core/review.py). ``window_ok``:
+        not in a pistol window whose results are held (R18: the shot, and closing it)."""
+        review = game.review
+        if review is not None and not (window_ok and is_window(review)):
             raise ServiceError("error.review_pending")
+
+    @staticmethod
+    def _clock_not_in_review(game: LiveGame) -> None:
+        """The host's clock commands (extend, pause, resume): while a draft waits, the next
+        turn has no clock to move (its deadline is counted from the publication). A pistol
+        window holding its night has one, but its public notice would tell the players that
+        a commissar died before the results do: the host closes it (``/mafia resolve``) or
+        lets it run out."""
+        review = game.review
+        if review is None:
+            return
+        if is_window(review):
+            end = game.record.deadline or until_of(review)
+            raise ServiceError(
+                "error.window_no_clock", turn=review.turn, until=int(end.timestamp())
+            )
+        until = int(until_of(review).timestamp())
+        raise ServiceError("error.review_no_clock", turn=review.turn, until=until)
 
     async def load(self, owns: Callable[[int], bool] | None = None) -> list[LiveGame]:
         """Every running game, restored at start: the clock re-arms from these.
@@ -206,6 +228,15 @@ class ServiceBase:
             live = self.live.get(review.game_id)
             if live is not None:
                 live.review = review
+        for live in self.live.values():  # R18: a pistol window holding its night
+            if live.review is None:
+                live.review = await self._window_hold(live.record)
+
+    async def _window_hold(self, rec: GameRecord) -> ReviewRecord | None:
+        """The held pistol window of a reviewed game in its window (core/review.py)."""
+        if rec.phase != Phase.PISTOL.value or not review_minutes(rec):
+            return None
+        return window_review(rec, await self.store.pistol_window(rec.id, rec.turn))
 
     async def _restore(self, item: RestartGame) -> LiveGame:
         rec = item.game
@@ -307,13 +338,24 @@ class ServiceBase:
             game.record, game.engine, game.players = fresh.record, fresh.engine, fresh.players
             game.schedule = fresh.schedule
             game.entries, game.entries_next = fresh.entries, fresh.entries_next
-            if game.review is not None and fresh.record.deadline is not None:  # published
-                self.reviews.pop((game.id, game.review.turn), None)
-                game.review = None
+            if game.review is not None or review_minutes(fresh.record):
+                await self._reload_review(game)
             self.reloads += 1
             await self._finish_if_won(game)
         except StoreError:
             log.exception("reloading game %s from the store failed", game.id)
+
+    async def _reload_review(self, game: LiveGame) -> None:
+        """After ``game`` was rebuilt from the store: what of it waits for the host there (a
+        held pistol window, a draft of its last turn, or nothing once published)."""
+        if game.review is not None and not is_window(game.review):
+            self.reviews.pop((game.id, game.review.turn), None)
+        rec = game.record
+        game.review = await self._window_hold(rec)
+        if game.review is None and rec.deadline is None:
+            pending = [r for r in await self.store.pending_reviews(rec.id) if r.turn < rec.turn]
+            if pending:
+                game.review = self.reviews[(game.id, pending[-1].turn)] = pending[-1]
 
     async def _retry_stale(
         self,

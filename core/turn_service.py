@@ -12,7 +12,15 @@ from datetime import datetime, timedelta
 from core.clock import Event, NoticeMark, notice_done, pending_notice
 from core.ghosts import with_ghosts
 from core.live import LiveGame
-from core.review import hold, review_minutes, snapshot_before
+from core.review import (
+    WINDOW_KEY,
+    hold,
+    hold_window,
+    is_window,
+    review_minutes,
+    snapshot_before,
+    window_announcements,
+)
 from core.service_base import ServiceBase, ServiceError, audited, items
 from db.errors import StaleGame
 from db.models import AuditSpec, DowntimeCause, ReviewRecord
@@ -63,7 +71,7 @@ class TurnService(ServiceBase):
         async with game.lock:
             if not await self._in_step(game) or game.engine.turn != turn:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
-            self._not_in_review(game)
+            self._not_in_review(game, window_ok=True)  # R18: a held window may be closed
             if stage is not None and game.engine.phase.value != stage:
                 raise ServiceError("error.turn_already_resolved", turn=turn)
             audit, spec = audited(actor_id, "resolve", {"turn": turn, "stage": stage})
@@ -158,7 +166,9 @@ class TurnService(ServiceBase):
         now = self.clock()
         # core/review.py: what the players' private replies read until the results are out.
         before = snapshot_before(engine.state) if review_minutes(game.record) else None
-        if engine.phase is Phase.OPEN:
+        closing_window = engine.phase is not Phase.OPEN  # R18: the pistol window closes now
+        kept_rows = 0  # rows of a held pistol window, whose dead were let in when it opened (R62)
+        if not closing_window:
             downtime = await self._downtime(game, now)
             if downtime is not None:  # R59: an input of the resolution, logged with the turn
                 await self.store.add_request(
@@ -177,14 +187,28 @@ class TurnService(ServiceBase):
             night.append(host_account(engine.state, result))  # R47: the night, for the hosts
             if engine.state.pistols:  # R18: the win check waits for the shots
                 night = with_ghosts(game.record, night)  # R62: the dead let into their room
+                partial = result.to_dict()
+                window: ReviewRecord | None = None
+                minutes = review_minutes(game.record)
+                if minutes:  # core/review.py: the night waits with the window for the draft
+                    until = window_end + timedelta(minutes=minutes)
+                    night, held = hold_window(night, turn=turn, until=until, before=before)
+                    partial[WINDOW_KEY] = held
+                    window = ReviewRecord(game.id, game.record.guild_id, turn, held)
                 if not await self.store.begin_pistol_window(
-                    game.id, turn, result.to_dict(), items(night, audit), window_end, fence=fence
+                    game.id, turn, partial, items(night, audit), window_end, fence=fence
                 ):
                     return False
                 game.record = await self.store.require_game(game.id)
+                game.review = window
                 return True
         else:
             night = list(first)
+            window = game.review if game.review is not None and is_window(game.review) else None
+            if window is not None:  # the night held with the window joins its draft
+                kept = window_announcements(window)
+                night, kept_rows = [*kept, *night], len(kept)
+                before = window.draft.get("before")
         result = engine.finish_turn()
         engine.history.clear()  # a live game keeps no turn results (see _rebuild)
         ending = self._ending(game) if result.winner is not None else None
@@ -196,7 +220,8 @@ class TurnService(ServiceBase):
             previous = game.record.deadline or now
             deadline = next_deadline(game.schedule, previous, now)
             final.append(turn_open_announcement(engine.state, engine.turn, deadline.isoformat()))
-        queued = with_ghosts(game.record, [*night, *final])  # R62, held with the results
+        # R62: the dead let into their room, held with the results (a held window's were).
+        queued = [*night[:kept_rows], *with_ghosts(game.record, [*night[kept_rows:], *final])]
         minutes = review_minutes(game.record)
         if minutes:  # core/review.py: held for the host; the next turn waits for them
             queued = hold(queued, turn=turn, now=now, minutes=minutes, before=before)
@@ -245,10 +270,16 @@ class TurnService(ServiceBase):
             return None  # the usual case: one cheap read, no more
         opened = started
         if game.engine.turn > 1:
-            previous = [
-                r for r in await self.store.resolutions(game.id) if r.turn == game.engine.turn - 1
-            ]
-            opened = previous[-1].resolved_at if previous else started
+            # The turn opened when the previous one's results went out: at its resolution,
+            # or, reviewed by the host (core/review.py), at their publication; an outage
+            # while the host reviewed belongs to no turn.
+            turn = game.engine.turn - 1
+            published = await self.store.review_published_at(game.id, turn)
+            if published is not None:
+                opened = published
+            else:
+                previous = [r for r in await self.store.resolutions(game.id) if r.turn == turn]
+                opened = previous[-1].resolved_at if previous else started
         deadline = game.record.deadline
         end = min(now, deadline) if deadline is not None else now
         lost = 0.0

@@ -460,6 +460,9 @@ class RequestLog(Protocol):
     ) -> bool:
         """Steps 0-5 of a turn are resolved and a killed commissar may shoot (R18).
 
+        ``partial_result``: the partial result; in a game with the host's review it also holds
+        (key ``review``, ``core/review.py``) what the window holds back for the turn's draft.
+
         Stores the partial result and its announcements and sets the game's phase and the
         window's deadline, in ONE transaction. Once only per ``(game_id, turn)``, like
         :meth:`record_resolution` (False, writing nothing, if the window was already opened),
@@ -708,6 +711,11 @@ class Reviews(Protocol):
     async def pending_reviews(self, game_id: int | None = None) -> list[ReviewRecord]:
         """Every draft not yet published (of one game, or of all), oldest first, with the
         host's story so far."""
+        ...
+
+    async def review_published_at(self, game_id: int, turn: int) -> dt.datetime | None:
+        """When the results of ``turn`` were published (the next turn opened then, R59), if
+        they were reviewed and are out; None otherwise."""
         ...
 
     async def set_review_story(self, game_id: int, turn: int, story: str) -> bool:

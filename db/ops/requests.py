@@ -319,10 +319,10 @@ class RequestLogOps(Engine):
             ):
                 return False
             await insert_outbox(tx, game_id, turn, outbox_items, now)
-            if winner is None:
+            if winner is None:  # a pause stopped the closed turn's clock: the next has its own
                 await tx.execute(
-                    "UPDATE games SET turn = $1, phase = $2, deadline = $3, updated_at = $4 "
-                    "WHERE id = $5",
+                    "UPDATE games SET turn = $1, phase = $2, deadline = $3, paused = FALSE, "
+                    "paused_remaining = NULL, updated_at = $4 WHERE id = $5",
                     next_turn,
                     next_phase,
                     when,
@@ -373,8 +373,9 @@ class RequestLogOps(Engine):
             if not await _claim_stage(tx, "pistol_windows", "opened_at", game_id, turn, text, now):
                 return False
             await insert_outbox(tx, game_id, turn, outbox_items, now)
-            await tx.execute(
-                "UPDATE games SET phase = $1, deadline = $2, updated_at = $3 WHERE id = $4",
+            await tx.execute(  # the window's own clock: a pause stopped the closed turn's
+                "UPDATE games SET phase = $1, deadline = $2, paused = FALSE, "
+                "paused_remaining = NULL, updated_at = $3 WHERE id = $4",
                 phase,
                 when,
                 stamp,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from db.convert import loads_dict, utcnow
+from db.convert import loads_dict, opt_stored_time, utcnow
 from db.models import OutboxItem, ReviewRecord
 from db.ops.outbox import insert_outbox
 from db.tx import Engine, Tx
@@ -47,6 +47,12 @@ class ReviewsOps(Engine):
             for r in rows
             if game_id is None or int(r["game_id"]) == game_id
         ]
+
+    async def review_published_at(self, game_id: int, turn: int) -> dt.datetime | None:
+        row = await self._fetchrow(
+            "SELECT published_at FROM reviews WHERE game_id = $1 AND turn = $2", game_id, turn
+        )
+        return None if row is None else opt_stored_time(row["published_at"])
 
     async def set_review_story(self, game_id: int, turn: int, story: str) -> bool:
         async def body(tx: Tx) -> bool:
@@ -95,8 +101,8 @@ class ReviewsOps(Engine):
             await insert_outbox(tx, game_id, outbox_turn, items, now)
             if when is not None:
                 await tx.execute(
-                    "UPDATE games SET deadline = $1, updated_at = $2 "
-                    "WHERE id = $3 AND status = 'running'",
+                    "UPDATE games SET deadline = $1, paused = FALSE, paused_remaining = NULL, "
+                    "updated_at = $2 WHERE id = $3 AND status = 'running'",
                     when,
                     d.time(now),
                     game_id,

@@ -455,15 +455,19 @@ class Demo:
         return None
 
     async def pistol_window(self, turn: int) -> None:
-        """A killed commissar, prompted in private, fires his pistol."""
+        """A killed commissar, prompted in private (his /status shows the prompt), fires his
+        pistol at one of the players his /shoot offers (with --review the night is not out
+        yet: the others know nothing of it, he knows only whom he may aim at)."""
         living = await self.public_living()
         for seat in self.seats:
-            if seat.nick is not None and seat.nick in living:
-                continue
             view = await self.view_of(seat, living)
-            if view.card.alive or not view.status.pistol:
+            if not view.status.pistol:
                 continue
-            target = plan_shot(view)
+            choices = await self._observe(
+                seat.actor.autocomplete(self.game_channel, "shoot", "target", "")
+            )
+            aims = tuple(sorted({str(c["value"]) for c in choices}))
+            target = plan_shot(attrs.evolve(view, living=aims))
             if target is not None:
                 await self.slash(seat.actor, "shoot", target=target)
             if self._phase() != (turn, Phase.PISTOL.value):

@@ -47,3 +47,33 @@ async def test_a_draft_is_pending_until_published_once(store: GameStore) -> None
     assert not await store.set_review_story(game_id, 1, "Too late.")
     assert [o.kind for o in await store.outbox(game_id)].count("results") == 1
     assert (await store.require_game(game_id)).deadline == NEXT
+
+
+async def test_R59_the_publication_is_when_the_next_turn_opened(store: GameStore) -> None:
+    """Kept once, with the publication (a second one does not move it): R59 measures the next
+    turn from it; a turn not reviewed, or not yet published, has none."""
+    game_id = await running_game(store)
+    draft = OutboxItem(kind="review_draft", payload=DRAFT)
+    assert await store.record_resolution(game_id, 1, {}, [draft], 2, None, next_phase="open")
+    assert await store.review_published_at(game_id, 1) is None
+    assert await store.set_review_story(game_id, 1, "A cold night.")
+    assert await store.review_published_at(game_id, 1) is None  # a story is no publication
+    at = T0 + dt.timedelta(minutes=7)
+    assert await store.publish_review(game_id, 1, 2, [], NEXT, at)
+    assert not await store.publish_review(game_id, 1, 2, [], NEXT, at + dt.timedelta(hours=1))
+    assert await store.review_published_at(game_id, 1) == at
+    assert await store.review_published_at(game_id, 2) is None
+
+
+async def test_a_publication_restarts_a_paused_clock(store: GameStore) -> None:
+    """The next turn, opened by the publication with its deadline, runs, whatever pause the
+    game's row held (the resolution ends a pause too: a pause stops one turn's clock)."""
+    game_id = await running_game(store)
+    await store.pause_game(game_id, 120.0)
+    draft = OutboxItem(kind="review_draft", payload=DRAFT)
+    assert await store.record_resolution(game_id, 1, {}, [draft], 2, None, next_phase="open")
+    assert not (await store.require_game(game_id)).paused
+    await store.pause_game(game_id, 60.0)
+    assert await store.publish_review(game_id, 1, 2, [], NEXT, T0)
+    game = await store.require_game(game_id)
+    assert (game.paused, game.paused_remaining, game.deadline) == (False, None, NEXT)

@@ -410,9 +410,9 @@ async def test_R18_R55_a_shot_held_in_review_is_not_known_before_publication(
     store: SQLiteStore,
 ) -> None:
     """The mafia kill the commissar, who shoots the mafioso in his window (R18): the game is
-    over in the store, its close waits for the host (core/review.py). Until he publishes,
-    the mafioso's card and the roster read as they were public: the night's death known, the
-    shot not."""
+    over in the store, the whole turn waits for the host's one publication (core/review.py).
+    Until he publishes, the mafioso's card and the roster read as they were public before
+    the turn: neither the night's death nor the shot is known."""
     await store.save_table(TableSettings(guild_id=GUILD, name="Pistol", language="en"))
     clock = FakeClock()
     service = GameService(store, clock)
@@ -433,7 +433,7 @@ async def test_R18_R55_a_shot_held_in_review_is_not_known_before_publication(
     assert (await store.require_game(live.id)).status == "finished"
     game, _nick, card = await service.card_now(GUILD, maf)
     assert card.alive and game.review is not None
-    assert not game.public_state.alive(nick[com])  # the night was published at the deadline
+    assert game.public_state.alive(nick[com])  # the night waits with the shot
     assert await service.publish(live.id, 1)
     assert await service.held_game(GUILD) is None
     with pytest.raises(ServiceError):
