@@ -50,6 +50,10 @@ TABLES: Final[tuple[str, ...]] = (
     "reviews",
     "dm_channels",
     "post_pictures",
+    "substitutes",
+    "replace_requests",
+    "replacements",
+    "bars",
 )
 
 #: Each table's column names and rows, as read from the source.

@@ -77,7 +77,9 @@ class PrivacyOps(Engine):
                 "OR EXISTS (SELECT 1 FROM players p WHERE p.game_id = g.id AND p.user_id = $2) "
                 "OR EXISTS (SELECT 1 FROM signups s WHERE s.game_id = g.id AND s.user_id = $2) "
                 "OR EXISTS (SELECT 1 FROM log_entries e "
-                "WHERE e.game_id = g.id AND e.user_id = $2))",
+                "WHERE e.game_id = g.id AND e.user_id = $2) "
+                "OR EXISTS (SELECT 1 FROM replacements r WHERE r.game_id = g.id "
+                "AND (r.old_user_id = $2 OR r.new_user_id = $2)))",
                 guild_id,
                 user_id,
             )
@@ -114,6 +116,25 @@ class PrivacyOps(Engine):
                 user_id,
             )
             await _scrub_json(tx, "audit_log", "args", "guild_id = $1", guild_id, user_id)
+            # R60, R63 (migration 16): who held a nickname no longer names him (0: nobody);
+            # his place on a substitutes' list, his request to be replaced and his bar go.
+            for column in ("old_user_id", "new_user_id"):
+                await tx.execute(
+                    f"UPDATE replacements SET {column} = 0 "
+                    f"WHERE {column} = $2 AND game_id IN ({_FINISHED})",
+                    guild_id,
+                    user_id,
+                )
+            for table in ("substitutes", "replace_requests"):
+                await tx.execute(
+                    f"DELETE FROM {table} WHERE user_id = $2 "
+                    "AND game_id IN (SELECT id FROM games WHERE guild_id = $1)",
+                    guild_id,
+                    user_id,
+                )
+            await tx.execute(
+                "DELETE FROM bars WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
+            )
             return int(games)
 
         return await self._run_write(body)
@@ -121,6 +142,7 @@ class PrivacyOps(Engine):
     async def purge_guild(self, guild_id: int) -> int:
         async def body(tx: Tx) -> int:
             await tx.execute("DELETE FROM audit_log WHERE guild_id = $1", guild_id)
+            await tx.execute("DELETE FROM bars WHERE guild_id = $1", guild_id)  # R63
             # Seats, sign-ups, log, results, windows and announcements go with their game
             # (ON DELETE CASCADE).
             games = await tx.execute("DELETE FROM games WHERE guild_id = $1", guild_id)

@@ -17,6 +17,7 @@ from db.ops.privacy import PrivacyOps
 from db.ops.requests import RequestLogOps
 from db.ops.reviews import ReviewsOps
 from db.ops.settings import SettingsOps
+from db.ops.substitutes import SubstitutesOps
 
 
 class StoreOps(
@@ -33,5 +34,6 @@ class StoreOps(
     ReviewsOps,
     DMChannelsOps,
     PicturesOps,
+    SubstitutesOps,
 ):
     """:class:`db.interface.GameStore`'s operations, on whichever engine the store is."""

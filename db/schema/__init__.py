@@ -38,6 +38,7 @@ from db.schema import (
     v13_outbox_by_game,
     v14_dm_channels,
     v15_post_pictures,
+    v16_substitutes,
 )
 from db.schema.migration import Migration
 from db.schema.v01_initial import APPLICATION_ID
@@ -59,6 +60,7 @@ VERSIONS: Final[tuple[Migration, ...]] = (
     v13_outbox_by_game.MIGRATION,
     v14_dm_channels.MIGRATION,
     v15_post_pictures.MIGRATION,
+    v16_substitutes.MIGRATION,
 )
 
 LATEST_VERSION: Final = len(VERSIONS)
