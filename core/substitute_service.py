@@ -11,8 +11,9 @@ the reloaded game (a player who died at that deadline is no longer replaced).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
+from typing import Final
 
 import attrs
 
@@ -23,6 +24,14 @@ from db.errors import NotFound, ReplacementRefused
 from db.models import Bar, PlayerRecord
 from rules.announce import HOST, Announcement, replacement_announcements
 from rules.names import find_name, public_order
+
+#: The store's refusals of a replacement (``db.errors.ReplacementRefused``) and their texts.
+REPLACE_REFUSALS: Final[Mapping[str, str]] = {
+    "seat_changed": "error.replace_seat_changed",
+    "playing": "error.already_playing",
+    "replaced": "error.replace_replaced",
+    "left_list": "error.replace_left_list",
+}
 
 #: The longest bar a host gives in days (longer: until lifted).
 MAX_BAR_DAYS = 3650
@@ -174,8 +183,6 @@ class SubstituteService(ServiceBase):
                 if why is not None:
                     raise ServiceError(why)
                 args = {"nick": nick, "user_id": new_user_id}
-                if previous is not None:
-                    args["previous"] = previous
                 audit, spec = audited(actor_id, "replace", args)
                 # #game: the nickname, never a member; the mafia's room follows the seat
                 # (the notice names the replaced member for the delivery, never in its text).
@@ -197,7 +204,7 @@ class SubstituteService(ServiceBase):
                         now=self.clock(),
                     )
                 except ReplacementRefused as refused:
-                    raise ServiceError(f"error.replace_{refused.code}", nick=nick) from None
+                    raise ServiceError(REPLACE_REFUSALS[refused.code], nick=nick) from None
                 game.players = await self.store.players(game.id)
                 return previous, record
 

@@ -106,7 +106,6 @@ error-replaceme_dead = Your character is dead: there is nothing left to hand ove
 error-no_substitutes = Nobody stands by as a substitute. Name a member with the member option, or wait for one to use /standby.
 error-replace_seat_changed = { $nick } has just been handed over by another command; nothing was changed. See /mafia state and /mafia subs before replacing again.
 error-replace_dead = { $nick } is dead: only a living player is replaced.
-error-replace_playing = That member already plays in this game.
 error-replace_replaced = That member was replaced in this game and cannot come back into it.
 error-replace_left_list = The first substitute left the list just now; nothing was changed. Run the command again for the next one.
 error-barred = The hosts have barred you from signing up at this server's tables. Their reason: { $reason }

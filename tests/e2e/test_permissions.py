@@ -94,6 +94,9 @@ def host_options(
         "deprive": {"player": nick},
         "doublekill": {},
         "replace": {"player": nick, "member": substitute},
+        "subs": {},
+        "bar": {"member": substitute, "reason": "no-show"},
+        "unbar": {"member": substitute},
         "state": {},
         "log": {},
         "purge": {"member": substitute},
@@ -152,6 +155,7 @@ PLAYER_OPTIONS: dict[str, dict[str, Any]] = {
     "poison": {"target": "{nick}"},
     "steal": {"target": "{nick}"},
     "shoot": {"target": "{nick}"},
+    "replaceme": {"reason": "I am not in it"},  # R60: only a player asks to be replaced
 }
 
 
@@ -180,6 +184,7 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
         "join",
         "leave",
         "wish",
+        "standby",  # R60: for members who do not play (tests/e2e/test_substitutes.py)
         "mafia",
         "Quote",
     } | info | reading == command_names(env)
