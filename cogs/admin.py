@@ -232,7 +232,12 @@ class AdminCog(commands.Cog, name="Admin"):
         await ensure_substitute_may_play(self.ctx, guild, member, table_id=table_id)  # R14, R55
         await interaction.response.defer(ephemeral=True, thinking=True)
         previous, seat = await self.ctx.service.replace(
-            table_id, host.id, player, member.id, from_list=from_list
+            table_id,
+            host.id,
+            player,
+            member.id,
+            from_list=from_list,
+            sent_at=interaction.created_at,
         )
         del previous  # the mafia's room follows the seat with its notice (bot/mafia_room.py)
         await self.ctx.deliver()

@@ -12,7 +12,7 @@ the reloaded game (a player who died at that deadline is no longer replaced).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Final
 
 import attrs
@@ -153,13 +153,16 @@ class SubstituteService(ServiceBase):
         new_user_id: int,
         *,
         from_list: bool = False,
+        sent_at: datetime | None = None,
     ) -> tuple[int | None, PlayerRecord]:
         """`/mafia replace`: a substitute takes over a living nickname (R60), with its role
         card, its requests, its note and its missed votes (all kept by nickname). Returns the
         previous member and the new seat. The holder the host saw is read now, before waiting
         for the game: of two replacements of one player at once, the second finds the seat
         changed and is refused. ``from_list``: the substitute is the first standing by, and
-        must still be. The same replacement again (a retry whose answer was lost) changes and
+        must still be. ``sent_at``: when the host sent the command; a replacement of the same
+        nickname committed since then (another host's, at once) refuses this one. The same
+        replacement again (a retry whose answer was lost) changes and
         queues nothing more."""
         game = self.running(table_id)
         found = find_name(game.engine.state.players, nick)  # R44: the exact rule
@@ -175,7 +178,7 @@ class SubstituteService(ServiceBase):
                 if previous == new_user_id:  # a retry once the seat had changed: done already
                     record = next(p for p in game.players if p.nick == nick)
                     return previous, record
-                if previous != expected:
+                if previous != expected:  # handed over while this command waited
                     raise ServiceError("error.replace_seat_changed", nick=nick)
                 if not game.engine.state.players[nick].alive:
                     raise ServiceError("error.replace_dead", nick=nick)
@@ -202,8 +205,11 @@ class SubstituteService(ServiceBase):
                         from_list=from_list,
                         fence=game.fence(),
                         now=self.clock(),
+                        sent_at=sent_at,
                     )
                 except ReplacementRefused as refused:
+                    if refused.code == "seat_changed":  # another process's: see it now
+                        game.players = await self.store.players(game.id)
                     raise ServiceError(REPLACE_REFUSALS[refused.code], nick=nick) from None
                 game.players = await self.store.players(game.id)
                 return previous, record

@@ -857,13 +857,15 @@ class Substitutes(Protocol):
         from_list: bool = False,
         fence: Fence | None = None,
         now: dt.datetime | None = None,
+        sent_at: dt.datetime | None = None,
     ) -> PlayerRecord:
         """A substitute takes over ``nick`` (``/mafia replace``), in one transaction: the seat
         changes hands, the replacement is recorded (``replacements``), the substitute leaves
         the list and the replaced player's request is done; ``outbox_items`` are queued at the
         game's turn. Refused, writing nothing, by :class:`~db.errors.ReplacementRefused`: the
-        seat is no longer ``previous_user_id``'s (another replacement came first), the
-        substitute holds a seat or was replaced in this game, or (``from_list``) he no longer
+        seat is no longer ``previous_user_id``'s, or was handed over at or after ``sent_at``
+        (when the host sent his command: two replacements of one player at once make one),
+        the substitute holds a seat or was replaced in this game, or (``from_list``) he no longer
         stands by. Raises :class:`~db.errors.NotFound` for an unknown nick and
         :class:`~db.errors.StaleGame` if the game no longer matches ``fence``."""
         ...

@@ -169,8 +169,10 @@ class SubstitutesOps(Engine):
         from_list: bool = False,
         fence: Fence | None = None,
         now: dt.datetime | None = None,
+        sent_at: dt.datetime | None = None,
     ) -> PlayerRecord:
         at = aware(now) if now is not None else None
+        sent = aware(sent_at) if sent_at is not None else None
         same = self.dialect.same_name("nick", "$2")
 
         async def body(tx: Tx) -> PlayerRecord:
@@ -186,6 +188,14 @@ class SubstitutesOps(Engine):
             old = int(seat["user_id"])
             if previous_user_id is not None and old != previous_user_id:
                 raise ReplacementRefused("seat_changed")
+            if sent is not None:  # handed over since the host sent his command: at once
+                last = await tx.fetchval(
+                    "SELECT MAX(at) FROM replacements WHERE game_id = $1 AND nick = $2",
+                    game_id,
+                    str(seat["nick"]),
+                )
+                if last is not None and stored_time(last) >= sent:
+                    raise ReplacementRefused("seat_changed")
             why = await _why_not_seated(tx, game_id, new_user_id)
             if why is not None:
                 raise ReplacementRefused(why)
