@@ -265,6 +265,7 @@ stats-games =
     } ({ $rate }%)
 stats-survival = Alive at the end: { $survived } of { $games }. Lynched: { $lynched }.
 stats-deaths = Died by: { $list }
+stats-left = Left games: { $inactive } for silence, { $missed } for missed votes, { $replaced } by replacement.
 stats-death_count =
     { $cause } ({ $count ->
         [one] once

@@ -268,6 +268,7 @@ stats-games =
     } ({ $rate }%)
 stats-survival = В живых к концу игры: { $survived } из { $games }. Казней на суде Линча: { $lynched }.
 stats-deaths = Причины гибели: { $list }
+stats-left = Выбыл из игр: за молчание { $inactive }, за пропуск голосований { $missed }, по замене { $replaced }.
 stats-death_count =
     { $cause } — { $count ->
         [one] { $count } раз

@@ -7,9 +7,12 @@ refusal private, in English and Russian."""
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from simcord import Env, MemberActor
 
+from bot.archive import archive_markdown
+from core.history import load_finished
 from core.i18n import Lang, t
 from core.quoting import quote_player_line
 from tests.e2e.helpers import (
@@ -20,6 +23,7 @@ from tests.e2e.helpers import (
     bot_of,
     channel_texts,
     client_locale,
+    confirm_now,
     dm_texts,
     live_game,
     mafia_room,
@@ -247,3 +251,40 @@ async def test_R63_a_barred_member_cannot_join_until_the_bar_ends(simcord_env: E
     assert quote_player_line("rude") in why and "<t:" in why
     await env.advance_time(24 * 3600 + 1)  # the bar ends by the clock
     reply_text(await member.slash(game_ch, "join"))
+
+
+async def test_R60_R63_the_stats_history_and_archive_tell_the_replacement(
+    simcord_env: Env,
+) -> None:
+    """The replaced member's stats count a replacement, not a game; the game counts for the
+    member who plays the nickname at the end; /history names the members behind the nickname
+    in order (the members are revealed), and the archive too."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("qua", "rob", "sol", "tim"))
+    await start_game(world, ROLES, players)
+    vil_nick, vil = seats_by_role(world, players)["villager"]
+    sub = substitute(world, "sue")
+    reply_text(await sub.slash(slot(world, "game"), "standby"))
+    reply_text(await world.admin.slash(world.lobby, "mafia replace", player=vil_nick))
+    game_id = live_game(world).id
+    await confirm_now(world, "mafia end")
+
+    left = reply_text(await vil.slash(world.lobby, "stats"))
+    assert t("en", "stats.left", inactive=0, missed=0, replaced=1) in left
+    assert t("en", "stats.games", games=0, wins=0, rate=0) in left
+    played = reply_text(await sub.slash(world.lobby, "stats"))
+    assert t("en", "stats.games", games=1, wins=0, rate=0) in played
+    assert t("en", "stats.left", inactive=0, missed=0, replaced=0) in played
+
+    shown = reply_text(await world.player.slash(world.lobby, "history", game=game_id))
+    handed = t("en", "archive.replacement", nick=vil_nick, turns="1")
+    assert f"{handed}: <@{vil.id}> → <@{sub.id}>" in shown
+
+    finished = await load_finished(bot_of(env).store, game_id)
+    names = {vil.id: "Qxv one", sub.id: "Qxs two"}
+    page = archive_markdown(finished, "en", names)
+    assert t("en", "archive.member_then", before="Qxv one", after="Qxs two", turn=1) in page
+    hidden = attrs.evolve(finished, record=attrs.evolve(finished.record, reveal=False))
+    assert "Qxv" not in archive_markdown(hidden, "en", names)
+    assert handed in archive_markdown(hidden, "en", names)  # that it changed hands is public
