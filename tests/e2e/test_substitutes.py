@@ -288,3 +288,22 @@ async def test_R60_R63_the_stats_history_and_archive_tell_the_replacement(
     hidden = attrs.evolve(finished, record=attrs.evolve(finished.record, reveal=False))
     assert "Qxv" not in archive_markdown(hidden, "en", names)
     assert handed in archive_markdown(hidden, "en", names)  # that it changed hands is public
+
+
+async def test_R60_a_substitute_who_left_the_server_is_skipped(simcord_env: Env) -> None:
+    """The first member standing by leaves the server: he is off the list, and the next one
+    takes the nickname."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("uma", "vic", "wes", "xan"))
+    await start_game(world, ROLES, players)
+    vil_nick, _vil = seats_by_role(world, players)["villager"]
+    gone, next_one = substitute(world, "sue"), substitute(world, "sam")
+    reply_text(await gone.slash(slot(world, "game"), "standby"))
+    reply_text(await next_one.slash(slot(world, "game"), "standby"))
+    world.guild.remove_member(gone)
+    await env.settle()
+    game = live_game(world)
+    assert await bot_of(env).store.substitutes(game.id) == [next_one.id]
+    reply_text(await world.admin.slash(world.lobby, "mafia replace", player=vil_nick))
+    assert live_game(world).user_of(vil_nick) == next_one.id
