@@ -264,6 +264,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             wishes=args.wishes,
             roles=args.roles,
             review=args.review,
+            substitute=args.substitute,
         )
     except StoreError as error:
         print(f"demo: {error}", file=sys.stderr)
@@ -453,6 +454,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the host reviews each turn's results (/mafia new review): they wait in #host, "
         "the host adds his story and publishes them; 1 to 1440 minutes before they go out "
         "unreviewed (default: no review)",
+    )
+    p_demo.add_argument(
+        "--substitute",
+        action="store_true",
+        help="on turn 2 a player asks to be replaced (/replaceme), a member stands by "
+        "(/standby) and the host hands him the nickname (/mafia replace, R60)",
     )
     p_demo.add_argument(
         "--shard-count",

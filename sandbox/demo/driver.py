@@ -206,6 +206,7 @@ def demo_main(
     wishes: bool = False,
     roles: str | None = None,
     review: int = 0,
+    substitute: bool = False,
 ) -> int:
     """``main.py demo``: the command line entry (its own event loop). ``roles``: the role
     list to play (its length is the number of players)."""
@@ -232,6 +233,7 @@ def demo_main(
         shard_id=shard_id,
         wishes=wishes,
         review=review,
+        substitute=substitute,
     )
     try:
         return asyncio.run(run_demo(options))
