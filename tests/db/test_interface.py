@@ -31,6 +31,7 @@ from db.interface import (
     Reviews,
     SettingsRepository,
     StoreLifecycle,
+    Substitutes,
 )
 from db.models import OutboxItem, PlayerSpec, TableSettings
 from db.postgres import PostgresStore
@@ -51,6 +52,7 @@ CONCERNS: list[type[Any]] = [
     Reviews,
     DMChannels,
     PostPictures,
+    Substitutes,
     StoreLifecycle,
 ]
 
