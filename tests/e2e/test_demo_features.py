@@ -229,7 +229,7 @@ def test_R60_demo_substitute_host_view_shows_the_request_and_the_card() -> None:
     asked = t("en", "host.replace_asked_reason", nick="NICKX", reason="R").split("NICKX")[1][:20]
     assert any(line.startswith("[#host] Host: ") and asked in line for line in lines)
     assert any(line.startswith("[DM standby_01]") for line in lines)
-    assert "[reply to club_admin]   1. @standby_01" in lines
+    assert "[reply to club_admin]   1 — @standby_01" in lines
 
 
 def test_R60_a_demo_stopped_after_its_replacement_continues_with_the_substitute(
