@@ -38,6 +38,7 @@ from bot.render import (
 from bot.replies import reader_language, send_private
 from bot.secrecy import ensure_substitute_may_play
 from bot.tables import table_key, table_language, table_of, table_title
+from bot.webhooks import split_message
 from cogs._common import HOST_GROUP, add_host_commands, audit_args, guild_and_member
 from core import stats
 from core.i18n import Lang, t
@@ -251,7 +252,8 @@ class AdminCog(commands.Cog, name="Admin"):
         table_id = await table_key(self.ctx.store, interaction)
         subs = await self.ctx.service.substitutes_of(table_id)
         lang = await reader_language(self.ctx.store, interaction)
-        await send_private(interaction, render_subs(lang, subs))
+        for piece in split_message(render_subs(lang, subs)):  # long reasons: several messages
+            await send_private(interaction, piece)
 
     @app_commands.command(name="bar", description=ltext("cmd.mafia.bar.description"))
     @app_commands.describe(

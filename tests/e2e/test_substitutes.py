@@ -307,3 +307,20 @@ async def test_R60_a_substitute_who_left_the_server_is_skipped(simcord_env: Env)
     assert await bot_of(env).store.substitutes(game.id) == [next_one.id]
     reply_text(await world.admin.slash(world.lobby, "mafia replace", player=vil_nick))
     assert live_game(world).user_of(vil_nick) == next_one.id
+
+
+async def test_R60_mafia_subs_with_long_reasons_fits_discords_messages(simcord_env: Env) -> None:
+    """Every player asks with the longest reason: /mafia subs answers in several private
+    messages (each within Discord's limit, which the contract layer checks), all of them."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("yan", "zoe", "abe", "bea"))
+    await start_game(world, ROLES, players)
+    for n, actor in enumerate(players):
+        reply_text(await actor.slash(slot(world, "game"), "replaceme", reason=f"{n}" * 500))
+    result = await world.admin.slash(world.lobby, "mafia subs")
+    texts = [reply_text(result), *(m.content for m in result.followups)]
+    assert len(texts) >= 2 and all(len(x) <= 2000 for x in texts)
+    joined = "\n".join(texts)
+    for n in range(4):
+        assert f"{n}" * 400 in joined.replace("\n", "")
