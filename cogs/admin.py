@@ -512,12 +512,15 @@ async def refuse_purge_while_playing(
     ctx: GameContext, guild: discord.Guild, user_id: int, lang: Lang
 ) -> None:
     """``/mafia purge`` waits until the member takes part in no game of the server: signed up
-    for one in sign-up, or seated at a running one (the table is named)."""
+    for one in sign-up, or seated at a running one, or replaced in a running one (he may not
+    come back into it, R60: the record says so until it ends) (the table is named)."""
     for game in await ctx.store.list_games(guild_id=guild.id):
         if game.status == "lobby":
             playing = user_id in await ctx.store.signups(game.id)
-        elif game.status == "running":
-            playing = await ctx.store.player_by_user(game.id, user_id) is not None
+        elif game.status == "running":  # seated, or replaced in it (R60: never back in it)
+            playing = await ctx.store.player_by_user(game.id, user_id) is not None or any(
+                r.old_user_id == user_id for r in await ctx.store.replacements(game.id)
+            )
         else:
             continue
         if playing:

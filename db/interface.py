@@ -296,7 +296,9 @@ class GameRepository(Protocol):
         announcements stored for those games drop his id (the end's ``member``, an audit
         line's ``actor`` becomes 0). In the server's audit log (any game) a row he ran has
         actor 0 and an option naming him is removed. Games in the lobby or running are not
-        touched: the caller refuses the purge while he takes part in one.
+        touched: the caller refuses the purge while he takes part in one. In any game of the
+        server (R60, R63): a replacement names him no more (0), and his place on a
+        substitutes' list, his request to be replaced and his bar are deleted.
         """
         ...
 

@@ -116,12 +116,14 @@ class PrivacyOps(Engine):
                 user_id,
             )
             await _scrub_json(tx, "audit_log", "args", "guild_id = $1", guild_id, user_id)
-            # R60, R63 (migration 16): who held a nickname no longer names him (0: nobody);
-            # his place on a substitutes' list, his request to be replaced and his bar go.
+            # R60, R63 (migration 16): who held a nickname no longer names him (0: nobody),
+            # in every game of the server (the caller refuses the purge while he was replaced
+            # in a running game); his place on a substitutes' list, his request to be replaced
+            # and his bar go.
             for column in ("old_user_id", "new_user_id"):
                 await tx.execute(
-                    f"UPDATE replacements SET {column} = 0 "
-                    f"WHERE {column} = $2 AND game_id IN ({_FINISHED})",
+                    f"UPDATE replacements SET {column} = 0 WHERE {column} = $2 "
+                    "AND game_id IN (SELECT id FROM games WHERE guild_id = $1)",
                     guild_id,
                     user_id,
                 )

@@ -131,6 +131,9 @@ async def test_R60_a_mafioso_hands_his_nickname_to_the_first_substitute(simcord_
     assert [(r.nick, r.old_user_id, r.new_user_id) for r in stored] == [
         (maf_nick, maf.id, first.id)
     ]
+    # His data waits for the end of the game he may not come back into.
+    busy = await refusal(env, world.admin.slash(world.lobby, "mafia purge", member=maf))
+    assert busy.startswith(t("en", "host.purge_busy", member=f"<@{maf.id}>", table="X")[:30])
 
 
 async def test_R60_two_replacements_of_one_player_at_once_make_one(simcord_env: Env) -> None:
