@@ -137,6 +137,11 @@ class PrivacyOps(Engine):
             await tx.execute(
                 "DELETE FROM bars WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
             )
+            await tx.execute(  # a bar he gave as a host stands, by an unknown host
+                "UPDATE bars SET actor_id = 0 WHERE guild_id = $1 AND actor_id = $2",
+                guild_id,
+                user_id,
+            )
             return int(games)
 
         return await self._run_write(body)

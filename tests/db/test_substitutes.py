@@ -159,8 +159,12 @@ async def test_the_purges_clear_every_table_of_migration_16(store: GameStore, ta
     await store.replace_player(game, "Bob", SUB2, previous_user_id=BOB, from_list=True)
     await store.bar_member(1, SUB1, until=None, reason="x", actor_id=HOST, now=T0)
     await store.bar_member(1, BOB, until=None, reason="x", actor_id=HOST, now=T0)
+    await store.bar_member(1, SUB3, until=None, reason="x", actor_id=CID, now=T0)
     await store.purge_member(1, SUB1)
     await store.purge_member(1, BOB)  # replaced in a running game (the bot refuses that first)
+    await store.purge_member(1, CID)  # the bar he gave stands, by an unknown host
+    bar = await store.bar_of(1, SUB3, T0)
+    assert bar is not None and bar.actor_id == 0
     assert await raw_rows(target, "SELECT * FROM substitutes WHERE user_id = ?", SUB1) == []
     assert await raw_rows(target, "SELECT * FROM bars WHERE user_id IN (?, ?)", SUB1, BOB) == []
     assert [(r.old_user_id, r.new_user_id) for r in await store.replacements(game)] == [(0, SUB2)]
