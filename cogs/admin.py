@@ -232,7 +232,10 @@ class AdminCog(commands.Cog, name="Admin"):
             raise UserError("error.bot_cannot_play")
         await ensure_substitute_may_play(self.ctx, guild, member, table_id=table_id)  # R14, R55
         await interaction.response.defer(ephemeral=True, thinking=True)
-        previous, seat = await self.ctx.service.replace(
+        # ``sent_at``: a replacement of the nickname since the command was sent (another
+        # host's, at once) refuses this one. The mafia's room follows the seat with its notice
+        # (bot/mafia_room.py).
+        _previous, seat = await self.ctx.service.replace(
             table_id,
             host.id,
             player,
@@ -240,7 +243,6 @@ class AdminCog(commands.Cog, name="Admin"):
             from_list=from_list,
             sent_at=interaction.created_at,
         )
-        del previous  # the mafia's room follows the seat with its notice (bot/mafia_room.py)
         await self.ctx.deliver()
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.replaced", nick=seat.nick))
