@@ -332,6 +332,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             roles=args.roles,
             review=args.review,
             ghost_room=args.ghost_room,
+            substitute=args.substitute,
         )
     except StoreError as error:
         print(f"demo: {error}", file=sys.stderr)
@@ -567,6 +568,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--ghost-room",
         action="store_true",
         help="the dead talk in their own room (/mafia new ghost_room), not in #game (R62)",
+    )
+    p_demo.add_argument(
+        "--substitute",
+        action="store_true",
+        help="on turn 2 a player asks to be replaced (/replaceme), a member stands by "
+        "(/standby) and the host hands him the nickname (/mafia replace, R60)",
     )
     p_demo.add_argument(
         "--shard-count",

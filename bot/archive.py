@@ -342,6 +342,11 @@ def _member_label(lang: Lang, uid: int, names: Mapping[int, str] | None) -> str:
     return (names or {}).get(uid) or t(lang, "archive.member_unknown")
 
 
+def _holder_label(lang: Lang, uid: int | None, names: Mapping[int, str] | None) -> str:
+    """One of the members who played a replaced nickname (R60); None: purged since."""
+    return t(lang, "archive.member_unknown") if uid is None else _member_label(lang, uid, names)
+
+
 def _refused_line(lang: Lang, req: Request, code: str) -> str:
     return t(
         lang,
@@ -372,10 +377,30 @@ def build_archive(
         setup.append((t(lang, "archive.ended"), ended))
     setup.append((t(lang, "archive.schedule"), t(lang, f"choice.schedule.{rec.schedule_kind}")))
     setup.append((t(lang, "archive.roles"), role_summary(lang, [p.role for p in game.players])))
+    # R60: the nicknames that changed hands (public: #game said so), and when the members are
+    # revealed, who played each one, in order.
+    holders = {nick: (members, turns) for nick, members, turns in game.holders()}
+    if holders:
+        setup.append(
+            (
+                t(lang, "archive.replacements"),
+                ", ".join(
+                    t(lang, "archive.replacement", nick=nick, turns=", ".join(map(str, handed)))
+                    for nick, (_members, handed) in holders.items()
+                ),
+            )
+        )
     seats = []
     for entry in roster_in_public_order(summary.get("roles") or ()):
         nick = str(entry["nick"])
         member = game.member_of(nick)  # None unless the host chose to reveal them
+        label = None if member is None else _member_label(lang, member, member_names)
+        if member is not None and nick in holders:
+            members, handed = holders[nick]
+            label = _holder_label(lang, members[0], member_names)
+            for who, turn in zip(members[1:], handed, strict=True):
+                after = _holder_label(lang, who, member_names)
+                label = t(lang, "archive.member_then", before=label, after=after, turn=turn)
         if entry.get("alive"):
             fate = t(lang, "archive.alive")
         else:
@@ -390,7 +415,7 @@ def build_archive(
         seats.append(
             Seat(
                 nick=nick,
-                member=None if member is None else _member_label(lang, member, member_names),
+                member=label,
                 role=role_name(lang, str(entry["role"])),
                 final_role=role_name(lang, str(final)) if final else None,
                 fate=fate,

@@ -50,6 +50,7 @@ EXTENSIONS: Final[tuple[str, ...]] = (
     "cogs.quote",
     "cogs.serverlife",
     "cogs.reading",
+    "cogs.subs",
     "cogs.review",
 )
 

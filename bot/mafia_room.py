@@ -196,6 +196,20 @@ async def _let_out(sending: Sending) -> None:
         await sending.delivery.rooms.remove(sending.target, member)
 
 
+async def _follow_seat(sending: Sending) -> None:
+    """R60: a substitute took over a nickname of the mafia: he enters the room before its
+    notice, and the replaced member leaves it. Done when the notice is delivered, so a restart
+    in between still does it (the outbox keeps it); both steps may be repeated safely."""
+    if not isinstance(sending.target, discord.Thread):
+        return
+    member = await _member(sending)
+    if member is not None:
+        await sending.delivery.rooms.add(sending.target, member)
+    previous = sending.payload.get("previous")
+    if isinstance(previous, int) and previous > 0 and (member is None or member.id != previous):
+        await sending.delivery.rooms.remove(sending.target, discord.Object(previous))
+
+
 def _in_game(sending: Sending) -> bool:
     """The end as #game reads it (its other copies, if any, leave the room alone)."""
     return sending.audience == PUBLIC
@@ -233,4 +247,5 @@ async def _close(sending: Sending) -> None:
 
 register("mafia_joined", before=_let_in)
 register("mafia_left", after=_let_out)
+register("mafia_seat", before=_follow_seat)
 register("game_over", prepare=_link_room, after=_close)

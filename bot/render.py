@@ -542,6 +542,7 @@ TEXT_KINDS: dict[str, TextRenderer] = {
     "converted": _keyed("announce.converted"),
     "promoted": _keyed("announce.promoted"),
     "mafia_joined": _keyed("announce.mafia_joined", "nick"),
+    "mafia_seat": _keyed("announce.mafia_seat", "nick"),  # R60: nobody named
     "mafia_left": _keyed("announce.mafia_left", "nick"),
     "shot": render_death,
     "reminder": _reminder_text,
@@ -802,12 +803,22 @@ def _downtime_host_text(lang: Lang, payload: Mapping[str, Any]) -> str:
 #: The notices of the host's commands and of the clock: deadline changes, a pause, hunts
 #: open, the last hour, a replacement (public) and the double kill (the mafia's room), R4,
 #: R36, R56, R59.
+def _replace_asked_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+    """R60, for #host: ``/replaceme``, with the player's reason quoted as his own words."""
+    reason = payload.get("reason")
+    if not reason:
+        return t(lang, "host.replace_asked", nick=payload["nick"])
+    quoted = quote_player_line(str(reason))
+    return t(lang, "host.replace_asked_reason", nick=payload["nick"], reason=quoted)
+
+
 HOST_NOTICES: dict[str, TextRenderer] = {
     **{kind: _deadline_notice(kind) for kind in DEADLINE_NOTICES},
     "clock_paused": lambda lang, p: t(lang, "announce.clock_paused", minutes=int(p["minutes"])),
     "double_kill": lambda lang, p: t(lang, f"announce.double_kill_{p['night']}"),  # R36
     # the nickname only: never a member, never the role
     "replaced": _keyed("announce.replaced", "nick"),
+    "replace_asked": _replace_asked_text,  # R60: a player asks to be replaced
     # R59, with the results of the turn it excused
     "downtime": _keyed("announce.downtime", "turn", "minutes"),
     "downtime_host": _downtime_host_text,

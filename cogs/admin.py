@@ -38,10 +38,12 @@ from bot.render import (
 from bot.replies import reader_language, send_private
 from bot.secrecy import ensure_substitute_may_play
 from bot.tables import table_key, table_language, table_of, table_title
+from bot.webhooks import split_message
 from cogs._common import HOST_GROUP, add_host_commands, audit_args, guild_and_member
 from core import stats
 from core.i18n import Lang, t
-from rules.knowledge import mafia_members
+from core.quoting import quote_player_line
+from core.substitute_service import MAX_BAR_DAYS, SubsList
 from rules.model import HostAction
 from rules.names import find_name
 from rules.text import is_blank
@@ -59,6 +61,8 @@ AUDITED_BY_THE_SERVICE: Final[frozenset[str]] = frozenset(
         "pause",
         "resume",
         "replace",
+        "bar",
+        "unbar",
         "end",
         "resolve",
         "purge",
@@ -209,27 +213,91 @@ class AdminCog(commands.Cog, name="Admin"):
         self,
         interaction: discord.Interaction[Any],
         player: app_commands.Range[str, 1, 100],
-        member: discord.Member,
+        member: discord.Member | None = None,
     ) -> None:
-        """A substitute takes over the nickname: the mafia room and the role card follow."""
+        """R60: a substitute (the first standing by, unless ``member`` is named) takes over the
+        nickname: the role card, the mafia's room and everything kept by nickname follow; the
+        replaced member loses them at once."""
         guild, host = guild_and_member(interaction)
+        table_id = await table_key(self.ctx.store, interaction)
+        from_list = member is None
+        if member is None:
+            first = await self.ctx.service.first_substitute(
+                table_id, lambda uid: guild.get_member(uid) is not None
+            )
+            member = guild.get_member(first)
+            if member is None:  # left the server just now: the next time picks the next one
+                raise UserError("error.replace_left_list", nick=player)
         if member.bot:
             raise UserError("error.bot_cannot_play")
-        table_id = await table_key(self.ctx.store, interaction)
         await ensure_substitute_may_play(self.ctx, guild, member, table_id=table_id)  # R14, R55
         await interaction.response.defer(ephemeral=True, thinking=True)
-        previous, seat = await self.ctx.service.replace(table_id, host.id, player, member.id)
-        game = self.ctx.service.game_in(table_id)
-        room = None
-        if game is not None and seat.nick in mafia_members(game.engine.state):
-            room = await self.ctx.delivery.mafia_room(guild, game.id)
-        if room is not None:
-            await self.ctx.delivery.rooms.add(room, member)
-            if previous is not None and previous != member.id:
-                await self.ctx.delivery.rooms.remove(room, discord.Object(previous))
+        # ``sent_at``: a replacement of the nickname since the command was sent (another
+        # host's, at once) refuses this one. The mafia's room follows the seat with its notice
+        # (bot/mafia_room.py).
+        _previous, seat = await self.ctx.service.replace(
+            table_id,
+            host.id,
+            player,
+            member.id,
+            from_list=from_list,
+            sent_at=interaction.created_at,
+        )
         await self.ctx.deliver()
         lang = await reader_language(self.ctx.store, interaction)
         await send_private(interaction, t(lang, "host.replaced", nick=seat.nick))
+
+    @app_commands.command(name="subs", description=ltext("cmd.mafia.subs.description"))
+    async def subs_command(self, interaction: discord.Interaction[Any]) -> None:
+        """R60: the members standing by, in order of standing by, and the players who asked to
+        be replaced (by nickname, in the public order), privately."""
+        table_id = await table_key(self.ctx.store, interaction)
+        subs = await self.ctx.service.substitutes_of(table_id)
+        lang = await reader_language(self.ctx.store, interaction)
+        for piece in split_message(render_subs(lang, subs)):  # long reasons: several messages
+            await send_private(interaction, piece)
+
+    @app_commands.command(name="bar", description=ltext("cmd.mafia.bar.description"))
+    @app_commands.describe(
+        member=ltext("cmd.mafia.bar.opt.member.description"),
+        reason=ltext("cmd.mafia.bar.opt.reason.description"),
+        days=ltext("cmd.mafia.bar.opt.days.description"),
+    )
+    async def bar_command(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.User,
+        reason: app_commands.Range[str, 1, 500],
+        days: app_commands.Range[int, 1, MAX_BAR_DAYS] | None = None,
+    ) -> None:
+        """R63: the member may not sign up at this server's tables (for ``days``, or until
+        lifted); in the audit log. A user option: a member who left can be barred too."""
+        guild, host = guild_and_member(interaction)
+        if is_blank(reason):
+            raise UserError("error.empty_text")
+        table_id = await table_key(self.ctx.store, interaction)
+        bar = await self.ctx.service.bar(
+            guild.id, host.id, member.id, days=days, reason=reason, table_id=table_id
+        )
+        lang = await reader_language(self.ctx.store, interaction)
+        mention = f"<@{member.id}>"
+        if bar.until is None:
+            text = t(lang, "host.barred", member=mention)
+        else:
+            text = t(lang, "host.barred_until", member=mention, until=timestamp(bar.until, "f"))
+        await send_private(interaction, text)
+
+    @app_commands.command(name="unbar", description=ltext("cmd.mafia.unbar.description"))
+    @app_commands.describe(member=ltext("cmd.mafia.unbar.opt.member.description"))
+    async def unbar_command(
+        self, interaction: discord.Interaction[Any], member: discord.User
+    ) -> None:
+        """R63: the bar is lifted (audited)."""
+        guild, host = guild_and_member(interaction)
+        table_id = await table_key(self.ctx.store, interaction)
+        await self.ctx.service.unbar(guild.id, host.id, member.id, table_id=table_id)
+        lang = await reader_language(self.ctx.store, interaction)
+        await send_private(interaction, t(lang, "host.unbarred", member=f"<@{member.id}>"))
 
     @app_commands.command(name="state", description=ltext("cmd.mafia.state.description"))
     async def state_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -374,6 +442,33 @@ class AdminCog(commands.Cog, name="Admin"):
 
 
 NO_PINGS = discord.AllowedMentions.none()
+
+
+def render_subs(lang: Lang, subs: SubsList) -> str:
+    """``/mafia subs`` (R60): the substitutes in order of standing by (members, for the hosts),
+    then the nicknames whose players asked to be replaced, with their reasons."""
+    lines = [t(lang, "subs.standing_title")]
+    if subs.standing:
+        lines += [
+            t(lang, "subs.standing_line", rank=i, member=f"<@{uid}>")
+            for i, uid in enumerate(subs.standing, start=1)
+        ]
+    else:
+        lines.append(t(lang, "subs.standing_none"))
+    lines.append(t(lang, "subs.asked_title"))
+    if subs.asked:
+        for nick, reason in subs.asked:
+            if reason:
+                lines.append(
+                    t(lang, "subs.asked_reason", nick=nick, reason=quote_player_line(reason))
+                )
+            else:
+                lines.append(t(lang, "subs.asked_line", nick=nick))
+    else:
+        lines.append(t(lang, "subs.asked_none"))
+    return "\n".join(lines)
+
+
 #: ``/mafia log``: lines per page, and how long its buttons work.
 LOG_PAGE_SIZE: Final[int] = 10
 LOG_TIMEOUT_SECONDS: Final[float] = 600.0
@@ -420,12 +515,15 @@ async def refuse_purge_while_playing(
     ctx: GameContext, guild: discord.Guild, user_id: int, lang: Lang
 ) -> None:
     """``/mafia purge`` waits until the member takes part in no game of the server: signed up
-    for one in sign-up, or seated at a running one (the table is named)."""
+    for one in sign-up, or seated at a running one, or replaced in a running one (he may not
+    come back into it, R60: the record says so until it ends) (the table is named)."""
     for game in await ctx.store.list_games(guild_id=guild.id):
         if game.status == "lobby":
             playing = user_id in await ctx.store.signups(game.id)
-        elif game.status == "running":
-            playing = await ctx.store.player_by_user(game.id, user_id) is not None
+        elif game.status == "running":  # seated, or replaced in it (R60: never back in it)
+            playing = await ctx.store.player_by_user(game.id, user_id) is not None or any(
+                r.old_user_id == user_id for r in await ctx.store.replacements(game.id)
+            )
         else:
             continue
         if playing:

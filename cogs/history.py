@@ -104,6 +104,14 @@ def game_reply(lang: Lang, game: FinishedGame, table: str) -> list[Post]:
     showed it (winner and why, dates, every nickname's role and fate, members only if the host
     revealed them). The archive and the picture, when attached, go with the first post."""
     header = t(lang, "history.game", game=game.id, table=table)
+    lines = []
+    for nick, members, turns in game.holders():  # R60: members only when revealed
+        line = t(lang, "archive.replacement", nick=nick, turns=", ".join(map(str, turns)))
+        if all(m is not None for m in members):
+            line += ": " + " → ".join(f"<@{m}>" for m in members)
+        lines.append(line)
+    if lines:
+        header += "\n" + t(lang, "archive.replacements") + ": " + "; ".join(lines)
     return pack(game_over_embeds_of(lang, game), content=header)
 
 
@@ -140,6 +148,16 @@ def member_embeds(lang: Lang, stats: MemberStats, *, own: bool) -> list[discord.
             for cause, n in sorted(stats.deaths.items())
         )
         lines.append(t(lang, "stats.deaths", list=deaths))
+    if stats.games or stats.replaced:  # R63: how reliably he plays
+        lines.append(
+            t(
+                lang,
+                "stats.left",
+                inactive=stats.inactive,
+                missed=stats.missed_votes,
+                replaced=stats.replaced,
+            )
+        )
     if stats.checks:
         accuracy = (
             f"{_percent(stats.accurate, stats.answered)}%"

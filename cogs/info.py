@@ -45,6 +45,10 @@ PLAYER_TOOLS = ("role", "status", "say", "post", "profile")
 READING = ("votes", "iso")
 #: A member who does not play the running game (or when none runs): the sign-up.
 SIGN_UP = ("join", "leave")
+#: R60: a member who does not play the running game may stand by as its substitute; a living
+#: player may ask to be replaced.
+STAND_BY = ("standby",)
+REPLACE_ME = ("replaceme",)
 
 
 #: A line that starts a block of Markdown: a heading or a list item (numbered or not).
@@ -148,10 +152,13 @@ class InfoCog(PlayerCog, name="Info"):
                 hunt_at = hunt_opens_at(game.schedule, deadline)
             opened = hunt_at is None or self.ctx.service.clock() >= hunt_at  # R4
             usable = commands_now(game.engine.state, nick, hunts_open=opened)
-            mine = usable.now + PLAYER_TOOLS
+            alive = game.engine.state.players[nick].alive
+            mine = usable.now + PLAYER_TOOLS + (REPLACE_ME if alive else ())
             later = usable.later
         elif game is None:
             mine = SIGN_UP
+        elif self.ctx.service.game_in(key) is game:  # running, and he does not play it
+            mine = STAND_BY
         reading = READING if game is not None or await self._finished_to_read(key) else ()
         await send_private(interaction, render_help(lang, mine + reading + GENERAL, later, hunt_at))
 

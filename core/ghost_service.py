@@ -38,11 +38,13 @@ class GhostService(ServiceBase):
         async with game.lock:
             self._still_live(game)
             if watching:
+                # R60, R62: a substitute standing by may not learn what the dead know.
+                waiting = {*standing_by, *await self.store.substitutes(game.id)}
                 refusal = spectate_refusal(
                     game.record,
                     user_id,
                     players=[p.user_id for p in game.players],
-                    standing_by=standing_by,
+                    standing_by=waiting,
                 )
                 if refusal is not None:
                     raise ServiceError(refusal)

@@ -24,7 +24,15 @@ import attrs
 from core.review import DRAFT_KIND, STORY_KIND
 from db.errors import NotFound
 from db.interface import GameStore
-from db.models import GameRecord, LogEntry, OutboxRecord, PlayerRecord, PostRecord, TableSettings
+from db.models import (
+    GameRecord,
+    LogEntry,
+    OutboxRecord,
+    PlayerRecord,
+    PostRecord,
+    Replacement,
+    TableSettings,
+)
 from rules.announce import Ending, game_over_announcement
 from rules.engine import rebuild
 from rules.replay import run_script
@@ -51,6 +59,9 @@ class FinishedGame:
     #: Turns whose results still wait for the host's review (the last one of a game that
     #: ended with it): not published yet.
     unpublished: frozenset[int] = frozenset()
+    #: R60: every replacement, in order (who held a nickname before whom): not for display
+    #: but through :meth:`holders`, which respects the host's choice to reveal the members.
+    replacements: tuple[Replacement, ...] = ()
 
     @property
     def id(self) -> int:
@@ -78,6 +89,21 @@ class FinishedGame:
     @property
     def winner(self) -> str | None:
         return self.record.winner
+
+    def holders(self) -> list[tuple[str, list[int | None], list[int]]]:
+        """R60: each replaced nickname (in the order of its first replacement) with the members
+        who played it, in order, and the turns of its replacements. The members are None
+        unless the host chose to reveal them (and for a member purged since); that the
+        nickname changed hands on those turns is public (#game said so)."""
+        out: dict[str, tuple[list[int | None], list[int]]] = {}
+        for r in self.replacements:
+            members, turns = out.setdefault(r.nick, ([self._shown(r.old_user_id)], []))
+            members.append(self._shown(r.new_user_id))
+            turns.append(r.turn)
+        return [(nick, members, turns) for nick, (members, turns) in out.items()]
+
+    def _shown(self, user_id: int) -> int | None:
+        return user_id if self.record.reveal and user_id > 0 else None
 
 
 def _ended(rec: GameRecord, rows: Sequence[OutboxRecord]) -> str:
@@ -139,6 +165,7 @@ async def load_finished(store: GameStore, game_id: int) -> FinishedGame:
         wishes=wishes,
         stories=_stories(rows),
         unpublished=pending,
+        replacements=tuple(await store.replacements(game_id)),
     )
 
 

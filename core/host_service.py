@@ -1,5 +1,5 @@
-"""The hosts' commands on a running game (R56): host actions through the rules, a substitute,
-the end, the clock (extend, pause, resume), the audit of the commands the service does not
+"""The hosts' commands on a running game (R56): host actions through the rules, the end,
+the clock (extend, pause, resume), the audit of the commands the service does not
 record itself, and the hosts' notices in #host. Part of :class:`core.service.GameService`.
 """
 
@@ -13,7 +13,7 @@ from core.ghosts import with_ghosts
 from core.live import LiveGame
 from core.review import held_items, is_window, window_announcements
 from core.service_base import ServiceBase, ServiceError, audited, items
-from db.models import GameRecord, PlayerRecord
+from db.models import GameRecord
 from rules.announce import (
     HOST,
     Announcement,
@@ -25,10 +25,9 @@ from rules.announce import (
     exclusion_announcements,
     game_over_announcement,
     host_audit_announcement,
-    replaced_announcement,
 )
 from rules.model import HostAction, Phase
-from rules.names import UnknownName, find_name, resolve_host_action
+from rules.names import UnknownName, resolve_host_action
 from rules.validation import validate_host_action
 
 #: The longest a host can move a deadline at once (a week, as `/mafia extend` offers).
@@ -105,40 +104,6 @@ class HostService(ServiceBase):
                 game.entries_next += 1
             await self._finish_if_won(game)
         return action
-
-    async def replace(
-        self, table_id: int, actor_id: int, nick: str, new_user_id: int
-    ) -> tuple[int | None, PlayerRecord]:
-        """`/mafia replace`: a substitute takes over a nickname and gets its role card.
-        Returns the previous user id and the new seat. The seat, its audit row, the notices
-        and the card commit together: the same replacement again (a retry whose answer was
-        lost) changes and queues nothing more."""
-        game = self.running(table_id)
-        async with game.lock, self._store_is_the_truth(game):
-            self._still_live(game)
-            found = find_name(game.engine.state.players, nick)  # R44: the exact rule
-            if found is None:
-                raise ServiceError("error.unknown_nick", nick=nick)
-            nick = found
-            previous = game.user_of(nick)
-            if previous == new_user_id:  # a retry once the seat had changed: done already
-                record = next(p for p in game.players if p.nick == nick)
-                return previous, record
-            if game.nick_of(new_user_id) is not None:
-                raise ServiceError("error.already_playing")
-            # R60, R62: one who watches or has watched the ghosts' room knows what the dead know
-            if new_user_id in await self.store.spectators(game.id, ever=True):
-                raise ServiceError("error.substitute_watched")
-            # One transaction: the seat, its audit row and #host line, #game's notice (R56:
-            # the nickname has a new player, never who) and the substitute's role card.
-            audit, spec = audited(actor_id, "replace", {"nick": nick, "user_id": new_user_id})
-            notice = replaced_announcement(nick)
-            card = Announcement("role_card", nick, {"turn": game.engine.turn})
-            record = await self.store.replace_player(
-                game.id, nick, new_user_id, outbox_items=items([audit, notice, card], spec)
-            )
-            game.players = await self.store.players(game.id)
-            return previous, record
 
     async def end(
         self, table_id: int, actor_id: int, *, game_id: int | None = None

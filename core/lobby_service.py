@@ -12,6 +12,7 @@ from core.ghosts import ghost_params
 from core.live import LiveGame, schedule_of
 from core.review import MAX_REVIEW_MINUTES, until_of
 from core.service_base import ServiceBase, ServiceError, items, setup_refusal
+from core.substitute_service import barred_refusal
 from db.errors import NotFound, OpenGameExists, SignupFull
 from db.models import GameRecord, PlayerSpec
 from rules.announce import Announcement, turn_open_announcement
@@ -132,10 +133,14 @@ class LobbyService(ServiceBase):
         return rec
 
     async def join(self, table_id: int, user_id: int) -> int:
-        """Sign up; refused past the most members a game seats (the store decides, so of two
-        members racing for the last place, in one process or two, one gets it)."""
+        """Sign up; refused to a member barred at the server (R63), and past the most members a
+        game seats (the store decides, so of two members racing for the last place, in one
+        process or two, one gets it)."""
         async with self.table_lock(table_id):
             rec = await self._lobby(table_id)
+            bar = await self.store.bar_of(rec.guild_id, user_id, self.clock())  # R63
+            if bar is not None:
+                raise barred_refusal(bar)
             try:
                 added = await self.store.add_signup(rec.id, user_id, limit=MAX_PLAYERS)
             except SignupFull:
@@ -184,6 +189,7 @@ class LobbyService(ServiceBase):
         async with self.table_lock(table_id):
             game = self.game_in(table_id)
             if game is not None:
+                await self.store.stand_down(game.id, user_id)  # R60: no longer a substitute
                 nick = game.nick_of(user_id)
                 if nick is None or nick not in game.engine.state.players:
                     return None

@@ -18,6 +18,7 @@ retry of a write refused as stale):
 - ``core/play_service.py``: a player's requests, posts, profile and role card;
 - ``core/turn_service.py``: resolution, the pistol window, downtime, reminders, notices;
 - ``core/host_service.py``: the hosts' overrides, the clock commands, the audit;
+- ``core/substitute_service.py``: substitutes, replacements and bars (R60, R63);
 - ``core/review_service.py``: the host's review of a turn's results;
 - ``core/table_service.py``: tables, purges, confirmations;
 - ``core/outbox_service.py``: what the delivery writes (claims, leases, sent marks).
@@ -45,6 +46,7 @@ from core.service_base import (
     setup_refusal,
     utc_now,
 )
+from core.substitute_service import SubstituteService
 from core.table_service import TableService
 from core.turn_service import DOWNTIME_GAP, HEARTBEAT_SECONDS
 
@@ -75,6 +77,7 @@ class GameService(
     LobbyService,
     PlayService,  # over TurnService: the last pistol shot closes its window
     HostService,
+    SubstituteService,
     ReviewService,
     TableService,
     OutboxService,

@@ -9,7 +9,10 @@ in memory (an LRU per store, :data:`CACHE_SIZE` games); :func:`forget` drops gam
 Definitions (the README repeats them for players):
 
 - **played**: the member held a seat when the game ended (a replaced member's seat counts for
-  the one who replaced him: the store keeps the seat's last holder).
+  the one who replaced him: the store keeps the seat's last holder; R60).
+- **left** (R63): the times the member left a game for inactivity (R52, cause ``inactive``),
+  for missed votes (R53, cause ``missed_votes``), and by replacement (R60: a replaced member's
+  game counts as a replacement, not a game).
 - **won**: the member's faction *at the end* is the winner: town, mafia, or the maniac alone
   (R12, R15). A Foundling converted by the Boss's death counts with the mafia (R22); a promoted
   Sergeant stays town (R19). A draw, or a game the host ended (no winner), is won by nobody.
@@ -105,6 +108,7 @@ class GameFacts:
     turns: int
     seats: tuple[SeatFacts, ...]
     updated_at: datetime  # the record's, to tell a cached entry from a changed game
+    replaced: tuple[int, ...] = ()  # R60: the members replaced in the game, in order
 
 
 def _history(script: Mapping[str, object]) -> tuple[list[TurnResult], dict[str, str]]:
@@ -181,6 +185,7 @@ def game_facts(game: FinishedGame) -> GameFacts:
         turns=int(game.summary.get("turns") or 0),
         seats=tuple(out),
         updated_at=rec.updated_at,
+        replaced=tuple(r.old_user_id for r in game.replacements if r.old_user_id > 0),
     )
 
 
@@ -296,6 +301,17 @@ class MemberStats:
     checks: int
     answered: int
     accurate: int
+    replaced: int = 0  # R60, R63: games he left by replacement (not counted as games)
+
+    @property
+    def inactive(self) -> int:
+        """R52, R63: games he left for posting nothing in a turn."""
+        return self.deaths.get("inactive", 0)
+
+    @property
+    def missed_votes(self) -> int:
+        """R53, R63: games he left for missing the lynch vote twice."""
+        return self.deaths.get("missed_votes", 0)
 
     @property
     def win_rate(self) -> float:
@@ -319,8 +335,9 @@ def member_stats(games: Iterable[GameFacts], user_id: int, *, own: bool) -> Memb
     by_side: dict[str, Tally] = {}
     by_role: dict[str, Tally] = {}
     deaths: Counter[str] = Counter()
-    games_n = wins = survived = checks = answered = accurate = 0
+    games_n = wins = survived = checks = answered = accurate = replaced = 0
     for game in visible_games(games, own=own):
+        replaced += game.replaced.count(user_id)
         for seat in game.seats:
             if seat.user_id != user_id:
                 continue
@@ -346,6 +363,7 @@ def member_stats(games: Iterable[GameFacts], user_id: int, *, own: bool) -> Memb
         checks=checks,
         answered=answered,
         accurate=accurate,
+        replaced=replaced,
     )
 
 

@@ -70,3 +70,16 @@ class ForeignKeyViolation(ConstraintViolation):
 
 class BackupError(StoreError):
     """``main.py backup`` could not make the copy; the message says why (never a password)."""
+
+
+class ReplacementRefused(Exception):
+    """A replacement (R60) the store's transaction refused, writing nothing: ``code`` says why
+    (``seat_changed``: the nickname's holder is no longer the one the host saw, another
+    replacement came first; ``playing``: the substitute holds a
+    seat; ``replaced``: the substitute was replaced in this game before; ``left_list``: the
+    first substitute left the list meanwhile). Not a :class:`StoreError`: the store is fine
+    and the game need not be reloaded."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code

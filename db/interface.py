@@ -39,6 +39,7 @@ from db.models import (
     ACCEPTED,
     KEEP,
     AuditRecord,
+    Bar,
     DowntimeCause,
     Fence,
     GameHead,
@@ -53,6 +54,8 @@ from db.models import (
     PlayerSpec,
     PostRecord,
     PresetRecord,
+    Replacement,
+    ReplaceRequest,
     ResolutionRecord,
     RestartGame,
     ReviewRecord,
@@ -285,20 +288,6 @@ class GameRepository(Protocol):
         clears it. Raises :class:`~db.errors.NotFound` if the user does not play."""
         ...
 
-    async def replace_player(
-        self,
-        game_id: int,
-        nick: str,
-        new_user_id: int,
-        outbox_items: Sequence[OutboxItem] = (),
-    ) -> PlayerRecord:
-        """A substitute takes over ``nick`` (``/mafia replace``); the log keeps who sent what.
-        ``outbox_items`` (its public notice) are queued at the game's turn in the same
-        transaction.
-        Raises :class:`~db.errors.NotFound` for an unknown nick and
-        :class:`~db.errors.StoreError` if ``new_user_id`` already plays in the game."""
-        ...
-
     async def purge_member(self, guild_id: int, user_id: int) -> int:
         """Forget a member's personal data kept for the server ``guild_id`` (``/mafia purge``),
         in one transaction; returns how many of its finished games held any of it.
@@ -310,7 +299,9 @@ class GameRepository(Protocol):
         announcements stored for those games drop his id (the end's ``member``, an audit
         line's ``actor`` becomes 0). In the server's audit log (any game) a row he ran has
         actor 0 and an option naming him is removed. Games in the lobby or running are not
-        touched: the caller refuses the purge while he takes part in one.
+        touched: the caller refuses the purge while he takes part in one. In any game of the
+        server (R60, R63): a replacement names him no more (0), and his place on a
+        substitutes' list, his request to be replaced and his bar are deleted.
         """
         ...
 
@@ -901,6 +892,102 @@ class Spectators(Protocol):
         ...
 
 
+class Substitutes(Protocol):
+    """Substitutes and reliability (R60, R63): the list of members standing by for a running
+    game, the players' requests to be replaced, the replacements, and the server's bars."""
+
+    async def stand_by(self, game_id: int, user_id: int, now: dt.datetime) -> str | None:
+        """Put ``user_id`` on the game's substitutes' list (kept once, in order of standing
+        by). Returns None when he stands by (now or already), else why not: ``no_game`` (the
+        game is not running), ``playing`` (he holds a seat), ``replaced`` (he was replaced in
+        this game and never comes back, R60)."""
+        ...
+
+    async def stand_down(self, game_id: int, user_id: int) -> bool:
+        """Take ``user_id`` off the list; False if he was not on it."""
+        ...
+
+    async def substitutes(self, game_id: int) -> list[int]:
+        """The members standing by, in order of standing by."""
+        ...
+
+    async def ask_replacement(
+        self,
+        game_id: int,
+        user_id: int,
+        reason: str | None,
+        now: dt.datetime,
+        outbox_items: Sequence[OutboxItem] = (),
+    ) -> bool:
+        """Keep the player's request to be replaced (a new one replaces his earlier one) and
+        queue ``outbox_items`` (the hosts' notice) in the same transaction. Raises
+        :class:`~db.errors.NotFound` if he holds no seat."""
+        ...
+
+    async def replace_requests(self, game_id: int) -> list[ReplaceRequest]:
+        """The players' standing requests to be replaced, oldest first."""
+        ...
+
+    async def replace_player(
+        self,
+        game_id: int,
+        nick: str,
+        new_user_id: int,
+        outbox_items: Sequence[OutboxItem] = (),
+        *,
+        previous_user_id: int | None = None,
+        from_list: bool = False,
+        fence: Fence | None = None,
+        now: dt.datetime | None = None,
+        sent_at: dt.datetime | None = None,
+    ) -> PlayerRecord:
+        """A substitute takes over ``nick`` (``/mafia replace``), in one transaction: the seat
+        changes hands, the replacement is recorded (``replacements``), the substitute leaves
+        the list and the replaced player's request is done; ``outbox_items`` are queued at the
+        game's turn. Refused, writing nothing, by :class:`~db.errors.ReplacementRefused`: the
+        seat is no longer ``previous_user_id``'s, or was handed over at or after ``sent_at``
+        (when the host sent his command: two replacements of one player at once make one),
+        the substitute holds a seat or was replaced in this game, or (``from_list``) he no longer
+        stands by. Raises :class:`~db.errors.NotFound` for an unknown nick and
+        :class:`~db.errors.StaleGame` if the game no longer matches ``fence``."""
+        ...
+
+    async def replacements(self, game_id: int) -> list[Replacement]:
+        """The game's replacements, in order."""
+        ...
+
+    async def bar_member(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        until: dt.datetime | None,
+        reason: str,
+        actor_id: int,
+        now: dt.datetime,
+        table_id: int | None = None,
+    ) -> Bar:
+        """Bar ``user_id`` from signing up at the server's tables until ``until`` (None:
+        until lifted), replacing an earlier bar; its audit row in the same transaction."""
+        ...
+
+    async def unbar_member(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        actor_id: int,
+        now: dt.datetime,
+        table_id: int | None = None,
+    ) -> bool:
+        """Lift the member's bar (audited); False if none was in force at ``now``."""
+        ...
+
+    async def bar_of(self, guild_id: int, user_id: int, now: dt.datetime) -> Bar | None:
+        """The member's bar in force at ``now`` (an expired one is none)."""
+        ...
+
+
 class GameStore(
     GameRepository,
     RequestLog,
@@ -916,6 +1003,7 @@ class GameStore(
     PostPictures,
     Presets,
     Spectators,
+    Substitutes,
     StoreLifecycle,
     Protocol,
 ):

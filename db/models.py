@@ -279,3 +279,39 @@ class PresetRecord:
 
     name: str
     roles: list[str]
+
+
+@attrs.frozen
+class Replacement:
+    """One replacement of a game (R60): ``nick`` passed from ``old_user_id`` to
+    ``new_user_id`` at ``turn``; ``seq`` orders a game's replacements from 1."""
+
+    game_id: int
+    seq: int
+    nick: str
+    old_user_id: int
+    new_user_id: int
+    turn: int
+    at: dt.datetime
+
+
+@attrs.frozen
+class ReplaceRequest:
+    """A player's request to be replaced (``/replaceme``, R60), told to the hosts."""
+
+    user_id: int
+    reason: str | None
+    asked_at: dt.datetime
+
+
+@attrs.frozen
+class Bar:
+    """A member barred from signing up at a server's tables (R63); ``until`` None: until a
+    host lifts it."""
+
+    guild_id: int
+    user_id: int
+    until: dt.datetime | None
+    reason: str
+    actor_id: int
+    barred_at: dt.datetime

@@ -52,6 +52,10 @@ TABLES: Final[tuple[str, ...]] = (
     "post_pictures",
     "presets",
     "spectators",
+    "substitutes",
+    "replace_requests",
+    "replacements",
+    "bars",
 )
 
 #: Each table's column names and rows, as read from the source.

@@ -552,6 +552,19 @@ def replaced_announcement(nick: str) -> Announcement:
     return Announcement("replaced", PUBLIC, {"nick": nick})
 
 
+def replacement_announcements(state: GameState, nick: str) -> list[Announcement]:
+    """R60: a substitute takes over the living ``nick``. #game is told, naming no member; if
+    the nickname sits in the mafia's room (R14), the room is told too, and its membership
+    follows the seat when that notice is delivered (the replaced member out, the substitute
+    in). His role card goes to the nickname, so to its new player."""
+    out = [replaced_announcement(nick)]
+    player = state.players[nick]
+    if player.alive and player.is_mafia:
+        out.append(Announcement("mafia_seat", MAFIA, {"nick": nick}))
+    out.append(Announcement("role_card", nick, {"turn": state.turn}))
+    return out
+
+
 # --- downtime (R59) ----------------------------------------------------------------------
 
 

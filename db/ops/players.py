@@ -7,13 +7,11 @@ included)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from db.convert import utcnow
-from db.errors import NotFound, SignupFull, StoreError, UniqueViolation
-from db.models import KEEP, Keep, OutboxItem, PlayerRecord
-from db.ops.outbox import insert_outbox
+from db.errors import NotFound, SignupFull
+from db.models import KEEP, Keep, PlayerRecord
 from db.records import player_record
 from db.tx import Engine, Tx
 
@@ -152,36 +150,6 @@ class PlayersOps(Engine):
             )
             if row is None:
                 raise NotFound(f"user {user_id} does not play in game {game_id}")
-            return player_record(row)
-
-        return await self._run_write(body)
-
-    async def replace_player(
-        self,
-        game_id: int,
-        nick: str,
-        new_user_id: int,
-        outbox_items: Sequence[OutboxItem] = (),
-    ) -> PlayerRecord:
-        now = utcnow()
-        same = self.dialect.same_name("nick", "$3")
-
-        async def body(tx: Tx) -> PlayerRecord:
-            try:
-                row = await tx.fetchrow(
-                    f"UPDATE players SET user_id = $1 WHERE game_id = $2 AND {same} "
-                    f"RETURNING {PLAYER_COLUMNS}",
-                    new_user_id,
-                    game_id,
-                    nick,
-                )
-            except UniqueViolation as e:
-                raise StoreError(f"user {new_user_id} already plays in game {game_id}") from e
-            if row is None:
-                raise NotFound(f"no player {nick!r} in game {game_id}")
-            if outbox_items:
-                turn = await tx.fetchval("SELECT turn FROM games WHERE id = $1", game_id)
-                await insert_outbox(tx, game_id, int(turn), outbox_items, now)
             return player_record(row)
 
         return await self._run_write(body)

@@ -78,7 +78,9 @@ class PrivacyOps(Engine):
                 "OR EXISTS (SELECT 1 FROM players p WHERE p.game_id = g.id AND p.user_id = $2) "
                 "OR EXISTS (SELECT 1 FROM signups s WHERE s.game_id = g.id AND s.user_id = $2) "
                 "OR EXISTS (SELECT 1 FROM log_entries e "
-                "WHERE e.game_id = g.id AND e.user_id = $2))",
+                "WHERE e.game_id = g.id AND e.user_id = $2) "
+                "OR EXISTS (SELECT 1 FROM replacements r WHERE r.game_id = g.id "
+                "AND (r.old_user_id = $2 OR r.new_user_id = $2)))",
                 guild_id,
                 user_id,
             )
@@ -127,6 +129,32 @@ class PrivacyOps(Engine):
                 guild_id,
                 user_id,
             )
+            # R60, R63 (migration 18): who held a nickname no longer names him (0: nobody),
+            # in every game of the server (the caller refuses the purge while he was replaced
+            # in a running game); his place on a substitutes' list, his request to be replaced
+            # and his bar go.
+            for column in ("old_user_id", "new_user_id"):
+                await tx.execute(
+                    f"UPDATE replacements SET {column} = 0 WHERE {column} = $2 "
+                    "AND game_id IN (SELECT id FROM games WHERE guild_id = $1)",
+                    guild_id,
+                    user_id,
+                )
+            for table in ("substitutes", "replace_requests"):
+                await tx.execute(
+                    f"DELETE FROM {table} WHERE user_id = $2 "
+                    "AND game_id IN (SELECT id FROM games WHERE guild_id = $1)",
+                    guild_id,
+                    user_id,
+                )
+            await tx.execute(
+                "DELETE FROM bars WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
+            )
+            await tx.execute(  # a bar he gave as a host stands, by an unknown host
+                "UPDATE bars SET actor_id = 0 WHERE guild_id = $1 AND actor_id = $2",
+                guild_id,
+                user_id,
+            )
             return int(games)
 
         return await self._run_write(body)
@@ -135,6 +163,7 @@ class PrivacyOps(Engine):
         async def body(tx: Tx) -> int:
             await tx.execute("DELETE FROM audit_log WHERE guild_id = $1", guild_id)
             await tx.execute("DELETE FROM presets WHERE guild_id = $1", guild_id)
+            await tx.execute("DELETE FROM bars WHERE guild_id = $1", guild_id)  # R63
             # Seats, sign-ups, log, results, windows, announcements and spectators go with
             # their game (ON DELETE CASCADE).
             games = await tx.execute("DELETE FROM games WHERE guild_id = $1", guild_id)

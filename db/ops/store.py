@@ -18,6 +18,7 @@ from db.ops.privacy import PrivacyOps
 from db.ops.requests import RequestLogOps
 from db.ops.reviews import ReviewsOps
 from db.ops.settings import SettingsOps
+from db.ops.substitutes import SubstitutesOps
 
 
 class StoreOps(
@@ -35,5 +36,6 @@ class StoreOps(
     DMChannelsOps,
     PicturesOps,
     PresetsOps,
+    SubstitutesOps,
 ):
     """:class:`db.interface.GameStore`'s operations, on whichever engine the store is."""

@@ -40,6 +40,7 @@ from db.schema import (
     v15_post_pictures,
     v16_server_keys,
     v17_presets_spectators,
+    v18_substitutes,
 )
 from db.schema.migration import Migration
 from db.schema.v01_initial import APPLICATION_ID
@@ -63,6 +64,7 @@ VERSIONS: Final[tuple[Migration, ...]] = (
     v15_post_pictures.MIGRATION,
     v16_server_keys.MIGRATION,
     v17_presets_spectators.MIGRATION,
+    v18_substitutes.MIGRATION,
 )
 
 LATEST_VERSION: Final = len(VERSIONS)

@@ -208,6 +208,7 @@ def demo_main(
     roles: str | None = None,
     review: int = 0,
     ghost_room: bool = False,
+    substitute: bool = False,
 ) -> int:
     """``main.py demo``: the command line entry (its own event loop). ``roles``: the role
     list to play (its length is the number of players)."""
@@ -235,6 +236,7 @@ def demo_main(
         wishes=wishes,
         review=review,
         ghost_room=ghost_room,
+        substitute=substitute,
     )
     try:
         return asyncio.run(run_demo(options))

@@ -56,6 +56,10 @@ class DemoOptions:
     #: original's ``commissar=1 crook=1 villager=3``, or in the table's words, ``комиссар=1
     #: жулик=1 мж=3``); None: the preset for ``players``.
     roles: str | None = None
+    #: R60: on turn 2 a member who does not play stands by (/standby), a living player asks
+    #: to be replaced (/replaceme) and the host hands his nickname to the substitute
+    #: (/mafia replace), who plays it from then on.
+    substitute: bool = False
 
     @property
     def guild_id(self) -> int:

@@ -43,6 +43,13 @@ from sandbox.demo.transcript import Transcript, render_embed
 QUOTE_COMMAND = t("en", "cmd.quote.name")
 
 
+#: What the demo's player who asks to be replaced writes (``--substitute``, R60).
+REPLACEME_REASON: dict[Lang, str] = {
+    "en": "I am travelling for work from tomorrow, sorry.",
+    "ru": "С завтрашнего дня в командировке, простите.",
+}
+
+
 @attrs.define
 class Seat:
     """A member actor and what he learnt about himself (re-learnt after a restart)."""
@@ -88,6 +95,7 @@ class Demo:
         self._game_channel: ChannelHandle | None = None
         self.table: TableSettings | None = None
         self.capped = False  # the turn cap stopped the game
+        self.standbys: list[MemberActor] = []  # --substitute: one per table
 
     @property
     def table_name(self) -> str | None:
@@ -125,6 +133,13 @@ class Demo:
             for i in range(1, self.options.players * max(1, self.options.tables) + 1)
         ]
         self.seats = self._seats(self.members)
+        # R60 (--substitute): one member per table who does not play, created after the
+        # players so that every id stays the same on a restart.
+        self.standbys = [
+            self.guild.add_member(env.create_user(f"standby_{i:02d}"))
+            for i in range(1, max(1, self.options.tables) + 1)
+            if self.options.substitute
+        ]
         self.lobby = self.guild.create_text_channel("general")
         self.transcript.watch(self.lobby, "#general")
 
@@ -137,6 +152,7 @@ class Demo:
         self.guild, self.host, self.lobby = first.guild, first.host, first.lobby
         self.members = first.members
         self.seats = self._seats(first.members)
+        self.standbys = first.standbys
 
     @property
     def game_channel(self) -> ChannelHandle:
@@ -517,6 +533,7 @@ class Demo:
                     await self.wish(resumed=True)
                 await self.start()
         self._label_players()
+        self._follow_seats()  # a game resumed after its replacement (R60)
         return False
 
     def game(self) -> LiveGame | None:
@@ -549,7 +566,43 @@ class Demo:
         if game.engine.phase is Phase.PISTOL:
             await self.pistol_window(game.engine.turn)
         else:
+            if self.options.substitute and game.engine.turn >= 2:
+                await self.substitute(game)
             await self.play_turn(hunt_opens_at(game.schedule, deadline))
+
+    @property
+    def standby(self) -> MemberActor | None:
+        """This table's member who does not play (``--substitute``)."""
+        return self.standbys[self.index] if self.standbys else None
+
+    async def substitute(self, game: LiveGame) -> None:
+        """R60, once per game: the standby member stands by, the first living player asks to
+        be replaced, and the host hands his nickname to the first substitute; the seat is
+        played by the substitute from then on."""
+        sub = self.standby
+        if sub is None or await self.bot.store.replacements(game.id):
+            return
+        living = await self.public_living()
+        seat = next((s for s in self.seats if s.nick is not None and s.nick in living), None)
+        if seat is None or seat.nick is None:
+            return
+        await self.slash(sub, "standby")
+        await self.slash(seat.actor, "replaceme", reason=REPLACEME_REASON[self.lang])
+        await self.slash(self.host, "mafia subs", where=self.host_place)
+        await self.slash(self.host, "mafia replace", where=self.host_place, player=seat.nick)
+        self._follow_seats()
+
+    def _follow_seats(self) -> None:
+        """A seat whose member was replaced (R60) is played by the substitute who holds it."""
+        game = self.game()
+        sub = self.standby
+        if game is None or sub is None:
+            return
+        held = {p.user_id for p in game.players}
+        for seat in self.seats:
+            if seat.actor.id not in held and sub.id in held:
+                seat.actor = sub
+        self._label_players()
 
     async def winner(self) -> str | None:
         """The winner of the table's game; None if the turn cap stopped it."""
@@ -589,11 +642,13 @@ class Demo:
 
     def _check_resumable(self, record: Any, signups: Sequence[int], players: Sequence[Any]) -> None:
         members = {seat.actor.id for seat in self.seats}
+        if self.standby is not None:  # R60: he may hold a seat now
+            members.add(self.standby.id)
         users = [p.user_id for p in players] if players else list(signups)
         if (
             record.seed != table_seed(self.options.seed, self.table_key, self.options.guild_id)
             or not set(users) <= members
-            or (players and len(players) != len(members))
+            or (players and len(players) != len(members) - (self.standby is not None))
         ):
             raise DemoError(
                 f"{self._where()} holds a demo game with other options "

@@ -33,6 +33,7 @@ from db.interface import (
     SettingsRepository,
     Spectators,
     StoreLifecycle,
+    Substitutes,
 )
 from db.models import OutboxItem, PlayerSpec, TableSettings
 from db.postgres import PostgresStore
@@ -55,6 +56,7 @@ CONCERNS: list[type[Any]] = [
     PostPictures,
     Presets,
     Spectators,
+    Substitutes,
     StoreLifecycle,
 ]
 

@@ -189,6 +189,11 @@ async def _fill(store: GameStore, server: Server, *, member_elsewhere: int | Non
     # The server's own setups; a member who watched the finished game's ghosts' room (R62).
     await store.save_preset(guild, f"mine{server.base}", "Mine", ["villager"] * 4, limit=25)
     await store.set_spectator(done.id, host, True)
+    # R60, R63: a substitute standing by, a request to be replaced, a replacement, a bar.
+    assert await store.stand_by(running.id, host, T0) is None
+    await store.ask_replacement(running.id, seated[0], "moving house", T0)
+    await store.replace_player(running.id, "Bob", seated[2], previous_user_id=seated[1], now=T0)
+    await store.bar_member(guild, seated[3], until=None, reason="no-show", actor_id=host, now=T0)
 
 
 async def _fill_both(store: GameStore, *, shared: int | None = None) -> None:

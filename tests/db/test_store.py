@@ -7,7 +7,7 @@ import datetime as dt
 import asyncpg
 import pytest
 
-from db.errors import NotFound, OpenGameExists, StoreError
+from db.errors import NotFound, OpenGameExists, ReplacementRefused, StoreError
 from db.models import OutboxItem, PlayerSpec, TableSettings, refused
 from db.store import (
     KEEP,
@@ -212,7 +212,7 @@ async def test_players_round_trip(store: SQLiteStore) -> None:
     sub = await store.replace_player(game.id, "BOB", 20)
     assert (sub.seat, sub.user_id, sub.nick, sub.role) == (1, 20, "Bob", "mafioso")
     assert await store.player_by_user(game.id, 2) is None
-    with pytest.raises(StoreError, match="already plays"):
+    with pytest.raises(ReplacementRefused, match="playing"):
         await store.replace_player(game.id, "Cid", 1)
     with pytest.raises(NotFound):
         await store.replace_player(game.id, "Zed", 50)

@@ -197,3 +197,45 @@ def test_R47_a_demo_killed_during_a_review_continues_to_its_end(tmp_path: Path) 
     assert WINNER_LINE.match(lines[-1])
     assert any(line.startswith("-- resuming game 1") for line in lines)
     assert lines[-1] == play(DemoOptions(seed=3, review=30))[1][-1]  # the same ending
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_R60_demo_substitute_takes_over_a_nickname_on_turn_2(lang: Lang) -> None:
+    """``--substitute``: on turn 2 a member stands by, a player asks to be replaced, the host
+    hands the nickname over; #game names no member, and the substitute plays it to the end."""
+    code, lines = play(DemoOptions(seed=1, players=8, lang=lang, substitute=True))
+    assert code == 0 and WINNER_LINE.match(lines[-1])
+    template = re.escape(t(lang, "announce.replaced", nick="NICKX")).replace("NICKX", "(.+)")
+    found = [
+        (i, m[1]) for i, line in enumerate(lines) if (m := re.fullmatch(rf".+?: {template}", line))
+    ]
+    assert len(found) == 1, found
+    at, nick = found[0]
+    # From then on the nickname posts on (#game as the players read it): the substitute.
+    posts = [i for i, line in enumerate(lines) if line.startswith(f"{nick}: ") and i > at]
+    assert posts
+    # Nothing names him before the end reveals the members (the final summary).
+    named = [i for i, line in enumerate(lines) if "standby_01" in line]
+    assert named and min(named) > max(posts)
+
+
+def test_R60_demo_substitute_host_view_shows_the_request_and_the_card() -> None:
+    code, lines = play(DemoOptions(seed=1, players=8, substitute=True, host_view=True))
+    assert code == 0
+    asked = t("en", "host.replace_asked_reason", nick="NICKX", reason="R").split("NICKX")[1][:20]
+    assert any(line.startswith("[#host] Host: ") and asked in line for line in lines)
+    assert any(line.startswith("[DM standby_01]") for line in lines)
+    assert "[reply to club_admin]   1 — @standby_01" in lines
+
+
+def test_R60_a_demo_stopped_after_its_replacement_continues_with_the_substitute(
+    tmp_path: Path,
+) -> None:
+    """Stopped on turn 2 once the nickname changed hands, then run again on the same database:
+    the substitute's seat is found again (he plays it), and the game plays to its end."""
+    db = str(tmp_path / "substitute.db")
+    code, first = play(DemoOptions(seed=1, substitute=True, db=db, turn_cap=2))
+    assert code == 1 and first[-1] == "winner: none"
+    code, lines = play(DemoOptions(seed=1, substitute=True, db=db))
+    assert code == 0 and WINNER_LINE.match(lines[-1])
+    assert any(line.startswith("-- resuming game 1") for line in lines)

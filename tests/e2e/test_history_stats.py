@@ -173,6 +173,10 @@ def expected_lines(lang: Lang, user_id: int, counted: dict[str, Any]) -> list[st
             for c, k in sorted(counted["deaths"].items())
         )
         lines.append(t(lang, "stats.deaths", list=listed))
+    if n["games"]:  # R63 (no replacement in these games: tests/e2e/test_substitutes.py)
+        deaths = counted["deaths"]
+        inactive, missed = deaths.get("inactive", 0), deaths.get("missed_votes", 0)
+        lines.append(t(lang, "stats.left", inactive=inactive, missed=missed, replaced=0))
     if n["checks"]:
         acc = f"{round(100 * n['accurate'] / n['answered'])}%"
         lines.append(

@@ -163,16 +163,17 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
 
     # Turn 1 (R3): no lynch and no hunt yet; they are listed apart, with when they open.
     later = t(lang, "help.from_turn_2")
+    living = (*tools, "replaceme")  # R60: a living player may ask to be replaced
     mafioso = await help_of(actor_of(world, actors, by_role["mafioso"]))
     assert mafioso == [
-        *(help_line(lang, c) for c in ("kill", "note", *tools, *general)),
+        *(help_line(lang, c) for c in ("kill", "note", *living, *general)),
         quote,
         t(lang, "help.later"),
         f"`{command_name(lang, 'vote')}`: {later}",
     ]
     villager = await help_of(actor_of(world, actors, by_role["villager"]))
     assert villager == [
-        *(help_line(lang, c) for c in ("note", *tools, *general)),
+        *(help_line(lang, c) for c in ("note", *living, *general)),
         quote,
         t(lang, "help.later"),
         f"`{command_name(lang, 'hunt')}`: {later}",
@@ -180,12 +181,13 @@ async def test_help_lists_the_commands_of_my_role_now(simcord_env: Env, lang: La
     ]
     doctor = await help_of(actor_of(world, actors, by_role["doctor"]))
     assert help_line(lang, "heal") in doctor and help_line(lang, "inject") in doctor
-    # A ghost has no requests left (R36); a member who does not play asks what anyone may.
+    # A ghost has no requests left (R36); a member who does not play asks what anyone may,
+    # and may stand by as a substitute (R60).
     assert await help_of(actor_of(world, actors, ghost)) == [
         *(help_line(lang, c) for c in (*tools, *general)),
         quote,
     ]
-    assert await help_of(world.player) == [help_line(lang, c) for c in general]
+    assert await help_of(world.player) == [help_line(lang, c) for c in ("standby", *general)]
 
 
 @LANGS

@@ -102,6 +102,9 @@ def host_options(
         "deprive": {"player": nick},
         "doublekill": {},
         "replace": {"player": nick, "member": substitute},
+        "subs": {},
+        "bar": {"member": substitute, "reason": "no-show"},
+        "unbar": {"member": substitute},
         "state": {},
         "log": {},
         "purge": {"member": substitute},
@@ -163,6 +166,7 @@ PLAYER_OPTIONS: dict[str, dict[str, Any]] = {
     "poison": {"target": "{nick}"},
     "steal": {"target": "{nick}"},
     "shoot": {"target": "{nick}"},
+    "replaceme": {"reason": "I am not in it"},  # R60: only a player asks to be replaced
 }
 
 
@@ -192,6 +196,7 @@ async def test_R9_a_non_player_can_do_nothing_in_the_game(simcord_env: Env) -> N
         "leave",
         "wish",
         "spectate",  # a member's own watching (R62): tests/e2e/test_ghost_room.py
+        "standby",  # R60: for members who do not play (tests/e2e/test_substitutes.py)
         "mafia",
         "Quote",
     } | info | reading == command_names(env)
