@@ -42,12 +42,19 @@ from core.service_base import (
     utc_now,
 )
 from core.table_service import TableService
-from core.turn_service import DOWNTIME_GAP, HEARTBEAT_SECONDS
+from core.turn_service import (
+    DOWNTIME_GAP,
+    HEARTBEAT_SECONDS,
+    MAX_BEAT_SECONDS,
+    beat_period,
+    downtime_gap,
+)
 
 __all__ = [
     "COUNTED_POSTS_KEPT",
     "DOWNTIME_GAP",
     "HEARTBEAT_SECONDS",
+    "MAX_BEAT_SECONDS",
     "MAX_EXTEND_MINUTES",
     "POST_KIND",
     "STALE_ATTEMPTS",
@@ -58,6 +65,8 @@ __all__ = [
     "LiveGame",
     "QueuedPost",
     "ServiceError",
+    "beat_period",
+    "downtime_gap",
     "schedule_of",
     "setup_refusal",
     "table_seed",

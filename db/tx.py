@@ -16,9 +16,11 @@ driver error leaves a call as a :class:`db.errors.StoreError` (a refused constra
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
+from db.convert import machine_clock
 from db.dialect import Dialect
 from db.tablecache import TableCache
 
@@ -78,6 +80,23 @@ class Engine:
     #: The servers' tables, read once (:mod:`db.tablecache`): every write to ``game_tables``
     #: forgets what it changed.
     _table_cache: TableCache
+    #: The clock of every time the store stamps by itself (a row's creation, a resolution, a
+    #: sent mark, a lease on SQLite): the game's one injectable clock once the service that
+    #: uses the store bound it (:meth:`use_clock`); until then (a tool, a store test) the
+    #: machine's.
+    _clock: Callable[[], dt.datetime] | None = None
+
+    def use_clock(self, clock: Callable[[], dt.datetime]) -> None:
+        """Stamp with ``clock`` from now on: the game service binds its own, so that what the
+        store stamps and what the game reads are one clock (R59 compares the two)."""
+        self._clock = clock
+
+    def _now(self) -> dt.datetime:
+        """The store's clock now (timezone-aware: ``ValueError`` for a naive one)."""
+        now = (self._clock or machine_clock)()
+        if now.tzinfo is None or now.utcoffset() is None:
+            raise ValueError(f"the store's clock gave a naive datetime {now!r}")
+        return now
 
     async def _run_read(self, body: Body[T]) -> T:
         """Run ``body`` (reads only) after every write asked for before it. Several statements

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from db.convert import utcnow
 from db.errors import NotFound, SignupFull, StoreError, UniqueViolation
 from db.models import KEEP, Keep, OutboxItem, PlayerRecord
 from db.ops.outbox import insert_outbox
@@ -26,7 +25,7 @@ class PlayersOps(Engine):
     # --- sign-ups --------------------------------------------------------------------------
 
     async def add_signup(self, game_id: int, user_id: int, *, limit: int | None = None) -> bool:
-        now = self.dialect.time(utcnow())
+        now = self.dialect.time(self._now())
 
         async def body(tx: Tx) -> bool:
             if limit is not None:
@@ -163,7 +162,7 @@ class PlayersOps(Engine):
         new_user_id: int,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> PlayerRecord:
-        now = utcnow()
+        now = self._now()
         same = self.dialect.same_name("nick", "$3")
 
         async def body(tx: Tx) -> PlayerRecord:

@@ -114,7 +114,9 @@ async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
     if options.shard_count is not None and options.shard_id is not None:
         # Its own server's games only: the other shards' demos own theirs in the same --db.
         shards = {"shard_count": options.shard_count, "shard_ids": [options.shard_id]}
-    bot = create_bot(database, game_seed=options.seed, **shards)
+    # The bot as production runs it (R59's heartbeat on), but for the heap freeze: a demo is a
+    # short run, and the tests play many demos in one process.
+    bot = create_bot(database, game_seed=options.seed, freeze_heap=False, **shards)
     assert isinstance(bot, MafiaBot)
     winners: list[tuple[str | None, str | None]] = []  # (table name, winner)
     code = 0

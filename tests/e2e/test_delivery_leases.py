@@ -7,7 +7,6 @@ them to the other once its lease expires, and the one it sent is not sent again.
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import timedelta
 
 from simcord import Env
@@ -79,7 +78,7 @@ async def test_a_dead_deliverers_rows_are_taken_over_once(
     live = bot.context.delivery
     assert await live.deliver() == 0  # the dead one's lease still holds: nothing twice
     assert len(recorder.rows()[since:]) == 1
-    time.sleep(0.4)  # wall time: the lease runs out
+    await env.advance_time(0.4)  # the lease runs out (the store's clock: the game's)
     assert await live.deliver() == len(ids)
     await env.settle()
     assert await bot.store.pending_outbox() == []
@@ -103,7 +102,7 @@ async def test_a_slow_deliverer_renews_its_leases(
     assert [r.id for r in await slow._claim()] == ids
     eager = Delivery(bot, bot.store, bot.service, owner="eager")
     for _ in range(3):  # 0.6 s in all: twice the lease
-        time.sleep(0.2)
+        await env.advance_time(0.2)
         await slow._keep_leases()
         assert await eager.deliver() == 0
     assert await slow.deliver() == len(ids)
