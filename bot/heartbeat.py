@@ -1,9 +1,9 @@
 """R59, downtime: the bot's heartbeat in the store. Each process beats once at start (before
 the clock resolves the deadlines it missed, so a turn resolved at start knows what the bot
 lost of it), then at the pace of the shortest turn it serves (:func:`core.service.beat_period`:
-every half minute for ten-minute turns, every ten minutes for forum days) while Discord answers
-it (the gateway is connected). A gap of three paces between two beats is downtime of every
-running game the process holds (``GameService.heartbeat``): the time the bot was not running,
+every minute for ten-minute turns, every ten minutes for forum days) while Discord answers
+it (the gateway is connected). A gap of one and a half paces between two beats is downtime of
+every running game the process holds (``GameService.heartbeat``): the time the bot was not running,
 or Discord did not answer it. The pace follows the games: the clock re-paces it whenever it
 re-arms (a game started, ended, a deadline moved). The beats are in the store, so a crash
 loses nothing: the first beat of the next run sees the last one of the crashed run.
@@ -13,7 +13,7 @@ downtime spans, a turn's opening and its resolution are all on it). The beats ar
 ``discord.ext.tasks`` loop, which waits on discord.py's clock (``discord.utils.utcnow``, what
 the service reads in the bot): under SimCord that wait is virtual time only, fired by
 ``advance_time`` and never by the wall clock in the middle of another call (a plain
-``asyncio.sleep`` of 30 s would wake on the wall clock while a long test runs, and move the
+``asyncio.sleep`` of a minute would wake on the wall clock while a long test runs, and move the
 virtual time on under it). So the bot under test beats as the bot in production does."""
 
 from __future__ import annotations

@@ -35,15 +35,16 @@ from rules.snapshot import state_to_dict
 log = logging.getLogger(__name__)
 
 #: R59: a process beats (``GameService.heartbeat``) while it serves its games, at a pace that
-#: follows the shortest turn it serves (:func:`beat_period`): a hundredth of it, every half
-#: minute at the most (a ten-minute turn) and every ten minutes at the least (a forum day, or
-#: no game running). A gap longer than :data:`GAP_BEATS` beats of the pace between two beats
-#: is downtime of its running games: what a turn loses unnoticed stays under 3% of it, far
-#: from the tenth that excuses it.
-HEARTBEAT_SECONDS = 30.0
+#: follows the shortest turn it serves (:func:`beat_period`): a hundredth of it, every minute
+#: at the most (a ten-minute turn) and every ten minutes at the least (a forum day, or no game
+#: running). A gap longer than :data:`GAP_BEATS` paces between two beats is downtime of its
+#: running games (90 s for a ten-minute turn: two minutes down are seen, a beat late by half a
+#: minute is not downtime); what a turn loses unnoticed stays under 2% of it, far from the
+#: tenth that excuses it.
+HEARTBEAT_SECONDS = 60.0
 MAX_BEAT_SECONDS = 600.0
 BEATS_PER_TURN = 100
-GAP_BEATS = 3
+GAP_BEATS = 1.5
 DOWNTIME_GAP = timedelta(seconds=GAP_BEATS * HEARTBEAT_SECONDS)
 #: A forum turn lasts a day at the least.
 _FORUM_TURN_SECONDS = 24 * 3600.0
