@@ -18,6 +18,7 @@ Discord's client (no builder edits a role, an overwrite, a thread's members or t
 from __future__ import annotations
 
 import discord
+import pytest
 from simcord import ChannelHandle, Env, MemberActor, RoleHandle
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
@@ -28,6 +29,7 @@ from tests.e2e.helpers import (
     Restart,
     World,
     add_players,
+    bot_of,
     live_game,
     mafia_room,
     make_world,
@@ -393,4 +395,70 @@ async def test_R14_R55_a_mafioso_killed_in_results_held_for_review_keeps_his_roo
     await env.advance_time(SOON)
     assert dead.id not in thread_members(env, room)  # told, then taken out (R14)
     assert alive.id in thread_members(env, room)
+    assert intruder not in news.new()
+
+
+async def test_R14_the_room_check_sees_one_moment_while_the_delivery_takes_a_dead_mafioso_out(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watch reads the room's members, and the delivery then tells a dead mafioso and
+    takes him out of the room (his ``mafia_left`` row marked sent) before the watch reads the
+    rows in flight. Read as one moment (the rows before and after the members, the same), he
+    is neither taken out a second time nor reported to the hosts as an intruder."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan", "eve", "fox"))
+    await start_game(world, "mafioso=2 commissar=1 doctor=1 villager=2", players)
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)
+    game_ch = slot(world, "game")
+    for actor in players:  # nobody leaves for silence (R52)
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    by_id = {a.id: a for a in players}
+    game = live_game(world)
+    dead_nick = sorted(p.nick for p in game.players if p.role == "mafioso")[0]
+    dead = by_id[game.user_of(dead_nick)]  # type: ignore[index]
+    _doc_nick, doctor = seats_by_role(world, players)["doctor"]
+    reply_text(await doctor.slash(game_ch, "inject", target=dead_nick))  # R20: he dies
+    room = mafia_room(world)
+    bot = bot_of(env)
+    delivery = bot.context.delivery
+
+    async def held(game_id: int | None = None) -> int:
+        return 0  # the results wait in the outbox for now
+
+    monkeypatch.setattr(delivery, "deliver", held)
+    monkeypatch.setattr(delivery, "deliver_game", held)
+    await until_deadline(world)
+    await env.advance_time(SOON)
+    assert not live_game(world).engine.state.alive(dead_nick)
+    assert dead.id in thread_members(env, room)  # not told yet: still in the room
+    monkeypatch.undo()
+    news = HostNews(slot(world, "host"))
+    listed = discord.Thread.fetch_members
+    raced: list[bool] = []
+
+    async def members_then_delivery(thread: discord.Thread) -> list[discord.ThreadMember]:
+        seen = await listed(thread)
+        if not raced:  # the delivery goes on between the two reads, once
+            raced.append(True)
+            await delivery.deliver_game(game.id)
+        return seen
+
+    monkeypatch.setattr(discord.Thread, "fetch_members", members_then_delivery)
+    removed: list[int] = []
+    take_out = delivery.rooms.remove
+
+    async def counted(thread: discord.Thread, member: discord.abc.Snowflake) -> None:
+        removed.append(member.id)
+        await take_out(thread, member)
+
+    monkeypatch.setattr(delivery.rooms, "remove", counted)
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None
+    await bot.context.watch.check(guild, rooms=True)
+    await env.settle()
+    assert raced
+    assert removed == [dead.id]  # once, by the delivery that told him
+    assert dead.id not in thread_members(env, room)
+    intruder = t("en", "server.room_intruder_removed", member=player(dead_nick, dead))
     assert intruder not in news.new()
