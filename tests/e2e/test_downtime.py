@@ -13,6 +13,7 @@ from simcord import Env
 
 from bot.client import MafiaBot
 from core.i18n import t
+from core.service import HEARTBEAT_SECONDS, MAX_BEAT_SECONDS
 from main import create_bot
 from tests.e2e.helpers import (
     TEST_BOT,
@@ -43,9 +44,11 @@ async def test_R59_two_minutes_down_in_a_later_ten_minute_turn_removes_nobody(
     env = simcord_env
     world = make_world(env)
     players = add_players(world, ["a", "b", "c", "d"])
-    await start_game(world, ROLES, players)
     bot = bot_of(env)
     assert bot.heartbeat is not None and bot.heartbeat.running  # the default, as in production
+    assert bot.heartbeat.period == MAX_BEAT_SECONDS  # no game to serve yet
+    await start_game(world, ROLES, players)
+    assert bot.heartbeat.period == HEARTBEAT_SECONDS  # re-paced for ten-minute turns
     assert live_game(world).record.activity_rules
     for actor in players:  # turn 1: everyone posts, nobody votes (one missed vote each)
         reply_text(await actor.slash(slot(world, "game"), "say", text="hello"))
