@@ -116,9 +116,12 @@ async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
     if options.shard_count is not None and options.shard_id is not None:
         # Its own server's games only: the other shards' demos own theirs in the same --db.
         shards = {"shard_count": options.shard_count, "shard_ids": [options.shard_id]}
-    # The bot as production runs it (R59's heartbeat on), but for the heap freeze: a demo is a
-    # short run, and the tests play many demos in one process.
-    bot = create_bot(database, game_seed=options.seed, freeze_heap=False, **shards)
+    # The bot as production runs it, but for two settings. No heap freeze: a demo is a short
+    # run, and the tests play many demos in one process. No R59 heartbeat: SimCord's clock
+    # starts at the same instant on every run, so a demo resumed after a kill starts its
+    # clock over, before the beats of the run it resumes, which then measure nothing; the
+    # demo shows the game (R59 is played by the end-to-end tests, with create_bot's defaults).
+    bot = create_bot(database, game_seed=options.seed, freeze_heap=False, heartbeat=False, **shards)
     assert isinstance(bot, MafiaBot)
     winners: list[tuple[str | None, str | None]] = []  # (table name, winner)
     code = 0
