@@ -730,7 +730,8 @@ class StoreLifecycle(Protocol):
 
     def use_clock(self, clock: Callable[[], dt.datetime]) -> None:
         """Read ``clock`` for every time the store stamps by itself (a row's creation, a
-        resolution, a sent mark, an outbox lease on SQLite) from now on. The game service
+        resolution, a sent mark) from now on (an outbox lease is process coordination, on
+        the machine's or the database server's clock). The game service
         binds its own, the one injectable clock, so the store and the game never read two
         clocks (R59 compares their times); until then, the machine's UTC time."""
         ...

@@ -81,7 +81,7 @@ class Engine:
     #: forgets what it changed.
     _table_cache: TableCache
     #: The clock of every time the store stamps by itself (a row's creation, a resolution, a
-    #: sent mark, a lease on SQLite): the game's one injectable clock once the service that
+    #: sent mark): the game's one injectable clock once the service that
     #: uses the store bound it (:meth:`use_clock`); until then (a tool, a store test) the
     #: machine's.
     _clock: Callable[[], dt.datetime] | None = None
@@ -90,6 +90,13 @@ class Engine:
         """Stamp with ``clock`` from now on: the game service binds its own, so that what the
         store stamps and what the game reads are one clock (R59 compares the two)."""
         self._clock = clock
+
+    @staticmethod
+    def _lease_now() -> dt.datetime:
+        """The clock of the outbox's leases on SQLite: the machine's, which every process on
+        the host shares (each process's game clock is its own: a lease coordinates processes,
+        and is never a game's time). PostgreSQL's leases are on the server's clock."""
+        return machine_clock()
 
     def _now(self) -> dt.datetime:
         """The store's clock now (timezone-aware: ``ValueError`` for a naive one)."""

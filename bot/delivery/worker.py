@@ -43,10 +43,10 @@ nonces and the history check (``bot/delivery/sender.py``) keep a row it sent but
 from going out twice. A deliverer that stalled past its lease (its process paused, a long wait)
 while another took its rows over learns it before its next message goes out: the lease is
 checked (renewed, once a third of it has passed) just before each message, and a row taken
-over is sent no further here (a player's post carries no nonce: it would show twice). Renewals
-are paced by the service's clock, the one the store's leases are measured on with SQLite (with
-PostgreSQL the server's clock measures them; a third of the lease is the slack for the two
-machines' clocks).
+over is sent no further here (a player's post carries no nonce: it would show twice). Leases
+coordinate processes, so they are on a clock the processes share, never a game's: the
+machine's (SQLite) or the database server's (PostgreSQL); renewals are paced by the machine's
+monotonic clock (a third of the lease is the slack for the server's).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ import enum
 import logging
 import os
 import socket
+import time
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -218,7 +219,9 @@ class Delivery:
         self.store = store
         self.service = service
         self.clock = clock or service.clock
-        self._renewed = self.clock()  # when this deliverer's leases were last renewed
+        #: When this deliverer's leases were last renewed (process coordination: the
+        #: machine's monotonic clock, as the leases are the machine's or the server's).
+        self._renewed = time.monotonic()
         self._sleep = sleep
         self._pool = asyncio.Semaphore(workers)
         self._workers: dict[int, asyncio.Task[_Pass]] = {}  # table -> its running worker
@@ -306,9 +309,8 @@ class Delivery:
     async def _keep_leases(self) -> None:
         """Renew this deliverer's leases when a third of their time has passed; a queued row
         no longer among them was taken over (this process was thought dead): not sent here."""
-        now = self.clock()
-        elapsed = (now - self._renewed).total_seconds()
-        if 0 <= elapsed < self.lease_seconds * RENEW_FRACTION:
+        now = time.monotonic()
+        if now - self._renewed < self.lease_seconds * RENEW_FRACTION:
             return
         self._renewed = now
         queued = set(self._queued)  # claimed before the renewal (a claim meanwhile is not)

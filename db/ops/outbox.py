@@ -3,10 +3,11 @@ which several deliverers (processes) share it.
 
 Leases are timed by the lease clock (:meth:`db.dialect.Dialect.lease_clock`): the database
 server's on PostgreSQL (``now()``, the claiming transaction's start: deliverers on hosts whose
-clocks disagree still agree on when a lease ends), the store's own on SQLite (one host): the
-game's injectable clock, the machine's UTC time in production. A lease is process coordination,
-never a game's time: no game decision reads it. Every other time the outbox keeps (a row's
-``created_at``, ``sent_at``, a post's ``at``) is the store's clock on both engines.
+clocks disagree still agree on when a lease ends), the machine's on SQLite (one host: every
+process on it shares it). A lease coordinates processes, whose game clocks are each their own
+(injectable): it is never a game's time, and no game decision reads it. Every other time the
+outbox keeps (a row's ``created_at``, ``sent_at``, a post's ``at``) is the store's clock (the
+game's, bound by the service) on both engines.
 
 A claim never waits for another. It picks the candidate rows (pending, of a game without a
 live lease of another owner, oldest first). On SQLite that is the claim (one writer at a time:
@@ -144,7 +145,7 @@ class OutboxOps(Engine):
     ) -> list[OutboxRecord]:
         check_claim(owner, limit, lease_seconds, shard_count, shard_ids)
         d = self.dialect
-        now = self._now()
+        now = self._lease_now()
         clock = d.lease_arg(now, 0.0)
         until = d.lease_arg(now, lease_seconds)
         params: list[object] = [owner, limit, clock]
@@ -207,7 +208,7 @@ class OutboxOps(Engine):
         if lease_seconds <= 0:
             raise ValueError(f"bad lease: {lease_seconds} s")
         d = self.dialect
-        until = d.lease_arg(self._now(), lease_seconds)
+        until = d.lease_arg(self._lease_now(), lease_seconds)
 
         async def body(tx: Tx) -> list[Row]:
             return await tx.fetch(
@@ -223,7 +224,7 @@ class OutboxOps(Engine):
         if not slot.endswith("#") or not keep.startswith(slot):
             raise ValueError(f"bad lease slot {slot!r} for owner {keep!r}")
         d = self.dialect
-        now = self._now()
+        now = self._lease_now()
         past, clock = d.lease_arg(now, -1.0), d.lease_arg(now, 0.0)
 
         async def body(tx: Tx) -> list[Row]:
