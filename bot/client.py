@@ -82,17 +82,18 @@ class BotSettings:
     #: After start-up, move every object that exists then out of the garbage collector's
     #: reach (``gc.freeze``): a full collection then no longer walks the modules and the loaded
     #: games, which otherwise stalls the event loop (every game) for tens of milliseconds.
-    #: ``main.py run`` sets it; tests, which start many bots in one process, do not.
-    freeze_heap: bool = False
+    #: On by default, as ``main.py run`` runs; the end-to-end tests, which start hundreds of
+    #: bots in one process, turn it off (it changes no behaviour, only the collector's work).
+    freeze_heap: bool = True
     #: Discord shards: run the shards ``shard_ids`` (default: all) of
     #: ``shard_count`` as a discord.py ``AutoShardedBot``, owning only the games of the
     #: servers on them (``core/shards.py``). None (the default): a plain bot owning every game.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = attrs.field(default=None, converter=_optional_ids)
     #: R59: beat in the store (``bot/heartbeat.py``) so that the time the bot could not serve
-    #: its games is known. ``main.py run`` sets it; the offline demo and most tests, which
-    #: advance a virtual clock by hours at once, do not.
-    heartbeat: bool = False
+    #: its games is known. On by default, as ``main.py run`` runs: the end-to-end tests run
+    #: the bot that runs (its beats wait on discord.py's clock, virtual under SimCord).
+    heartbeat: bool = True
     #: SIGTERM stops the bot as Ctrl-C does (``close``: the rows being sent finish, the
     #: store closes), where the process can handle signals.
     handle_sigterm: bool = True
@@ -200,6 +201,7 @@ class MafiaBot(commands.Bot):
         if self.settings.heartbeat:
             self.heartbeat = Heartbeat(service, process_key(self.owned), lambda: self.gateway_up)
             await self.heartbeat.start()
+            context.clock.on_rearm = self.heartbeat.repace
         context.clock.rearm()
         self._handle_sigterm()
         if self.settings.metrics_port is not None:

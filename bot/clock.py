@@ -52,6 +52,9 @@ class GameClock:
         #: Told the seconds from a deadline to its results handed to the delivery and sent
         #: (``bot/metrics.py``), on the service's clock. None: nobody listens.
         self.on_results_lag: Callable[[float], None] | None = None
+        #: Told at each re-arm (a game started or ended, a deadline moved): the heartbeat's
+        #: pace follows the running games (``bot/heartbeat.py``).
+        self.on_rearm: Callable[[], None] | None = None
 
     def next_deadline(self) -> tuple[datetime, int, bool] | None:
         """The next deadline or reminders (see :func:`core.clock.next_deadline`)."""
@@ -63,6 +66,8 @@ class GameClock:
 
     def rearm(self) -> None:
         """Recompute the next wake-up. A task busy resolving re-reads the deadlines itself."""
+        if self.on_rearm is not None:
+            self.on_rearm()
         task = self._task
         if task is not None and not task.done():
             if not self._sleeping:

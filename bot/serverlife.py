@@ -74,6 +74,19 @@ CHECKS_AT_ONCE: Final[int] = 4
 
 #: The #host notice kinds (rendered by ``bot/render.py`` ``render_server_notice``).
 READER_NOTICE: Final = "secret_reader"
+#: How many times the room check reads the room's members and the rows in flight before it
+#: leaves the room to the next check (the delivery kept changing it meanwhile).
+ROOM_READS: Final[int] = 3
+
+
+@attrs.frozen
+class _RoomMoment:
+    """What the room should hold at one moment: the living mafia (user id -> nickname) and
+    the nicknames the delivery is about to let in (``joining``) or take out (``leaving``)."""
+
+    joining: frozenset[str]
+    leaving: frozenset[str]
+    mafia: dict[int, str]
 
 
 @attrs.define
@@ -278,9 +291,10 @@ class ServerWatch:
         team = set(mafia_members(game.public_state))
         return {p.user_id: p.nick for p in game.players if p.nick in team}
 
-    async def _in_flight(self, game: LiveGame) -> tuple[set[str], set[str]]:
-        """Nicknames the delivery is about to add to the room (``mafia_joined``) and to take
-        out of it (``mafia_left``): not the watch's business."""
+    async def _in_flight(self, game: LiveGame) -> _RoomMoment:
+        """The game's living mafia, with the nicknames the delivery is about to add to the
+        room (``mafia_joined``) and to take out of it (``mafia_left``): not the watch's
+        business. The mafia is read right after the rows, with no wait in between."""
         joining: set[str] = set()
         leaving: set[str] = set()
         for row in await self.store.pending_outbox(game.id):
@@ -289,7 +303,26 @@ class ServerWatch:
                 joining.add(str(nick))
             elif row.kind == "mafia_left":
                 leaving.add(str(nick))
-        return joining, leaving
+        return _RoomMoment(frozenset(joining), frozenset(leaving), self._mafia_ids(game))
+
+    async def _room_members(
+        self, room: discord.Thread, game: LiveGame
+    ) -> tuple[set[int], _RoomMoment] | None:
+        """The room's members with the mafia and the rows in flight, as of one moment: the
+        rows read before the members and again after them, the same both times (else read
+        again: the delivery added or took out a member meanwhile, and marked its row sent).
+        None if the room could not be listed, or kept changing."""
+        for _attempt in range(ROOM_READS):
+            before = await self._in_flight(game)
+            try:
+                present = {m.id for m in await room.fetch_members()}
+            except discord.HTTPException:
+                log.warning("game %s: could not list the mafia room", game.id, exc_info=True)
+                return None
+            if await self._in_flight(game) == before:
+                return present, before
+        log.info("game %s: the mafia room kept changing; the next check looks again", game.id)
+        return None
 
     async def _check_room(
         self, guild: discord.Guild, settings: TableSettings | None, game: LiveGame
@@ -310,19 +343,17 @@ class ServerWatch:
         self._broken.discard(game.id)
         if room.archived:
             return False  # quiet for a week: nobody can be added to it, it wakes when used
-        try:
-            present = {m.id for m in await room.fetch_members()}
-        except discord.HTTPException:
-            log.warning("guild %s: could not list the mafia room", guild.id, exc_info=True)
+        seen = await self._room_members(room, game)
+        if seen is None:
             return False
+        present, moment = seen
         me = guild.me
         if me is not None and me.id not in present:  # a moderator took the bot out
             try:
                 await room.join()
             except discord.HTTPException:
                 log.warning("guild %s: could not join the mafia room again", guild.id)
-        joining, leaving = await self._in_flight(game)
-        mafia = self._mafia_ids(game)
+        joining, leaving, mafia = moment.joining, moment.leaving, moment.mafia
         seated = {p.user_id: p.nick for p in game.players}
         queued = False
         for user_id in sorted(present):
@@ -447,8 +478,7 @@ class ServerWatch:
                 return
             seated = {p.user_id: p.nick for p in game.players}
             nick = seated.get(member.id)
-            _joining, leaving = await self._in_flight(game)
-            if nick is not None and nick in leaving:
+            if nick is not None and nick in (await self._in_flight(game)).leaving:
                 return  # the delivery takes him out
             if await self._remove(room, game, member.id, nick):
                 await self.delivery.deliver_game(game.id)

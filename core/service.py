@@ -48,12 +48,19 @@ from core.service_base import (
 )
 from core.substitute_service import SubstituteService
 from core.table_service import TableService
-from core.turn_service import DOWNTIME_GAP, HEARTBEAT_SECONDS
+from core.turn_service import (
+    DOWNTIME_GAP,
+    HEARTBEAT_SECONDS,
+    MAX_BEAT_SECONDS,
+    beat_period,
+    downtime_gap,
+)
 
 __all__ = [
     "COUNTED_POSTS_KEPT",
     "DOWNTIME_GAP",
     "HEARTBEAT_SECONDS",
+    "MAX_BEAT_SECONDS",
     "MAX_EXTEND_MINUTES",
     "POST_KIND",
     "STALE_ATTEMPTS",
@@ -64,6 +71,8 @@ __all__ = [
     "LiveGame",
     "QueuedPost",
     "ServiceError",
+    "beat_period",
+    "downtime_gap",
     "schedule_of",
     "setup_refusal",
     "table_seed",

@@ -130,7 +130,10 @@ class ServiceBase:
         self, store: GameStore, clock: Clock = utc_now, game_seed: int | None = None
     ) -> None:
         self.store = store
+        #: The one clock of the game: every decision reads it, and the store stamps with it
+        #: (bound here), so that times the game compares come from one clock (R59).
         self.clock = clock
+        store.use_clock(clock)
         #: The seed of every new game when set (reproducible demos), else a random one each.
         self.game_seed = game_seed
         self.live: dict[int, LiveGame] = {}  # running games by game id

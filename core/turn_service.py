@@ -6,7 +6,7 @@ notices (``core/clock.py``). Part of :class:`core.service.GameService`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
 from core.clock import Event, NoticeMark, notice_done, pending_notice
@@ -44,10 +44,37 @@ from rules.snapshot import state_to_dict
 
 log = logging.getLogger(__name__)
 
-#: R59: a process beats (``GameService.heartbeat``) about every half minute while it serves
-#: its games; a longer gap than this between two beats is downtime of its running games.
-HEARTBEAT_SECONDS = 30.0
-DOWNTIME_GAP = timedelta(seconds=90)
+#: R59: a process beats (``GameService.heartbeat``) while it serves its games, at a pace that
+#: follows the shortest turn it serves (:func:`beat_period`): a hundredth of it, every minute
+#: at the most (a ten-minute turn) and every ten minutes at the least (a forum day, or no game
+#: running). A gap longer than :data:`GAP_BEATS` paces between two beats is downtime of its
+#: running games (90 s for a ten-minute turn: two minutes down are seen, a beat late by half a
+#: minute is not downtime); what a turn loses unnoticed stays under 2% of it, far from the
+#: tenth that excuses it.
+HEARTBEAT_SECONDS = 60.0
+MAX_BEAT_SECONDS = 600.0
+BEATS_PER_TURN = 100
+GAP_BEATS = 1.5
+DOWNTIME_GAP = timedelta(seconds=GAP_BEATS * HEARTBEAT_SECONDS)
+#: A forum turn lasts a day at the least.
+_FORUM_TURN_SECONDS = 24 * 3600.0
+
+
+def beat_period(games: Iterable[LiveGame]) -> float:
+    """R59: the heartbeat's pace, in seconds, for the running games ``games`` (see
+    :data:`HEARTBEAT_SECONDS`)."""
+    turns = [
+        g.schedule.turn_minutes * 60.0 if g.schedule.kind == "fast" else _FORUM_TURN_SECONDS
+        for g in games
+    ]
+    if not turns:
+        return MAX_BEAT_SECONDS
+    return min(MAX_BEAT_SECONDS, max(HEARTBEAT_SECONDS, min(turns) / BEATS_PER_TURN))
+
+
+def downtime_gap(period: float) -> timedelta:
+    """The gap between two beats paced by ``period`` seconds that is downtime."""
+    return timedelta(seconds=GAP_BEATS * period)
 
 
 class TurnService(ServiceBase):
@@ -296,14 +323,21 @@ class TurnService(ServiceBase):
             return None
         return await self._downtime(game, self.clock())
 
-    async def heartbeat(self, process: str, *, cause: DowntimeCause = "discord") -> datetime | None:
-        """R59: this process serves its games now. ``process`` names the shards it runs (the
-        same key after a restart). A longer gap than :data:`DOWNTIME_GAP` since its previous
-        beat is kept as downtime of each running game it holds, as ``cause``: ``down`` for
-        the first beat of a run (the bot was not running), ``discord`` for later ones (it
-        beats only while Discord answers it). Returns the gap's start, if there was one."""
+    async def heartbeat(
+        self,
+        process: str,
+        *,
+        cause: DowntimeCause = "discord",
+        gap: timedelta = DOWNTIME_GAP,
+    ) -> datetime | None:
+        """R59: this process serves its games now (the service's clock). ``process`` names
+        the shards it runs (the same key after a restart). A longer gap than ``gap`` (that of
+        the pace the beats kept, :func:`downtime_gap`) since its previous beat is kept as
+        downtime of each running game it holds, as ``cause``: ``down`` for the first beat of
+        a run (the bot was not running), ``discord`` for later ones (it beats only while
+        Discord answers it). Returns the gap's start, if there was one."""
         ids = list(self.live)
-        since = await self.store.beat(process, self.clock(), ids, gap=DOWNTIME_GAP, cause=cause)
+        since = await self.store.beat(process, self.clock(), ids, gap=gap, cause=cause)
         if since is not None:
             log.warning("downtime since %s (%s) for %d running games", since, cause, len(ids))
         return since

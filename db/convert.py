@@ -16,7 +16,9 @@ from db.models import ACCEPTED, SECTIONS, JSONDict, Section
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
-def utcnow() -> dt.datetime:
+def machine_clock() -> dt.datetime:
+    """The machine's UTC time: what a store stamps with until the game service binds its
+    clock (:meth:`db.tx.Engine.use_clock`). Nothing else in ``db/`` reads a clock."""
     return dt.datetime.now(dt.UTC)
 
 

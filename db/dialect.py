@@ -12,7 +12,8 @@ SQL on both:
   claiming a stage of its turn; SQLite needs none (``BEGIN IMMEDIATE`` already serialises
   every writer): :attr:`Dialect.row_locks`, :attr:`Dialect.for_update`;
 - **the lease clock**: the database server's (``now()``) on PostgreSQL, so that processes on
-  several hosts agree; the process's on SQLite (one host): :meth:`Dialect.lease_clock`;
+  several hosts agree; the machine's on SQLite (one host): :meth:`Dialect.lease_clock`. A lease
+  coordinates processes; each process's game clock is its own (:meth:`db.tx.Engine.use_clock`);
 - **flags** in a partial index's predicate (``sent = 0`` against ``NOT sent``):
   :meth:`Dialect.unsent`;
 - **a list of ids as one parameter**: ``json_each`` against ``ANY(bigint[])``:
@@ -105,7 +106,7 @@ class Dialect:
     def lease_clock(self, param: str) -> str:
         """The lease clock moved by ``param`` seconds, as SQL; its argument is
         :meth:`lease_arg`'s. PostgreSQL: the server's clock (the transaction's start); SQLite:
-        the time the process passes (the argument is the moved time itself)."""
+        the machine's (the argument is the moved time itself)."""
         if self.name == "postgres":
             return f"(now() + {param}::float8 * interval '1 second')"
         return param

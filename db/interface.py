@@ -31,7 +31,7 @@ The contract every method keeps, unless its docstring says otherwise:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Protocol, Self
 
@@ -732,7 +732,16 @@ class Reviews(Protocol):
 
 
 class StoreLifecycle(Protocol):
-    """Closing the store. (Opening is the backend's: ``await SQLiteStore.open(path)``.)"""
+    """Closing the store, and its clock. (Opening is the backend's: ``await
+    SQLiteStore.open(path)``.)"""
+
+    def use_clock(self, clock: Callable[[], dt.datetime]) -> None:
+        """Read ``clock`` for every time the store stamps by itself (a row's creation, a
+        resolution, a sent mark) from now on (an outbox lease is process coordination, on
+        the machine's or the database server's clock). The game service
+        binds its own, the one injectable clock, so the store and the game never read two
+        clocks (R59 compares their times); until then, the machine's UTC time."""
+        ...
 
     async def close(self) -> None:
         """Wait for the writes in flight to finish, then release the connection.

@@ -16,10 +16,12 @@ driver error leaves a call as a :class:`db.errors.StoreError` (a refused constra
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
+from db.convert import machine_clock
 from db.dialect import Dialect
 from db.tablecache import TableCache
 
@@ -87,6 +89,30 @@ class Engine:
     #: The servers' tables, read once (:mod:`db.tablecache`): every write to ``game_tables``
     #: forgets what it changed.
     _table_cache: TableCache
+    #: The clock of every time the store stamps by itself (a row's creation, a resolution, a
+    #: sent mark): the game's one injectable clock once the service that
+    #: uses the store bound it (:meth:`use_clock`); until then (a tool, a store test) the
+    #: machine's.
+    _clock: Callable[[], dt.datetime] | None = None
+
+    def use_clock(self, clock: Callable[[], dt.datetime]) -> None:
+        """Stamp with ``clock`` from now on: the game service binds its own, so that what the
+        store stamps and what the game reads are one clock (R59 compares the two)."""
+        self._clock = clock
+
+    @staticmethod
+    def _lease_now() -> dt.datetime:
+        """The clock of the outbox's leases on SQLite: the machine's, which every process on
+        the host shares (each process's game clock is its own: a lease coordinates processes,
+        and is never a game's time). PostgreSQL's leases are on the server's clock."""
+        return machine_clock()
+
+    def _now(self) -> dt.datetime:
+        """The store's clock now (timezone-aware: ``ValueError`` for a naive one)."""
+        now = (self._clock or machine_clock)()
+        if now.tzinfo is None or now.utcoffset() is None:
+            raise ValueError(f"the store's clock gave a naive datetime {now!r}")
+        return now
 
     #: Told how long each store operation took, by its name (``bot/metrics.py``: the
     #: operations' latency); None (the default): nobody listens, nothing is timed.

@@ -153,6 +153,15 @@ def coalesce(rows: Sequence[Sequence[Post]]) -> list[Post]:
     return out
 
 
+class LeaseLost(Exception):
+    """The row's lease was taken over by another deliverer (this one was thought dead): it
+    sends nothing more of it, the other one does."""
+
+    def __init__(self, row_id: int) -> None:
+        super().__init__(f"outbox row {row_id}: its lease was taken over elsewhere")
+        self.row_id = row_id
+
+
 class Sender:
     """Sends rows' messages to their targets, each message once (nonces, the duplicate check).
 
@@ -176,6 +185,13 @@ class Sender:
         self.stored_marks: dict[int, int] = {}
         #: Per row being sent, the last message it posted: recorded when it is marked sent.
         self.row_messages: dict[int, int] = {}
+        #: Asked just before each message of a row goes out (the delivery's lease check):
+        #: raises :class:`LeaseLost` if the row is no longer this deliverer's to send.
+        self.guard: Callable[[int], Awaitable[None]] | None = None
+
+    async def _guard(self, row_id: int) -> None:
+        if self.guard is not None:
+            await self.guard(row_id)
 
     def done(self, row_id: int) -> int | None:
         """Forget a row that is done with; the last message it posted."""
@@ -229,6 +245,7 @@ class Sender:
             attached = await files() if index == 0 and files is not None else []
             if attached:
                 extra["files"] = attached
+            await self._guard(row_id)
             message = await target.send(
                 post.content or None,
                 nonce=nonce_of(row_id, index),
@@ -270,6 +287,7 @@ class Sender:
                 self._posted(key, row_id, found)
         try:
             for index in range(shown, len(pieces)):
+                await self._guard(row_id)  # a webhook takes no nonce: a post sent twice shows
                 [message] = await self.webhooks.post(
                     channel,
                     pieces[index].content,

@@ -40,7 +40,13 @@ so two deliverers never send the same row at once and a game's rows go out throu
 at a time. A live deliverer renews its leases as it goes (:data:`RENEW_FRACTION`); a crashed
 one's rows are claimed by another once their lease (:data:`LEASE_SECONDS`) expires, and the
 nonces and the history check (``bot/delivery/sender.py``) keep a row it sent but did not mark
-from going out twice.
+from going out twice. A deliverer that stalled past its lease (its process paused, a long wait)
+while another took its rows over learns it before its next message goes out: the lease is
+checked (renewed, once a third of it has passed) just before each message, and a row taken
+over is sent no further here (a player's post carries no nonce: it would show twice). Leases
+coordinate processes, so they are on a clock the processes share, never a game's: the
+machine's (SQLite) or the database server's (PostgreSQL); renewals are paced by the machine's
+monotonic clock (a third of the lease is the slack for the server's).
 """
 
 from __future__ import annotations
@@ -68,7 +74,7 @@ from bot.delivery.router import (
     destination,
     is_private,
 )
-from bot.delivery.sender import TRANSIENT, Sender, coalesce
+from bot.delivery.sender import TRANSIENT, LeaseLost, Sender, coalesce
 from bot.kinds import KindEntry, Sending
 from bot.mafia_room import MafiaRooms
 from bot.posts import Post
@@ -188,11 +194,12 @@ class Delivery:
         #: later; None when the owner was given (tests), or once done.
         self._slot: str | None = None if owner else lease_slot(shards)
         self.lease_seconds = lease_seconds
-        self._renewed = time.monotonic()  # when this deliverer's leases were last renewed
         self._lost: set[int] = set()  # rows queued here whose lease another deliverer took
         self.client = client
-        #: Sends the messages, each once (nonces, the duplicate check; the posts' webhooks).
+        #: Sends the messages, each once (nonces, the duplicate check; the posts' webhooks),
+        #: each only while its row's lease is still this deliverer's (:meth:`_hold`).
         self.sender = Sender(client, webhooks)
+        self.sender.guard = self._hold
         #: Finds each row's channel, and tells the hosts what cannot be delivered.
         self.router = Router(client, store, service)
         kinds.load()  # every kind's entry (the pistol's menu, the mafia room's members...)
@@ -212,6 +219,9 @@ class Delivery:
         self.store = store
         self.service = service
         self.clock = clock or service.clock
+        #: When this deliverer's leases were last renewed (process coordination: the
+        #: machine's monotonic clock, as the leases are the machine's or the server's).
+        self._renewed = time.monotonic()
         self._sleep = sleep
         self._pool = asyncio.Semaphore(workers)
         self._workers: dict[int, asyncio.Task[_Pass]] = {}  # table -> its running worker
@@ -304,12 +314,21 @@ class Delivery:
     async def _keep_leases(self) -> None:
         """Renew this deliverer's leases when a third of their time has passed; a queued row
         no longer among them was taken over (this process was thought dead): not sent here."""
-        if time.monotonic() - self._renewed < self.lease_seconds * RENEW_FRACTION:
+        now = time.monotonic()
+        if now - self._renewed < self.lease_seconds * RENEW_FRACTION:
             return
-        self._renewed = time.monotonic()
+        self._renewed = now
         queued = set(self._queued)  # claimed before the renewal (a claim meanwhile is not)
         held = set(await self.service.renew_outbox(self.owner, lease_seconds=self.lease_seconds))
         self._lost = (self._lost | (queued - held)) & self._queued
+
+    async def _hold(self, row_id: int) -> None:
+        """Just before a message of the row goes out (``Sender.guard``): the leases renewed
+        if they are due, and :class:`LeaseLost` if the row was taken over meanwhile (this
+        deliverer stalled past its lease): the other deliverer sends it, this one nothing."""
+        await self._keep_leases()
+        if row_id in self._lost:
+            raise LeaseLost(row_id)
 
     async def _finish(
         self, workers: list[asyncio.Task[_Pass]], covered: set[int] | None = None
@@ -467,6 +486,10 @@ class Delivery:
             else:
                 outcome.stuck.add(row.game_id)
                 outcome.blocked.add(dest)
+        except LeaseLost:  # stalled past the lease: another deliverer has the game's rows
+            self._lost.discard(row.id)
+            outcome.blocked.add(dest)  # its later rows here are that deliverer's too
+            log.warning("outbox row %s (game %s): taken over elsewhere", row.id, row.game_id)
         except (discord.Forbidden, ChannelMissing) as exc:
             outcome.stuck.add(row.game_id)
             outcome.blocked.add(dest)

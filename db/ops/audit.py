@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from db.convert import dumps, utcnow
+from db.convert import dumps
 from db.errors import NotFound
 from db.interface import AUDIT_PAGE_MAX
 from db.models import AuditRecord
@@ -64,7 +64,7 @@ class AuditOps(Engine):
         table_id: int | None = None,
     ) -> int:
         args_text = dumps(dict(args or {}))
-        now = utcnow()
+        now = self._now()
 
         async def body(tx: Tx) -> int:
             return await insert_audit(

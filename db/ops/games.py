@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from db.convert import dumps, int64, utcnow
+from db.convert import dumps, int64
 from db.errors import ConstraintViolation, NotFound, OpenGameExists, StoreError, UniqueViolation
 from db.models import KEEP, GameRecord, GameStatus, Keep, OutboxItem, PlayerSpec
 from db.ops.common import game_exists
@@ -48,7 +48,7 @@ class GamesOps(Engine):
         table_id: int | None = None,
         wishes: bool = False,
     ) -> GameRecord:
-        now = self.dialect.time(utcnow())
+        now = self.dialect.time(self._now())
         table = guild_id if table_id is None else table_id
         params = (
             guild_id,
@@ -145,7 +145,7 @@ class GamesOps(Engine):
         queued at the game's turn in the same transaction."""
         sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(columns, start=1))
         n = len(columns)
-        now = utcnow()
+        now = self._now()
         params = [*columns.values(), self.dialect.time(now), game_id]
 
         async def body(tx: Tx) -> GameRecord:
@@ -200,7 +200,7 @@ class GamesOps(Engine):
         outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
         d = self.dialect
-        now = utcnow()
+        now = self._now()
         started = d.time(started_at if started_at is not None else now)
         seat_rows = [
             (game_id, seat, p.user_id, p.nick, p.role, p.avatar_url, p.signature)
@@ -284,7 +284,7 @@ class GamesOps(Engine):
         winner: str | None,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> bool:
-        now = utcnow()
+        now = self._now()
         stamp = self.dialect.time(now)
 
         async def body(tx: Tx) -> bool:

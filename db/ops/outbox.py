@@ -3,7 +3,11 @@ which several deliverers (processes) share it.
 
 Leases are timed by the lease clock (:meth:`db.dialect.Dialect.lease_clock`): the database
 server's on PostgreSQL (``now()``, the claiming transaction's start: deliverers on hosts whose
-clocks disagree still agree on when a lease ends), the process's on SQLite (one host).
+clocks disagree still agree on when a lease ends), the machine's on SQLite (one host: every
+process on it shares it). A lease coordinates processes, whose game clocks are each their own
+(injectable): it is never a game's time, and no game decision reads it. Every other time the
+outbox keeps (a row's ``created_at``, ``sent_at``, a post's ``at``) is the store's clock (the
+game's, bound by the service) on both engines.
 
 A claim never waits for another. It picks the candidate rows (pending, of a game without a
 live lease of another owner, oldest first). On SQLite that is the claim (one writer at a time:
@@ -22,7 +26,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from db.convert import dumps, stored_time, utcnow
+from db.convert import dumps, stored_time
 from db.errors import ForeignKeyViolation, NotFound
 from db.models import OutboxItem, OutboxRecord, PostRecord
 from db.ops.audit import insert_audit
@@ -91,7 +95,7 @@ class OutboxOps(Engine):
     with insertion)."""
 
     async def add_outbox(self, game_id: int, turn: int, items: Sequence[OutboxItem]) -> list[int]:
-        now = utcnow()
+        now = self._now()
 
         async def body(tx: Tx) -> list[int]:
             return await insert_outbox(tx, game_id, turn, items, now)
@@ -150,7 +154,7 @@ class OutboxOps(Engine):
     ) -> list[OutboxRecord]:
         check_claim(owner, limit, lease_seconds, shard_count, shard_ids)
         d = self.dialect
-        now = utcnow()
+        now = self._lease_now()
         clock = d.lease_arg(now, 0.0)
         until = d.lease_arg(now, lease_seconds)
         params: list[object] = [owner, limit, clock]
@@ -213,7 +217,7 @@ class OutboxOps(Engine):
         if lease_seconds <= 0:
             raise ValueError(f"bad lease: {lease_seconds} s")
         d = self.dialect
-        until = d.lease_arg(utcnow(), lease_seconds)
+        until = d.lease_arg(self._lease_now(), lease_seconds)
 
         async def body(tx: Tx) -> list[Row]:
             return await tx.fetch(
@@ -229,7 +233,7 @@ class OutboxOps(Engine):
         if not slot.endswith("#") or not keep.startswith(slot):
             raise ValueError(f"bad lease slot {slot!r} for owner {keep!r}")
         d = self.dialect
-        now = utcnow()
+        now = self._lease_now()
         past, clock = d.lease_arg(now, -1.0), d.lease_arg(now, 0.0)
 
         async def body(tx: Tx) -> list[Row]:
@@ -255,7 +259,7 @@ class OutboxOps(Engine):
         together: Sequence[int] = (),
     ) -> bool:
         d = self.dialect
-        now = d.time(utcnow())
+        now = d.time(self._now())
         others = [int(i) for i in together if i != outbox_id]
 
         async def body(tx: Tx) -> bool:
@@ -294,7 +298,7 @@ class OutboxOps(Engine):
         if turn < 0:
             raise ValueError(f"turn must be at least 0, got {turn}")
         d = self.dialect
-        now = utcnow()
+        now = self._now()
         when = now if at is None else at
         stamp = d.time(when)  # ValueError for a naive datetime
         sent_at = d.time(now)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from db.convert import utcnow
 from db.models import OutboxItem
 from db.ops.outbox import insert_outbox
 from db.tx import Engine, Tx
@@ -21,7 +20,7 @@ class PicturesOps(Engine):
     async def queue_picture_post(
         self, game_id: int, turn: int, item: OutboxItem, filename: str, data: bytes
     ) -> int:
-        now = utcnow()
+        now = self._now()
 
         async def body(tx: Tx) -> int:
             [row_id] = await insert_outbox(tx, game_id, turn, [item], now)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from db.convert import utcnow
 from db.errors import NotFound, SignupFull
 from db.models import KEEP, Keep, PlayerRecord
 from db.records import player_record
@@ -24,7 +23,7 @@ class PlayersOps(Engine):
     # --- sign-ups --------------------------------------------------------------------------
 
     async def add_signup(self, game_id: int, user_id: int, *, limit: int | None = None) -> bool:
-        now = self.dialect.time(utcnow())
+        now = self.dialect.time(self._now())
 
         async def body(tx: Tx) -> bool:
             if limit is not None:

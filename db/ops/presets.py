@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from db.convert import dumps, utcnow
+from db.convert import dumps
 from db.errors import PresetsFull
 from db.models import OutboxItem, PresetRecord
 from db.ops.outbox import insert_outbox
@@ -20,7 +20,7 @@ class PresetsOps(Engine):
         self, guild_id: int, name_key: str, name: str, roles: Sequence[str], *, limit: int
     ) -> bool:
         d = self.dialect
-        now = d.time(utcnow())
+        now = d.time(self._now())
 
         async def body(tx: Tx) -> bool:
             found = await tx.fetchval(
@@ -82,7 +82,7 @@ class PresetsOps(Engine):
         outbox_items: Sequence[OutboxItem] = (),
     ) -> bool:
         d = self.dialect
-        moment = utcnow()
+        moment = self._now()
         now = d.time(moment)
 
         async def body(tx: Tx) -> bool:

@@ -22,7 +22,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from db.convert import check_outcome, check_section, dumps, loads_dict, utcnow
+from db.convert import check_outcome, check_section, dumps, loads_dict
 from db.errors import ForeignKeyViolation, NotFound, StaleGame, StoreError
 from db.models import (
     ACCEPTED,
@@ -182,7 +182,7 @@ class RequestLogOps(Engine):
         check_outcome(outcome)
         data = dict(payload)
         text = dumps(data)
-        now = utcnow()
+        now = self._now()
 
         async def body(tx: Tx) -> LogEntry:  # the vote path: one hop on SQLite
             await check_fence(tx, game_id, fence)
@@ -207,7 +207,7 @@ class RequestLogOps(Engine):
         data = dict(payload)
         text = dumps(data)
         args_text = dumps(dict(args or {}))
-        now = utcnow()
+        now = self._now()
 
         async def body(tx: Tx) -> LogEntry:
             await check_fence(tx, game_id, fence)
@@ -258,7 +258,7 @@ class RequestLogOps(Engine):
     ) -> PostRecord:
         if turn < 0:
             raise ValueError(f"turn must be at least 0, got {turn}")
-        when = utcnow() if at is None else at
+        when = self._now() if at is None else at
         stamp = self.dialect.time(when)  # ValueError for a naive datetime, before any write
 
         async def body(tx: Tx) -> int:  # a hot path: one hop on SQLite
@@ -304,7 +304,7 @@ class RequestLogOps(Engine):
         snapshot: Mapping[str, Any] | None = None,
         fence: Fence | None = None,
     ) -> bool:
-        now = utcnow()
+        now = self._now()
         stamp = self.dialect.time(now)
         result_text = dumps(dict(result))
         when = self.dialect.opt_time(next_deadline)
@@ -361,7 +361,7 @@ class RequestLogOps(Engine):
         phase: str = "pistol",
         fence: Fence | None = None,
     ) -> bool:
-        now = utcnow()
+        now = self._now()
         text = dumps(dict(partial_result))
         when = self.dialect.opt_time(window_deadline)
         stamp = self.dialect.time(now)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from db.convert import loads_dict, opt_stored_time, utcnow
+from db.convert import loads_dict, opt_stored_time
 from db.models import OutboxItem, ReviewRecord
 from db.ops.outbox import insert_outbox
 from db.tx import Engine, Tx
@@ -79,7 +79,7 @@ class ReviewsOps(Engine):
         at: dt.datetime,
     ) -> bool:
         d = self.dialect
-        now = utcnow()
+        now = self._now()
         stamp = d.time(at)
         when = d.opt_time(deadline)
 

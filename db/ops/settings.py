@@ -10,7 +10,6 @@ handles that server's commands.
 
 from __future__ import annotations
 
-from db.convert import utcnow
 from db.errors import TableNameTaken, UniqueViolation
 from db.models import TableSettings
 from db.records import table_settings as _table
@@ -69,7 +68,7 @@ class SettingsOps(Engine):
 
     async def save_table(self, settings: TableSettings) -> None:
         s = settings
-        params = (*(getattr(s, column) for column in _COLUMNS), self.dialect.time(utcnow()))
+        params = (*(getattr(s, column) for column in _COLUMNS), self.dialect.time(self._now()))
         updates = ", ".join(f"{c} = excluded.{c}" for c in (*_COLUMNS[1:], "updated_at"))
         marks = ", ".join(f"${i}" for i in range(1, len(_COLUMNS) + 2))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from db.convert import aware, dumps, stored_time, utcnow
+from db.convert import aware, dumps, stored_time
 from db.errors import NotFound, ReplacementRefused
 from db.models import Bar, Fence, OutboxItem, PlayerRecord, Replacement, ReplaceRequest
 from db.ops.audit import insert_audit
@@ -171,7 +171,7 @@ class SubstitutesOps(Engine):
         now: dt.datetime | None = None,
         sent_at: dt.datetime | None = None,
     ) -> PlayerRecord:
-        at = aware(now) if now is not None else None
+        at = aware(now) if now is not None else self._now()
         sent = aware(sent_at) if sent_at is not None else None
         same = self.dialect.same_name("nick", "$2")
 
@@ -205,7 +205,7 @@ class SubstitutesOps(Engine):
             if from_list and not left:
                 raise ReplacementRefused("left_list")
             turn = int(await tx.fetchval("SELECT turn FROM games WHERE id = $1", game_id))
-            stamp = at if at is not None else utcnow()
+            stamp = at
             seq = await tx.fetchval(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM replacements WHERE game_id = $1", game_id
             )

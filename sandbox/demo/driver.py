@@ -5,14 +5,16 @@ exit code; and the command line entry (:func:`demo_main`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import signal
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import simcord
 
@@ -114,8 +116,19 @@ async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
     if options.shard_count is not None and options.shard_id is not None:
         # Its own server's games only: the other shards' demos own theirs in the same --db.
         shards = {"shard_count": options.shard_count, "shard_ids": [options.shard_id]}
-    # The demo is not a service: a signal ends it as it would any command (no clean stop).
-    bot = create_bot(database, game_seed=options.seed, handle_sigterm=False, **shards)
+    # The bot as production runs it, but for two settings. No heap freeze: a demo is a short
+    # run, and the tests play many demos in one process. No R59 heartbeat: SimCord's clock
+    # starts at the same instant on every run, so a demo resumed after a kill starts its
+    # clock over, before the beats of the run it resumes, which then measure nothing; the
+    # demo shows the game (R59 is played by the end-to-end tests, with create_bot's defaults).
+    bot = create_bot(
+        database,
+        game_seed=options.seed,
+        freeze_heap=False,
+        heartbeat=False,
+        handle_sigterm=False,
+        **shards,
+    )
     assert isinstance(bot, MafiaBot)
     winners: list[tuple[str | None, str | None]] = []  # (table name, winner)
     code = 0
@@ -238,13 +251,63 @@ def demo_main(
         ghost_room=ghost_room,
         substitute=substitute,
     )
+    interrupted = False
+
+    async def interruptible() -> int:
+        """The demo, stopped by Ctrl-C wherever it stands: the signal sets a flag before it
+        cancels the demo, so what the cancellation meets on its way (a simulated request, the
+        store, the simulator's teardown) never turns it into another ending."""
+        loop = asyncio.get_running_loop()
+        main = asyncio.current_task()
+        assert main is not None
+
+        def on_sigint() -> None:
+            nonlocal interrupted
+            interrupted = True
+            main.cancel()
+
+        # Where the loop takes no signal handler, Ctrl-C stays Python's KeyboardInterrupt.
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signal.SIGINT, on_sigint)
+        try:
+            quiet = cast(TextIO, _Quiet(sys.stdout, lambda: interrupted))
+            return await run_demo(options, out=quiet)
+        finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signal.SIGINT)
+
+    code = 1
     try:
-        return asyncio.run(run_demo(options))
-    except KeyboardInterrupt:
-        where = f"; run it again with --db {db} to continue" if db else ""
-        print(f"demo: interrupted{where}", file=sys.stderr)
-        return 130
+        code = asyncio.run(interruptible())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        interrupted = True
     except BrokenPipeError:  # `main.py demo | head`: the reader left, nothing more to say
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # no second complaint when Python exits
         return 0
+    except Exception:
+        if not interrupted:
+            raise
+    if interrupted:
+        where = f"; run it again with --db {db} to continue" if db else ""
+        print(f"demo: interrupted{where}", file=sys.stderr)
+        return 130
+    return code
+
+
+class _Quiet:
+    """The demo's standard output, silent once the demo was interrupted (a summary written
+    on the way out would read as the game's ending)."""
+
+    def __init__(self, out: TextIO, interrupted: Callable[[], bool]) -> None:
+        self._out = out
+        self._interrupted = interrupted
+
+    def write(self, text: str) -> int:
+        return 0 if self._interrupted() else self._out.write(text)
+
+    def flush(self) -> None:
+        self._out.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._out, name)

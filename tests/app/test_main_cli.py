@@ -361,19 +361,24 @@ def test_replay_of_unreadable_standard_input_is_one_line(stdin: bytes, message: 
 
 
 def test_an_interrupted_demo_exits_130_with_one_line(tmp_path: Path) -> None:
-    """Ctrl-C during the demo: exit 130, one line saying how to continue."""
+    """Ctrl-C during the demo: exit 130, one line saying how to continue. The demo's output
+    is unbuffered (each line reaches the pipe when printed, not when a buffer fills or the
+    demo ends), and the signal goes once its first line was read: the demo is under way,
+    however slow the machine (the whole game takes many times longer than its first line)."""
     database = tmp_path / "demo.db"
     process = subprocess.Popen(
         [sys.executable, "main.py", "demo", "--players", "30", "--db", str(database)],
         cwd=ROOT,
-        env=_environ(),
+        env=_environ(PYTHONUNBUFFERED="1"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
         assert process.stdout is not None
-        process.stdout.readline()  # the game is under way
+        first = process.stdout.readline()  # blocks until the game is under way
+        assert first.strip(), "the demo ended before its first line"
+        assert process.poll() is None
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=TIMEOUT)
     finally:

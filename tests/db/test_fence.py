@@ -90,3 +90,30 @@ async def test_a_lost_stage_answers_false_before_its_fence(store: GameStore) -> 
     assert not await store.record_resolution(game_id, 1, {}, [], 2, NEXT, fence=fence)
     with pytest.raises(StaleGame):  # a finished game takes no fenced write
         await store.add_request(game_id, 2, "requests", VOTE, 1000, fence=Fence(2, "day", 0))
+
+
+async def test_a_fence_whose_turn_alone_is_stale_writes_nothing(store: GameStore) -> None:
+    """Another process resolved the turn: the game is at the next turn in the same phase,
+    with as many entries (none) as the fence counted. The turn alone tells the fence is stale:
+    the request is refused, never logged into the resolved turn (nor the next)."""
+    game_id = await running_game(store)
+    fence = await head_fence(store, game_id)
+    assert fence == Fence(1, "day", 0)
+    assert await store.record_resolution(game_id, 1, {}, [], 2, NEXT, next_phase="day")
+    assert await head_fence(store, game_id) == Fence(2, "day", 0)  # phase, entries alike
+    for turn in (1, 2):
+        with pytest.raises(StaleGame):
+            await store.add_request(game_id, turn, "requests", VOTE, 1000, fence=fence)
+        with pytest.raises(StaleGame):
+            await store.add_host_action(
+                game_id,
+                turn,
+                {"do": "double_kill"},
+                actor_id=9,
+                command="double_kill",
+                outbox_items=[OutboxItem("narrative", {})],
+                fence=fence,
+            )
+    assert await store.log_entries(game_id) == []
+    assert await store.audit_log(game_id=game_id) == []
+    assert await store.outbox(game_id) == []

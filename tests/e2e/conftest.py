@@ -16,7 +16,7 @@ from core.i18n import Lang
 from main import create_bot
 from sandbox.clients import LOCALE_OF
 from sandbox.discord_contract import DiscordContract
-from tests.e2e.helpers import Restart, bot_of, client_locale
+from tests.e2e.helpers import TEST_BOT, Restart, bot_of, client_locale
 
 ENGINES = ("sqlite", "postgres")
 
@@ -53,9 +53,10 @@ def discord_contract(monkeypatch: pytest.MonkeyPatch) -> Iterator[DiscordContrac
 
 @pytest_asyncio.fixture
 async def simcord_bot(database: str) -> AsyncIterator[commands.Bot]:
-    """Our bot on a fresh store. SimCord never calls ``bot.close()``, so the database
-    (an aiosqlite thread that would keep the process alive) is closed here."""
-    bot = create_bot(database)
+    """Our bot on a fresh store, as production runs it (R59's heartbeat on). SimCord never
+    calls ``bot.close()``, so the database (an aiosqlite thread that would keep the process
+    alive) is closed here."""
+    bot = create_bot(database, **TEST_BOT)
     yield bot
     if isinstance(bot, MafiaBot):
         await bot.close_store()
@@ -90,7 +91,7 @@ async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
         await old.close()
         if while_stopped is not None:
             await while_stopped(old.database)
-        new = create_bot(old.database)
+        new = create_bot(old.database, **TEST_BOT)
         assert isinstance(new, MafiaBot)
         started.append(new)
         await simcord_env.restart_bot(new)  # login, setup_hook, READY: as at a real start

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import attrs
 import discord
@@ -38,6 +39,12 @@ class World:
     admin: MemberActor
     #: A plain member.
     player: MemberActor
+
+
+#: What the test bots change of ``create_bot``'s defaults (production's, as ``main.py run``
+#: runs, R59's heartbeat included): only the heap freeze, which changes no behaviour but would
+#: keep every earlier test's bot from the collector in a process that starts hundreds of them.
+TEST_BOT: dict[str, Any] = {"freeze_heap": False}
 
 
 def make_world(env: Env, *, locale: str | None = None) -> World:

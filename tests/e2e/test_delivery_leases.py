@@ -9,14 +9,24 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import timedelta
+from typing import Any, cast
 
 from simcord import Env
 
 from bot.delivery import Delivery
 from core.service import LiveGame
+from db.interface import GameStore
 from db.models import OutboxItem
 from rules.announce import clock_extended_announcement, host_audit_announcement
-from tests.e2e.helpers import bot_of
+from tests.e2e.helpers import (
+    add_players,
+    bot_of,
+    channel_texts,
+    live_game,
+    make_world,
+    slot,
+    start_game,
+)
 from tests.e2e.test_delivery_concurrent import (
     Recorder,
     assert_in_order_once,
@@ -79,7 +89,7 @@ async def test_a_dead_deliverers_rows_are_taken_over_once(
     live = bot.context.delivery
     assert await live.deliver() == 0  # the dead one's lease still holds: nothing twice
     assert len(recorder.rows()[since:]) == 1
-    time.sleep(0.4)  # wall time: the lease runs out
+    time.sleep(0.4)  # wall time: the lease runs out (process coordination: the machine's)
     assert await live.deliver() == len(ids)
     await env.settle()
     assert await bot.store.pending_outbox() == []
@@ -109,3 +119,56 @@ async def test_a_slow_deliverer_renews_its_leases(
     assert await slow.deliver() == len(ids)
     await env.settle()
     assert await bot.store.pending_outbox() == []
+
+
+class StalledStore:
+    """A deliverer's store that stalls (its process paused, a long wait) in the middle of a
+    row, after its lease was last checked at the row's start, until ``resume`` is set."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+        self.resume = asyncio.Event()
+        self.stalled = asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def get_table(self, table_id: int) -> Any:
+        self.stalled.set()
+        await self.resume.wait()  # (this deliverer is the test's, not the bot's: SimCord
+        # waits for none of its tasks)
+        return await self._store.get_table(table_id)
+
+
+async def test_a_deliverer_stalled_past_its_lease_sends_nothing_when_it_resumes(
+    simcord_env: Env,
+) -> None:
+    """A deliverer claims a player's post, then stalls past its lease; the bot's own
+    deliverer takes the row over and shows the post. When the stalled one resumes it sends
+    nothing: a post carries no nonce, so it would show twice in #game."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ["a", "b", "c", "d"])
+    await start_game(world, "mafioso=1 commissar=1 villager=2", players)
+    bot = bot_of(env)
+    game = live_game(world)
+    queued = await bot.service.queue_post(game.record.table_id, players[0].id, "only once")
+    stalled_store = StalledStore(bot.store)
+    stalled = Delivery(
+        bot, cast(GameStore, stalled_store), bot.service, owner="stalled", lease_seconds=0.3
+    )
+    paused = asyncio.get_running_loop().create_task(stalled.deliver_game(game.id))
+    await asyncio.wait_for(stalled_store.stalled.wait(), timeout=60)  # the row claimed
+    assert not paused.done()  # ... and the deliverer stalls there
+    time.sleep(0.4)  # past its lease (process coordination: the machine's clock)
+    await env.advance_time(1)  # (and SimCord's monotonic clock, which paces the renewals)
+    live = bot.context.delivery
+    await live.deliver_game(game.id)  # takes the row over: the post is shown
+    await env.settle()
+    assert channel_texts(slot(world, "game")).count("only once") == 1
+    stalled_store.resume.set()
+    marked = await asyncio.wait_for(paused, timeout=60)
+    await env.settle()
+    assert channel_texts(slot(world, "game")).count("only once") == 1  # not twice
+    assert marked == 0
+    assert not [r for r in await bot.store.pending_outbox(game.id) if r.id == queued.row_id]

@@ -11,7 +11,6 @@ import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
 import pytest_asyncio
 from discord.ext import commands
 from prometheus_client.parser import text_string_to_metric_families
@@ -116,7 +115,6 @@ async def test_the_metrics_follow_a_game(simcord_env: Env) -> None:
     assert value(samples, "mafia_deliveries_total", kind="results", outcome="sent") >= 1
 
 
-@pytest.mark.xfail(strict=True, reason="the outbox is stamped by the machine's clock (issue 30)")
 async def test_the_outbox_backlog_is_read_when_scraped(simcord_env: Env) -> None:
     """A row that waits shows in the backlog with its age on the game clock."""
     env = simcord_env

@@ -18,6 +18,7 @@ Discord's client (no builder edits a role, an overwrite, a thread's members or t
 from __future__ import annotations
 
 import discord
+import pytest
 from simcord import ChannelHandle, Env, MemberActor, RoleHandle
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
@@ -28,6 +29,7 @@ from tests.e2e.helpers import (
     Restart,
     World,
     add_players,
+    bot_of,
     live_game,
     mafia_room,
     make_world,
@@ -394,3 +396,107 @@ async def test_R14_R55_a_mafioso_killed_in_results_held_for_review_keeps_his_roo
     assert dead.id not in thread_members(env, room)  # told, then taken out (R14)
     assert alive.id in thread_members(env, room)
     assert intruder not in news.new()
+
+
+async def _room_raced(
+    env: Env, monkeypatch: pytest.MonkeyPatch, roles: str, victim: str
+) -> tuple[World, list[MemberActor], list[str], list[int], list[int]]:
+    """Six players of ``roles``; the doctor's injection kills the holder of ``victim`` (R20)
+    at turn 1's deadline, whose rows (the room's ``mafia_left``, ``mafia_joined``) wait; then
+    the watch checks the room while the delivery sends them between its reads of the room's
+    members and of the rows in flight. The hosts' new lines, and whom the delivery and the
+    watch took out of the room and let in."""
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan", "eve", "fox"))
+    await start_game(world, roles, players)
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)
+    game_ch = slot(world, "game")
+    for actor in players:  # nobody leaves for silence (R52)
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    game = live_game(world)
+    target = next(p.nick for p in game.players if p.role == victim)
+    _doc_nick, doctor = seats_by_role(world, players)["doctor"]
+    reply_text(await doctor.slash(game_ch, "inject", target=target))  # R20: he dies
+    bot = bot_of(env)
+    delivery = bot.context.delivery
+
+    async def held(game_id: int | None = None) -> int:
+        return 0  # the results wait in the outbox for now
+
+    monkeypatch.setattr(delivery, "deliver", held)
+    monkeypatch.setattr(delivery, "deliver_game", held)
+    await until_deadline(world)
+    await env.advance_time(SOON)
+    assert not live_game(world).engine.state.alive(target)
+    monkeypatch.undo()
+    news = HostNews(slot(world, "host"))
+    listed = discord.Thread.fetch_members
+    raced: list[bool] = []
+
+    async def members_then_delivery(thread: discord.Thread) -> list[discord.ThreadMember]:
+        seen = await listed(thread)
+        if not raced:  # the delivery goes on between the two reads, once
+            raced.append(True)
+            await delivery.deliver_game(game.id)
+        return seen
+
+    monkeypatch.setattr(discord.Thread, "fetch_members", members_then_delivery)
+    removed: list[int] = []
+    added: list[int] = []
+    take_out, let_in = delivery.rooms.remove, delivery.rooms.add
+
+    async def counted_out(thread: discord.Thread, member: discord.abc.Snowflake) -> None:
+        removed.append(member.id)
+        await take_out(thread, member)
+
+    async def counted_in(thread: discord.Thread, member: discord.abc.Snowflake) -> None:
+        added.append(member.id)
+        await let_in(thread, member)
+
+    monkeypatch.setattr(delivery.rooms, "remove", counted_out)
+    monkeypatch.setattr(delivery.rooms, "add", counted_in)
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None
+    await bot.context.watch.check(guild, rooms=True)
+    await env.settle()
+    assert raced
+    return world, players, news.new(), removed, added
+
+
+async def test_R14_the_room_check_sees_one_moment_while_the_delivery_takes_a_dead_mafioso_out(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watch reads the room's members, and the delivery then tells a dead mafioso and
+    takes him out of the room (his ``mafia_left`` row marked sent) before the watch reads the
+    rows in flight. Read as one moment (the rows before and after the members, the same), he
+    is neither taken out a second time nor reported to the hosts as an intruder."""
+    env = simcord_env
+    world, players, told, removed, _added = await _room_raced(
+        env, monkeypatch, "mafioso=2 commissar=1 doctor=1 villager=2", "mafioso"
+    )
+    game = live_game(world)
+    dead_nick = next(p.nick for p in game.players if not game.engine.state.alive(p.nick))
+    dead = next(a for a in players if a.id == game.user_of(dead_nick))
+    assert removed == [dead.id]  # once, by the delivery that told him
+    assert dead.id not in thread_members(env, mafia_room(world))
+    intruder = t("en", "server.room_intruder_removed", member=player(dead_nick, dead))
+    assert intruder not in told
+
+
+async def test_R14_R22_the_room_check_sees_one_moment_while_the_delivery_lets_the_foundling_in(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Boss dies: the Foundling joins the mafia (R22) and the delivery lets him into the
+    room (his ``mafia_joined`` row marked sent) between the watch's reads. He is let in once,
+    and the hosts are not told that a member of the mafia had to be added back."""
+    env = simcord_env
+    world, players, told, _removed, added = await _room_raced(
+        env, monkeypatch, "boss=1 mafioso=1 foundling=1 doctor=1 villager=2", "boss"
+    )
+    game = live_game(world)
+    nick = next(p.nick for p in game.players if p.role == "foundling")
+    foundling = next(a for a in players if a.id == game.user_of(nick))
+    assert added == [foundling.id]  # once, by the delivery that welcomed him
+    assert foundling.id in thread_members(env, mafia_room(world))
+    restored = t("en", "server.room_restored", member=player(nick, foundling))
+    assert restored not in told

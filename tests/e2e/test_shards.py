@@ -30,6 +30,7 @@ from db.models import OutboxItem
 from db.store import open_store
 from main import create_bot
 from tests.e2e.helpers import (
+    TEST_BOT,
     World,
     add_players,
     bot_of,
@@ -95,7 +96,7 @@ async def start_shard(simcord_env: Env) -> AsyncIterator[StartShard]:
         await old.close()
         if while_stopped is not None:
             await while_stopped(old.database)
-        new = create_bot(old.database, **settings)
+        new = create_bot(old.database, **TEST_BOT, **settings)
         assert isinstance(new, MafiaBot)
         started.append(new)
         await simcord_env.restart_bot(new)

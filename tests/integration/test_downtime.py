@@ -10,7 +10,16 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from core.service import DOWNTIME_GAP, GameService
+import attrs
+
+from core.service import (
+    DOWNTIME_GAP,
+    HEARTBEAT_SECONDS,
+    MAX_BEAT_SECONDS,
+    GameService,
+    beat_period,
+    downtime_gap,
+)
 from db.interface import GameStore
 from tests.integration.test_service import GUILD, HOST, FakeClock, clock, store, target
 
@@ -137,3 +146,20 @@ async def test_R59_a_deadline_missed_while_down_is_resolved_once_at_start(
     [hosts] = [r for r in await store.outbox(game_id) if r.kind == "downtime_host"]
     assert hosts.payload["payload"]["minutes"] == 5  # within the turn: up to its deadline
     assert hosts.payload["payload"]["excused"] is True
+
+
+async def test_R59_the_beats_follow_the_shortest_running_turn(
+    store: GameStore, clock: FakeClock
+) -> None:
+    """The heartbeat's pace: ten minutes with no game, a minute for ten-minute turns (a gap
+    of 90 s is downtime: two minutes down are seen), never slower than ten minutes."""
+    service = GameService(store, clock)
+    assert beat_period(service.live.values()) == MAX_BEAT_SECONDS
+    await activity_game(service)
+    assert beat_period(service.live.values()) == HEARTBEAT_SECONDS == 60
+    assert downtime_gap(HEARTBEAT_SECONDS) == DOWNTIME_GAP == timedelta(seconds=90)
+    [game] = service.live.values()
+    game.schedule = attrs.evolve(game.schedule, turn_minutes=24 * 60)  # a day-long fast turn
+    assert beat_period(service.live.values()) == MAX_BEAT_SECONDS
+    game.schedule = attrs.evolve(game.schedule, turn_minutes=200)
+    assert beat_period(service.live.values()) == 120

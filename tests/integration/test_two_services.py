@@ -297,3 +297,75 @@ async def test_a_request_refused_as_stale_every_time_is_told_the_game_changed(
     assert b.reloads == 1
     assert len(await stores[1].resolutions(game_id)) == 1
     assert live(b).engine.turn == 2
+
+
+class RacedAt:
+    """A's store, on which another process's work runs just before A's first call of
+    ``method`` reaches the store (once)."""
+
+    def __init__(self, store: GameStore, method: str) -> None:
+        self._store = store
+        self._method = method
+        self.meanwhile: Callable[[], Awaitable[object]] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        real = getattr(self._store, name)
+        if name != self._method:
+            return real
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            meanwhile, self.meanwhile = self.meanwhile, None
+            if meanwhile is not None:
+                await meanwhile()
+            return await real(*args, **kwargs)
+
+        return call
+
+
+@pytest.mark.parametrize("raced", ["add_request", "record_resolution"])
+async def test_R59_a_retry_after_a_stale_write_resolves_each_turn_once_with_downtime(
+    stores: tuple[GameStore, GameStore], clock: FakeClock, raced: str
+) -> None:
+    """Three minutes of turn 1 are downtime in the store (R59). At the deadline A measures
+    them and logs the measure (``add_request``), then resolves (``record_resolution``); B's
+    resolution races either write. Whichever wins, turn 1 is resolved once, excused (nobody
+    who stayed silent leaves, R52), its last measure logged in turn 1 and none in turn 2, and
+    both processes hold turn 2 open with its deadline ahead, as the store does."""
+    raced_store = RacedAt(stores[0], raced)
+    a = GameService(cast(GameStore, raced_store), clock)
+    await started(a, ROLES, 4)
+    b = GameService(stores[1], clock)
+    await b.load()
+    game_id = live(a).id
+    await a.heartbeat("all", cause="down")
+    clock.advance(minutes=3)  # not served: no beat
+    assert await a.heartbeat("all") is not None  # kept as downtime of the game
+    for _ in range(14):  # the rest of the turn, served
+        clock.advance(seconds=30)
+        await a.heartbeat("all")
+    deadline = live(a).record.deadline
+    assert deadline is not None and clock() == deadline
+
+    async def b_resolves() -> None:
+        await b.deadline_reached(game_id, if_due=True)
+
+    raced_store.meanwhile = b_resolves
+    await a.deadline_reached(game_id, if_due=True)
+    assert raced_store.meanwhile is None  # the race ran
+    assert [r.turn for r in await stores[1].resolutions(game_id)] == [1]
+    measures = [
+        (e.turn, e.payload)
+        for e in await stores[1].log_entries(game_id)
+        if e.payload.get("do") == "downtime"
+    ]
+    assert measures and {turn for turn, _ in measures} == {1}
+    assert measures[-1][1] == {"do": "downtime", "lost": 180, "length": 600}
+    rows = await each_once(stores[1], game_id)
+    assert rows[("results", "public", 1)] == 1 and rows[("downtime", "public", 1)] == 1
+    for service in (a, b):
+        game = live(service)
+        assert (game.engine.turn, game.engine.phase.value) == (2, "open")
+        assert game.record.deadline is not None and game.record.deadline > clock()
+        assert len(game.engine.state.living()) == 4  # excused: nobody left for silence
+    same_game(a, b)
+    assert live(a).record == await stores[1].require_game(game_id)
