@@ -31,7 +31,7 @@ ENV MAFIA_DB=/data/mafia.db \
     MAFIA_LOG_DIR=- \
     MAFIA_METRICS_HOST=0.0.0.0
 
-# Healthy while the bot beats in its store (every 30 s while Discord answers it).
+# Healthy while the bot beats in its store (main.py health: by the pace of its games, R59).
 HEALTHCHECK --interval=30s --timeout=15s --start-period=90s --retries=3 \
     CMD ["python", "main.py", "health"]
 

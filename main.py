@@ -274,7 +274,7 @@ def _store_setting(args: argparse.Namespace, command: str) -> tuple[str, tuple[s
 def _cmd_health(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
-    from db.health import health_main
+    from core.health import health_main
 
     found = _store_setting(args, "health")
     if found is None:
@@ -474,7 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=_max_age,
         default=90,
         metavar="SECONDS",
-        help="the newest beat may be this old (default 90: a bot beats every 30 s)",
+        help="the newest beat may be this old (default 90), or one and a half of the bot's "
+        "pace if longer (it beats every minute with ten-minute turns, every ten minutes "
+        "with forum days)",
     )
     p_health.set_defaults(func=_cmd_health)
 

@@ -39,7 +39,7 @@ from rules.announce import (
 )
 from rules.downtime import Downtime, measure
 from rules.model import Phase
-from rules.schedule import next_deadline
+from rules.schedule import Schedule, next_deadline
 from rules.snapshot import state_to_dict
 
 log = logging.getLogger(__name__)
@@ -63,10 +63,13 @@ _FORUM_TURN_SECONDS = 24 * 3600.0
 def beat_period(games: Iterable[LiveGame]) -> float:
     """R59: the heartbeat's pace, in seconds, for the running games ``games`` (see
     :data:`HEARTBEAT_SECONDS`)."""
-    turns = [
-        g.schedule.turn_minutes * 60.0 if g.schedule.kind == "fast" else _FORUM_TURN_SECONDS
-        for g in games
-    ]
+    return pace_of(g.schedule for g in games)
+
+
+def pace_of(schedules: Iterable[Schedule]) -> float:
+    """The heartbeat's pace, in seconds, for running games of these schedules: what a bot
+    serving them beats at (``main.py health`` judges a beat's age by it too)."""
+    turns = [s.turn_minutes * 60.0 if s.kind == "fast" else _FORUM_TURN_SECONDS for s in schedules]
     if not turns:
         return MAX_BEAT_SECONDS
     return min(MAX_BEAT_SECONDS, max(HEARTBEAT_SECONDS, min(turns) / BEATS_PER_TURN))

@@ -16,9 +16,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from core.health import health_main, judge, probe
 from db.backup import COPY_NAME, backup, backup_main, copy_name, pg_dump_command, prune
 from db.errors import BackupError
-from db.health import health_main, judge, probe
 from db.interface import GameStore
 from db.models import OutboxItem
 from db.store import open_store
@@ -51,6 +51,10 @@ def test_the_verdict_on_the_newest_beat() -> None:
     stale = judge(T - dt.timedelta(minutes=5), T, 90)
     assert not stale.ok and stale.line == "unhealthy: the last beat was 5 min ago (over 90 s)"
     assert not judge(T + dt.timedelta(minutes=5), T, 90).ok  # the clocks disagree
+    # A bot serving forum days beats every ten minutes: fresh until one and a half of that.
+    assert judge(T - dt.timedelta(minutes=14), T, 90, pace=600).ok
+    late = judge(T - dt.timedelta(minutes=16), T, 90, pace=600)
+    assert not late.ok and late.line == "unhealthy: the last beat was 16 min ago (over 15 min)"
 
 
 async def test_R59_health_reads_the_heartbeat_of_the_store(
@@ -83,8 +87,11 @@ def test_health_exits_0_or_1_with_one_line(
     size = path.stat().st_size
     assert health_main(path, 90, now=T + dt.timedelta(seconds=10)) == 0
     assert capsys.readouterr().out == "healthy: the last beat was 10 s ago\n"
-    assert health_main(path, 60, now=T + dt.timedelta(seconds=61)) == 1
-    assert capsys.readouterr().out.startswith("unhealthy: the last beat was 61 s ago")
+    # No game runs: the bot beats every ten minutes, so a beat is stale after fifteen.
+    assert health_main(path, 60, now=T + dt.timedelta(seconds=600)) == 0
+    assert capsys.readouterr().out == "healthy: the last beat was 10 min ago\n"
+    assert health_main(path, 60, now=T + dt.timedelta(seconds=901)) == 1
+    assert capsys.readouterr().out.startswith("unhealthy: the last beat was 15 min ago")
     assert path.stat().st_size == size  # read-only: nothing written
     missing = tmp_path / "none.db"
     assert health_main(missing, 90, now=T) == 1
