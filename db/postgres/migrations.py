@@ -1,5 +1,5 @@
 """The PostgreSQL runner of the numbered schema migrations: the SAME versions as SQLite's
-(:mod:`db.migrations`), read from the one list :data:`db.schema.VERSIONS` where each version
+(:mod:`db.sqlite.migrations`), read from the one list :data:`db.schema.VERSIONS` where each version
 holds both engines' DDL side by side; tracked in the ``schema_version`` table (created by
 migration 1). The types each engine uses are described in :mod:`db.schema`.
 

@@ -30,7 +30,7 @@ from typing import Any, Self, TypeVar, cast
 
 import aiosqlite
 
-from db import migrations
+import db.sqlite.migrations as migrations
 from db.dialect import SQLITE
 from db.errors import (
     DatabaseUnusable,
@@ -140,7 +140,7 @@ class SQLiteBase(Engine):
         self._writes_since_checkpoint = 0
         self._checkpointing = False
         #: Whether opening ran SQLite's integrity check: only after a run that did not close
-        #: cleanly (``db.migrations.closed_cleanly``); never for a read-only store.
+        #: cleanly (``db.sqlite.migrations.closed_cleanly``); never for a read-only store.
         self.integrity_checked = False
         self._writable = False
         #: The servers' tables, read once (db/tablecache.py): every write to
@@ -193,7 +193,7 @@ class SQLiteBase(Engine):
     async def close(self) -> None:
         """Wait for writes in flight, then close the connection. Idempotent. A clean close
         (the last connection to the file) leaves the marker that spares the next start its
-        integrity check (:func:`db.migrations.mark_closed_cleanly`)."""
+        integrity check (:func:`db.sqlite.migrations.mark_closed_cleanly`)."""
         if self._closed:
             return
         while self._inflight:  # a write finishing may start a checkpoint: wait for it too

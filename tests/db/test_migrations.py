@@ -10,10 +10,10 @@ from pathlib import Path
 import attrs
 import pytest
 
-from db import migrations
 from db.errors import DatabaseUnusable, NotFound, OpenGameExists, StoreError, TableNameTaken
-from db.migrations import APPLICATION_ID, LATEST_VERSION, expected_tables, migrate
 from db.models import PlayerSpec, TableSettings
+from db.sqlite import migrations
+from db.sqlite.migrations import APPLICATION_ID, LATEST_VERSION, expected_tables, migrate
 from db.store import SQLiteStore
 
 
