@@ -25,7 +25,6 @@ import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Self, TypeVar, cast
 
 import aiosqlite
@@ -204,17 +203,6 @@ class SQLiteBase(Engine):
         if self._writable:
             await asyncio.to_thread(migrations.mark_closed_cleanly, self.path)
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     # --- the engine of db/ops: every body in one hop -----------------------------------------
 
     async def _engine_read(self, body: Body[T]) -> T:
@@ -237,10 +225,6 @@ class SQLiteBase(Engine):
         return await self._write_at_once(functools.partial(_drive, body))
 
     # --- plumbing --------------------------------------------------------------------------
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise StoreError("the store is closed")
 
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """One statement's rows, ``?`` parameters (what tests ask the file directly)."""
@@ -300,13 +284,6 @@ class SQLiteBase(Engine):
         self._checkpointing = False
         if not task.cancelled() and task.exception() is not None:
             log.warning("checkpoint of %s failed: %s", self.path, task.exception())
-
-    def _write_done(self, task: asyncio.Task[Any]) -> None:
-        self._inflight.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            # Retrieved here so that a write whose caller was cancelled logs nothing twice;
-            # the caller (if still waiting) gets the exception through the shield.
-            log.debug("write failed: %s", task.exception())
 
 
 def _checkpoint(path: Path) -> None:
