@@ -7,17 +7,10 @@ import datetime as dt
 import asyncpg
 import pytest
 
+from db.convert import from_db_time, to_db_time
 from db.errors import NotFound, OpenGameExists, StoreError
 from db.models import OutboxItem, PlayerSpec, TableSettings, refused
-from db.store import (
-    KEEP,
-    SQLiteStore,
-    default_db_path,
-    from_db_time,
-    is_postgres_url,
-    open_store,
-    to_db_time,
-)
+from db.store import KEEP, SQLiteStore, default_db_path, is_postgres_url, open_store
 
 from .conftest import T0, game_script, player_specs, raw_rows, running_game
 
