@@ -302,7 +302,7 @@ class RequestLog(Protocol):
         player may be told. ``section``: one of ``SECTIONS``; ``outcome``: ``accepted`` or
         ``refused:<code>``. ``fence``: what it was validated against; if the game no longer
         matches it (another process resolved the turn or logged an entry meanwhile),
-        :class:`~db.errors.StaleGame`, writing nothing."""
+        :class:`~db.errors.StaleGame`, writing nothing. ``NotFound`` if there is no such game."""
         ...
 
     async def add_host_action(
@@ -338,7 +338,8 @@ class RequestLog(Protocol):
         ghost: bool = False,
         at: dt.datetime | None = None,
     ) -> PostRecord:
-        """Keep a public post of #game (a player's or a ghost's) for the archive."""
+        """Keep a public post of #game (a player's or a ghost's) for the archive, before the
+        caller publishes it (``at``: default now). ``NotFound`` if there is no such game."""
         ...
 
     async def posts(self, game_id: int) -> list[PostRecord]:
@@ -364,8 +365,8 @@ class RequestLog(Protocol):
         restart replays only the log from ``next_turn`` on.
 
         Once only: False, writing nothing, if ``(game_id, turn)`` was resolved already, even by
-        another process. ``StoreError`` (writing nothing) if the game is not running at
-        ``turn``; ``StaleGame`` if it does not match ``fence`` (as :meth:`add_request`).
+        another process. ``NotFound`` for no such game, ``StoreError`` (writing nothing) if it
+        is not running at ``turn``, ``StaleGame`` if it does not match ``fence``.
         """
         ...
 

@@ -22,7 +22,8 @@ class Outbox(Protocol):
     """
 
     async def add_outbox(self, game_id: int, turn: int, items: Sequence[OutboxItem]) -> list[int]:
-        """Queue announcements on their own (the host's narrative, R47); their ids."""
+        """Queue announcements on their own (the host's narrative, R47), in one transaction;
+        their ids, in the order given. ``NotFound`` if there is no such game."""
         ...
 
     async def pending_outbox(self, game_id: int | None = None) -> list[OutboxRecord]:
