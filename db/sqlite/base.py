@@ -206,18 +206,18 @@ class SQLiteBase(Engine):
     # --- the engine of db/ops: every body in one hop -----------------------------------------
 
     async def _engine_read(self, body: Body[T]) -> T:
-        self._check_open()
-        async with self._lock:
-            try:
-                return await _on_thread(self._db, functools.partial(_drive, body))
-            except sqlite3.DatabaseError as e:
-                raise store_error(e) from e
+        return await self._read_at_once(functools.partial(_drive, body))
 
     async def _engine_snapshot(self, body: Body[T]) -> T:
+        return await self._read_at_once(functools.partial(_snapshot_of, body))
+
+    async def _read_at_once(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``read`` (a plain function of the ``sqlite3`` connection) in ONE call on the
+        connection's thread, under the store's lock."""
         self._check_open()
         async with self._lock:
             try:
-                return await _on_thread(self._db, functools.partial(_snapshot_of, body))
+                return await _on_thread(self._db, read)
             except sqlite3.DatabaseError as e:
                 raise store_error(e) from e
 
