@@ -19,7 +19,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from db import migrations
+from db.sqlite import migrations
 from db.store import SQLiteStore
 
 PLAYERS = [

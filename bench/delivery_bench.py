@@ -58,8 +58,8 @@ from aiohttp import web
 from bench import pg
 from bot.clock import GameClock
 from bot.delivery import WORKERS, Delivery, global_rate_trace
+from bot.embeds import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, Post
 from bot.mafia_room import room_name
-from bot.posts import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, Post
 from bot.render import render_console, render_posts
 from bot.webhooks import MESSAGE_LIMIT, split_message
 from core.service import GameService

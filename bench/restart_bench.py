@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from db import migrations
+from db.sqlite import migrations
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = dt.datetime(2025, 3, 1, 10, 0, tzinfo=dt.UTC)

@@ -72,9 +72,9 @@ from bench import pg
 from bench.e2e_bench import Game, ReplyClock, add_noop_commands, percentile
 from bot.client import MafiaBot
 from bot.serverlife import DEBOUNCE_SECONDS
-from db import migrations
 from db.models import Fence
 from db.postgres import PostgresStore
+from db.sqlite import migrations
 from db.transfer import migrate_store
 from main import create_bot
 

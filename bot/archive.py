@@ -27,8 +27,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import attrs
 import jinja2
 
+from bot.embeds import Post as DiscordPost
 from bot.endgame import summary_lines, winner_line
-from bot.posts import Post as DiscordPost
 from bot.render import (
     render,
     render_host_account,

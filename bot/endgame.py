@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.posts import LONER, MAFIA, NEUTRAL, NOTICE, TOWN, Post, add_list_field, clip, pack
+from bot.embeds import LONER, MAFIA, NEUTRAL, NOTICE, TOWN, Post, add_list_field, clip, pack
 from core.cast_text import cast_of_end, cast_values, present
 from core.i18n import Lang, t
 from rules.announce import roster_in_public_order

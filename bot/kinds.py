@@ -14,7 +14,7 @@ entry here, declared where the kind lives, never a branch in the generic code:
 - ``before`` / ``after``: side effects around the send (the mafia's room: a member let in
   before his welcome, let out after his farewell, locked after the end, ``bot/mafia_room.py``);
 - ``deliver``: a delivery of its own instead of the bot's message (a player's post through the
-  webhook, ``bot/delivery/posts.py``);
+  webhook, ``bot/delivery/player_posts.py``);
 - ``joins``: its messages may share a message with those of the rows committed with it in its
   destination, where Discord's limits allow (the turn's results and the next turn's opening,
   ``bot/render.py``; ``bot/delivery/sender.py`` ``coalesce``).
@@ -97,7 +97,7 @@ KIND_MODULES: Final[tuple[str, ...]] = (
     "bot.mafia_room",
     "bot.ghost_room",
     "bot.render",
-    "bot.delivery.posts",
+    "bot.delivery.player_posts",
 )
 
 

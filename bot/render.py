@@ -13,9 +13,9 @@ from typing import Any, Final
 import attrs
 import discord
 
+from bot.embeds import NOTICE, TOWN, Post, add_list_field, pack, post_text
 from bot.endgame import game_over_embeds, game_over_text
 from bot.kinds import Sending, register
-from bot.posts import NOTICE, TOWN, Post, add_list_field, pack, post_text
 from bot.webhooks import split_message
 from core.cast_text import cast_values, role_description, win_line
 from core.i18n import Lang, t
@@ -825,12 +825,6 @@ HOST_NOTICES: dict[str, TextRenderer] = {
 }
 
 
-def render_host_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> str | None:
-    """A notice of :data:`HOST_NOTICES`; None for any other kind."""
-    text = HOST_NOTICES.get(kind)
-    return text(lang, payload) if text is not None else None
-
-
 #: A list of names in a private preview stays under this many characters (99 players' long
 #: nicknames would pass Discord's 2000-character message limit).
 LIST_BUDGET = 700
@@ -1124,7 +1118,7 @@ def render_server_notice(lang: Lang, kind: str, payload: Mapping[str, Any]) -> s
 
 def render_log_page(lang: Lang, lines: Sequence[str], page: int, pages: int) -> discord.Embed:
     """One page of ``/mafia log`` (newest first)."""
-    from bot.posts import NOTICE, field_values
+    from bot.embeds import NOTICE, field_values
 
     embed = discord.Embed(title=t(lang, "console.log.title", page=page, pages=pages), colour=NOTICE)
     text = "\n".join(lines) if lines else t(lang, "console.log.empty")

@@ -25,12 +25,6 @@ log = logging.getLogger(__name__)
 CLIENT_LANGUAGES: Final[dict[str, Lang]] = {"ru": "ru", "en-US": "en", "en-GB": "en"}
 
 
-async def guild_language(store: GameStore, guild: discord.Guild) -> Lang:
-    """The server's language as a whole (its first table's, else its Community locale); a
-    text about one table uses ``bot/tables.table_language``."""
-    return await server_language(store, guild)
-
-
 async def interaction_language(store: GameStore, interaction: discord.Interaction[Any]) -> Lang:
     """The language of the table the interaction was used at (outside any table of a server
     with several, the server's; outside any server, English)."""

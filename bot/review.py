@@ -19,9 +19,9 @@ from typing import Any, Final
 import discord
 
 from bot.context import game_context
+from bot.embeds import Post, clip
 from bot.hosts import ensure_host
 from bot.kinds import Sending, register
-from bot.posts import Post, clip, post_text
 from bot.render import EMBED_KINDS, render, timestamp
 from bot.replies import reader_language, send_private
 from bot.webhooks import MESSAGE_LIMIT, split_message
@@ -69,10 +69,6 @@ def draft_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
 
 EMBED_KINDS.setdefault(STORY_KIND, story_posts)
 EMBED_KINDS.setdefault(DRAFT_KIND, draft_posts)
-
-
-def draft_text(lang: Lang, payload: Mapping[str, Any]) -> str:
-    return "\n".join(post_text(p) for p in draft_posts(lang, payload))
 
 
 class ReviewButton(

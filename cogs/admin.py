@@ -23,10 +23,10 @@ from discord.ext import commands
 from bot.command_i18n import ltext
 from bot.confirm import add_confirm_items, confirm_view, remember, send_preview
 from bot.context import GameContext, game_context
+from bot.embeds import pack
 from bot.errors import UserError
 from bot.hosts import ensure_host
 from bot.paging import PagedView
-from bot.posts import pack
 from bot.render import (
     render_audit_line,
     render_log_page,

@@ -24,10 +24,10 @@ from discord.ext import commands
 from bot.attachments import game_files
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
+from bot.embeds import NEUTRAL, NOTICE, Post, add_list_field, field_values, pack
 from bot.endgame import WINNER_COLOURS, game_over_embeds
 from bot.errors import UserError
 from bot.paging import PagedView
-from bot.posts import NEUTRAL, NOTICE, Post, add_list_field, field_values, pack
 from bot.render import timestamp
 from bot.replies import reader_language
 from bot.tables import table_title

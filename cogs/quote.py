@@ -20,8 +20,8 @@ from discord.ext import commands
 
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
+from bot.embeds import embed_text
 from bot.errors import UserError
-from bot.posts import embed_text
 from bot.quotes import quote_block, quoted_author, reply_room
 from bot.replies import reader_language, send_private
 from bot.tables import table_key, table_language, table_of
@@ -68,7 +68,7 @@ async def read_quote(
     if quoted is None:
         raise UserError("error.quote_not_a_post")
     picture = bool(message.attachments)
-    # The text as the players read it: an announcement is an embed (bot/posts.py).
+    # The text as the players read it: an announcement is an embed (bot/embeds.py).
     text = "\n".join(p for p in (message.content, *map(embed_text, message.embeds)) if p)
     if not text.strip() and not picture:
         raise UserError("error.quote_not_a_post")

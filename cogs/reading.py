@@ -23,9 +23,9 @@ from discord.ext import commands
 
 from bot.command_i18n import ltext
 from bot.context import GameContext, game_context
+from bot.embeds import NOTICE, field_values
 from bot.errors import UserError
 from bot.paging import PagedView
-from bot.posts import NOTICE, field_values
 from bot.render import iso_quote, timestamp, votes_lines
 from bot.replies import reader_language
 from bot.tables import table_key

@@ -37,10 +37,6 @@ def opt_time(text: str | None) -> dt.datetime | None:
     return None if text is None else from_db_time(text)
 
 
-def opt_db_time(value: dt.datetime | None) -> str | None:
-    return None if value is None else to_db_time(value)
-
-
 def aware(value: dt.datetime) -> dt.datetime:
     """A timezone-aware datetime, in UTC (``ValueError`` for a naive one, before any write)."""
     if value.tzinfo is None or value.utcoffset() is None:

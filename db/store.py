@@ -13,9 +13,8 @@ from __future__ import annotations
 import os
 from typing import Final
 
-from db.convert import from_db_time, to_db_time
 from db.interface import GameStore
-from db.models import KEEP, Keep
+from db.models import KEEP
 from db.postgres import PostgresStore
 from db.scripts import build_script
 from db.sqlite import SQLiteStore
@@ -25,15 +24,12 @@ __all__ = [
     "DEFAULT_DB_PATH",
     "KEEP",
     "GameStore",
-    "Keep",
     "PostgresStore",
     "SQLiteStore",
     "build_script",
     "default_db_path",
-    "from_db_time",
     "is_postgres_url",
     "open_store",
-    "to_db_time",
 ]
 
 DEFAULT_DB_PATH: Final = "mafia.db"

@@ -16,16 +16,22 @@ driver error leaves a call as a :class:`db.errors.StoreError` (a refused constra
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any, Protocol, TypeVar
+from types import TracebackType
+from typing import Any, Protocol, Self, TypeVar
 
 from db.convert import machine_clock
 from db.dialect import Dialect
+from db.errors import StoreError
 from db.tablecache import TableCache
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 
 class Row(Protocol):
@@ -117,6 +123,35 @@ class Engine:
     #: Told how long each store operation took, by its name (``bot/metrics.py``: the
     #: operations' latency); None (the default): nobody listens, nothing is timed.
     observer: Callable[[str, float], None] | None = None
+    _closed: bool
+    #: The writes (and SQLite's checkpoints) running in tasks of their own: :meth:`close`
+    #: waits for them.
+    _inflight: set[asyncio.Task[Any]]
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError("the store is closed")
+
+    def _write_done(self, task: asyncio.Task[Any]) -> None:
+        self._inflight.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            # Retrieved here so that a write whose caller was cancelled logs nothing twice;
+            # the caller (if still waiting) gets the exception through the shield.
+            log.debug("write failed: %s", task.exception())
 
     async def _run_read(self, body: Body[T]) -> T:
         """Run ``body`` (reads only) after every write asked for before it. Several statements

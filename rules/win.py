@@ -36,16 +36,6 @@ def loner_winners() -> tuple[str, ...]:
     return tuple(out)
 
 
-def winner_faction(winner: str | None) -> Faction | None:
-    """The faction a winner's name stands for (a loner's name: the loners); None for a draw
-    or no winner."""
-    if winner in ("town", "mafia"):
-        return Faction(winner)
-    if winner in loner_winners():
-        return Faction.LONER
-    return None
-
-
 def win_reason(state: GameState, winner: str | None) -> str:
     """Why the game ended (R15 and its Decision), for the end-of-game announcement: the town
     when no mafia and no loner are left, the mafia at parity, a loner with at most one other

@@ -16,7 +16,7 @@ import discord
 
 from bot.archive import archive_html, archive_markdown
 from bot.attachments import archive_bytes, member_names, picture_name
-from bot.posts import embed_text
+from bot.embeds import embed_text
 from cogs.history import leaderboard_embed, member_embeds
 from core.history import load_finished
 from core.i18n import Lang

@@ -20,7 +20,7 @@ Three parts, and a table:
 - ``bot/kinds.py``: what a kind adds (a view, files, hooks before and after the send, a
   delivery of its own), registered by the kind's own module (the pistol's menu in
   ``bot/pistol.py``, the mafia room's members in ``bot/mafia_room.py``, a player's post in
-  :mod:`bot.delivery.posts`); the texts are ``bot/render.py``'s tables, by kind.
+  :mod:`bot.delivery.player_posts`); the texts are ``bot/render.py``'s tables, by kind.
 """
 
 from __future__ import annotations

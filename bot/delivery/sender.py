@@ -29,8 +29,8 @@ import aiohttp
 import discord
 from aiolimiter import AsyncLimiter
 
+from bot.embeds import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, Post, embed_size, post_text
 from bot.pictures import with_files
-from bot.posts import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, Post, embed_size, post_text
 from bot.webhooks import MESSAGE_LIMIT, GameWebhooks
 
 log = logging.getLogger(__name__)

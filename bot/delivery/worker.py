@@ -29,10 +29,11 @@ nothing to them (``bot/kinds.py`` ``KindEntry.coalesces``) go out as one group: 
 share messages where Discord's limits allow (``sender.coalesce``), and the group is marked
 sent in one write.
 
-A player's post counts (R52) and is archived only once it was shown (``bot/delivery/posts.py``):
-the author's command waits for it (:meth:`Delivery.publish_post`) and is told the truth: shown,
-refused (the bot cannot post under nicknames in #game: the hosts are told), or not shown yet
-(Discord fails: it stays queued and goes out with the retries, once).
+A player's post counts (R52) and is archived only once it was shown
+(``bot/delivery/player_posts.py``): the author's command waits for it
+(:meth:`Delivery.publish_post`) and is told the truth: shown, refused (the bot cannot post under
+nicknames in #game: the hosts are told), or not shown yet (Discord fails: it stays queued and
+goes out with the retries, once).
 
 Several processes may deliver one outbox: each claims the rows it sends
 (``GameStore.claim_outbox``) under a lease named by its own owner id (:func:`process_owner`),
@@ -75,9 +76,9 @@ from bot.delivery.router import (
     is_private,
 )
 from bot.delivery.sender import TRANSIENT, LeaseLost, Sender, coalesce
+from bot.embeds import Post
 from bot.kinds import KindEntry, Sending
 from bot.mafia_room import MafiaRooms
-from bot.posts import Post
 from bot.render import render_console, render_posts, render_private
 from bot.tables import table_language
 from bot.webhooks import GameWebhooks, split_message

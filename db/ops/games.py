@@ -246,14 +246,6 @@ class GamesOps(Engine):
         columns = {"deadline": self.dialect.opt_time(deadline)}
         return await self._update_game(game_id, columns, outbox_items)
 
-    async def set_phase(
-        self, game_id: int, phase: str, deadline: dt.datetime | Keep | None = KEEP
-    ) -> GameRecord:
-        columns: dict[str, Any] = {"phase": phase}
-        if not isinstance(deadline, Keep):
-            columns["deadline"] = self.dialect.opt_time(deadline)
-        return await self._update_game(game_id, columns)
-
     async def pause_game(
         self,
         game_id: int,

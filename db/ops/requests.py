@@ -1,4 +1,4 @@
-"""The request log (requests, host commands, shots), post counts, and the once-only stages of
+"""The request log (requests, host commands, shots) and the once-only stages of
 a turn: its resolution and its pistol window (R18).
 
 Exactly once across processes: an append to a game's log first serialises on the game
@@ -233,17 +233,6 @@ class RequestLogOps(Engine):
         rows = await self._fetch(sql + " ORDER BY seq", *params)
         return [_entry(r) for r in rows]
 
-    async def post_counts(self, game_id: int, turn: int) -> dict[str, int]:
-        # verb and by_nick are generated columns, indexed by log_entries_by_verb (migration 2).
-        rows = await self._fetch(
-            "SELECT by_nick, COUNT(*) AS n FROM log_entries "
-            "WHERE game_id = $1 AND turn = $2 AND verb = 'post' AND outcome = 'accepted' "
-            "GROUP BY by_nick",
-            game_id,
-            turn,
-        )
-        return {str(r["by_nick"]): int(r["n"]) for r in rows}
-
     # --- public posts (the archive) ---------------------------------------------------------
 
     async def add_post(
@@ -335,12 +324,6 @@ class RequestLogOps(Engine):
             return True
 
         return await self._run_write(body)
-
-    async def resolution_exists(self, game_id: int, turn: int) -> bool:
-        row = await self._fetchrow(
-            "SELECT 1 FROM resolutions WHERE game_id = $1 AND turn = $2", game_id, turn
-        )
-        return row is not None
 
     async def resolutions(self, game_id: int) -> list[ResolutionRecord]:
         rows = await self._fetch(

@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterable, Sequence
-from types import TracebackType
 from typing import Any, Self, TypeAlias, TypeVar, cast
 from urllib.parse import urlsplit
 
@@ -221,17 +220,6 @@ class PostgresBase(Engine):
             except DRIVER_ERRORS:
                 await _terminate(self._pool)
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     # --- the engine of db/ops ----------------------------------------------------------------
 
     async def _engine_read(self, body: Body[T]) -> T:
@@ -266,23 +254,12 @@ class PostgresBase(Engine):
 
     # --- plumbing --------------------------------------------------------------------------
 
-    def _check_open(self) -> None:
-        if self._closed:
-            raise StoreError("the store is closed")
-
     async def _after_writes(self) -> None:
         """Wait for the writes asked for before this read (one order: a read sees every
         write called before it, even one whose caller was cancelled and no longer waits)."""
         self._check_open()
         if self._inflight:
             await asyncio.wait(set(self._inflight))
-
-    def _write_done(self, task: asyncio.Task[Any]) -> None:
-        self._inflight.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            # Retrieved here so that a write whose caller was cancelled logs nothing twice;
-            # the caller (if still waiting) gets the exception through the shield.
-            log.debug("write failed: %s", task.exception())
 
     async def _transaction(self, body: Body[T]) -> T:
         async with self._lock:

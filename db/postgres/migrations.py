@@ -1,5 +1,5 @@
 """The PostgreSQL runner of the numbered schema migrations: the SAME versions as SQLite's
-(:mod:`db.migrations`), read from the one list :data:`db.schema.VERSIONS` where each version
+(:mod:`db.sqlite.migrations`), read from the one list :data:`db.schema.VERSIONS` where each version
 holds both engines' DDL side by side; tracked in the ``schema_version`` table (created by
 migration 1). The types each engine uses are described in :mod:`db.schema`.
 
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Final
 
 from db.errors import DatabaseUnusable
 from db.schema import VERSIONS
+from db.schema.migration import check_tables
 
 if TYPE_CHECKING:
     from db.postgres.base import Conn
@@ -79,17 +80,7 @@ async def inspect_schema(conn: Conn, where: str) -> int:
             f"{where}: schema version {version} is newer than this bot knows "
             f"({LATEST_VERSION}); upgrade the bot or restore a dump"
         )
-    expected = expected_tables(version)
-    unknown = sorted(tables - expected)
-    if unknown:
-        raise DatabaseUnusable(
-            f"{where}: not a forum-mafia database (unknown tables: {', '.join(unknown[:5])})"
-        )
-    missing = sorted(expected - tables)
-    if missing:
-        raise DatabaseUnusable(
-            f"{where}: the database is damaged (missing tables: {', '.join(missing[:5])})"
-        )
+    check_tables(where, tables, expected_tables(version))
     return version
 
 

@@ -1,7 +1,7 @@
 """The schema of the store: every numbered migration, ONE module per version with both
 engines' DDL side by side (``vNN_<what>.py``: its :class:`Migration`, with ``SQLITE`` and
 ``POSTGRES``), and :data:`VERSIONS`, the one ordered list both runners read:
-:mod:`db.migrations` (SQLite: the file's backup, integrity check, clean-close marker,
+:mod:`db.sqlite.migrations` (SQLite: the file's backup, integrity check, clean-close marker,
 ``PRAGMA user_version``) and :mod:`db.postgres.migrations` (PostgreSQL: the advisory lock,
 the ``schema_version`` row).
 

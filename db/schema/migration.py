@@ -1,8 +1,13 @@
-"""One version of the schema, as both engines build it."""
+"""One version of the schema, as both engines build it, and the check both runners make of a
+database's tables."""
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 import attrs
+
+from db.errors import DatabaseUnusable
 
 
 @attrs.frozen
@@ -16,3 +21,19 @@ class Migration:
     sqlite: str
     #: The PostgreSQL statements (run as one script in the runner's transaction).
     postgres: str
+
+
+def check_tables(where: object, tables: Set[str], expected: Set[str]) -> None:
+    """Raise :class:`~db.errors.DatabaseUnusable` unless a database (named ``where``) holds
+    exactly the ``expected`` tables of its version: one more is another program's, one less a
+    damaged database."""
+    unknown = sorted(tables - expected)
+    if unknown:
+        raise DatabaseUnusable(
+            f"{where}: not a forum-mafia database (unknown tables: {', '.join(unknown[:5])})"
+        )
+    missing = sorted(expected - tables)
+    if missing:
+        raise DatabaseUnusable(
+            f"{where}: the database is damaged (missing tables: {', '.join(missing[:5])})"
+        )

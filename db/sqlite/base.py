@@ -25,12 +25,11 @@ import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Self, TypeVar, cast
 
 import aiosqlite
 
-from db import migrations
+import db.sqlite.migrations as migrations
 from db.dialect import SQLITE
 from db.errors import (
     DatabaseUnusable,
@@ -140,7 +139,7 @@ class SQLiteBase(Engine):
         self._writes_since_checkpoint = 0
         self._checkpointing = False
         #: Whether opening ran SQLite's integrity check: only after a run that did not close
-        #: cleanly (``db.migrations.closed_cleanly``); never for a read-only store.
+        #: cleanly (``db.sqlite.migrations.closed_cleanly``); never for a read-only store.
         self.integrity_checked = False
         self._writable = False
         #: The servers' tables, read once (db/tablecache.py): every write to
@@ -193,7 +192,7 @@ class SQLiteBase(Engine):
     async def close(self) -> None:
         """Wait for writes in flight, then close the connection. Idempotent. A clean close
         (the last connection to the file) leaves the marker that spares the next start its
-        integrity check (:func:`db.migrations.mark_closed_cleanly`)."""
+        integrity check (:func:`db.sqlite.migrations.mark_closed_cleanly`)."""
         if self._closed:
             return
         while self._inflight:  # a write finishing may start a checkpoint: wait for it too
@@ -204,32 +203,21 @@ class SQLiteBase(Engine):
         if self._writable:
             await asyncio.to_thread(migrations.mark_closed_cleanly, self.path)
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
     # --- the engine of db/ops: every body in one hop -----------------------------------------
 
     async def _engine_read(self, body: Body[T]) -> T:
-        self._check_open()
-        async with self._lock:
-            try:
-                return await _on_thread(self._db, functools.partial(_drive, body))
-            except sqlite3.DatabaseError as e:
-                raise store_error(e) from e
+        return await self._read_at_once(functools.partial(_drive, body))
 
     async def _engine_snapshot(self, body: Body[T]) -> T:
+        return await self._read_at_once(functools.partial(_snapshot_of, body))
+
+    async def _read_at_once(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``read`` (a plain function of the ``sqlite3`` connection) in ONE call on the
+        connection's thread, under the store's lock."""
         self._check_open()
         async with self._lock:
             try:
-                return await _on_thread(self._db, functools.partial(_snapshot_of, body))
+                return await _on_thread(self._db, read)
             except sqlite3.DatabaseError as e:
                 raise store_error(e) from e
 
@@ -237,10 +225,6 @@ class SQLiteBase(Engine):
         return await self._write_at_once(functools.partial(_drive, body))
 
     # --- plumbing --------------------------------------------------------------------------
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise StoreError("the store is closed")
 
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """One statement's rows, ``?`` parameters (what tests ask the file directly)."""
@@ -300,13 +284,6 @@ class SQLiteBase(Engine):
         self._checkpointing = False
         if not task.cancelled() and task.exception() is not None:
             log.warning("checkpoint of %s failed: %s", self.path, task.exception())
-
-    def _write_done(self, task: asyncio.Task[Any]) -> None:
-        self._inflight.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            # Retrieved here so that a write whose caller was cancelled logs nothing twice;
-            # the caller (if still waiting) gets the exception through the shield.
-            log.debug("write failed: %s", task.exception())
 
 
 def _checkpoint(path: Path) -> None:

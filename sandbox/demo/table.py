@@ -15,7 +15,7 @@ from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberAc
 from simcord.results import to_discord_message
 
 from bot.client import MafiaBot
-from bot.posts import embed_text
+from bot.embeds import embed_text
 from bot.render import render_posts
 from bot.signup import JOIN_ID, WISH_ID
 from core.i18n import Lang, t

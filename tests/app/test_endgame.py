@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.endgame import game_over_embeds, game_over_text
-from bot.posts import (
+from bot.embeds import (
     EMBED_TOTAL_LIMIT,
     EMBEDS_PER_MESSAGE,
     FIELD_VALUE_LIMIT,
@@ -18,6 +17,7 @@ from bot.posts import (
     TOWN,
     post_text,
 )
+from bot.endgame import game_over_embeds, game_over_text
 from bot.render import render
 from core.i18n import Lang, t
 

@@ -165,10 +165,8 @@ STORE_READS = frozenset(
         "player_by_user",
         "player_by_nick",
         "log_entries",
-        "post_counts",
         "posts",
         "game_head",
-        "resolution_exists",
         "resolutions",
         "pistol_window",
         "pending_outbox",
@@ -200,11 +198,12 @@ STORE_LIFECYCLE = frozenset({"close", "__aenter__", "__aexit__"})
 
 
 def store_methods() -> set[str]:
-    """Every method of the store's protocols in ``db/interface.py``."""
-    tree = ast.parse((ROOT / "db" / "interface.py").read_text(encoding="utf-8"))
+    """Every method of the store's protocols in ``db/interface.py`` (and the delivery's,
+    ``db/interface_delivery.py``, and the table's, ``db/interface_table.py``)."""
     return {
         node.name
-        for cls in tree.body
+        for name in ("interface.py", "interface_delivery.py", "interface_table.py")
+        for cls in ast.parse((ROOT / "db" / name).read_text(encoding="utf-8")).body
         if isinstance(cls, ast.ClassDef)
         for node in cls.body
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)

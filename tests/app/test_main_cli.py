@@ -277,7 +277,7 @@ def test_export_opens_the_database_read_only_and_changes_nothing(game_db: Path) 
 def test_export_refuses_what_is_not_a_current_database_and_changes_nothing(
     tmp_path: Path, kind: str
 ) -> None:
-    from db import migrations
+    from db.sqlite import migrations
 
     path = tmp_path / "x.db"
     if kind == "empty":

@@ -75,8 +75,8 @@ ALLOWED: dict[tuple[str, str], str] = {
         "PostgreSQL's outbox leases: process coordination on the server's clock, so that "
         "deliverers on several hosts agree; no game time"
     ),
-    ("db/migrations.py", "backup_path"): "a backup file's name, before any store is open",
-    ("db/migrations.py", "_switch_to_wal"): "a busy timeout while a file is migrated",
+    ("db/sqlite/migrations.py", "backup_path"): "a backup file's name, before any store is open",
+    ("db/sqlite/migrations.py", "_switch_to_wal"): "a busy timeout while a file is migrated",
     ("bot/tree.py", "interaction_check"): "a command's latency for the metrics: a duration",
     ("bot/tree.py", "command_outcome"): "a command's latency for the metrics: a duration",
     ("db/tx.py", "_observed"): "a store operation's latency for the metrics: a duration",

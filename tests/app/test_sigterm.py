@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from db.migrations import closed_cleanly
+from db.sqlite.migrations import closed_cleanly
 
 ROOT = Path(__file__).resolve().parents[2]
 #: How long the child may take on the busiest machine, start-up included.

@@ -63,7 +63,6 @@ WRITES = frozenset(
         "update_lobby",
         "start_game",
         "set_deadline",
-        "set_phase",
         "pause_game",
         "resume_game",
         "finish_game",
@@ -132,7 +131,7 @@ class KillingStore:
                 _arm_kill(self.delay)
             if name == "record_resolution":
                 game_id, turn = args[0], args[1]
-                if await self.real.resolution_exists(game_id, turn):
+                if any(r.turn == turn for r in await self.real.resolutions(game_id)):
                     print(f"RESOLVED TWICE: game {game_id} turn {turn}", file=sys.stderr)
                     os._exit(RESOLVED_TWICE)
             result = await attr(*args, **kwargs)

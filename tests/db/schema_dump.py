@@ -100,7 +100,7 @@ async def postgres_schema(conn: Any) -> Schema:
 
 def sqlite_at(version: int) -> Schema:
     """The schema of a new SQLite file migrated to ``version`` by this build."""
-    from db import migrations
+    from db.sqlite import migrations
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "mafia.db"
@@ -179,7 +179,7 @@ def _write(data: Snapshot) -> None:
 def add_missing_versions() -> list[int]:
     """Snapshot, with this build, every version the file does not hold yet (on both
     engines); return them. The versions it holds are never rewritten."""
-    from db import migrations
+    from db.sqlite import migrations
     from tests import pgserver
 
     data: Snapshot = load() if SNAPSHOT_PATH.exists() else {e: {} for e in ENGINES}

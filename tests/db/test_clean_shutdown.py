@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from db import migrations
+from db.sqlite import migrations
 from db.store import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[2]

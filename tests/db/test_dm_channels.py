@@ -11,11 +11,11 @@ from pathlib import Path
 
 import asyncpg
 
-from db import migrations
 from db.interface import GameStore
-from db.migrations import migrate
 from db.models import OutboxItem
 from db.postgres import migrations as pg_migrations
+from db.sqlite import migrations
+from db.sqlite.migrations import migrate
 from db.store import SQLiteStore, is_postgres_url, open_store
 from db.transfer import TABLES
 from tests.db.conftest import T0, raw_rows, running_game

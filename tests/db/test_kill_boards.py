@@ -10,9 +10,9 @@ from pathlib import Path
 import asyncpg
 
 from db.interface import GameStore
-from db.migrations import migrate
 from db.postgres import migrations as pg_migrations
 from db.postgres.store import PostgresStore
+from db.sqlite.migrations import migrate
 from db.store import SQLiteStore, open_store
 from db.transfer import TABLES
 from tests import pgserver

@@ -10,10 +10,10 @@ from pathlib import Path
 import attrs
 import pytest
 
-from db import migrations
 from db.errors import DatabaseUnusable, NotFound, OpenGameExists, StoreError, TableNameTaken
-from db.migrations import APPLICATION_ID, LATEST_VERSION, expected_tables, migrate
 from db.models import PlayerSpec, TableSettings
+from db.sqlite import migrations
+from db.sqlite.migrations import APPLICATION_ID, LATEST_VERSION, expected_tables, migrate
 from db.store import SQLiteStore
 
 
@@ -126,7 +126,13 @@ async def test_migrating_from_v1_keeps_data_and_backs_up_first(db_path: Path) ->
         assert game is not None and game.guild_id == 42 and game.status == "running"
         assert [p.nick for p in await store.players(1)] == ["Anna", "Bob", "Cid", "Dan"]
         # v2's generated columns work on rows written by v1.
-        assert await store.post_counts(1, 1) == {"Anna": 2, "Cid": 1}
+        conn = sqlite3.connect(db_path)
+        posts = conn.execute(
+            "SELECT by_nick, COUNT(*) FROM log_entries WHERE game_id = 1 AND turn = 1 "
+            "AND verb = 'post' AND outcome = 'accepted' GROUP BY by_nick"
+        ).fetchall()
+        conn.close()
+        assert dict(posts) == {"Anna": 2, "Cid": 1}
         # v2's tables are usable, and seq continues after the old entries.
         entry = await store.add_request(1, 1, "requests", {"by": "Dan", "do": "post"}, 8)
         assert entry.seq == 5

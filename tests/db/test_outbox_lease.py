@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from db.interface import GameStore
-from db.migrations import migrate
 from db.models import OutboxItem
+from db.sqlite.migrations import migrate
 from db.store import SQLiteStore, open_store
 from tests.db.conftest import running_game
 from tests.db.test_migrations import _make_v1_file

@@ -16,10 +16,10 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from db import migrations as sqlite_migrations
 from db.errors import DatabaseUnusable, StaleGame, StoreError
 from db.models import Fence, OutboxItem, PlayerSpec
 from db.postgres import PostgresStore, migrations
+from db.sqlite import migrations as sqlite_migrations
 from db.store import open_store
 from tests import pgserver
 

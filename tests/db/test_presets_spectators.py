@@ -10,7 +10,7 @@ import pytest
 
 from db.errors import PresetsFull
 from db.interface import GameStore
-from db.migrations import migrate
+from db.sqlite.migrations import migrate
 from db.store import SQLiteStore, open_store
 from db.transfer import TABLES
 from tests.db.conftest import running_game

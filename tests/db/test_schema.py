@@ -18,9 +18,9 @@ import asyncpg
 import pytest
 
 import db.schema
-from db import migrations
 from db.postgres import migrations as pg_migrations
 from db.schema import VERSIONS as SCHEMA_VERSIONS
+from db.sqlite import migrations
 from tests import pgserver
 from tests.db import schema_dump
 

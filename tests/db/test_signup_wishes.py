@@ -11,8 +11,8 @@ import pytest
 
 from db.errors import SignupFull
 from db.interface import GameStore
-from db.migrations import migrate
 from db.postgres import migrations as pg_migrations
+from db.sqlite.migrations import migrate
 from db.store import SQLiteStore, open_store
 from tests import pgserver
 

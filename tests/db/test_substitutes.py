@@ -14,7 +14,7 @@ import pytest
 
 from db.errors import NotFound, ReplacementRefused, StaleGame
 from db.interface import GameStore
-from db.migrations import migrate
+from db.sqlite.migrations import migrate
 from db.models import Fence, OutboxItem
 from db.store import SQLiteStore
 from db.transfer import TABLES

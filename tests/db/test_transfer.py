@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from db import migrations
 from db.errors import StoreError
 from db.models import OutboxItem
+from db.sqlite import migrations
 from db.store import SQLiteStore, open_store
 from db.transfer import TABLES, migrate_store
 from main import main as cli

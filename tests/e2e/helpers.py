@@ -19,8 +19,8 @@ import discord
 from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
 
 from bot.client import MafiaBot
+from bot.embeds import embed_text
 from bot.layout import is_member_target
-from bot.posts import embed_text
 from core.i18n import t
 from core.refusal import Refusal
 from core.service import LiveGame

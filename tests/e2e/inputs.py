@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 from simcord import ChannelHandle, Env, InteractionResult, MemberActor, OptionError, SetupError
 
-from bot.posts import embed_text
+from bot.embeds import embed_text
 from core.i18n import catalogue, t
 from core.refusal import Refusal
 from tests.e2e.helpers import (

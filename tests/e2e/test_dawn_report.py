@@ -11,7 +11,7 @@ import discord
 from simcord import Env, MemberActor
 
 from bot.delivery import signature
-from bot.posts import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, FIELD_VALUE_LIMIT, Post, post_text
+from bot.embeds import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, FIELD_VALUE_LIMIT, Post, post_text
 from bot.render import render_posts
 from core.i18n import Lang, t
 from tests.e2e.helpers import (

@@ -1,10 +1,10 @@
-"""Embeds within Discord's limits (bot/posts.py)."""
+"""Embeds within Discord's limits (bot/embeds.py)."""
 
 from __future__ import annotations
 
 import discord
 
-from bot.posts import (
+from bot.embeds import (
     EMBED_TOTAL_LIMIT,
     EMBEDS_PER_MESSAGE,
     FIELD_VALUE_LIMIT,

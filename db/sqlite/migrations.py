@@ -31,6 +31,7 @@ import attrs
 
 from db.errors import DatabaseUnusable
 from db.schema import APPLICATION_ID, VERSIONS
+from db.schema.migration import check_tables
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -155,17 +156,7 @@ def inspect(conn: sqlite3.Connection, path: Path, *, integrity: bool = True) -> 
             f"{path}: schema version {version} is newer than this bot knows "
             f"({LATEST_VERSION}); upgrade the bot or use a backup"
         )
-    expected = expected_tables(version)
-    unknown = sorted(tables - expected)
-    if unknown:
-        raise DatabaseUnusable(
-            f"{path}: not a forum-mafia database (unknown tables: {', '.join(unknown[:5])})"
-        )
-    missing = sorted(expected - tables)
-    if missing:
-        raise DatabaseUnusable(
-            f"{path}: the database is damaged (missing tables: {', '.join(missing[:5])})"
-        )
+    check_tables(path, tables, expected_tables(version))
     return version
 
 

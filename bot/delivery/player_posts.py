@@ -16,8 +16,8 @@ import discord
 from bot.avatars import usable_avatar
 from bot.delivery.router import ChannelMissing, slot_channel
 from bot.delivery.worker import MARKED, POST_NO_WEBHOOK, POST_SHOWN, _Done
+from bot.embeds import Post
 from bot.kinds import Sending, register
-from bot.posts import Post
 from bot.webhooks import split_message, webhook_username
 from core.i18n import t
 from core.quoting import quote_player_line

@@ -17,12 +17,9 @@ import discord
 from bot.webhooks import MESSAGE_LIMIT, split_message
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
-TITLE_LIMIT: Final[int] = 256
-DESCRIPTION_LIMIT: Final[int] = 4096
 FIELDS_LIMIT: Final[int] = 25
 FIELD_NAME_LIMIT: Final[int] = 256
 FIELD_VALUE_LIMIT: Final[int] = 1024
-FOOTER_LIMIT: Final[int] = 2048
 EMBED_TOTAL_LIMIT: Final[int] = 6000  # all the text of all the embeds of one message
 EMBEDS_PER_MESSAGE: Final[int] = 10
 
