@@ -363,15 +363,12 @@ async def test_R56_a_game_paused_then_resolved_runs_again_once_its_results_are_o
 
 
 async def test_R59_an_outage_while_the_host_reviews_is_charged_to_no_turn(
-    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+    simcord_env: Env,
 ) -> None:
     """The bot is down for three minutes while turn 1's results wait for the host. The next
     turn opens at their publication, and R59 measures it from then: the outage excuses
     nobody there, so a player silent all turn 2 leaves for inactivity (R52)."""
-    env = simcord_env
-    # The store stamps a resolution with its own clock: here SimCord's, as in a deployment
-    # both are the real time (the turn's opening is measured from those stamps).
-    monkeypatch.setattr("db.ops.requests.utcnow", env.now)
+    env = simcord_env  # the store stamps by the service's clock: SimCord's (one clock)
     world = make_world(env)
     players = add_players(world, ("ann", "ben", "cat", "dan"))
     await start_game(world, ROLES, players, review=20)
