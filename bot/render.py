@@ -21,6 +21,7 @@ from core.cast_text import cast_values, role_description, win_line
 from core.i18n import Lang, t
 from core.live import LiveGame
 from core.quoting import quote_player_line, quote_player_text
+from core.zones import said_time
 from rules.downtime import Downtime
 from rules.knowledge import PublicRoster, RoleCard, role_card
 from rules.model import Phase, Request
@@ -100,8 +101,9 @@ def card_times(lang: Lang, schedule: Schedule | None) -> str:
         lang,
         "card.times_forum",
         hunt=schedule.hunt_open.strftime("%H:%M"),
-        deadline=schedule.deadline.strftime("%H:%M"),
-        zone=schedule.tz,
+        # "21:00 по Москве": the deadline as players say it (core/zones.py)
+        deadline=said_time(lang, schedule.deadline, schedule.tz),
+        clock=schedule.deadline.strftime("%H:%M"),
         days=schedule.turn_days,
     )
     return _with_days_off(lang, schedule, text)
@@ -125,8 +127,9 @@ def schedule_hours(lang: Lang, schedule: Schedule) -> str | None:
         lang,
         "hours.forum",
         hunt=schedule.hunt_open.strftime("%H:%M"),
-        deadline=schedule.deadline.strftime("%H:%M"),
-        zone=schedule.tz,
+        # "21:00 по Москве": the deadline as players say it (core/zones.py)
+        deadline=said_time(lang, schedule.deadline, schedule.tz),
+        clock=schedule.deadline.strftime("%H:%M"),
         days=schedule.turn_days,
     )
     return _with_days_off(lang, schedule, text)

@@ -54,7 +54,7 @@ async def read_quote(
     refusal unless it is part of this game's public record in #game (see the module)."""
     guild = guild_of(interaction)
     key = await table_key(ctx.store, interaction)
-    game, _nick = ctx.service.player_nick(key, interaction.user.id)
+    game, _nick = await ctx.service.playing(key, interaction.user.id)  # held end: in review
     table = await table_of(ctx.store, interaction)
     if table is None or message.channel.id != table.game_channel_id:
         raise UserError("error.quote_not_in_game")

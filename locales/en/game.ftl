@@ -231,19 +231,19 @@ card-hunt =
 card-hunt_or_ability = A hunt or your night action: one or the other each turn; sending one withdraws the other.
 card-no_hunt = You cannot hunt.
 card-times = Times (the game's time zone): requests are accepted until 21:00, hunts from 12:00, and the results are posted at 21:00. In a fast game a turn lasts a few minutes and hunts open halfway through it. /status shows the deadline.
-card-times_forum = Times (forum schedule, { $zone } time): a turn lasts { $days ->
+card-times_forum = Times (forum schedule): a turn lasts { $days ->
         [1] a day
        *[other] { $days } days
     }; requests until { $deadline }, hunts from { $hunt }{ $days ->
         [1] {""}
        *[other] {" "}of the turn's last day
-    }, results at { $deadline }. /status shows the deadline.
+    }, results at { $clock }. /status shows the deadline.
 card-times_fast =
     Times (fast schedule): a turn lasts { $minutes ->
         [one] { $minutes } minute
        *[other] { $minutes } minutes
     }; hunts open halfway through, and the results come at the end of the turn. /status shows the deadline.
-hours-forum = Hours ({ $zone } time): requests until { $deadline }, hunts from { $hunt }{ $days ->
+hours-forum = Hours: requests until { $deadline }, hunts from { $hunt }{ $days ->
         [1] {""}
        *[other] {" "}of the turn's last day
     }; a turn lasts { $days ->

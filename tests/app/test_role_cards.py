@@ -17,6 +17,7 @@ from bot.render import command_name, render_role_card, with_dm_header
 from bot.webhooks import MESSAGE_LIMIT
 from core.cast_text import role_description, win_line
 from core.i18n import Lang, catalogue, t
+from core.zones import said_time
 from rules.knowledge import RoleCard, role_card
 from rules.replay import parse_script
 from rules.roles.registry import INTERNAL_ROLES, ROLES
@@ -152,14 +153,17 @@ def test_R18_R20_R27_the_cards_say_what_the_forum_role_pms_say() -> None:
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_R1_R4_R52_the_card_gives_the_games_own_times_and_activity(lang: Lang) -> None:
-    """A forum game's card gives its own hunt and deadline times and time zone; a fast game's
+    """A forum game's card gives its own hunt and deadline times, the deadline as players say
+    it ("22:15 (UTC-3)", "21:00 по Москве"); a fast game's
     its turn length; a game without the activity rules says they are off."""
     forum = make_schedule("forum", "America/Argentina/ComodRivadavia", hunt_open=time(11, 30),
                           deadline=time(22, 15))  # fmt: skip
     fast = make_schedule("fast", "UTC", turn_minutes=7)
     for card in every_card():
         text = render_role_card(lang, card, forum, activity=True)
-        assert "11:30" in text and "22:15" in text and "ComodRivadavia" in text
+        # The deadline as players say it: a zone with no city named here by its offset.
+        said = said_time(lang, time(22, 15), "America/Argentina/ComodRivadavia")
+        assert "11:30" in text and said in text and "(UTC-3)" in said
         assert "12:00" not in text and t(lang, "card.activity_off") not in text
         assert len(with_dm_header(lang, LONG * 3, 99, text, table=LONG)) <= MESSAGE_LIMIT
         text = render_role_card(lang, card, fast, activity=False)

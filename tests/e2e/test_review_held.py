@@ -194,8 +194,8 @@ async def lynch_the_mafioso(
 async def test_R55_players_of_a_game_whose_end_waits_are_told_it_is_in_review(
     simcord_env: Env,
 ) -> None:
-    """Until the end is published the game runs for its players: /say and /vote get the
-    review's refusal (ru and en), never "no game is running"; a member who did not play is
+    """Until the end is published the game runs for its players: /say, /vote and Quote get
+    the review's refusal (ru and en), never "no game is running"; a member who did not play is
     told he does not play in it."""
     env = simcord_env
     world = make_world(env)
@@ -210,6 +210,9 @@ async def test_R55_players_of_a_game_whose_end_waits_are_told_it_is_in_review(
             said = await refusal(env, vil.slash(game_ch, "say", text="GG?"))
             assert said == t(lang, "error.review_pending")
             said = await refusal(env, doc.slash(game_ch, "vote", target=vil_nick))
+            assert said == t(lang, "error.review_pending")
+            # Quote too: a post of this game is quoted only once the game is out of review.
+            said = await refusal(env, vil.context_menu(game_ch, "Quote", game_ch.history()[-1]))
             assert said == t(lang, "error.review_pending")
     said = await refusal(env, world.player.slash(game_ch, "say", text="Hi."))
     assert said == t("en", "error.not_a_player")
@@ -360,15 +363,12 @@ async def test_R56_a_game_paused_then_resolved_runs_again_once_its_results_are_o
 
 
 async def test_R59_an_outage_while_the_host_reviews_is_charged_to_no_turn(
-    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+    simcord_env: Env,
 ) -> None:
     """The bot is down for three minutes while turn 1's results wait for the host. The next
     turn opens at their publication, and R59 measures it from then: the outage excuses
     nobody there, so a player silent all turn 2 leaves for inactivity (R52)."""
-    env = simcord_env
-    # The store stamps a resolution with its own clock: here SimCord's, as in a deployment
-    # both are the real time (the turn's opening is measured from those stamps).
-    monkeypatch.setattr("db.ops.requests.utcnow", env.now)
+    env = simcord_env  # the store stamps by the service's clock: SimCord's (one clock)
     world = make_world(env)
     players = add_players(world, ("ann", "ben", "cat", "dan"))
     await start_game(world, ROLES, players, review=20)

@@ -7,12 +7,15 @@ commands only (R56); a member who leaves the server leaves every table's sign-up
 
 from __future__ import annotations
 
+from datetime import time
+
 import simcord
 from simcord import ChannelHandle, Env
 
 from bot.layout import SLOTS
 from bot.tables import table_list
 from core.i18n import t
+from core.zones import said_time
 from db.models import TableSettings
 from tests.e2e.helpers import (
     World,
@@ -142,7 +145,8 @@ async def test_each_table_opens_its_own_game_and_lists_them(simcord_env: Env) ->
     signup_b = slot_of(world, second, "game").history()
     assert [m.id for m in signup_b] == [game_b.signup_message_id]
     schedule = t("ru", "choice.schedule.forum")
-    hours = t("ru", "hours.forum", zone=game_b.timezone, deadline="21:00", hunt="12:00", days=1)
+    deadline = said_time("ru", time(21, 0), game_b.timezone)  # "21:00 по Москве"
+    hours = t("ru", "hours.forum", deadline=deadline, hunt="12:00", days=1)
     expected = t("ru", "signup.message", count=0, schedule=schedule) + "\n" + hours  # R61
     assert message_text(signup_b[0]) == expected
     assert [m.id for m in slot_of(world, first, "game").history()] == [game_a.signup_message_id]

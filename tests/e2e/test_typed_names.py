@@ -34,7 +34,9 @@ async def test_R44_player_reply_names_the_target_as_the_game_spells_it(simcord_e
     text = reply_text(
         await commissar.slash(slot(world, "game"), "check", target=odd_spelling(target))
     )
-    assert text == t("en", "play.accepted.check", target=target, turn=1)
+    # The confirmation names the target as the game spells it (and says until when it may
+    # be changed, on its next line).
+    assert text.splitlines()[0] == t("en", "play.accepted.check", target=target, turn=1)
     standing = live_game(world).engine.standing_requests(commissar_nick)
     assert [r.target for r in standing] == [target]
 
