@@ -61,6 +61,13 @@ RULE_IDS = [
     54,
     55,
     56,
+    57,
+    58,
+    59,
+    60,
+    61,
+    62,
+    63,
 ]
 
 NOT_IN_THE_ENGINE = {
@@ -75,6 +82,9 @@ NOT_IN_THE_ENGINE = {
     47: "the host's narrative posts: Discord-side",
     50: "results announced at the next dawn: the app's publication",
     51: "explaining one's vote, asking questions: social",
+    60: "substitutes: who plays a nickname, not what it does (tests/e2e/test_substitutes.py)",
+    62: "the ghosts' room: a channel and its readers (tests/e2e/test_ghost_room.py)",
+    63: "reliability: the server's stats and bars (tests/db/test_substitutes.py, e2e)",
 }
 
 
