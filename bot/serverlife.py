@@ -120,6 +120,7 @@ class ServerWatch:
         self._pool = asyncio.Semaphore(CHECKS_AT_ONCE)
         self._dirty: dict[int, _Dirty] = {}  # guild -> what its pending check covers
         self._pending: dict[int, asyncio.Task[None]] = {}  # guild -> its pending check
+        self._active: set[asyncio.Task[None]] = set()  # the checks pending or running
         self._seen: dict[int, tuple[int, str]] = {}  # game -> (turn, phase) last looked at
         self._games: dict[int, set[int]] = {}  # guild -> its running games (at the sweep)
         #: game -> user -> what the hosts were last told he can read (from the outbox).
@@ -167,9 +168,17 @@ class ServerWatch:
         dirty = self._dirty.setdefault(guild_id, _Dirty())
         dirty.rooms |= rooms
         if guild_id not in self._pending:
-            self._pending[guild_id] = asyncio.get_running_loop().create_task(
+            task = asyncio.get_running_loop().create_task(
                 self._later(guild_id), name=f"server-watch-{guild_id}"
             )
+            self._pending[guild_id] = task
+            self._active.add(task)
+            task.add_done_callback(self._active.discard)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a check is pending or running (the delivery benchmark waits for it)."""
+        return bool(self._active)
 
     async def _later(self, guild_id: int) -> None:
         await asyncio.sleep(self.debounce)
