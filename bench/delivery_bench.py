@@ -31,8 +31,15 @@ what the store kept. Each phase also prints its REST requests per game by channe
 #host, the mafia room, DMs), measured / goal, the goal being the fewest Discord's limits allow
 for what the phase says: its rows' messages packed in order into as few messages as one
 message's limits allow (2,000 characters, ten embeds, 6,000 characters of embeds), what the
-rules need besides messages (the room's members), and a DM channel opened only for a user the
-bot never wrote to; within 1.2x of it.
+rules need besides messages (the room's members let in or out), and a DM channel opened only
+for a user the bot never wrote to; within 1.2x of it.
+
+The server watch (``bot.serverlife.ServerWatch``) runs as in the bot: the clock's actions ask
+it to look at the games, and a phase ends when its checks are done too, so its requests count.
+A read of a mafia room's member list (``GET .../thread-members``) is no work of a deadline:
+each phase prints how many it made (issue 34: none; before, one per game after the deadline's
+last message). The watch's first look when the bot is ready (one read per room) is printed
+apart ("ready").
 """
 
 from __future__ import annotations
