@@ -164,6 +164,11 @@ class MafiaRooms:
         self._forget(key)
         return True
 
+    def forget_removals(self) -> None:
+        """A new gateway session: the events of removals made before it may never come (the
+        server watch reads every room then anyway)."""
+        self._removing.clear()
+
     def _forget(self, key: tuple[int, int]) -> None:
         left = self._removing.pop(key, 0) - 1
         if left > 0:

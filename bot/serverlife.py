@@ -136,6 +136,7 @@ class ServerWatch:
         its mafia room's members read from Discord."""
         if not self._stopped:
             self._seen.clear()
+            self.delivery.rooms.forget_removals()  # every room is read now
             self.sweep()
 
     def sweep_soon(self) -> None:
