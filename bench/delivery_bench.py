@@ -31,8 +31,15 @@ what the store kept. Each phase also prints its REST requests per game by channe
 #host, the mafia room, DMs), measured / goal, the goal being the fewest Discord's limits allow
 for what the phase says: its rows' messages packed in order into as few messages as one
 message's limits allow (2,000 characters, ten embeds, 6,000 characters of embeds), what the
-rules need besides messages (the room's members), and a DM channel opened only for a user the
-bot never wrote to; within 1.2x of it.
+rules need besides messages (the room's members let in or out), and a DM channel opened only
+for a user the bot never wrote to; within 1.2x of it.
+
+The server watch (``bot.serverlife.ServerWatch``) runs as in the bot: the clock's actions ask
+it to look at the games, and a phase ends when its checks are done too, so its requests count.
+A read of a mafia room's member list (``GET .../thread-members``) is no work of a deadline:
+each phase prints how many it made (issue 34: none; before, one per game after the deadline's
+last message). The watch's first look when the bot is ready (one read per room) is printed
+apart ("ready").
 """
 
 from __future__ import annotations
@@ -61,6 +68,7 @@ from bot.delivery import WORKERS, Delivery, global_rate_trace
 from bot.embeds import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, Post
 from bot.mafia_room import room_name
 from bot.render import render_console, render_posts
+from bot.serverlife import ServerWatch
 from bot.webhooks import MESSAGE_LIMIT, split_message
 from core.service import GameService
 from db.models import TableSettings
@@ -115,6 +123,10 @@ class FakeDiscord:
         #: each, even for a channel opened before: a bot that forgot its id asks again).
         self.by_channel: dict[int, int] = defaultdict(int)
         self.dm_opens = 0
+        #: The mafia rooms' members (thread -> users), and the reads of a room's member list
+        #: (thread -> count): the server watch's, none of them the work of a deadline.
+        self.room_members: dict[int, set[int]] = defaultdict(set)
+        self.member_reads: dict[int, int] = defaultdict(int)
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self.limits])
@@ -123,7 +135,8 @@ class FakeDiscord:
         app.router.add_post(f"{API}/channels/{{cid}}/messages", self.create_message)
         app.router.add_get(f"{API}/channels/{{cid}}/messages", self.history)
         app.router.add_post(f"{API}/users/@me/channels", self.open_dm)
-        app.router.add_route("*", f"{API}/channels/{{cid}}/thread-members/{{uid}}", self.empty)
+        app.router.add_route("*", f"{API}/channels/{{cid}}/thread-members/{{uid}}", self.member)
+        app.router.add_get(f"{API}/channels/{{cid}}/thread-members", self.members)
         app.router.add_patch(f"{API}/channels/{{cid}}", self.edit_channel)
         return app
 
@@ -236,8 +249,25 @@ class FakeDiscord:
             {"id": str(channel), "type": 1, "recipients": [user(user_id, f"u{user_id}")]}
         )
 
-    async def empty(self, request: web.Request) -> web.Response:
+    async def member(self, request: web.Request) -> web.Response:
+        """A thread member added (PUT) or taken out (DELETE)."""
+        cid, uid = int(request.match_info["cid"]), int(request.match_info["uid"])
+        if request.method == "PUT":
+            self.room_members[cid].add(uid)
+        elif request.method == "DELETE":
+            self.room_members[cid].discard(uid)
         return web.Response(status=204)
+
+    async def members(self, request: web.Request) -> web.Response:
+        cid = int(request.match_info["cid"])
+        self.member_reads[cid] += 1
+        stamp = datetime.now(UTC).isoformat()
+        return json_response(
+            [
+                {"id": str(cid), "user_id": str(uid), "join_timestamp": stamp, "flags": 0}
+                for uid in sorted(self.room_members[cid])
+            ]
+        )
 
     async def edit_channel(self, request: web.Request) -> web.Response:
         body = await request.json()
@@ -357,8 +387,9 @@ def guild_data(table: Table, service: GameService) -> dict[str, Any]:
         "members": [
             {"user": user(p.user_id, f"u{p.user_id}"), "roles": [], "joined_at": None, "flags": 0}
             for p in live.players
-        ],
-        "member_count": PLAYERS,
+        ]
+        + [{"user": user(BOT_ID, "bench-bot", bot=True), "roles": [], "flags": 0}],
+        "member_count": PLAYERS + 1,
     }
 
 
@@ -382,14 +413,17 @@ async def phase(
     store: Any,
     tables: list[Table],
     service: GameService,
+    watch: ServerWatch,
 ) -> bool:
-    """Wake the clock; wait until it ``handled`` every game and the outbox is empty."""
+    """Wake the clock; wait until it ``handled`` every game, the outbox is empty and the
+    server watch has done the checks the clock's actions asked for (its requests count)."""
     users = {(g.id, p.nick): p.user_id for g in service.live.values() for p in g.players}
     since, requests, rejected = len(server.messages), server.requests, server.rejected
     routes = dict(server.routes)
     dms_before = len(server.dms)
     known_dms = dict(server.dms)
     by_channel, dm_opens = dict(server.by_channel), server.dm_opens
+    reads, global_rejected = sum(server.member_reads.values()), server.global_rejected
     last_row = max(await asyncio.to_thread(row_games, path), default=0)
     start = time.monotonic()
     clock.rearm()
@@ -398,6 +432,9 @@ async def phase(
     acted = time.monotonic() - start
     while await asyncio.to_thread(count_pending, path):  # not the store: no load on the loop
         await asyncio.sleep(0.2)
+    while watch.busy:  # its checks run a debounce after the clock acted
+        await asyncio.sleep(0.2)
+    watched = time.monotonic() - start
     measured = server.messages[-1][0] - start
     sent = server.messages[since:]
     dms_opened = len(server.dms) - dms_before
@@ -415,12 +452,15 @@ async def phase(
     print(
         f"  {name}: {len(sent)} messages + {dms_opened} DM channels opened, {games} games; "
         f"{server.requests - requests} requests, {server.rejected - rejected} answered 429 "
-        f"(busiest channel: {busiest} messages)"
+        f"({server.global_rejected - global_rejected} global; busiest channel: {busiest} "
+        f"messages); room member lists read: {sum(server.member_reads.values()) - reads}; "
+        f"the server watch done {watched:.1f} s after the wake-up"
     )
     by_route = {r: n - routes.get(r, 0) for r, n in server.routes.items() if n > routes.get(r, 0)}
     print(f"  {name}: requests by route: {by_route}; the clock acted on all in {acted:.1f} s")
     rows = await asyncio.to_thread(phase_rows, path, last_row)
-    kinds_ok = per_kind(name, server, tables, (by_channel, dm_opens, since), known_dms, rows, users)
+    before = (by_channel, dm_opens, since, reads)
+    kinds_ok = per_kind(name, server, tables, before, known_dms, rows, users)
     print(
         f"  {name}: {measured:.1f} s / allowed {allowed:.1f} s = {ratio:.2f} (goal {GOAL}) "
         f"{'ok' if ok else 'MISSED'}; games out of order: {disorder}, messages sent twice: "
@@ -437,7 +477,7 @@ def per_kind(
     name: str,
     server: FakeDiscord,
     tables: list[Table],
-    before: tuple[dict[int, int], int, int],
+    before: tuple[dict[int, int], int, int, int],
     known_dms: dict[int, int],
     rows: list[tuple[int, str, str, dict[str, Any]]],
     users: dict[tuple[int, str], int],
@@ -448,7 +488,7 @@ def per_kind(
     embeds: ``bot.delivery.sender.fits``), plus what the rules need besides messages (the
     mafia room's members), and a DM channel opened only for a user never written to before.
     True when every kind is within :data:`GOAL` of its goal."""
-    by_channel, dm_opens, since = before
+    by_channel, dm_opens, since, reads = before
     kind_of: dict[int, str] = {}
     for table in tables:
         kind_of.update({table.game: "#game", table.host: "#host", table.room: "mafia room"})
@@ -463,8 +503,10 @@ def per_kind(
     for _, channel, _ in server.messages[since:]:
         messages[kind_of.get(channel, "other")] += 1
     goal: dict[str, int] = defaultdict(int)
-    # The room's other requests (members let in or out, the lock) are the rules' own.
-    goal["mafia room"] = measured["mafia room"] - messages["mafia room"]
+    # The room's other requests (members let in or out, the lock) are the rules' own; a read
+    # of its member list is not (the bot changed them itself, or hears of others' changes).
+    room_reads = sum(server.member_reads.values()) - reads
+    goal["mafia room"] = measured["mafia room"] - messages["mafia room"] - room_reads
     destinations: dict[tuple[int, str], list[list[Post]]] = defaultdict(list)
     for game_id, audience, kind, payload in rows:
         if kind == "post":
@@ -586,9 +628,19 @@ async def run(
         await asyncio.to_thread(mark_all_sent, path)
         print(f"  set up {games} games in {time.monotonic() - began:.1f} s")
 
-        async def connect() -> tuple[discord.Client, Delivery, GameClock]:
+        for table in tables:  # the living mafia and the bot in each room
+            game = service.live[table.game_id]
+            roles = game.engine.state.players
+            server.room_members[table.room] = {BOT_ID} | {
+                p.user_id for p in game.players if roles[p.nick].role == "mafioso"
+            }
+
+        async def connect() -> tuple[discord.Client, Delivery, GameClock, ServerWatch]:
             """The bot's Discord side, as a (re)start builds it: a client that knows nothing
-            but the servers, a delivery, a clock runner."""
+            but the servers, a delivery, a clock runner, the server watch (as ``bot/client.py``
+            does, the clock's actions ask it to look at the games). When ready, the watch
+            checks every running game, its mafia room's members read: waited for here and
+            counted apart from the phases."""
             intents = discord.Intents(guilds=True, members=True)
             client = discord.Client(intents=intents, http_trace=global_rate_trace())
             await client.login("bench-token")
@@ -596,10 +648,26 @@ async def run(
             for table in tables:
                 state._add_guild_from_data(guild_data(table, service))  # type: ignore[arg-type]
             delivery = Delivery(client, store, service, workers=workers)
-            clock = GameClock(service, delivery.deliver, deliver_game=delivery.deliver_game)
-            return client, delivery, clock
+            watch = ServerWatch(client, store, service, delivery)
 
-        client, delivery, runner_clock = await connect()
+            async def deliver_game(game_id: int) -> None:
+                watch.sweep_soon()
+                await delivery.deliver_game(game_id)
+
+            clock = GameClock(service, delivery.deliver, deliver_game=deliver_game)
+            requests, reads = server.requests, sum(server.member_reads.values())
+            began = time.monotonic()
+            watch.start()
+            while watch.busy:
+                await asyncio.sleep(0.2)
+            print(
+                f"  ready: the watch's first look at every game: {server.requests - requests} "
+                f"requests ({sum(server.member_reads.values()) - reads} room member lists) "
+                f"in {time.monotonic() - began:.1f} s"
+            )
+            return client, delivery, clock, watch
+
+        client, delivery, runner_clock, watch = await connect()
         deadline = next(iter(service.live.values())).record.deadline
         assert deadline is not None
         try:
@@ -616,6 +684,7 @@ async def run(
                     store,
                     tables,
                     service,
+                    watch,
                 )
             else:  # queued nothing: the games stay as they are
                 for game in live:
@@ -626,9 +695,10 @@ async def run(
                     await service.post(game.record.table_id, player.user_id, "here")
             if restart:  # the bot restarts between the reminders and the deadline
                 runner_clock.stop()
+                watch.stop()
                 delivery.stop()
                 await client.close()
-                client, delivery, runner_clock = await connect()
+                client, delivery, runner_clock, watch = await connect()
                 print("  restarted: a new client and delivery (the store and its games kept)")
             clock_now.now = deadline + timedelta(seconds=1)
             dawn_ok = await phase(
@@ -640,11 +710,13 @@ async def run(
                 store,
                 tables,
                 service,
+                watch,
             )
             resolved = sum(1 for g in await store.list_games() if g.turn > 1 or g.winner)
             print(f"  resolved {resolved} of {games} games")
         finally:
             runner_clock.stop()
+            watch.stop()
             delivery.stop()
             await client.close()
             await store.close()

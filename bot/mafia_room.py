@@ -60,6 +60,8 @@ class MafiaRooms:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self._ids: dict[int, int] = {}  # game id -> thread id (a cache; the name is the key)
+        #: (thread, user) -> removals the bot asked for whose gateway event has not come yet.
+        self._removing: dict[tuple[int, int], int] = {}
 
     async def find(self, parent: discord.TextChannel, game_id: int) -> discord.Thread | None:
         cached = self._ids.get(game_id)
@@ -139,9 +141,38 @@ class MafiaRooms:
         await thread.add_user(member)
 
     async def remove(self, thread: discord.Thread, member: discord.abc.Snowflake) -> None:
-        # NotFound: not in the room (already removed, or the room was opened again).
-        with contextlib.suppress(discord.NotFound):
+        """Take a member out. The removal is noted before the request (Discord's event may
+        come before its answer), so that the server watch knows the event for the bot's own
+        (:meth:`removed_by_us`) and does not read the room again for it."""
+        key = (thread.id, member.id)
+        self._removing[key] = self._removing.get(key, 0) + 1
+        try:
             await thread.remove_user(member)
+        except discord.NotFound:
+            # Not in the room (already removed, or the room was opened again): no event.
+            self._forget(key)
+        except BaseException:
+            self._forget(key)
+            raise
+
+    def removed_by_us(self, thread_id: int, user_id: int) -> bool:
+        """Whether the removal Discord reports (a thread member gone) is one the bot made;
+        each removal answers once."""
+        key = (thread_id, user_id)
+        if key not in self._removing:
+            return False
+        self._forget(key)
+        return True
+
+    def forget_removals(self) -> None:
+        """A new gateway session: the events of removals made before it may never come (the
+        server watch reads every room then anyway)."""
+        self._removing.clear()
+
+    def _forget(self, key: tuple[int, int]) -> None:
+        left = self._removing.pop(key, 0) - 1
+        if left > 0:
+            self._removing[key] = left
 
     @staticmethod
     def _is_room(thread: discord.Thread, names: set[str]) -> bool:

@@ -25,11 +25,17 @@ into calls here; who may read what is ``bot/secrecy.py``).
   ``cogs/lobby.py``).
 - **The host role deleted.** The hosts are told that until a new one is set with
   ``/mafia setup host_role:``, only members with Manage Server run the host commands.
-- **What the bot did not see.** When the bot is ready, and whenever the clock or a command
-  acted, games whose turn moved since the last look (a resolution, by the
-  clock, a host or a pistol shot) and games seen for the first time (a start, a restart:
-  whatever changed while the bot was down) get a full check, the room's member list read from
-  Discord included. No timer runs while nothing happens.
+- **What the bot did not see.** When the bot is ready (a start, a restart, a new gateway
+  session: whatever changed while it did not listen), every running game gets a full check,
+  the room's member list read from Discord included; so does a game seen for the first time.
+  Whenever the clock or a command acted, a game whose turn moved since the last look (a
+  resolution, by the clock, a host or a pistol shot) gets the checks that read the cache only
+  (who can read what, the host role, the ghosts' room), not the room's members: the room
+  changes at a resolution by the bot's own hand (its outbox rows let the mafia in and out),
+  and a change by anyone else comes as a gateway event (``THREAD_MEMBERS_UPDATE``), which
+  marks the room for a check. The bot's own removals come back as that event too: they are
+  known for the bot's (:meth:`bot.mafia_room.MafiaRooms.removed_by_us`) and read nothing.
+  No timer runs while nothing happens.
 
 Bounded work: one pending check per guild however many events, at most
 :data:`CHECKS_AT_ONCE` checks at a time for every server; events of servers without a running
@@ -114,25 +120,32 @@ class ServerWatch:
         self._pool = asyncio.Semaphore(CHECKS_AT_ONCE)
         self._dirty: dict[int, _Dirty] = {}  # guild -> what its pending check covers
         self._pending: dict[int, asyncio.Task[None]] = {}  # guild -> its pending check
+        self._active: set[asyncio.Task[None]] = set()  # the checks pending or running
         self._seen: dict[int, tuple[int, str]] = {}  # game -> (turn, phase) last looked at
         self._games: dict[int, set[int]] = {}  # guild -> its running games (at the sweep)
         #: game -> user -> what the hosts were last told he can read (from the outbox).
         self._reported: dict[int, dict[int, frozenset[ExposureKey]]] = {}
         self._broken: set[int] = set()  # games whose hosts were told the room cannot be made
+        self._last_removal: discord.RawThreadMembersUpdate | None = None  # handled already
         self._stopped = False
 
     # --- scheduling -----------------------------------------------------------------------
     def start(self) -> None:
-        """The bot is ready (its guilds are known): look at every running game now."""
+        """The bot is ready (its guilds are known; after a start, or a new gateway session
+        whose missed events Discord does not replay): every running game gets a full check,
+        its mafia room's members read from Discord."""
         if not self._stopped:
+            self._seen.clear()
+            self.delivery.rooms.forget_removals()  # every room is read now
             self.sweep()
 
     def sweep_soon(self) -> None:
         """The clock or a command acted (a turn may have been resolved): look at the running
         games now. The look is cheap (an index of the games by server); a game whose turn
-        moved gets its checks after the debounce. No timer runs while nothing happens, and
-        none runs for the look itself: a timer per command would keep a simulated clock, and
-        a real loop, busy for nothing."""
+        moved gets its checks from the cache after the debounce (not the room's members: see
+        the module's notes), a game seen for the first time a full check. No timer runs while
+        nothing happens, and none runs for the look itself: a timer per command would keep a
+        simulated clock, and a real loop, busy for nothing."""
         if not self._stopped and not self.client.is_closed():
             self.sweep()
 
@@ -156,9 +169,17 @@ class ServerWatch:
         dirty = self._dirty.setdefault(guild_id, _Dirty())
         dirty.rooms |= rooms
         if guild_id not in self._pending:
-            self._pending[guild_id] = asyncio.get_running_loop().create_task(
+            task = asyncio.get_running_loop().create_task(
                 self._later(guild_id), name=f"server-watch-{guild_id}"
             )
+            self._pending[guild_id] = task
+            self._active.add(task)
+            task.add_done_callback(self._active.discard)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a check is pending or running (the delivery benchmark waits for it)."""
+        return bool(self._active)
 
     async def _later(self, guild_id: int) -> None:
         await asyncio.sleep(self.debounce)
@@ -176,8 +197,8 @@ class ServerWatch:
                 log.exception("guild %s: checking the running games failed", guild_id)
 
     def sweep(self) -> None:
-        """Index the running games by guild; a game whose turn moved since the last look, or
-        seen for the first time, gets a full check of its guild."""
+        """Index the running games by guild; a game seen for the first time gets a full check
+        of its guild, a game whose turn moved since the last look the checks from the cache."""
         games: dict[int, set[int]] = {}
         for game in list(self.service.live.values()):
             guild_id = game.record.guild_id
@@ -185,9 +206,10 @@ class ServerWatch:
                 continue  # not available yet: looked at once it is
             games.setdefault(guild_id, set()).add(game.id)
             key = (game.engine.turn, game.engine.phase.value)
-            if self._seen.get(game.id) != key:
+            seen = self._seen.get(game.id)
+            if seen != key:
                 self._seen[game.id] = key
-                self.touch(guild_id, rooms=True, force=True)
+                self.touch(guild_id, rooms=seen is None, force=True)
         self._games = games
         live = set(self.service.live)
         for game_id in [g for g in self._seen if g not in live]:
@@ -461,6 +483,20 @@ class ServerWatch:
         return await self.service.host_notice(game.id, "room_intruder", payload)
 
     # --- events that act at once ---------------------------------------------------------
+    def thread_members_removed(self, event: discord.RawThreadMembersUpdate) -> None:
+        """Members were taken out of a thread: the guild's rooms are checked, unless every
+        removal is the bot's own (the delivery's or this watch's: the room is as it made it).
+        discord.py hands the same event once per member removed: it is looked at once."""
+        if event is self._last_removal or not self.watches(event.guild_id):
+            return
+        self._last_removal = event
+        me = self.client.user.id if self.client.user is not None else None
+        removed = [int(x) for x in event.data.get("removed_member_ids", []) if int(x) != me]
+        rooms = self.delivery.rooms
+        ours = [rooms.removed_by_us(event.thread_id, user_id) for user_id in removed]
+        if not all(ours):
+            self.touch(event.guild_id, rooms=True)
+
     async def thread_member_joined(self, member: discord.ThreadMember) -> None:
         """Someone was added to a thread: if it is a running game's mafia room and he may not
         be in it, he is taken out at once and the hosts are told."""

@@ -68,7 +68,7 @@ class ServerLifeCog(commands.Cog, name="ServerLife"):
 
     @commands.Cog.listener()
     async def on_raw_thread_member_remove(self, payload: discord.RawThreadMembersUpdate) -> None:
-        self.watch.touch(payload.guild_id, rooms=True)
+        self.watch.thread_members_removed(payload)  # not for the bot's own removals
 
     @commands.Cog.listener()
     async def on_thread_remove(self, thread: discord.Thread) -> None:

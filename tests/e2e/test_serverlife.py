@@ -17,11 +17,14 @@ Discord's client (no builder edits a role, an overwrite, a thread's members or t
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
 from simcord import ChannelHandle, Env, MemberActor, RoleHandle
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
+from simcord.http import router
 
 from bot.serverlife import DEBOUNCE_SECONDS
 from core.i18n import t
@@ -322,22 +325,85 @@ async def test_R14_without_mafia_the_hosts_are_told_and_setup_brings_the_room_ba
     assert t("en", "server.room_reopened", members=m_nick) in news.new()
 
 
-async def test_R14_every_resolution_looks_at_the_room_again(simcord_env: Env) -> None:
+class Requests:
+    """Every REST request the bot makes, as (method, path), from SimCord's router."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.made: list[tuple[str, str]] = []
+        original = router.dispatch
+
+        def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+            self.made.append((method, path))
+            return original(backend, method, path, **kwargs)
+
+        monkeypatch.setattr(router, "dispatch", dispatch)
+
+    def member_reads(self, room: ChannelHandle) -> int:
+        return self.made.count(("GET", f"/channels/{room.id}/thread-members"))
+
+
+async def test_R14_a_resolution_alone_reads_no_room_members(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: a deadline costs no read of the mafia room's members. The deadline kills a
+    mafioso (R20), whom the delivery takes out of the room itself; neither the resolution nor
+    that removal (its gateway event comes back) makes the watch list the room."""
+    env = simcord_env
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan", "eve", "fox"))
+    await start_game(world, "mafioso=2 commissar=1 doctor=1 villager=2", players)
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)  # the first look at the new game
+    requests = Requests(monkeypatch)
+    room = mafia_room(world)
+    news = HostNews(slot(world, "host"))
+    game_ch = slot(world, "game")
+    for actor in players:  # nobody leaves for silence (R52)
+        reply_text(await actor.slash(game_ch, "say", text="Hello."))
+    game = live_game(world)
+    dead_nick = min(p.nick for p in game.players if p.role == "mafioso")
+    dead_id = game.user_of(dead_nick)
+    _doc_nick, doctor = seats_by_role(world, players)["doctor"]
+    reply_text(await doctor.slash(game_ch, "inject", target=dead_nick))  # R20: he dies
+    await until_deadline(world)
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)
+    assert live_game(world).engine.turn == 2
+    assert dead_id not in thread_members(env, room)  # the delivery took him out
+    assert ("DELETE", f"/channels/{room.id}/thread-members/{dead_id}") in requests.made
+    assert requests.member_reads(room) == 0
+    assert not [m for m in news.new() if "room" in m.lower()]
+
+    # A moderator's removal is a server change: the room is read and put right.
+    alive_nick = max(p.nick for p in game.players if p.role == "mafioso")
+    alive_id = game.user_of(alive_nick)
+    assert alive_id is not None
+    env.backend.remove_thread_member(room.id, alive_id)
+    await env.settle()
+    await env.advance_time(SOON)
+    assert requests.member_reads(room) == 1
+    assert alive_id in thread_members(env, room)
+
+
+async def test_R14_a_change_the_bot_did_not_hear_of_is_found_when_it_starts_again(
+    simcord_env: Env, restart: Restart
+) -> None:
     """A change whose event the bot never got (here: a thread member added without any
-    gateway event) is found at the next resolution."""
+    gateway event) is not looked for at a resolution (issue 34: a deadline reads no room),
+    but is found when the bot is ready again (``on_ready``: every running game's room is
+    read)."""
     env = simcord_env
     world, players = await started(env)
     news = HostNews(slot(world, "host"))
     v_nick, villager = seats_by_role(world, players)["villager"]
     room = mafia_room(world)
     env.backend.get_channel(room.id).thread_members[villager.id] = env.backend.now_iso()
-    await env.advance_time(DEBOUNCE_SECONDS + SOON)
-    assert villager.id in thread_members(env, room)  # unseen so far
     game_ch = slot(world, "game")
     for actor in players:  # everyone posts: nobody leaves for inactivity (R52)
         reply_text(await actor.slash(game_ch, "say", text="good morning"))
     await until_deadline(world)
     assert live_game(world).engine.turn == 2
+    await env.advance_time(DEBOUNCE_SECONDS + SOON)
+    assert villager.id in thread_members(env, room)  # unseen so far
+    await restart()
     await env.advance_time(DEBOUNCE_SECONDS + SOON)
     assert villager.id not in thread_members(env, room)
     removed = t("en", "server.room_intruder_removed", member=player(v_nick, villager))
