@@ -3,8 +3,9 @@
 - `base`: factions, the steps of a resolution (`STEP_ORDER`), verbs, protections, and the
   `Role` base class with every hook a role may implement;
 - one module per role: `villager`, `mafia` (the kill, Mafioso, Boss), `troublemaker`,
-  `commissar`, `sergeant`, `doctor`, `prostitute`, `foundling`, `maniac`, `crook` (R57, not
-  re-exported here: nothing outside its module needs its name);
+  `commissar`, `sergeant`, `doctor`, `prostitute`, `foundling`, `poisoner` (the class
+  `Poisoner`, the role coded `maniac`), `crook` (R57, not re-exported here: nothing outside
+  its module needs its name);
 - `registry`: the explicit list of roles and `register()` for more.
 
 A new role is one new module here with its class (its verbs, refusals, hooks on the steps,
@@ -31,7 +32,7 @@ from rules.roles.commissar import Commissar
 from rules.roles.doctor import Doctor
 from rules.roles.foundling import ConvertedFoundling, Foundling
 from rules.roles.mafia import Boss, MafiaMember, Mafioso
-from rules.roles.maniac import Maniac
+from rules.roles.poisoner import Poisoner
 from rules.roles.prostitute import Prostitute
 from rules.roles.registry import (
     BUILTIN_INTERNAL_ROLES,
@@ -70,7 +71,7 @@ __all__ = [
     "Hook",
     "MafiaMember",
     "Mafioso",
-    "Maniac",
+    "Poisoner",
     "PromotedSergeant",
     "Prostitute",
     "Protection",

@@ -17,7 +17,7 @@ from rules.roles.crook import Crook
 from rules.roles.doctor import Doctor
 from rules.roles.foundling import ConvertedFoundling, Foundling
 from rules.roles.mafia import Boss, Mafioso
-from rules.roles.maniac import Maniac
+from rules.roles.poisoner import Poisoner
 from rules.roles.prostitute import Prostitute
 from rules.roles.sergeant import PromotedSergeant, Sergeant
 from rules.roles.troublemaker import Troublemaker
@@ -35,7 +35,7 @@ BUILTIN_ROLES: tuple[type[Role], ...] = (
     Doctor,
     Prostitute,
     Foundling,
-    Maniac,
+    Poisoner,
     Crook,
 )
 BUILTIN_INTERNAL_ROLES: tuple[type[Role], ...] = (ConvertedFoundling, PromotedSergeant)
