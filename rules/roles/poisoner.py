@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules.model import Cause
+from rules.model import Causes
 from rules.roles.base import Faction, Role, Step, on_steps
 
 if TYPE_CHECKING:
@@ -23,6 +23,12 @@ def _pairs(items: Iterable[Iterable[str]]) -> tuple[tuple[str, str], ...]:
         victim, poisoner = item
         out.append((str(victim), str(poisoner)))
     return tuple(out)
+
+
+class PoisonerCause(Causes):
+    """The death the Poisoner brings (R27); a commissar poisoned may still shoot (R18)."""
+
+    POISON = "poison"
 
 
 @attrs.frozen
@@ -40,7 +46,7 @@ def poison_deaths(res: Resolution) -> None:
     Poisoner.remember(res.state, PoisonerMemory())
     for victim, poisoner in pending:
         if res.state.alive(victim):
-            res.kill(victim, Cause.POISON, (poisoner,))
+            res.kill(victim, PoisonerCause.POISON, (poisoner,))
 
 
 def poison(res: Resolution) -> None:
@@ -49,7 +55,7 @@ def poison(res: Resolution) -> None:
         assert req.target is not None
         if not res.acts(req):
             continue
-        for victim in res.hits([req.target], Cause.POISON):
+        for victim in res.hits([req.target], PoisonerCause.POISON):
             memory = Poisoner.recall(res.state)
             Poisoner.remember(res.state, PoisonerMemory((*memory.pending, (victim, req.by))))
             res.result.poisoned.append(victim)
@@ -62,10 +68,12 @@ class Poisoner(Role):
     spoken = ("maniac", "poisoner", "serial killer", "маньяк", "маньяк-отравитель", "отравитель")
     faction = Faction.LONER
     verbs = frozenset({"poison"})
-    attacks = MappingProxyType({"poison": Cause.POISON})
+    attacks = MappingProxyType({"poison": PoisonerCause.POISON})
     hooks = on_steps({Step.DELAYED_DEATHS: poison_deaths, Step.DELAYED_ATTACKS: poison})
     Memory = PoisonerMemory
     memory_key = "maniac"
+    causes = PoisonerCause
+    pistol_causes = frozenset({PoisonerCause.POISON})
     loner_rank = 0  # R15: left alone with the Crook, the maniac wins
 
     @classmethod
