@@ -366,3 +366,32 @@ class Role:
     def card_key(cls) -> str:
         """The catalogue key of the role card's text (what the role does, R44)."""
         return f"card.about.{cls.code}"
+
+    @classmethod
+    def text_keys(cls) -> tuple[str, ...]:
+        """Every catalogue key this role needs, in every language (each role's own file,
+        ``locales/<lang>/roles/<code>.ftl``; docs/ADDING_A_ROLE.md; tested for every
+        registered role): its name and card; a loner's win (R15) in the card, the game's end,
+        the history and the statistics; each of its refusals; each cause it brings, and the
+        card line of those that arm the pistol (R18); each verb's slash command (its options
+        by the verb's shape), its name in lists, and its accepted answer."""
+        keys = [cls.name_key(), cls.card_key()]
+        if cls.faction is Faction.LONER:
+            side = cls.wins_as()
+            keys += [f"card.win.{side}", f"winner.{side}", f"gameover.reason.{side}_last"]
+            keys += [f"history.winner.{side}", f"stats.side.{side}", f"stats.winners.{side}"]
+        keys += [f"refusal.{code}" for code in cls.refusals or ()]
+        for cause in cls.causes or ():
+            keys += [f"cause.{cause}", f"death.{cause}"]
+        keys += [f"card.pistol.{cause}" for cause in sorted(cls.pistol_causes)]
+        described = {v.name: v for v in cls.verb_specs}
+        for name in sorted(cls.verbs):
+            verb = described.get(name, Verb(name))
+            options = {Shape.TARGET: ("target",), Shape.TARGET_OR_PAIR: ("target", "second")}
+            keys += [f"{verb.command_key}.name", f"{verb.command_key}.description"]
+            for option in options.get(verb.shape, ()):
+                keys += [
+                    f"{verb.command_key}.opt.{option}.{part}" for part in ("name", "description")
+                ]
+            keys += [verb.name_key, verb.accepted_key]
+        return tuple(dict.fromkeys(keys))
