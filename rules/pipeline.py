@@ -33,7 +33,16 @@ from rules.model import (
     Save,
     TurnResult,
 )
-from rules.roles import STEP_ORDER, Protection, Role, Step, note_causes, role_classes, step_hooks
+from rules.roles import (
+    STEP_ORDER,
+    Protection,
+    Role,
+    Step,
+    note_causes,
+    pistol_causes,
+    role_classes,
+    step_hooks,
+)
 from rules.roles.registry import overriding
 from rules.win import decide_winner
 
@@ -112,6 +121,12 @@ class Resolution:
         if self.night.protections is None:
             self.night.protections = [p for cls in role_classes() for p in cls.protections(self)]
         return self.night.protections
+
+    @staticmethod
+    def arms_pistol(cause: Causes) -> bool:
+        """R18: a commissar killed by this cause may shoot (the engine's causes and those the
+        registered roles declare, `rules.roles.pistol_causes`)."""
+        return cause in pistol_causes()
 
     def hits(self, targets: Iterable[str], cause: Causes) -> list[str]:
         """Who an attack (`mafia` kill, `poison`) on `targets` actually hits, in seat order.

@@ -72,8 +72,6 @@ class Commissar(Role):
 
     @classmethod
     def on_own_death(cls, res: Resolution, player: Player, cause: Causes) -> None:
-        from rules.roles.registry import pistol_causes  # the registry imports this module
-
-        if cause in pistol_causes():  # R18: he may shoot (step 6, `rules.pipeline.fire_pistol`)
+        if res.arms_pistol(cause):  # R18: he may shoot (step 6, `rules.pipeline.fire_pistol`)
             res.state.pistols.add(player.nick)
             res.result.pistols.append(player.nick)
