@@ -8,11 +8,12 @@
   its module needs its name);
 - `registry`: the explicit list of roles and `register()` for more.
 
-A new role is one new module here with its class (its verbs, refusals, hooks on the steps,
-protections, death consequences, memory, request fates, lynch votes, texts' keys) and one
-entry in `registry.BUILTIN_ROLES`; the pipeline, the request format, the validation, the
-snapshot, the hosts' account, the win check and the night commands pick it up from the
-registry.
+A new role is one new module here with its class (its verbs, refusals, causes of death,
+hooks on the steps, protections, death consequences, memory, request fates, lynch votes,
+texts' keys), its texts in `locales/<lang>/roles/<code>.ftl`, and one entry in
+`registry.BUILTIN_ROLES` (docs/ADDING_A_ROLE.md); the pipeline, the request format, the
+validation, the snapshot, the hosts' account, the win check and the night commands pick it
+up from the registry.
 """
 
 from rules.roles.base import (
