@@ -290,9 +290,7 @@ def _catalogues() -> dict[str, Any]:
         ru.entry(entry_id)
     synced = time.perf_counter() - start
     texts = {
-        lang: [
-            p.read_text(encoding="utf-8") for p in sorted((i18n.LOCALES_DIR / lang).glob("*.ftl"))
-        ]
+        lang: [p.read_text(encoding="utf-8") for p in i18n.catalogue_files(lang)]
         for lang in i18n.LANGUAGES
     }
     start = time.perf_counter()

@@ -19,7 +19,7 @@ from typing import Any
 
 from core.i18n import Lang, has_key, t
 from rules.model import Cause
-from rules.roles import ROLES, Faction, verb_spec
+from rules.roles import ROLES, Faction, pistol_causes, verb_spec
 
 #: The sides a text may depend on, besides the role codes.
 SIDES = ("town", "mafia", "loner")
@@ -65,15 +65,17 @@ def cast_values(lang: Lang, cast: Iterable[str] | None) -> dict[str, str]:
     loners = [c for c in ROLES if c in here and ROLES[c].faction is Faction.LONER]
     foes = (["mafia"] if "mafia" in here else []) + loners
     attacks = {cause for c in ROLES if c in here for cause in ROLES[c].attacks.values()}
-    threat = [name for name, cause in (("mafia", Cause.MAFIA), ("maniac", Cause.POISON))
+    # The attacks a heal stops (R20), named as the texts' selector names them.
+    threat = [name for name, cause in (("mafia", "mafia"), ("maniac", "poison"))
               if cause in attacks]  # fmt: skip
-    # R18: the lynch and a failed hunt can kill him in any game; the rest only where a role
-    # of the cast attacks with them.
-    causes = [
-        cause
-        for cause in (Cause.LYNCH, Cause.MAFIA, Cause.POISON, Cause.EUTHANASIA)
-        if cause is Cause.LYNCH or cause in attacks
-    ] + [Cause.HUNT_BACKFIRE]
+    # R18: the lynch and a failed hunt can kill him in any game; a role's cause only where a
+    # role of the cast attacks with it (the mafia's, the poison, the injection: in that order).
+    order = ("mafia", "poison", "euthanasia")
+    armed = sorted(
+        (c for c in pistol_causes() if c in attacks),
+        key=lambda c: (order.index(c) if c in order else len(order), c.value),
+    )
+    causes = [Cause.LYNCH, *armed, Cause.HUNT_BACKFIRE]
     blocks: list[str] = []
     for code in ROLES:
         if code in here:

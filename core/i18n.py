@@ -1,10 +1,13 @@
 """Message catalogues (ru, en) on Project Fluent: every user-facing string.
 
-Each language is a set of Fluent files, ``locales/<lang>/*.ftl``. Code names a message by a
-dotted key and renders it with named values: ``t("ru", "setup.done", game="#игра")``. The
-Fluent id is the key with dashes (``play.accepted.vote`` -> ``play-accepted-vote``), so call
-sites never see Fluent. Plural forms (CLDR categories: Russian one/few/many, English
-one/other) and any other choice are selectors in the translation, not code::
+Each language is a set of Fluent files (:func:`catalogue_files`): ``locales/<lang>/*.ftl``,
+and one file per role, ``locales/<lang>/roles/<code>.ftl``, with the texts of that role
+(its name, card, refusals, causes of death, its verbs' commands; docs/ADDING_A_ROLE.md).
+Code names a message by a dotted key and renders it with named values:
+``t("ru", "setup.done", game="#игра")``. The Fluent id is the key with dashes
+(``play.accepted.vote`` -> ``play-accepted-vote``), so call sites never see Fluent. Plural
+forms (CLDR categories: Russian one/few/many, English one/other) and any other choice are
+selectors in the translation, not code::
 
     status-posts = { $count ->
         [one] { $count } пост
@@ -61,6 +64,12 @@ def catalogue_key(message_id: str) -> str:
 _ENTRY_START: Final = re.compile(r"^-?[a-zA-Z][a-zA-Z0-9_-]*[ ]*=", re.MULTILINE)
 
 
+def catalogue_files(lang: Lang) -> list[Path]:
+    """A language's Fluent files: the shared ones, then each role's (``roles/<code>.ftl``)."""
+    base = LOCALES_DIR / lang
+    return [*sorted(base.glob("*.ftl")), *sorted((base / "roles").glob("*.ftl"))]
+
+
 class _Sources:
     """One language's Fluent files, each entry parsed on first use.
 
@@ -76,7 +85,7 @@ class _Sources:
         #: Fluent id (a term's with its dash) -> its file and its text.
         self.texts: dict[str, tuple[Path, str]] = {}
         self._parsed: dict[str, ast.Message | ast.Term] = {}
-        for path in sorted((LOCALES_DIR / lang).glob("*.ftl")):
+        for path in catalogue_files(lang):
             text = path.read_text(encoding="utf-8")
             starts = [m.start() for m in _ENTRY_START.finditer(text)]
             self._check_preamble(path, text[: starts[0] if starts else len(text)])

@@ -27,14 +27,20 @@ class Faction(StrEnum):
     LONER = "loner"
 
 
-class Cause(StrEnum):
-    """Causes of death, docs/REFERENCE.md section 8."""
+class Causes(StrEnum):
+    """What every catalogue of causes of death is: the engine's own (:class:`Cause`) and a
+    role's (its ``causes``: the Poisoner's poison, the mafia's kill). Each cause is a stable
+    string, stored in games and written by replays, and the key of its texts (``cause.<c>``,
+    ``death.<c>``; ``card.pistol.<c>`` for those that arm the commissar's pistol, R18)."""
 
-    POISON = "poison"
+
+class Cause(Causes):
+    """The causes of death no role brings: the hunt (R29, R30), the lynch, the pistol, and the
+    removals (R52, R53, the host's exclusion), docs/REFERENCE.md section 8. A role's own
+    causes live in its class (``Role.causes``), the registry checks that no two clash."""
+
     HUNT = "hunt"
     HUNT_BACKFIRE = "hunt_backfire"
-    MAFIA = "mafia"
-    EUTHANASIA = "euthanasia"
     LYNCH = "lynch"
     PISTOL = "pistol"
     INACTIVE = "inactive"
@@ -42,12 +48,11 @@ class Cause(StrEnum):
     EXCLUDED = "excluded"
 
 
-# R18: the deaths after which a commissar may draw his pistol.
-PISTOL_CAUSES: frozenset[Cause] = frozenset(
-    {Cause.LYNCH, Cause.MAFIA, Cause.POISON, Cause.EUTHANASIA, Cause.HUNT_BACKFIRE}
-)
-# R37: the deaths that deliver a death note.
-NOTE_CAUSES: frozenset[Cause] = frozenset({Cause.MAFIA, Cause.LYNCH})
+# R18: the engine's deaths after which a commissar may draw his pistol (a role adds its own:
+# ``Role.pistol_causes``).
+PISTOL_CAUSES: frozenset[Causes] = frozenset({Cause.LYNCH, Cause.HUNT_BACKFIRE})
+# R37: the engine's deaths that deliver a death note (a role adds its own: ``Role.note_causes``).
+NOTE_CAUSES: frozenset[Causes] = frozenset({Cause.LYNCH})
 
 
 class Refusals(StrEnum):
@@ -175,7 +180,7 @@ class Player:
     original_role: str
     alive: bool = True
     death_turn: int | None = None
-    death_cause: Cause | None = None
+    death_cause: Causes | None = None
     missed_votes: int = 0
     note: Note | None = None
 
@@ -211,7 +216,7 @@ class Phase(StrEnum):
 class Death:
     player: str
     role: str  # revealed role (R35)
-    cause: Cause
+    cause: Causes
     by: tuple[str, ...]
     step: Step | None  # None: a host exclusion, outside the resolution
 
@@ -312,7 +317,7 @@ class Miss:
     the ``stand_in`` protector took it in his place. Only the hosts' account reads it."""
 
     target: str
-    cause: Cause
+    cause: Causes
     reason: str
     protector: str | None = None
 
@@ -323,7 +328,7 @@ class Save:
 
     target: str
     by: str
-    cause: Cause
+    cause: Causes
 
 
 @attrs.define

@@ -21,8 +21,8 @@ from typing import Any, TypeVar, cast
 import attrs
 
 from rules.model import (
-    NOTE_CAUSES,
     Cause,
+    Causes,
     Death,
     GameState,
     LynchResult,
@@ -33,7 +33,16 @@ from rules.model import (
     Save,
     TurnResult,
 )
-from rules.roles import STEP_ORDER, Protection, Role, Step, role_classes, step_hooks
+from rules.roles import (
+    STEP_ORDER,
+    Protection,
+    Role,
+    Step,
+    note_causes,
+    pistol_causes,
+    role_classes,
+    step_hooks,
+)
 from rules.roles.registry import overriding
 from rules.win import decide_winner
 
@@ -113,7 +122,13 @@ class Resolution:
             self.night.protections = [p for cls in role_classes() for p in cls.protections(self)]
         return self.night.protections
 
-    def hits(self, targets: Iterable[str], cause: Cause) -> list[str]:
+    @staticmethod
+    def arms_pistol(cause: Causes) -> bool:
+        """R18: a commissar killed by this cause may shoot (the engine's causes and those the
+        registered roles declare, `rules.roles.pistol_causes`)."""
+        return cause in pistol_causes()
+
+    def hits(self, targets: Iterable[str], cause: Causes) -> list[str]:
         """Who an attack (`mafia` kill, `poison`) on `targets` actually hits, in seat order.
 
         A target is missed if he is dead, immune to the cause (R22), or protected against it
@@ -164,7 +179,7 @@ class Resolution:
         return [n for n in self.state.players if n in wanted]
 
     # --- deaths ---------------------------------------------------------------------------
-    def kill(self, nick: str, cause: Cause, by: tuple[str, ...]) -> Death:
+    def kill(self, nick: str, cause: Causes, by: tuple[str, ...]) -> Death:
         """The player dies now; step 5 waits until the step's deaths have all happened."""
         state = self.state
         player = state.players[nick]
@@ -198,7 +213,7 @@ class Resolution:
         for death in batch:
             player = state.players[death.player]
             player.role_cls.on_own_death(self, player, death.cause)
-            if death.cause in NOTE_CAUSES and player.note is not None:  # R37
+            if death.cause in note_causes() and player.note is not None:  # R37
                 self.result.notes.append(
                     NoteDelivery(player.nick, player.note.to, player.note.text)
                 )
@@ -378,7 +393,7 @@ def fire_pistol(state: GameState, req: Request) -> Death:
     return death
 
 
-def kill_outside_resolution(state: GameState, nick: str, cause: Cause) -> Death:
+def kill_outside_resolution(state: GameState, nick: str, cause: Causes) -> Death:
     """A death by host command (R56's exclusion), with its consequences at once."""
     if state.current is None:
         state.current = TurnResult(turn=state.turn)

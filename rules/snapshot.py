@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.model import Cause, GameState, Note, Phase, Player, Submission
+from rules.model import GameState, Note, Phase, Player, Submission
 from rules.requests import parse_request
-from rules.roles import Role, role_class, role_classes
+from rules.roles import Role, cause_of, role_class, role_classes
 
 #: The shape of `state_to_dict`; a stored snapshot of another format is not used (the game is
 #: rebuilt from its full log instead). Bump it whenever that shape changes. A role's memory
@@ -131,7 +131,7 @@ def _player(row: list[Any]) -> Player:
         original_role=str(original),
         alive=bool(alive),
         death_turn=None if death_turn is None else int(death_turn),
-        death_cause=None if cause is None else Cause(cause),
+        death_cause=None if cause is None else cause_of(str(cause)),
         missed_votes=int(missed),
         note=None if note is None else Note(to=str(note[0]), text=str(note[1])),
     )

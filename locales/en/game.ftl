@@ -15,133 +15,23 @@ review-modal-label = The story, posted above the results
 review-story_saved = Story saved for turn { $turn }: it will be posted above the results. You can edit it until you publish.
 review-published = The results of turn { $turn } are published.
 review-status = The host is writing up the results: the next turn opens when they are published (at the latest { $until }).
-role-villager = Villager
-card-about-villager =
-    You are a Villager (vanilla Town). You have no power: your weapons are your posts and your vote. Find { $foes ->
-        [mafia] the mafia
-        [mafia_maniac] the mafia and the Poisoner
-        [mafia_crook] the mafia and the Crook
-        [mafia_maniac_crook] the mafia, the Poisoner and the Crook
-        [maniac] the Poisoner
-        [crook] the Crook
-       *[maniac_crook] the Poisoner and the Crook
-    } in the discussion: question the players you suspect and explain your vote.
-role-mafioso = Mafioso
-card-about-mafioso = You are a Mafioso. You know the whole family, and the family has a private room of its own. By day, pass yourself off as Town.
-role-boss = Boss
-card-about-boss = You are the Boss, the head of the mafia. You know the whole family, and the family has a private room of its own. By day, pass yourself off as Town.
-card-about-boss-with-commissar = Unlike a Godfather, you check as mafia to the Cop.
-card-about-boss-with-foundling = This game has a Foundling: when you die, he joins the mafia.
-role-troublemaker = Framer
-card-about-troublemaker = You are the Framer (the forum's Troublemaker), a member of the mafia. You know the whole family, and the family has a private room of its own. By day, pass yourself off as Town.
-card-about-troublemaker-with-commissar = Each night you may also frame one player (/slander): if the Cop checks him that same night, the answer is "mafia".
-card-about-troublemaker-without-commissar = You may frame a player (/slander), but in this game it does nothing: nobody checks anyone.
-role-commissar = Cop
-card-about-commissar =
-    You are the Cop (the forum's Commissar), Town. Each night, check one living player (/check): the host answers you alone{ $mafia ->
-        [yes] : mafia or not
-       *[no] , and in this game the answer is always "not mafia"
-    }. If he is killed that same night, you also learn who killed him and how. The answer comes even if you die that night.
-    If your check gets no answer ({ $prostitute ->
-        [yes] your target was already dead, or the Roleblocker blocked you
-       *[no] your target was already dead
-    }), the host tells you so in the morning.
-    You carry a pistol. When you are killed ({ $causes }), you get one hour (one minute in a fast game) to shoot one living player (/shoot), who dies with you.
-card-about-commissar-with-sergeant = This game has a Sergeant: he knows you, gets a copy of every answer, and takes over when you die.
-role-sergeant = Sergeant
-card-about-sergeant =
-    You are the Sergeant, Town. From the start you know who the Cop is, and you privately get every answer he gets. You do not check anyone yourself.
-    When the Cop dies, you take his place: you check a player each night (/check) and carry his pistol.
-role-doctor = Doctor
-card-about-doctor =
-    You are the Doctor, Town. Each night, heal one living player, yourself included (/heal): { $threat ->
-        [mafia_maniac] that night the mafia cannot kill him and the Poisoner cannot poison him
-        [mafia] that night the mafia cannot kill him
-        [maniac] that night the Poisoner cannot poison him
-       *[none] though in this game nobody but you attacks at night, so there is nothing to heal yet
-    }. A heal never saves anyone from the lynch, a hunt or an injection{ $commissar ->
-        [yes] , nor from the pistol
-       *[no] {""}
-    }.
-    You may not heal the same player two turns running, yourself included; a turn without a heal breaks the chain.
-    Once per game you may give a lethal injection instead (/inject): the target dies whatever his role. It is used up only when it kills.
-role-prostitute = Roleblocker
-card-about-prostitute = You are the Roleblocker (the forum's Prostitute), Town. Each night, choose one player (/block): his night action does nothing that night ({ $blocks }). Your block is resolved before every other night action.
-card-about-prostitute-with-commissar = A blocked Cop is only told in the morning that his check got no answer; nobody else is told anything.
-card-about-prostitute-without-commissar = The player you block is told nothing.
-role-foundling = Foundling
-card-about-foundling =
-    You are a Villager (vanilla Town). You have no power: your weapons are your posts and your vote. Find { $foes ->
-        [mafia] the mafia
-        [mafia_maniac] the mafia and the Poisoner
-        [mafia_crook] the mafia and the Crook
-        [mafia_maniac_crook] the mafia, the Poisoner and the Crook
-        [maniac] the Poisoner
-        [crook] the Crook
-       *[maniac_crook] the Poisoner and the Crook
-    } in the discussion: question the players you suspect and explain your vote.
-role-converted_foundling = Foundling (turned mafia)
-card-about-converted_foundling = The Boss is dead and you have joined the mafia: you are the Foundling, and now mafia in every respect. You know the whole family and post in its room. If you die, you are revealed as the Foundling.
-role-promoted_sergeant = Cop (promoted Sergeant)
-card-about-promoted_sergeant =
-    The Cop is dead and you, the Sergeant, have taken his place. Each night, check one living player (/check): the host answers you alone{ $mafia ->
-        [yes] : mafia or not
-       *[no] , and in this game the answer is always "not mafia"
-    }; if he is killed that same night, you also learn who killed him and how. If your check gets no answer, the host tells you so in the morning.
-    You now carry the pistol: when you are killed ({ $causes }), you get one hour (one minute in a fast game) to shoot one living player (/shoot). If you die, you are revealed as the Sergeant.
-role-maniac = Poisoner
-card-about-maniac = You are the Poisoner (the forum's maniac), a third-party killer who plays alone, like a Serial Killer. Each night you may poison one living player (/poison). Your victim notices nothing: he lives one more day, posts and votes, and dies at the start of the next resolution; his vote of that day counts.
-card-about-maniac-with-doctor = If the Doctor heals him the night you poison him, the poison fails.
-card-about-maniac-with-commissar = The Cop's check shows you as "not mafia".
-role-crook = Crook
-card-about-crook =
-    You are the Crook, a third-party player: you play for yourself alone, { $mafia ->
-        [yes] neither for Town nor for the mafia
-       *[no] not for Town
-    }.
-    From turn 2 on, each turn you may steal the lynch vote of one other living player (/steal). At the lynch his vote counts for the player you voted for yourself, and the published tally lists it under his nickname, as if he had voted that way. So vote yourself: without a vote of your own, the stolen vote is simply lost. A player who has not voted has nothing to steal.
-card-about-crook-with-prostitute = The theft is a night action: if the Roleblocker blocks you that night, you steal nothing.
-card-about-crook-with-maniac = If only you and the Poisoner are left, the Poisoner wins.
-card-about-crook-with-commissar = The Cop's check shows you as "not mafia".
 verb-vote = vote
 verb-hunt = hunt
 verb-note = death note
-verb-kill = kill
-verb-check = check
-verb-heal = heal
-verb-inject = lethal injection
-verb-block = block
-verb-slander = frame
-verb-poison = poison
-verb-steal = theft
 verb-shoot = shot
 verb-post = post
 play-accepted-vote = Turn { $turn }: vote recorded, you are voting to lynch { $target }.
 play-accepted-hunt = Turn { $turn }: hunt recorded: { $target }.
 play-accepted-note = Your death note is saved: if the mafia kills you or you are lynched, { $to } gets it.
-play-accepted-kill = Turn { $turn }: kill request recorded: { $target }.
-play-accepted-check = Turn { $turn }: check recorded: { $target }.
-play-accepted-heal = Turn { $turn }: heal recorded: { $target }.
-play-accepted-inject = Turn { $turn }: lethal injection recorded: { $target }.
-play-accepted-block = Turn { $turn }: block recorded: { $target }.
-play-accepted-slander = Turn { $turn }: frame recorded: { $target }.
-play-accepted-poison = Turn { $turn }: poison recorded: { $target }.
 play-accepted-shoot = Turn { $turn }: shot recorded: { $target }. It will be announced once everyone who may shoot has shot or run out of time.
-play-accepted-steal = Turn { $turn }: theft recorded: you will steal the lynch vote of { $target }.
 play-late = Turn { $sent } closed just before your request arrived, so it counts for turn { $turn }.
 play-late_refused = Turn { $sent } closed just before your request arrived: it was not counted.
 play-withdrawn = Withdrawn: { $verbs }.
 play-change_until = You can change it until { $time }.
-death-poison = { $nick } ({ $role }) died of poison.
-cause-poison = poisoned
 death-hunt = { $nick } ({ $role }) was hunted down and killed.
 cause-hunt = killed in the hunt
 death-hunt_backfire = { $nick } ({ $role }) went hunting and died.
 cause-hunt_backfire = died hunting
-death-mafia = { $nick } ({ $role }) was killed in the night.
-cause-mafia = killed in the night
-death-euthanasia = { $nick } ({ $role }) died in the night.
-cause-euthanasia = died in the night
 death-lynch = { $nick } ({ $role }) was lynched.
 cause-lynch = lynched
 death-inactive = { $nick } ({ $role }) was modkilled for inactivity: no post this turn.
@@ -153,12 +43,8 @@ cause-excluded = removed by the host
 death-pistol = As he died, the Cop { $by } fired his pistol: { $nick } ({ $role }) is dead.
 cause-pistol = shot
 cause-None = alive
-method-mafia = a mafia kill
-method-euthanasia = the Doctor's lethal injection
 winner-town = Town wins!
 winner-mafia = Mafia wins!
-winner-maniac = The Poisoner wins!
-winner-crook = The Crook wins!
 winner-draw = Nobody survived: a draw.
 winner-none = The host ended the game.
 reveal-alive = { $nick }: { $role }, alive
@@ -180,8 +66,6 @@ gameover-reason-parity =
         [maniac_crook] {" "}and both the Poisoner and the Crook are dead
        *[none] {""}
     }.
-gameover-reason-maniac_last = The Poisoner is alive with at most one other player left.
-gameover-reason-crook_last = The Crook is alive with at most one other player left.
 gameover-reason-all_dead = Nobody is left alive.
 gameover-reason-host_ended = The host ended the game: nobody wins.
 gameover-reason-unknown = The game is over.
@@ -277,13 +161,7 @@ card-win-mafia =
         [maniac_crook] {" "}and both the Poisoner and the Crook are dead
        *[none] {""}
     }.
-card-win-maniac = The Poisoner wins when he is alive and at most one other player is.
-card-win-maniac-with-crook = If only the Poisoner and the Crook are left, the Poisoner wins.
-card-win-crook = The Crook wins alone when he is alive and at most one other player is.
 card-pistol-lynch = the lynch
-card-pistol-mafia = the mafia
-card-pistol-poison = poison
-card-pistol-euthanasia = an injection
 card-pistol-hunt_backfire = a failed hunt
 card-clan_member = { $nick } ({ $role })
 card-rules = How to post, vote and by when, and what silence costs, is the same for everyone: see { $rules }.
@@ -483,13 +361,6 @@ help-from_time = opens at { $time } ({ $relative })
 guide-order = { $steps }.
 guide-step-delayed = last night's poison
 guide-step-hunt = the hunt
-guide-step-block = the block
-guide-step-slander = the frame
-guide-step-steal = the theft
-guide-step-kill = the mafia's kill
-guide-step-check = the check
-guide-step-poison = the poison
-guide-step-heal = the heal and the injection
 guide-step-lynch = the lynch
 guide-step-inactivity = modkills
 rules-page = Page { $page } of { $pages }.

@@ -3,15 +3,17 @@
 - `base`: factions, the steps of a resolution (`STEP_ORDER`), verbs, protections, and the
   `Role` base class with every hook a role may implement;
 - one module per role: `villager`, `mafia` (the kill, Mafioso, Boss), `troublemaker`,
-  `commissar`, `sergeant`, `doctor`, `prostitute`, `foundling`, `maniac`, `crook` (R57, not
-  re-exported here: nothing outside its module needs its name);
+  `commissar`, `sergeant`, `doctor`, `prostitute`, `foundling`, `poisoner` (the class
+  `Poisoner`, the role coded `maniac`), `crook` (R57, not re-exported here: nothing outside
+  its module needs its name);
 - `registry`: the explicit list of roles and `register()` for more.
 
-A new role is one new module here with its class (its verbs, refusals, hooks on the steps,
-protections, death consequences, memory, request fates, lynch votes, texts' keys) and one
-entry in `registry.BUILTIN_ROLES`; the pipeline, the request format, the validation, the
-snapshot, the hosts' account, the win check and the night commands pick it up from the
-registry.
+A new role is one new module here with its class (its verbs, refusals, causes of death,
+hooks on the steps, protections, death consequences, memory, request fates, lynch votes,
+texts' keys), its texts in `locales/<lang>/roles/<code>.ftl`, and one entry in
+`registry.BUILTIN_ROLES` (docs/ADDING_A_ROLE.md); the pipeline, the request format, the
+validation, the snapshot, the hosts' account, the win check and the night commands pick it
+up from the registry.
 """
 
 from rules.roles.base import (
@@ -31,15 +33,19 @@ from rules.roles.commissar import Commissar
 from rules.roles.doctor import Doctor
 from rules.roles.foundling import ConvertedFoundling, Foundling
 from rules.roles.mafia import Boss, MafiaMember, Mafioso
-from rules.roles.maniac import Maniac
+from rules.roles.poisoner import Poisoner
 from rules.roles.prostitute import Prostitute
 from rules.roles.registry import (
     BUILTIN_INTERNAL_ROLES,
     BUILTIN_ROLES,
     INTERNAL_ROLES,
     ROLES,
+    cause_codes,
+    cause_of,
     is_role,
     known_verbs,
+    note_causes,
+    pistol_causes,
     refusal_codes,
     register,
     role_class,
@@ -70,7 +76,7 @@ __all__ = [
     "Hook",
     "MafiaMember",
     "Mafioso",
-    "Maniac",
+    "Poisoner",
     "PromotedSergeant",
     "Prostitute",
     "Protection",
@@ -81,9 +87,13 @@ __all__ = [
     "Troublemaker",
     "Verb",
     "Villager",
+    "cause_codes",
+    "cause_of",
     "is_role",
     "known_verbs",
+    "note_causes",
     "on_steps",
+    "pistol_causes",
     "refusal_codes",
     "register",
     "role_class",

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from rules.model import Cause, RefusalCode, Refusals
+from rules.model import Causes, RefusalCode, Refusals
 from rules.model import Faction as Faction  # re-exported: roles name their faction here
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ class Protection:
 
     target: str
     by: str
-    against: frozenset[Cause]
+    against: frozenset[Causes]
     stand_in: bool = False
 
 
@@ -172,7 +172,7 @@ def _json_data(value: Any) -> Any:
 def attack_hits(
     result: TurnResult,
     req: Request,
-    cause: Cause,
+    cause: Causes,
     otherwise: Callable[[str], str] = lambda target: "dead",
 ) -> list[dict[str, Any]]:
     """For the hosts: per player an attack of ``cause`` named, who died of it (``killed``),
@@ -214,11 +214,19 @@ class Role:
     # The refusals that are this role's own (an enum of :class:`rules.model.Refusals`), which
     # its ``refuse_request`` and ``refuse_target`` give; each has its text ``refusal.<code>``.
     refusals: ClassVar[type[Refusals] | None] = None
+    # The causes of death this role brings (an enum of :class:`rules.model.Causes`: the
+    # Poisoner's poison), besides the engine's own (:class:`rules.model.Cause`); each has its
+    # texts ``cause.<code>`` and ``death.<code>``. Of them, those after which a killed
+    # commissar may still shoot (R18; each with its card line ``card.pistol.<code>``) and
+    # those that deliver the victim's death note (R37).
+    causes: ClassVar[type[Causes] | None] = None
+    pistol_causes: ClassVar[frozenset[Causes]] = frozenset()
+    note_causes: ClassVar[frozenset[Causes]] = frozenset()
     # R15: among loners left alive together the lowest rank wins.
     loner_rank: ClassVar[int] = 100
     # The verbs of this role that attack, and the cause of death they aim at (the hosts'
     # account tells what became of each player they named).
-    attacks: ClassVar[Mapping[str, Cause]] = MappingProxyType({})
+    attacks: ClassVar[Mapping[str, Causes]] = MappingProxyType({})
     # Verbs of role requests this role may send (besides COMMON_VERBS and the hunt).
     verbs: ClassVar[frozenset[str]] = frozenset()
     # The shapes of verbs this role introduces; a verb not described names one target.
@@ -258,7 +266,7 @@ class Role:
         return cls.code
 
     @classmethod
-    def immune_to(cls, cause: Cause) -> bool:
+    def immune_to(cls, cause: Causes) -> bool:
         """An attack of this cause on this role fails silently (R22)."""
         return False
 
@@ -268,11 +276,11 @@ class Role:
         return ()
 
     @classmethod
-    def on_own_death(cls, res: Resolution, player: Player, cause: Cause) -> None:
+    def on_own_death(cls, res: Resolution, player: Player, cause: Causes) -> None:
         """Step 5 for the player's own death (R18's pistol)."""
 
     @classmethod
-    def on_other_death(cls, res: Resolution, me: Player, dead: Player, cause: Cause) -> None:
+    def on_other_death(cls, res: Resolution, me: Player, dead: Player, cause: Causes) -> None:
         """Step 5 for the death of another player, called for every player still alive when
         the step's deaths have all happened (R19, R22)."""
 
@@ -358,3 +366,32 @@ class Role:
     def card_key(cls) -> str:
         """The catalogue key of the role card's text (what the role does, R44)."""
         return f"card.about.{cls.code}"
+
+    @classmethod
+    def text_keys(cls) -> tuple[str, ...]:
+        """Every catalogue key this role needs, in every language (each role's own file,
+        ``locales/<lang>/roles/<code>.ftl``; docs/ADDING_A_ROLE.md; tested for every
+        registered role): its name and card; a loner's win (R15) in the card, the game's end,
+        the history and the statistics; each of its refusals; each cause it brings, and the
+        card line of those that arm the pistol (R18); each verb's slash command (its options
+        by the verb's shape), its name in lists, and its accepted answer."""
+        keys = [cls.name_key(), cls.card_key()]
+        if cls.faction is Faction.LONER:
+            side = cls.wins_as()
+            keys += [f"card.win.{side}", f"winner.{side}", f"gameover.reason.{side}_last"]
+            keys += [f"history.winner.{side}", f"stats.side.{side}", f"stats.winners.{side}"]
+        keys += [f"refusal.{code}" for code in cls.refusals or ()]
+        for cause in cls.causes or ():
+            keys += [f"cause.{cause}", f"death.{cause}"]
+        keys += [f"card.pistol.{cause}" for cause in sorted(cls.pistol_causes)]
+        described = {v.name: v for v in cls.verb_specs}
+        for name in sorted(cls.verbs):
+            verb = described.get(name, Verb(name))
+            options = {Shape.TARGET: ("target",), Shape.TARGET_OR_PAIR: ("target", "second")}
+            keys += [f"{verb.command_key}.name", f"{verb.command_key}.description"]
+            for option in options.get(verb.shape, ()):
+                keys += [
+                    f"{verb.command_key}.opt.{option}.{part}" for part in ("name", "description")
+                ]
+            keys += [verb.name_key, verb.accepted_key]
+        return tuple(dict.fromkeys(keys))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.model import PISTOL_CAUSES, Cause, CheckResult
+from rules.model import Causes, CheckResult
 from rules.roles.base import Faction, Role, Step, on_steps
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class Commissar(Role):
         return {"fate": "blocked" if req.by in result.blocked else "dead_before"}
 
     @classmethod
-    def on_own_death(cls, res: Resolution, player: Player, cause: Cause) -> None:
-        if cause in PISTOL_CAUSES:  # R18: he may shoot (step 6, `rules.pipeline.fire_pistol`)
+    def on_own_death(cls, res: Resolution, player: Player, cause: Causes) -> None:
+        if res.arms_pistol(cause):  # R18: he may shoot (step 6, `rules.pipeline.fire_pistol`)
             res.state.pistols.add(player.nick)
             res.result.pistols.append(player.nick)

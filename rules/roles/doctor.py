@@ -9,14 +9,22 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules.model import Cause, Refusals
+from rules.model import Causes, Refusals
 from rules.roles.base import Faction, Protection, Role, Step, Verb, on_steps
+from rules.roles.mafia import MafiaCause
+from rules.roles.poisoner import PoisonerCause
 
 if TYPE_CHECKING:
     from rules.model import GameState, Request, TurnResult
     from rules.pipeline import Resolution
 
 SLOT = "doctor"  # a heal and an injection replace each other
+
+
+class DoctorCause(Causes):
+    """The death the Doctor brings: his injection (R20); a commissar it kills may shoot (R18)."""
+
+    EUTHANASIA = "euthanasia"
 
 
 class DoctorRefusal(Refusals):
@@ -50,7 +58,7 @@ def doctor(res: Resolution) -> None:
     if req is not None and req.do == "inject":
         assert req.target is not None
         if state.alive(req.target):
-            res.kill(req.target, Cause.EUTHANASIA, (req.by,))
+            res.kill(req.target, DoctorCause.EUTHANASIA, (req.by,))
             memory = attrs.evolve(memory, injection_used=True)  # used up only when it kills
     # R20: the chain is judged on the heal request standing at this deadline.
     heal = next((r for r in res.standing(SLOT) if r.do == "heal"), None)
@@ -67,11 +75,13 @@ class Doctor(Role):
     faction = Faction.TOWN
     verbs = frozenset({"heal", "inject"})
     verb_specs = (Verb("heal", slot=SLOT, self_target=True), Verb("inject", slot=SLOT))
-    attacks = MappingProxyType({"inject": Cause.EUTHANASIA})
+    attacks = MappingProxyType({"inject": DoctorCause.EUTHANASIA})
     hooks = on_steps({Step.LAST_NIGHT_ACTS: doctor})
     Memory = DoctorMemory
     memory_key = "doctor"
     refusals = DoctorRefusal
+    causes = DoctorCause
+    pistol_causes = frozenset({DoctorCause.EUTHANASIA})
 
     @classmethod
     def protections(cls, res: Resolution) -> Sequence[Protection]:
@@ -80,7 +90,9 @@ class Doctor(Role):
         req = _acting_request(res)
         if req is None or req.do != "heal" or req.target is None:
             return ()
-        return (Protection(req.target, req.by, frozenset({Cause.MAFIA, Cause.POISON})),)
+        return (
+            Protection(req.target, req.by, frozenset({MafiaCause.MAFIA, PoisonerCause.POISON})),
+        )
 
     @classmethod
     def refuse_request(cls, state: GameState, req: Request) -> DoctorRefusal | None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.model import Cause, RoleChange
+from rules.model import Causes, RoleChange
 from rules.roles.base import Faction, Role
-from rules.roles.mafia import Boss, MafiaMember
+from rules.roles.mafia import Boss, MafiaCause, MafiaMember
 from rules.roles.villager import Villager
 
 if TYPE_CHECKING:
@@ -27,11 +27,11 @@ class Foundling(Role):
         return Villager.code
 
     @classmethod
-    def immune_to(cls, cause: Cause) -> bool:
-        return cause is Cause.MAFIA  # the mafia's kill on him silently fails
+    def immune_to(cls, cause: Causes) -> bool:
+        return cause is MafiaCause.MAFIA  # the mafia's kill on him silently fails
 
     @classmethod
-    def on_other_death(cls, res: Resolution, me: Player, dead: Player, cause: Cause) -> None:
+    def on_other_death(cls, res: Resolution, me: Player, dead: Player, cause: Causes) -> None:
         if issubclass(dead.role_cls, Boss):  # R22
             me.role_cls = ConvertedFoundling
             res.result.conversions.append(RoleChange(me.nick, "mafia", step=res.step))

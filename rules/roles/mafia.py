@@ -7,7 +7,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from rules.killboard import agreed_kill
-from rules.model import Cause, Refusals
+from rules.model import Causes, Refusals
 from rules.roles.base import Faction, Role, Shape, Step, Verb, attack_hits, on_steps
 
 if TYPE_CHECKING:
@@ -25,8 +25,15 @@ def mafia_kill(res: Resolution) -> None:
     # A target who is by now a mafia member (a Foundling converted at step 0 or 1) is spared;
     # the dead, the immune and the protected are missed by `hits` (R22, R42).
     targets = [nick for nick in named if not res.state.players[nick].is_mafia]
-    for victim in res.hits(targets, Cause.MAFIA):
-        res.kill(victim, Cause.MAFIA, by)
+    for victim in res.hits(targets, MafiaCause.MAFIA):
+        res.kill(victim, MafiaCause.MAFIA, by)
+
+
+class MafiaCause(Causes):
+    """The death the mafia brings (R23), which delivers the victim's death note (R37) and
+    lets a killed commissar shoot (R18)."""
+
+    MAFIA = "mafia"
 
 
 class MafiaRefusal(Refusals):
@@ -45,8 +52,11 @@ class MafiaMember(Role):
     # R23, R36: one player, or two with the double kill; never a known member of the mafia.
     verb_specs = (Verb("kill", shape=Shape.TARGET_OR_PAIR, spares_team=True),)
     hooks = on_steps({Step.NIGHT_KILL: mafia_kill})
-    attacks = MappingProxyType({"kill": Cause.MAFIA})
+    attacks = MappingProxyType({"kill": MafiaCause.MAFIA})
     refusals = MafiaRefusal
+    causes = MafiaCause
+    pistol_causes = frozenset({MafiaCause.MAFIA})
+    note_causes = frozenset({MafiaCause.MAFIA})
 
     @classmethod
     def refuse_request(cls, state: GameState, req: Request) -> MafiaRefusal | None:
@@ -69,7 +79,7 @@ class MafiaMember(Role):
                 return "spared"  # a converted Foundling (R22)
             return "disagreed"  # R23: the requests differ
 
-        return {"fate": "attack", "hits": attack_hits(result, req, Cause.MAFIA, unexplained)}
+        return {"fate": "attack", "hits": attack_hits(result, req, MafiaCause.MAFIA, unexplained)}
 
 
 class Mafioso(MafiaMember):

@@ -10,14 +10,14 @@ Nothing registers itself by being imported.
 
 from __future__ import annotations
 
-from rules.model import RefusalCode, Refusals
+from rules.model import NOTE_CAUSES, PISTOL_CAUSES, Cause, Causes, RefusalCode, Refusals
 from rules.roles.base import BASE_VERBS, Faction, Hook, Role, Step, Verb
 from rules.roles.commissar import Commissar
 from rules.roles.crook import Crook
 from rules.roles.doctor import Doctor
 from rules.roles.foundling import ConvertedFoundling, Foundling
 from rules.roles.mafia import Boss, Mafioso
-from rules.roles.maniac import Maniac
+from rules.roles.poisoner import Poisoner
 from rules.roles.prostitute import Prostitute
 from rules.roles.sergeant import PromotedSergeant, Sergeant
 from rules.roles.troublemaker import Troublemaker
@@ -35,7 +35,7 @@ BUILTIN_ROLES: tuple[type[Role], ...] = (
     Doctor,
     Prostitute,
     Foundling,
-    Maniac,
+    Poisoner,
     Crook,
 )
 BUILTIN_INTERNAL_ROLES: tuple[type[Role], ...] = (ConvertedFoundling, PromotedSergeant)
@@ -63,6 +63,13 @@ def register(cls: type[Role], *, internal: bool = False) -> type[Role]:
     for code in cls.refusals or ():
         if codes.get(code.value, code) is not code:
             raise ValueError(f"refusal {code.value!r} of {cls.__name__} clashes with a known one")
+    causes = {cause.value: cause for cause in cause_codes()}
+    for cause in cls.causes or ():
+        if causes.get(cause.value, cause) is not cause:
+            raise ValueError(f"cause {cause.value!r} of {cls.__name__} clashes with a known one")
+    for cause in cls.pistol_causes | cls.note_causes:
+        if cause not in (cls.causes or ()):
+            raise ValueError(f"cause {cause.value!r} of {cls.__name__} is not among its causes")
     (INTERNAL_ROLES if internal else ROLES)[cls.code] = cls
     _changed()
     return cls
@@ -101,6 +108,34 @@ def refusal_codes() -> tuple[Refusals, ...]:
         for code in cls.refusals or ():
             seen.setdefault(code.value, code)
     return tuple(seen.values())
+
+
+def cause_codes() -> tuple[Causes, ...]:
+    """Every cause of death: the engine's (:class:`Cause`), then each registered role's own
+    (``Role.causes``), once each, in registry order."""
+    seen: dict[str, Causes] = {cause.value: cause for cause in Cause}
+    for cls in role_classes():
+        for cause in cls.causes or ():
+            seen.setdefault(cause.value, cause)
+    return tuple(seen.values())
+
+
+def cause_of(code: str) -> Causes:
+    """The cause of a stored code (ValueError for a cause no registered role brings)."""
+    for cause in cause_codes():
+        if cause.value == code:
+            return cause
+    raise ValueError(f"unknown cause of death {code!r}")
+
+
+def pistol_causes() -> frozenset[Causes]:
+    """R18: the deaths after which a killed commissar may draw his pistol."""
+    return PISTOL_CAUSES.union(*(cls.pistol_causes for cls in role_classes()))
+
+
+def note_causes() -> frozenset[Causes]:
+    """R37: the deaths that deliver the victim's death note."""
+    return NOTE_CAUSES.union(*(cls.note_causes for cls in role_classes()))
 
 
 def verb_spec(verb: str) -> Verb | None:

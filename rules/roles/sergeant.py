@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.model import Cause, RoleChange
+from rules.model import Causes, RoleChange
 from rules.roles.base import Faction, Role, Step, on_steps
 from rules.roles.commissar import Commissar
 
@@ -40,7 +40,7 @@ class Sergeant(Role):
     hooks = on_steps({Step.CHECKS: copy_checks})
 
     @classmethod
-    def on_other_death(cls, res: Resolution, me: Player, dead: Player, cause: Cause) -> None:
+    def on_other_death(cls, res: Resolution, me: Player, dead: Player, cause: Causes) -> None:
         if issubclass(dead.role_cls, Commissar):  # R19
             me.role_cls = PromotedSergeant
             res.result.promotions.append(RoleChange(me.nick, "commissar", step=res.step))

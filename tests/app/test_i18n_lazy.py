@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_each_entry_parses_as_in_its_whole_file(lang: Lang) -> None:
     """Parsed from its own text, every message is what the parse of its whole file gives."""
     whole: dict[str, ast.Message] = {}
-    for path in sorted((i18n.LOCALES_DIR / lang).glob("*.ftl")):
+    for path in i18n.catalogue_files(lang):
         for entry in FluentResource(path.read_text(encoding="utf-8")).body:
             assert not isinstance(entry, ast.Junk), entry.content
             if isinstance(entry, ast.Message):

@@ -14,7 +14,7 @@ from rules.roles import (
     ROLES,
     Commissar,
     MafiaMember,
-    Maniac,
+    Poisoner,
     Sergeant,
     Shape,
     Step,
@@ -54,7 +54,7 @@ def test_registry_lists_the_setup_roles_and_the_internal_states() -> None:
     assert list(INTERNAL_ROLES) == ["converted_foundling", "promoted_sergeant"]
     assert tuple(ROLES.values()) == BUILTIN_ROLES
     assert tuple(INTERNAL_ROLES.values()) == BUILTIN_INTERNAL_ROLES
-    assert role_class("maniac") is Maniac  # R27: the Poisoner maniac (its English name)
+    assert role_class("maniac") is Poisoner  # R27: the Poisoner maniac (its English name)
 
 
 def test_R17_town_abilities_are_derived_from_the_town_roles() -> None:

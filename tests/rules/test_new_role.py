@@ -9,14 +9,16 @@ the guarded player, the Bodyguard dies in his place (cause `mafia`) and the targ
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
 from rules.engine import Game
 from rules.knowledge import role_card
-from rules.model import Cause, RequestFormatError
+from rules.model import Causes, RequestFormatError
 from rules.pipeline import Resolution
 from rules.replay import ScriptError, run_script
 from rules.requests import parse_request, verb_slot
@@ -26,11 +28,18 @@ from rules.roles import (
     Protection,
     Role,
     Shape,
+    Step,
     Verb,
+    cause_codes,
+    cause_of,
+    on_steps,
+    pistol_causes,
     register,
     unregister,
     verb_spec,
 )
+from rules.roles.mafia import MafiaCause
+from rules.snapshot import state_from_dict, state_to_dict
 from tests.rules.dsl import rq, turn
 
 
@@ -44,7 +53,7 @@ class Bodyguard(Role):
     @classmethod
     def protections(cls, res: Resolution) -> Sequence[Protection]:
         return tuple(
-            Protection(req.target, req.by, frozenset({Cause.MAFIA}), stand_in=True)
+            Protection(req.target, req.by, frozenset({MafiaCause.MAFIA}), stand_in=True)
             for req in res.standing("guard")
             if res.acts(req) and req.target is not None
         )
@@ -205,3 +214,72 @@ def test_register_refuses_a_taken_code_or_a_clashing_verb():
         register(Strangler)
     assert ROLES["doctor"].__name__ == "Doctor" and "strangler" not in ROLES
     assert verb_spec("kill") == Verb("kill", shape=Shape.TARGET_OR_PAIR, spares_team=True)
+
+
+class StrangleCause(Causes):
+    STRANGLED = "strangled"
+
+
+def strangle(res: Resolution) -> None:
+    for req in res.standing("strangle"):
+        if res.acts(req) and req.target is not None:
+            for victim in res.hits([req.target], StrangleCause.STRANGLED):
+                res.kill(victim, StrangleCause.STRANGLED, (req.by,))
+
+
+class Strangler(Role):
+    """A loner who brings his own cause of death, declared as his refusals are."""
+
+    code = "strangler"
+    faction = Faction.LONER
+    verbs = frozenset({"strangle"})
+    causes = StrangleCause
+    pistol_causes = frozenset({StrangleCause.STRANGLED})
+    attacks = MappingProxyType({"strangle": StrangleCause.STRANGLED})
+    hooks = on_steps({Step.NIGHT_KILL: strangle})
+
+
+def test_a_role_brings_its_own_cause_of_death():
+    """The causes are open to roles (section 8): a registered role's cause kills, is stored
+    and read back from a snapshot, arms the commissar's pistol as the role declares (R18), and
+    is unknown once the role is gone."""
+    assert "strangled" not in cause_codes()
+    register(Strangler)
+    try:
+        assert cause_of("strangled") is StrangleCause.STRANGLED
+        assert StrangleCause.STRANGLED in pistol_causes()
+        players = [*copy.deepcopy(PLAYERS[1:]), {"nick": "St", "role": "strangler"}]
+        players[0] = {"nick": "Com", "role": "commissar"}
+        game = Game.new([(p["nick"], p["role"]) for p in players], seed=1)
+        game.submit(parse_request({"by": "St", "do": "strangle", "target": "Com"}))
+        result = game.resolve_and_finish()
+        assert [(d.player, d.cause) for d in result.deaths] == [("Com", "strangled")]
+        assert result.pistols == ["Com"]  # R18: this death arms the pistol
+        restored = state_from_dict(json.loads(json.dumps(state_to_dict(game.state))))
+        assert restored.players["Com"].death_cause is StrangleCause.STRANGLED
+    finally:
+        unregister(Strangler)
+    assert "strangled" not in cause_codes()
+    with pytest.raises(ValueError, match="unknown cause"):
+        cause_of("strangled")
+
+
+def test_register_refuses_a_cause_that_clashes_or_is_not_the_roles():
+    class Mob(Causes):
+        MAFIA = "mafia"  # the mafia's cause already: not a new one of the same name
+
+    class Mobster(Role):
+        code = "mobster"
+        faction = Faction.LONER
+        causes = Mob
+
+    class Boaster(Role):
+        code = "boaster"
+        faction = Faction.LONER
+        pistol_causes = frozenset({StrangleCause.STRANGLED})  # a cause he does not bring
+
+    with pytest.raises(ValueError, match="cause 'mafia' of Mobster clashes"):
+        register(Mobster)
+    with pytest.raises(ValueError, match="not among its causes"):
+        register(Boaster)
+    assert "mobster" not in ROLES and "boaster" not in ROLES

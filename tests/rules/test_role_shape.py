@@ -14,7 +14,7 @@ import attrs
 from rules.announce import host_account
 from rules.engine import Game
 from rules.model import GameState, Request
-from rules.roles import STEP_ORDER, Doctor, Maniac, known_verbs, role_classes
+from rules.roles import STEP_ORDER, Doctor, Poisoner, known_verbs, role_classes
 from rules.snapshot import state_from_dict, state_to_dict
 
 GAME = [
@@ -55,7 +55,7 @@ def test_R20_R27_role_memory_is_the_roles_own_attrs_value() -> None:
     doctor = Doctor.recall(game.state)
     assert attrs.has(type(doctor))
     assert (doctor.last_heal, doctor.injection_used) == ("Doc", True)
-    assert Maniac.recall(game.state).pending == ()  # V2 died at turn 2's step 0
+    assert Poisoner.recall(game.state).pending == ()  # V2 died at turn 2's step 0
     assert not game.state.alive("V2")
     # nothing of any role is a named field of the game
     fields = {f.name for f in attrs.fields(GameState)}
@@ -74,7 +74,7 @@ def test_R20_R27_role_memory_round_trips_through_a_snapshot() -> None:
     }
     restored = state_from_dict(data)
     assert restored == game.state
-    assert Maniac.recall(restored).pending == (("V2", "Man"),)
+    assert Poisoner.recall(restored).pending == (("V2", "Man"),)
 
 
 def _legacy(data: dict[str, Any]) -> dict[str, Any]:

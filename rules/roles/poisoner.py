@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules.model import Cause
+from rules.model import Causes
 from rules.roles.base import Faction, Role, Step, on_steps
 
 if TYPE_CHECKING:
@@ -25,8 +25,14 @@ def _pairs(items: Iterable[Iterable[str]]) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+class PoisonerCause(Causes):
+    """The death the Poisoner brings (R27); a commissar poisoned may still shoot (R18)."""
+
+    POISON = "poison"
+
+
 @attrs.frozen
-class ManiacMemory:
+class PoisonerMemory:
     """R27: the players poisoned this turn, who die at the next resolution's step 0."""
 
     pending: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)  # (victim, by)
@@ -34,13 +40,13 @@ class ManiacMemory:
 
 def poison_deaths(res: Resolution) -> None:
     """Step 0: victims poisoned in the previous turn die."""
-    pending = Maniac.recall(res.state).pending
+    pending = Poisoner.recall(res.state).pending
     if not pending:
         return
-    Maniac.remember(res.state, ManiacMemory())
+    Poisoner.remember(res.state, PoisonerMemory())
     for victim, poisoner in pending:
         if res.state.alive(victim):
-            res.kill(victim, Cause.POISON, (poisoner,))
+            res.kill(victim, PoisonerCause.POISON, (poisoner,))
 
 
 def poison(res: Resolution) -> None:
@@ -49,23 +55,25 @@ def poison(res: Resolution) -> None:
         assert req.target is not None
         if not res.acts(req):
             continue
-        for victim in res.hits([req.target], Cause.POISON):
-            memory = Maniac.recall(res.state)
-            Maniac.remember(res.state, ManiacMemory((*memory.pending, (victim, req.by))))
+        for victim in res.hits([req.target], PoisonerCause.POISON):
+            memory = Poisoner.recall(res.state)
+            Poisoner.remember(res.state, PoisonerMemory((*memory.pending, (victim, req.by))))
             res.result.poisoned.append(victim)
 
 
-class Maniac(Role):
+class Poisoner(Role):
     """R27: loner; poisons one player per turn, the victim dies at the next resolution."""
 
     code = "maniac"  # the name scripts and the database use
     spoken = ("maniac", "poisoner", "serial killer", "маньяк", "маньяк-отравитель", "отравитель")
     faction = Faction.LONER
     verbs = frozenset({"poison"})
-    attacks = MappingProxyType({"poison": Cause.POISON})
+    attacks = MappingProxyType({"poison": PoisonerCause.POISON})
     hooks = on_steps({Step.DELAYED_DEATHS: poison_deaths, Step.DELAYED_ATTACKS: poison})
-    Memory = ManiacMemory
+    Memory = PoisonerMemory
     memory_key = "maniac"
+    causes = PoisonerCause
+    pistol_causes = frozenset({PoisonerCause.POISON})
     loner_rank = 0  # R15: left alone with the Crook, the maniac wins
 
     @classmethod
@@ -85,6 +93,6 @@ class Maniac(Role):
         }
 
     @classmethod
-    def legacy_memory(cls, snapshot: Mapping[str, Any]) -> ManiacMemory | None:
+    def legacy_memory(cls, snapshot: Mapping[str, Any]) -> PoisonerMemory | None:
         pending = snapshot.get("pending_poison") or []
-        return ManiacMemory(pending) if pending else None
+        return PoisonerMemory(pending) if pending else None
