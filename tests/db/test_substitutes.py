@@ -14,8 +14,8 @@ import pytest
 
 from db.errors import NotFound, ReplacementRefused, StaleGame
 from db.interface import GameStore
-from db.sqlite.migrations import migrate
 from db.models import Fence, OutboxItem
+from db.sqlite.migrations import migrate
 from db.store import SQLiteStore
 from db.transfer import TABLES
 from tests.db.conftest import T0, raw_rows, running_game

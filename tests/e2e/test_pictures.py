@@ -23,7 +23,7 @@ from simcord.http.client import FakeHTTPClient
 from bot.delivery import RETRY_FIRST_SECONDS, STUCK_NOTICE_SECONDS
 from core.i18n import Lang, t
 from core.images import MAX_BYTES, PICTURE_MARK
-from tests.app.test_images import CAMERA, SERIAL, jpeg_with_exif
+from tests.core.test_images import CAMERA, SERIAL, jpeg_with_exif
 from tests.e2e.helpers import (
     Restart,
     World,
