@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import attrs
@@ -21,7 +22,7 @@ from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberAc
 from bot.client import MafiaBot
 from bot.embeds import embed_text
 from bot.layout import is_member_target
-from core.i18n import t
+from core.i18n import Lang, t
 from core.refusal import Refusal
 from core.service import LiveGame
 from sandbox.clients import EVERYONE, client_locales
@@ -388,6 +389,44 @@ async def until_deadline(world: World, *, before: float = 0.0) -> None:
     deadline = live_game(world).record.deadline
     assert deadline is not None
     await world.env.advance_time((deadline - world.env.now()).total_seconds() - before)
+
+
+async def advance_to(world: World, moment: datetime) -> None:
+    """Advance the virtual clock to ``moment``."""
+    await world.env.advance_time((moment - world.env.now()).total_seconds())
+
+
+async def everyone_posts(world: World, actors: Sequence[MemberActor]) -> None:
+    """Each living player posts in #game (R52: nobody leaves for inactivity)."""
+    state = live_game(world).engine.state
+    for actor in actors:
+        nick = live_game(world).nick_of(actor.id)
+        if nick is not None and state.alive(nick):
+            reply_text(await actor.slash(slot(world, "game"), "say", text="Present."))
+
+
+async def to_turn_2(world: World, actors: Sequence[MemberActor]) -> None:
+    """Everyone posts on turn 1 and its deadline passes: the game is on turn 2."""
+    await everyone_posts(world, actors)
+    await until_deadline(world)
+    assert live_game(world).engine.turn == 2
+
+
+def results_header(turn: int, lang: Lang = "en") -> str:
+    """How a turn's results announcement begins."""
+    return t(lang, "announce.results", turn=turn)
+
+
+def opening_header(turn: int, lang: Lang = "en") -> str:
+    """How a turn's opening announcement begins (its first sentence, without the deadline)."""
+    return t(lang, "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
+
+
+def results_of(world: World, turn: int) -> str:
+    """The latest results announcement of ``turn`` in #game (the results and the opening may
+    share a message)."""
+    texts = channel_announcements(slot(world, "game").history())
+    return next(x for x in reversed(texts) if x.startswith(results_header(turn)))
 
 
 def seats_by_role(

@@ -27,8 +27,10 @@ from tests.e2e.helpers import (
     is_console_line,
     mafia_room,
     make_world,
+    opening_header,
     reply_text,
     resolve_now,
+    results_header,
     slot,
 )
 from tests.e2e.test_delivery_faults import (
@@ -72,14 +74,6 @@ async def started(env: Env) -> tuple[World, list[MemberActor]]:
     actors = await start_slow_game(env, world.guild, world.admin, world.lobby, NAMES)
     await play_turn(env, world.guild, actors, lynch=None)
     return world, actors
-
-
-def results_header(turn: int) -> str:
-    return t("en", "announce.results", turn=turn)
-
-
-def opening_header(turn: int) -> str:
-    return t("en", "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
 
 
 # --- #host broken -------------------------------------------------------------------------------
