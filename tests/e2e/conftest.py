@@ -16,7 +16,7 @@ from core.i18n import Lang
 from main import create_bot
 from sandbox.clients import LOCALE_OF
 from sandbox.discord_contract import DiscordContract
-from tests.e2e.helpers import TEST_BOT, Restart, bot_of, client_locale
+from tests.e2e.helpers import TEST_BOT, Faults, Restart, bot_of, client_locale
 
 ENGINES = ("sqlite", "postgres")
 
@@ -100,3 +100,9 @@ async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
     yield go
     for bot in started:
         await bot.close_store()
+
+
+@pytest.fixture
+def faults(monkeypatch: pytest.MonkeyPatch) -> Faults:
+    """Failures injected in SimCord's HTTP layer (tests/e2e/helpers.py), none until set."""
+    return Faults(monkeypatch)

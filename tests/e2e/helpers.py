@@ -1,14 +1,17 @@
 """Arrange-and-assert helpers shared by the end-to-end tests.
 
-Three of them reach into SimCord's backend (``env.backend``), which is not public API; they are
-kept here, in one place, so a SimCord upgrade breaks one file:
-``set_bot_permissions`` (no builder edits a role), ``archive_thread`` (no builder archives a
-thread) and the cross-check in ``permissions_in``. A fourth, ``client_locale``, sets the
-language of a member's Discord client, which SimCord fixes at ``en-US`` (``sandbox/clients.py``).
+Four of them reach into SimCord's internals, which are not public API; they are kept here, in
+one place, so a SimCord upgrade breaks one file: ``set_bot_permissions`` (no builder edits a
+role), ``archive_thread`` (no builder archives a thread) and the cross-check in
+``permissions_in`` use ``env.backend``; ``Faults`` wraps ``simcord.http.router.dispatch``
+(timeouts and lost answers, which ``env.inject_error`` cannot make). A fifth, ``client_locale``,
+sets the language of a member's Discord client, which SimCord fixes at ``en-US``
+(``sandbox/clients.py``).
 """
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -17,7 +20,9 @@ from typing import Any
 
 import attrs
 import discord
-from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
+import pytest
+from simcord import BackendError, ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
+from simcord.http import router
 
 from bot.client import MafiaBot
 from bot.embeds import embed_text
@@ -476,3 +481,70 @@ def kill_board_text(room: ChannelHandle, turn: int, lang: str = "en") -> str:
     """The one kill board of ``turn``, as it reads now."""
     [board] = kill_boards(room, turn, lang)
     return board.content
+
+
+#: The writes a delivery makes: messages, DM channels, room members, the room's lock.
+DELIVERY_STEPS = (
+    ("POST", "/channels/*/messages"),
+    ("POST", "/users/@me/channels"),
+    ("PUT", "/channels/*/thread-members/*"),
+    ("DELETE", "/channels/*/thread-members/*"),
+    ("PATCH", "/channels/*"),
+)
+#: Executing the channel's webhook (interaction replies, also under /webhooks/, are spared).
+WEBHOOK_STEPS = (("POST", "/webhooks/*/*"),)
+
+
+class Faults:
+    """Failures in SimCord's HTTP layer, the one function both transports (the bot's
+    ``HTTPClient`` and the webhook adapter) call: ``simcord.http.router.dispatch``.
+
+    ``kind`` is an HTTP status (raised as SimCord raises ``inject_error``'s, before the route
+    runs: nothing stored), ``timeout`` (no answer, nothing stored) or ``lost`` (stored, then
+    no answer). ``once``: each distinct request (method, path, nonce) fails the first time only;
+    otherwise every matching request fails. Records every message created, with its nonce.
+    """
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.kind: str | None = None
+        self.steps: tuple[tuple[str, str], ...] = DELIVERY_STEPS
+        self.once = True
+        self.seen: set[tuple[str, str, str | None]] = set()
+        self.failed: list[tuple[str, str]] = []
+        self.created: list[tuple[int, str | None]] = []  # (channel id, nonce), in order
+        original = router.dispatch
+
+        def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+            body = kwargs.get("json")
+            nonce = body.get("nonce") if isinstance(body, dict) else None
+            fail = self._should_fail(method, path, nonce)
+            if fail and self.kind not in ("timeout", "lost"):
+                raise BackendError(int(str(self.kind)), 0, f"{self.kind} (injected by test)")
+            if fail and self.kind == "timeout":
+                raise TimeoutError("no answer (injected by test)")
+            result = original(backend, method, path, **kwargs)
+            if method == "POST" and isinstance(result, dict) and "channel_id" in result:
+                self.created.append((int(result["channel_id"]), nonce))
+            if fail:  # lost: Discord stored it, the answer never came
+                raise TimeoutError("the answer was lost (injected by test)")
+            return result
+
+        monkeypatch.setattr(router, "dispatch", dispatch)
+
+    def _should_fail(self, method: str, path: str, nonce: str | None) -> bool:
+        if self.kind is None or "interaction" in path:
+            return False
+        if not any(m == method and fnmatch.fnmatch(path, p) for m, p in self.steps):
+            return False
+        if self.once:
+            key = (method, path, nonce)
+            if key in self.seen:
+                return False
+            self.seen.add(key)
+        self.failed.append((method, path))
+        return True
+
+    def nonces(self) -> list[str]:
+        return [
+            nonce for _, nonce in self.created if nonce is not None and nonce.startswith("mafia-")
+        ]

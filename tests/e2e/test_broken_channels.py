@@ -18,6 +18,7 @@ from simcord import ChannelHandle, Env, MemberActor
 from bot.delivery import RETRY_FIRST_SECONDS, STUCK_NOTICE_SECONDS
 from core.i18n import t
 from tests.e2e.helpers import (
+    Faults,
     Restart,
     World,
     bot_of,
@@ -34,18 +35,11 @@ from tests.e2e.helpers import (
     slot,
 )
 from tests.e2e.test_delivery_faults import (
-    Faults,
     bot_messages,
     game_of,
     play_turn,
     start_slow_game,
 )
-
-
-@pytest.fixture(name="faults")
-def faults_fixture(monkeypatch: pytest.MonkeyPatch) -> Faults:
-    return Faults(monkeypatch)
-
 
 NAMES = ("p1", "p2", "p3", "p4", "p5", "p6", "p7")
 
