@@ -142,7 +142,7 @@ class DayCog(PlayerCog, name="Day"):
         lang = await reader_language(self.ctx.store, interaction)
         text = render_role_card(lang, card, game.schedule, game.record.activity_rules)
         header = await game_header(self.ctx, interaction, game, lang)
-        # A card fits one message (tests/app/test_role_cards.py); a long header or team list
+        # A card fits one message (tests/bot/test_role_cards.py); a long header or team list
         # would be cut at a line break rather than refused by Discord.
         for piece in split_message(f"{header}\n{text}" if header else text):
             await send_private(interaction, piece)

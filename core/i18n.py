@@ -17,7 +17,7 @@ selectors in the translation, not code::
 
 Pass numbers as numbers: an ``int`` selects its plural form, and is shown without digit
 grouping (``1440``, as before Fluent). Fluent's Unicode isolation marks are off: some Discord
-clients show them as garbage. ``tests/app/test_i18n.py`` keeps both languages with the same
+clients show them as garbage. ``tests/core/test_i18n.py`` keeps both languages with the same
 messages and variables, and renders every message.
 
 No discord import here, so the game service and the command line can render text too; the

@@ -11,7 +11,7 @@ the one function both the bot's ``HTTPClient`` and the webhook adapter call) so 
 breaking a limit is recorded and refused with a 400 (code 50035, "Invalid Form Body") as
 Discord would. The end-to-end harness (``tests/e2e/conftest.py``) fails every test whose bot
 sent such a request, naming the limit and its source; the demo (``sandbox/demo/``) reports
-them and exits 1. ``tests/app/test_discord_contract.py`` proves each check can fail.
+them and exits 1. ``tests/sandbox/test_discord_contract.py`` proves each check can fail.
 
 Paths in :data:`LIMITS` are those of the repository's Markdown pages
 (``docs/resources/Message.md``...); the section is the heading the limit is stated under.

@@ -16,7 +16,7 @@ from core.i18n import Lang
 from main import create_bot
 from sandbox.clients import LOCALE_OF
 from sandbox.discord_contract import DiscordContract
-from tests.e2e.helpers import TEST_BOT, Restart, bot_of, client_locale
+from tests.e2e.helpers import TEST_BOT, Faults, Restart, bot_of, client_locale
 
 ENGINES = ("sqlite", "postgres")
 
@@ -82,16 +82,19 @@ def clients_in(lang: Lang) -> Iterator[None]:
 @pytest_asyncio.fixture
 async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
     """Stop the running bot (``close``: its clock, its gateway, its database) and start a new
-    one from ``create_bot`` on the same database file, as a process restart would."""
+    one from ``create_bot`` on the same database file, as a process restart would (with
+    ``settings``, e.g. the shards, as the new process's command line gives them)."""
     started: list[MafiaBot] = []
 
-    async def go(while_stopped: Callable[[str], Awaitable[None]] | None = None) -> MafiaBot:
+    async def go(
+        while_stopped: Callable[[str], Awaitable[None]] | None = None, **settings: object
+    ) -> MafiaBot:
         """``while_stopped(database)`` runs between the stop and the new start."""
         old = bot_of(simcord_env)
         await old.close()
         if while_stopped is not None:
             await while_stopped(old.database)
-        new = create_bot(old.database, **TEST_BOT)
+        new = create_bot(old.database, **TEST_BOT, **settings)
         assert isinstance(new, MafiaBot)
         started.append(new)
         await simcord_env.restart_bot(new)  # login, setup_hook, READY: as at a real start
@@ -100,3 +103,9 @@ async def restart(simcord_env: Env) -> AsyncIterator[Restart]:
     yield go
     for bot in started:
         await bot.close_store()
+
+
+@pytest.fixture
+def faults(monkeypatch: pytest.MonkeyPatch) -> Faults:
+    """Failures injected in SimCord's HTTP layer (tests/e2e/helpers.py), none until set."""
+    return Faults(monkeypatch)

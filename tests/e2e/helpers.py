@@ -1,27 +1,33 @@
 """Arrange-and-assert helpers shared by the end-to-end tests.
 
-Three of them reach into SimCord's backend (``env.backend``), which is not public API; they are
-kept here, in one place, so a SimCord upgrade breaks one file:
-``set_bot_permissions`` (no builder edits a role), ``archive_thread`` (no builder archives a
-thread) and the cross-check in ``permissions_in``. A fourth, ``client_locale``, sets the
-language of a member's Discord client, which SimCord fixes at ``en-US`` (``sandbox/clients.py``).
+Four of them reach into SimCord's internals, which are not public API; they are kept here, in
+one place, so a SimCord upgrade breaks one file: ``set_bot_permissions`` (no builder edits a
+role), ``archive_thread`` (no builder archives a thread) and the cross-check in
+``permissions_in`` use ``env.backend``; ``Faults`` wraps ``simcord.http.router.dispatch``
+(timeouts and lost answers, which ``env.inject_error`` cannot make). A fifth, ``client_locale``,
+sets the language of a member's Discord client, which SimCord fixes at ``en-US``
+(``sandbox/clients.py``).
 """
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import attrs
 import discord
-from simcord import ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
+import pytest
+from simcord import BackendError, ChannelHandle, Env, GuildHandle, InteractionResult, MemberActor
+from simcord.http import router
 
 from bot.client import MafiaBot
 from bot.embeds import embed_text
 from bot.layout import is_member_target
-from core.i18n import t
+from core.i18n import Lang, t
 from core.refusal import Refusal
 from core.service import LiveGame
 from sandbox.clients import EVERYONE, client_locales
@@ -390,6 +396,44 @@ async def until_deadline(world: World, *, before: float = 0.0) -> None:
     await world.env.advance_time((deadline - world.env.now()).total_seconds() - before)
 
 
+async def advance_to(world: World, moment: datetime) -> None:
+    """Advance the virtual clock to ``moment``."""
+    await world.env.advance_time((moment - world.env.now()).total_seconds())
+
+
+async def everyone_posts(world: World, actors: Sequence[MemberActor]) -> None:
+    """Each living player posts in #game (R52: nobody leaves for inactivity)."""
+    state = live_game(world).engine.state
+    for actor in actors:
+        nick = live_game(world).nick_of(actor.id)
+        if nick is not None and state.alive(nick):
+            reply_text(await actor.slash(slot(world, "game"), "say", text="Present."))
+
+
+async def to_turn_2(world: World, actors: Sequence[MemberActor]) -> None:
+    """Everyone posts on turn 1 and its deadline passes: the game is on turn 2."""
+    await everyone_posts(world, actors)
+    await until_deadline(world)
+    assert live_game(world).engine.turn == 2
+
+
+def results_header(turn: int, lang: Lang = "en") -> str:
+    """How a turn's results announcement begins."""
+    return t(lang, "announce.results", turn=turn)
+
+
+def opening_header(turn: int, lang: Lang = "en") -> str:
+    """How a turn's opening announcement begins (its first sentence, without the deadline)."""
+    return t(lang, "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
+
+
+def results_of(world: World, turn: int) -> str:
+    """The latest results announcement of ``turn`` in #game (the results and the opening may
+    share a message)."""
+    texts = channel_announcements(slot(world, "game").history())
+    return next(x for x in reversed(texts) if x.startswith(results_header(turn)))
+
+
 def seats_by_role(
     world: World, actors: Sequence[MemberActor]
 ) -> dict[str, tuple[str, MemberActor]]:
@@ -437,3 +481,70 @@ def kill_board_text(room: ChannelHandle, turn: int, lang: str = "en") -> str:
     """The one kill board of ``turn``, as it reads now."""
     [board] = kill_boards(room, turn, lang)
     return board.content
+
+
+#: The writes a delivery makes: messages, DM channels, room members, the room's lock.
+DELIVERY_STEPS = (
+    ("POST", "/channels/*/messages"),
+    ("POST", "/users/@me/channels"),
+    ("PUT", "/channels/*/thread-members/*"),
+    ("DELETE", "/channels/*/thread-members/*"),
+    ("PATCH", "/channels/*"),
+)
+#: Executing the channel's webhook (interaction replies, also under /webhooks/, are spared).
+WEBHOOK_STEPS = (("POST", "/webhooks/*/*"),)
+
+
+class Faults:
+    """Failures in SimCord's HTTP layer, the one function both transports (the bot's
+    ``HTTPClient`` and the webhook adapter) call: ``simcord.http.router.dispatch``.
+
+    ``kind`` is an HTTP status (raised as SimCord raises ``inject_error``'s, before the route
+    runs: nothing stored), ``timeout`` (no answer, nothing stored) or ``lost`` (stored, then
+    no answer). ``once``: each distinct request (method, path, nonce) fails the first time only;
+    otherwise every matching request fails. Records every message created, with its nonce.
+    """
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.kind: str | None = None
+        self.steps: tuple[tuple[str, str], ...] = DELIVERY_STEPS
+        self.once = True
+        self.seen: set[tuple[str, str, str | None]] = set()
+        self.failed: list[tuple[str, str]] = []
+        self.created: list[tuple[int, str | None]] = []  # (channel id, nonce), in order
+        original = router.dispatch
+
+        def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+            body = kwargs.get("json")
+            nonce = body.get("nonce") if isinstance(body, dict) else None
+            fail = self._should_fail(method, path, nonce)
+            if fail and self.kind not in ("timeout", "lost"):
+                raise BackendError(int(str(self.kind)), 0, f"{self.kind} (injected by test)")
+            if fail and self.kind == "timeout":
+                raise TimeoutError("no answer (injected by test)")
+            result = original(backend, method, path, **kwargs)
+            if method == "POST" and isinstance(result, dict) and "channel_id" in result:
+                self.created.append((int(result["channel_id"]), nonce))
+            if fail:  # lost: Discord stored it, the answer never came
+                raise TimeoutError("the answer was lost (injected by test)")
+            return result
+
+        monkeypatch.setattr(router, "dispatch", dispatch)
+
+    def _should_fail(self, method: str, path: str, nonce: str | None) -> bool:
+        if self.kind is None or "interaction" in path:
+            return False
+        if not any(m == method and fnmatch.fnmatch(path, p) for m, p in self.steps):
+            return False
+        if self.once:
+            key = (method, path, nonce)
+            if key in self.seen:
+                return False
+            self.seen.add(key)
+        self.failed.append((method, path))
+        return True
+
+    def nonces(self) -> list[str]:
+        return [
+            nonce for _, nonce in self.created if nonce is not None and nonce.startswith("mafia-")
+        ]

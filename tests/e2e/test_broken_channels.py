@@ -18,6 +18,7 @@ from simcord import ChannelHandle, Env, MemberActor
 from bot.delivery import RETRY_FIRST_SECONDS, STUCK_NOTICE_SECONDS
 from core.i18n import t
 from tests.e2e.helpers import (
+    Faults,
     Restart,
     World,
     bot_of,
@@ -27,23 +28,18 @@ from tests.e2e.helpers import (
     is_console_line,
     mafia_room,
     make_world,
+    opening_header,
     reply_text,
     resolve_now,
+    results_header,
     slot,
 )
 from tests.e2e.test_delivery_faults import (
-    Faults,
     bot_messages,
     game_of,
     play_turn,
     start_slow_game,
 )
-
-
-@pytest.fixture(name="faults")
-def faults_fixture(monkeypatch: pytest.MonkeyPatch) -> Faults:
-    return Faults(monkeypatch)
-
 
 NAMES = ("p1", "p2", "p3", "p4", "p5", "p6", "p7")
 
@@ -72,14 +68,6 @@ async def started(env: Env) -> tuple[World, list[MemberActor]]:
     actors = await start_slow_game(env, world.guild, world.admin, world.lobby, NAMES)
     await play_turn(env, world.guild, actors, lynch=None)
     return world, actors
-
-
-def results_header(turn: int) -> str:
-    return t("en", "announce.results", turn=turn)
-
-
-def opening_header(turn: int) -> str:
-    return t("en", "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
 
 
 # --- #host broken -------------------------------------------------------------------------------

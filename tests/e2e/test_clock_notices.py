@@ -15,6 +15,7 @@ from tests.e2e.helpers import (
     Restart,
     World,
     add_players,
+    advance_to,
     channel_texts,
     confirm_button,
     confirmed_text,
@@ -63,10 +64,6 @@ def deadline_of(world: World) -> datetime:
     deadline = live_game(world).record.deadline
     assert deadline is not None
     return deadline
-
-
-async def advance_to(world: World, moment: datetime) -> None:
-    await world.env.advance_time((moment - world.env.now()).total_seconds())
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -8,7 +8,7 @@ limits and loses no line."""
 from __future__ import annotations
 
 import discord
-from simcord import Env, MemberActor
+from simcord import Env
 
 from bot.delivery import signature
 from bot.embeds import EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, FIELD_VALUE_LIMIT, Post, post_text
@@ -19,12 +19,15 @@ from tests.e2e.helpers import (
     add_players,
     announcement_texts,
     channel_announcements,
+    everyone_posts,
     live_game,
     make_world,
     message_text,
+    opening_header,
     reply_text,
     slot,
     start_game,
+    to_turn_2,
     until_deadline,
 )
 
@@ -57,7 +60,7 @@ def report_text(messages: list[discord.Message], turn: int, lang: Lang = "en") -
 
 
 def opening_of(world: World, turn: int, lang: Lang = "en") -> str:
-    header = t(lang, "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
+    header = opening_header(turn, lang)
     texts = channel_announcements(slot(world, "game").history())
     return next(x for x in reversed(texts) if x.startswith(header))
 
@@ -67,21 +70,6 @@ def within_limits(message: discord.Message) -> None:
     assert sum(len(e) for e in message.embeds) <= EMBED_TOTAL_LIMIT
     for embed in message.embeds:
         assert all(len(f.value or "") <= FIELD_VALUE_LIMIT for f in embed.fields)
-
-
-async def everyone_posts(world: World, actors: list[MemberActor]) -> None:
-    state = live_game(world).engine.state
-    for actor in actors:
-        nick = live_game(world).nick_of(actor.id)
-        if nick is not None and state.alive(nick):
-            reply_text(await actor.slash(slot(world, "game"), "say", text="Present."))
-
-
-async def to_turn_2(world: World, actors: list[MemberActor]) -> None:
-    await everyone_posts(world, actors)
-    await until_deadline(world)
-    assert live_game(world).engine.turn == 2
-    await everyone_posts(world, actors)
 
 
 async def test_R31_Decision_votes_for_a_candidate_killed_first_are_counted(
@@ -94,6 +82,7 @@ async def test_R31_Decision_votes_for_a_candidate_killed_first_are_counted(
     first = opening_of(world, 1)
     assert t("en", "dawn.roles") in first and "Villager ×7" in first and "Mafioso ×3" in first
     await to_turn_2(world, actors)
+    await everyone_posts(world, actors)
     by_user = {a.id: a for a in actors}
     seats = live_game(world).players
     mafia = [p for p in seats if p.role == "mafioso"]
@@ -178,6 +167,7 @@ async def test_R54_totals_only_after_a_deprive_name_no_voter_anywhere_in_the_rep
     actors = add_players(world, [f"tot{i}" for i in range(12)])
     await start_game(world, "mafioso=3 commissar=1 doctor=1 villager=7", actors)
     await to_turn_2(world, actors)
+    await everyone_posts(world, actors)
     by_user = {a.id: a for a in actors}
     seats = live_game(world).players
     mafia = [p for p in seats if p.role == "mafioso"]
@@ -219,6 +209,7 @@ async def test_R33_R54_a_russian_report_reads_naturally(simcord_env: Env) -> Non
     actors = add_players(world, [f"ru{i}" for i in range(6)])
     await start_game(world, "mafioso=2 commissar=1 villager=3", actors, lang="ru")
     await to_turn_2(world, actors)
+    await everyone_posts(world, actors)
     seats = live_game(world).players
     a, b, c, d = [p for p in seats if p.role != "commissar"][:4]  # no pistol window (R18)
     by_user = {x.id: x for x in actors}
@@ -245,6 +236,7 @@ async def _lynch_of_a_dead_player(simcord_env: Env, lang: Lang) -> tuple[str, st
     actors = add_players(world, [f"cd{lang}{i}" for i in range(6)])
     await start_game(world, "mafioso=2 commissar=1 villager=3", actors, lang=lang)
     await to_turn_2(world, actors)
+    await everyone_posts(world, actors)
     seats = live_game(world).players
     by_user = {x.id: x for x in actors}
     mafia = [p for p in seats if p.role == "mafioso"]
@@ -295,6 +287,7 @@ async def test_a_big_game_report_stays_within_discord_limits_and_loses_no_line(
     actors = add_players(world, [f"big{i}" for i in range(44)])
     await start_game(world, "mafioso=11 commissar=1 doctor=1 villager=31", actors)
     await to_turn_2(world, actors)
+    await everyone_posts(world, actors)
     by_user = {a.id: a for a in actors}
     seats = live_game(world).players
     game_ch = slot(world, "game")

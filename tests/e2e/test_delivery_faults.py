@@ -14,19 +14,19 @@ answers need a wrapper around its router (:class:`Faults`, docs/SIMCORD_NOTES.md
 
 from __future__ import annotations
 
-import fnmatch
 from collections import Counter
 from typing import Any
 
 import discord
 import pytest
-from simcord import BackendError, ChannelHandle, Env, GuildHandle, MemberActor
-from simcord.http import router
+from simcord import ChannelHandle, Env, GuildHandle, MemberActor
 
 from bot.delivery import RETRY_FIRST_SECONDS, STUCK_NOTICE_SECONDS, nonce_of
 from core.i18n import t
 from db.models import OutboxRecord
 from tests.e2e.helpers import (
+    WEBHOOK_STEPS,
+    Faults,
     World,
     bot_of,
     channel_announcements,
@@ -38,75 +38,7 @@ from tests.e2e.helpers import (
     slot,
 )
 
-#: The writes a delivery makes: messages, DM channels, room members, the room's lock.
-DELIVERY_STEPS = (
-    ("POST", "/channels/*/messages"),
-    ("POST", "/users/@me/channels"),
-    ("PUT", "/channels/*/thread-members/*"),
-    ("DELETE", "/channels/*/thread-members/*"),
-    ("PATCH", "/channels/*"),
-)
 KINDS = ("500", "503", "429", "timeout", "lost")
-
-
-class Faults:
-    """Failures in SimCord's HTTP layer, the one function both transports (the bot's
-    ``HTTPClient`` and the webhook adapter) call: ``simcord.http.router.dispatch``.
-
-    ``kind`` is an HTTP status (raised as SimCord raises ``inject_error``'s, before the route
-    runs: nothing stored), ``timeout`` (no answer, nothing stored) or ``lost`` (stored, then
-    no answer). ``once``: each distinct request (method, path, nonce) fails the first time only;
-    otherwise every matching request fails. Records every message created, with its nonce.
-    """
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.kind: str | None = None
-        self.steps: tuple[tuple[str, str], ...] = DELIVERY_STEPS
-        self.once = True
-        self.seen: set[tuple[str, str, str | None]] = set()
-        self.failed: list[tuple[str, str]] = []
-        self.created: list[tuple[int, str | None]] = []  # (channel id, nonce), in order
-        original = router.dispatch
-
-        def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
-            body = kwargs.get("json")
-            nonce = body.get("nonce") if isinstance(body, dict) else None
-            fail = self._should_fail(method, path, nonce)
-            if fail and self.kind not in ("timeout", "lost"):
-                raise BackendError(int(str(self.kind)), 0, f"{self.kind} (injected by test)")
-            if fail and self.kind == "timeout":
-                raise TimeoutError("no answer (injected by test)")
-            result = original(backend, method, path, **kwargs)
-            if method == "POST" and isinstance(result, dict) and "channel_id" in result:
-                self.created.append((int(result["channel_id"]), nonce))
-            if fail:  # lost: Discord stored it, the answer never came
-                raise TimeoutError("the answer was lost (injected by test)")
-            return result
-
-        monkeypatch.setattr(router, "dispatch", dispatch)
-
-    def _should_fail(self, method: str, path: str, nonce: str | None) -> bool:
-        if self.kind is None or "interaction" in path:
-            return False
-        if not any(m == method and fnmatch.fnmatch(path, p) for m, p in self.steps):
-            return False
-        if self.once:
-            key = (method, path, nonce)
-            if key in self.seen:
-                return False
-            self.seen.add(key)
-        self.failed.append((method, path))
-        return True
-
-    def nonces(self) -> list[str]:
-        return [
-            nonce for _, nonce in self.created if nonce is not None and nonce.startswith("mafia-")
-        ]
-
-
-@pytest.fixture
-def faults(monkeypatch: pytest.MonkeyPatch) -> Faults:
-    return Faults(monkeypatch)
 
 
 # --- a game with long turns (the retries never reach a deadline) -------------------------------
@@ -327,8 +259,6 @@ async def test_a_stuck_game_blocks_only_itself_and_its_hosts_are_told_once(
 
 
 # --- a webhook post (/say) ----------------------------------------------------------------------
-#: Executing the channel's webhook (interaction replies, also under /webhooks/, are spared).
-WEBHOOK_STEPS = (("POST", "/webhooks/*/*"),)
 
 
 async def webhook_posts(where: ChannelHandle) -> list[str]:

@@ -23,7 +23,9 @@ from tests.e2e.helpers import (
     dm_texts,
     live_game,
     make_world,
+    opening_header,
     reply_text,
+    results_header,
     seats_by_role,
     slot,
     start_game,
@@ -55,12 +57,6 @@ def requests(monkeypatch: pytest.MonkeyPatch) -> Requests:
     return Requests(monkeypatch)
 
 
-def header(kind: str, turn: int) -> str:
-    if kind == "results":
-        return t("en", "announce.results", turn=turn)
-    return t("en", "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
-
-
 async def a_played_turn(env: Env) -> tuple[World, str, Any, str]:
     world = make_world(env)
     players = add_players(world, ("ann", "ben", "cat", "dan"))
@@ -85,10 +81,10 @@ async def test_the_results_and_the_opening_are_one_message_marked_with_both_rows
     [message] = [
         m
         for m in slot(world, "game").history()
-        if any(text.startswith(header("results", 1)) for text in announcement_texts(m))
+        if any(text.startswith(results_header(1)) for text in announcement_texts(m))
     ]
     texts = announcement_texts(message)
-    assert texts[0].startswith(header("results", 1)) and texts[1].startswith(header("open", 2))
+    assert texts[0].startswith(results_header(1)) and texts[1].startswith(opening_header(2))
     assert len(message.embeds) <= 10 and sum(len(e) for e in message.embeds) <= 6000
     rows = {r.kind: r for r in await bot_of(simcord_env).store.outbox(game_id) if r.turn == 1}
     assert rows["results"].sent and rows["turn_open"].sent
@@ -125,14 +121,14 @@ async def test_a_deliverer_dead_between_the_shared_message_and_its_marks_sends_n
     shared = [
         m
         for m in slot(world, "game").history()
-        if any(text.startswith(header("results", 1)) for text in announcement_texts(m))
+        if any(text.startswith(results_header(1)) for text in announcement_texts(m))
     ]
     assert len(shared) == 1  # found by the history check, not sent again
     openings = [
         text
         for m in slot(world, "game").history()
         for text in announcement_texts(m)
-        if text.startswith(header("open", 2))
+        if text.startswith(opening_header(2))
     ]
     assert len(openings) == 1
 

@@ -13,6 +13,7 @@ from core.i18n import t
 from tests.e2e.helpers import (
     Restart,
     add_players,
+    everyone_posts,
     kill_board_text,
     kill_boards,
     live_game,
@@ -23,7 +24,6 @@ from tests.e2e.helpers import (
     start_game,
     until_deadline,
 )
-from tests.e2e.test_dawn_report import everyone_posts
 
 
 async def test_R23_one_board_edited_in_place_shows_a_split_then_the_agreement(

@@ -23,8 +23,10 @@ from simcord.http.client import FakeHTTPClient
 from bot.delivery import RETRY_FIRST_SECONDS, STUCK_NOTICE_SECONDS
 from core.i18n import Lang, t
 from core.images import MAX_BYTES, PICTURE_MARK
-from tests.app.test_images import CAMERA, SERIAL, jpeg_with_exif
+from tests.core.test_images import CAMERA, SERIAL, jpeg_with_exif
 from tests.e2e.helpers import (
+    WEBHOOK_STEPS,
+    Faults,
     Restart,
     World,
     add_players,
@@ -36,7 +38,6 @@ from tests.e2e.helpers import (
     slot,
     start_game,
 )
-from tests.e2e.test_delivery_faults import WEBHOOK_STEPS, Faults
 
 #: Every game of this module is played on SQLite and on PostgreSQL (tests/e2e/conftest.py).
 BOTH_ENGINES = True
@@ -45,11 +46,6 @@ ROLES = "mafioso=1 villager=3"
 #: What the phone named the photo: it names the author, and must never be seen.
 ORIGINAL_NAME = "IMG_20261130_anna_home.jpg"
 SECRETS = (CAMERA, SERIAL, "SecretCam", "PhoneOS", "2026:11:30", "taken at home")
-
-
-@pytest.fixture
-def faults(monkeypatch: pytest.MonkeyPatch) -> Faults:
-    return Faults(monkeypatch)
 
 
 async def game_with_players(env: Env) -> tuple[World, list[MemberActor], ChannelHandle]:

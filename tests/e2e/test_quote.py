@@ -19,7 +19,7 @@ from simcord import Env, MemberActor
 from bot.quotes import EXCERPT_LIMIT, excerpt, quote_block
 from core.i18n import Lang, t
 from core.images import PICTURE_MARK
-from tests.app.test_images import jpeg_with_exif
+from tests.core.test_images import jpeg_with_exif
 from tests.e2e.helpers import (
     Restart,
     World,

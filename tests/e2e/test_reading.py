@@ -14,6 +14,7 @@ from tests.e2e.helpers import (
     add_players,
     bot_of,
     confirm_now,
+    everyone_posts,
     live_game,
     make_world,
     message_text,
@@ -23,7 +24,6 @@ from tests.e2e.helpers import (
     start_game,
     until_deadline,
 )
-from tests.e2e.test_dawn_report import everyone_posts
 from tests.e2e.test_history_stats import buttons
 from tests.e2e.test_review import button as review_button
 from tests.e2e.test_review import drafts as review_drafts

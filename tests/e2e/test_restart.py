@@ -26,7 +26,9 @@ from tests.e2e.helpers import (
     mafia_room,
     make_world,
     message_text,
+    opening_header,
     reply_text,
+    results_header,
     seats_by_role,
     slot,
     start_game,
@@ -41,17 +43,15 @@ TURN = 600  # seconds: a fast turn
 
 
 def results(world: World, turn: int) -> list[str]:
-    header = t("en", "announce.results", turn=turn)
     # Each announcement (the results and the opening may share a message).
     texts = channel_announcements(slot(world, "game").history())
-    return [text for text in texts if text.startswith(header)]
+    return [text for text in texts if text.startswith(results_header(turn))]
 
 
 def openings(world: World, turn: int) -> list[str]:
-    header = t("en", "announce.turn_open", turn=turn, deadline="", relative="").split(".")[0]
     # Each announcement (the results and the opening may share a message).
     texts = channel_announcements(slot(world, "game").history())
-    return [text for text in texts if text.startswith(header)]
+    return [text for text in texts if text.startswith(opening_header(turn))]
 
 
 async def test_restart_mid_turn_keeps_requests_and_resolves_once_at_the_deadline(

@@ -14,6 +14,7 @@ from rules.names import public_order as alphabetical
 from tests.e2e.helpers import (
     add_players,
     dm_texts,
+    everyone_posts,
     live_game,
     make_world,
     pistol_prompt,
@@ -23,7 +24,7 @@ from tests.e2e.helpers import (
     start_game,
     until_deadline,
 )
-from tests.e2e.test_dawn_report import everyone_posts, report, report_text
+from tests.e2e.test_dawn_report import report, report_text
 
 
 async def test_R53_R31_nonvoters_with_their_missed_votes_and_the_threshold_in_russian(

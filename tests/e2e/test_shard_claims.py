@@ -11,24 +11,18 @@ from simcord import Env
 from core.shards import shard_of
 from db.models import OutboxItem, PlayerSpec
 from rules.announce import clock_extended_announcement
-from tests.e2e.helpers import add_players, start_game
-from tests.e2e.test_shards import (
-    EVEN_MS,
-    ROLES,
-    StartShard,
-    server_on,
-    start_shard,  # noqa: F401  (the fixture)
-)
+from tests.e2e.helpers import Restart, add_players, start_game
+from tests.e2e.test_shards import EVEN_MS, ROLES, server_on
 
 BOTH_ENGINES = True
 
 
 async def test_a_shard_never_leases_another_shards_rows(
     simcord_env: Env,
-    start_shard: StartShard,  # noqa: F811
+    restart: Restart,
 ) -> None:
     env = simcord_env
-    zero = await start_shard(shard_count=2, shard_ids=(0,))
+    zero = await restart(shard_count=2, shard_ids=(0,))
     world = server_on(env, 0, 0)
     await start_game(world, ROLES, add_players(world, [f"p{n}" for n in range(1, 5)]))
     own = zero.service.game_in(world.guild.id)

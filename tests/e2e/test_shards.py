@@ -14,13 +14,11 @@ by mistake is still there for the second.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 
 import attrs
 import discord
 import pytest
-import pytest_asyncio
 from simcord import Env, MemberActor
 
 from bot.client import MafiaBot, ShardedMafiaBot
@@ -28,9 +26,8 @@ from core.i18n import t
 from core.shards import shard_of
 from db.models import OutboxItem
 from db.store import open_store
-from main import create_bot
 from tests.e2e.helpers import (
-    TEST_BOT,
+    Restart,
     World,
     add_players,
     bot_of,
@@ -80,39 +77,12 @@ def game_texts(table: Table) -> list[str]:
     return [message_text(m) for m in slot(table.world, "game").history()]
 
 
-StartShard = Callable[..., Awaitable[MafiaBot]]
-
-
-@pytest_asyncio.fixture
-async def start_shard(simcord_env: Env) -> AsyncIterator[StartShard]:
-    """Stop the running bot (``close``) and start ``main.create_bot`` on its database file
-    with ``settings`` (the shards), as a new process would: login, ``setup_hook``, READY."""
-    started: list[MafiaBot] = []
-
-    async def go(
-        while_stopped: Callable[[str], Awaitable[None]] | None = None, **settings: object
-    ) -> MafiaBot:
-        old = bot_of(simcord_env)
-        await old.close()
-        if while_stopped is not None:
-            await while_stopped(old.database)
-        new = create_bot(old.database, **TEST_BOT, **settings)
-        assert isinstance(new, MafiaBot)
-        started.append(new)
-        await simcord_env.restart_bot(new)
-        return new
-
-    yield go
-    for bot in started:
-        await bot.close_store()
-
-
 async def until(env: Env, when: datetime) -> None:
     await env.advance_time(max(0.0, (when - env.now()).total_seconds()) + 1)
 
 
 async def test_reshard_from_one_process_to_two_moves_every_game_with_its_server(
-    simcord_env: Env, start_shard: StartShard, caplog: pytest.LogCaptureFixture
+    simcord_env: Env, restart: Restart, caplog: pytest.LogCaptureFixture
 ) -> None:
     env = simcord_env
     # Three servers, on shards 0, 1, 1 of 2; one process (no shards) plays them first.
@@ -158,7 +128,7 @@ async def test_reshard_from_one_process_to_two_moves_every_game_with_its_server(
 
     # The process of shard 0 of 2: only its server's game is loaded, clocked and delivered.
     caplog.set_level(logging.WARNING, logger="bot")
-    zero = await start_shard(queue_unsent, shard_count=2, shard_ids=(0,))
+    zero = await restart(queue_unsent, shard_count=2, shard_ids=(0,))
     assert isinstance(zero, ShardedMafiaBot) and isinstance(zero, discord.AutoShardedClient)
     assert (zero.shard_count, zero.shard_ids) == (2, [0])
     mine = [table for table in tables if table.shard == 0]
@@ -197,7 +167,7 @@ async def test_reshard_from_one_process_to_two_moves_every_game_with_its_server(
     # The process of shard 1 of 2 takes its servers' games over: the overdue turn is
     # resolved once, the row left unsent is sent once, and shard 0's finished game is left be.
     mine_texts = {table.game_id: game_texts(table) for table in mine}
-    first = await start_shard(shard_count=2, shard_ids=(1,))
+    first = await restart(shard_count=2, shard_ids=(1,))
     assert isinstance(first, ShardedMafiaBot)
     assert (first.shard_count, first.shard_ids) == (2, [1])
     await env.advance_time(60)
@@ -219,12 +189,12 @@ async def test_reshard_from_one_process_to_two_moves_every_game_with_its_server(
 
 
 async def test_one_process_running_every_shard_owns_every_server(
-    simcord_env: Env, start_shard: StartShard
+    simcord_env: Env, restart: Restart
 ) -> None:
     """``--shard-count 2`` without ids: both shards' connections in one process, which owns
     the games of the servers on either; each server's commands arrive on its own shard."""
     env = simcord_env
-    both = await start_shard(shard_count=2)
+    both = await restart(shard_count=2)
     assert isinstance(both, ShardedMafiaBot)
     assert (both.shard_count, sorted(both.shards)) == (2, [0, 1])
     tables = []

@@ -20,7 +20,7 @@ from rules.schedule import forum_hours
 from tests.e2e.helpers import (
     World,
     add_players,
-    channel_announcements,
+    advance_to,
     channel_texts,
     client_locale,
     dm_texts,
@@ -28,6 +28,7 @@ from tests.e2e.helpers import (
     make_world,
     refusal,
     reply_text,
+    results_of,
     slot,
 )
 
@@ -40,10 +41,6 @@ def berlin(month: int, day: int, hh: int, mm: int = 0) -> datetime:
     return datetime(2026, month, day, hh, mm, tzinfo=BERLIN).astimezone(UTC)
 
 
-async def advance_to(world: World, moment: datetime) -> None:
-    await world.env.advance_time((moment - world.env.now()).total_seconds())
-
-
 def deadline_of(world: World) -> datetime:
     deadline = live_game(world).record.deadline
     assert deadline is not None
@@ -53,12 +50,6 @@ def deadline_of(world: World) -> datetime:
 def reminded(actor: MemberActor, key: str, **values: object) -> bool:
     line = t("en", key, **values)
     return any(line in text for text in dm_texts(actor))
-
-
-def results_of(world: World, turn: int) -> str:
-    header = t("en", "announce.results", turn=turn)
-    texts = channel_announcements(slot(world, "game").history())
-    return next(x for x in reversed(texts) if x.startswith(header))
 
 
 async def test_R61_a_game_on_the_hosts_hours_from_sign_up_to_missed_votes(

@@ -6,47 +6,28 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from simcord import Env, MemberActor
+from simcord import Env
 
 from core.i18n import t
 from tests.e2e.helpers import (
     World,
     add_players,
     bot_of,
-    channel_announcements,
+    everyone_posts,
     live_game,
     make_world,
     message_text,
     refusal,
     reply_text,
+    results_of,
     seats_by_role,
     slot,
     start_game,
+    to_turn_2,
     until_deadline,
 )
 
 TURN_SECONDS = 600  # fast schedule: 10-minute turns, hunts open after 5 minutes
-
-
-def results_of(world: World, turn: int) -> str:
-    # Each announcement (the results and the opening may share a message).
-    texts = channel_announcements(slot(world, "game").history())
-    header = t("en", "announce.results", turn=turn)
-    return next(x for x in reversed(texts) if x.startswith(header))
-
-
-async def everyone_posts(world: World, actors: list[MemberActor]) -> None:
-    state = live_game(world).engine.state
-    for actor in actors:
-        nick = live_game(world).nick_of(actor.id)
-        if nick is not None and state.alive(nick):
-            reply_text(await actor.slash(slot(world, "game"), "say", text="Present."))
-
-
-async def to_turn_2(world: World, actors: list[MemberActor]) -> None:
-    await everyone_posts(world, actors)
-    await until_deadline(world)
-    assert live_game(world).engine.turn == 2
 
 
 async def test_R33_tie_hangs_the_candidate_of_the_second_vote(simcord_env: Env) -> None:

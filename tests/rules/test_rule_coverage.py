@@ -70,10 +70,10 @@ RULE_IDS = [
     63,
 ]
 
+#: R1 and R4 (the forum clock's arithmetic, rules/schedule.py) are tested in
+#: test_schedule_and_knowledge.py.
 NOT_IN_THE_ENGINE = {
-    1: "schedule and time zone: the app's clock; scripts have no times",
     2: "introductions on turn 1: social, the bot only prompts",
-    4: "hunts accepted from 12:00: scripts have no clock, `hunt_not_open` cannot arise",
     6: "webhook identities in the game channel: Discord-side",
     7: "questions in the discussion channel: Discord-side",
     8: "explaining one's vote after the lynch: social",

@@ -1,7 +1,7 @@
 """The SIGTERM test's child: the real bot, built by ``create_bot`` with its defaults (what
 ``main.py run`` runs), in SimCord on a real store, stopped by a real SIGTERM.
 
-    python -m tests.app.sigterm_driver --db FILE --mode idle|sending
+    python -m tests.main.sigterm_driver --db FILE --mode idle|sending
 
 ``idle``: a game is running and nothing is being sent; prints ``ready`` and waits for the
 signal (sent by the test). ``sending``: the signal comes (from this process, to itself) while

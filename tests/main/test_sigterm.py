@@ -20,7 +20,7 @@ BOUND_SECONDS = 120
 
 def _child(database: Path, mode: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.app.sigterm_driver", "--db", str(database), "--mode", mode],
+        [sys.executable, "-m", "tests.main.sigterm_driver", "--db", str(database), "--mode", mode],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -3,7 +3,7 @@ languages, says what the role does, how and until when, how its side wins in thi
 one Discord message even with a long server, table and nickname, names the commands as the
 reader's client does, and tells the hunt and the times; what every card shares (posting, the
 vote, the note, the activity rules) is said once, in /rules, which the card points to. The
-card the Foundling reads is the Villager's (R22). tests/app/test_setup_texts.py checks every
+card the Foundling reads is the Villager's (R22). tests/bot/test_setup_texts.py checks every
 card of every setup names only the sides and roles of its game."""
 
 from __future__ import annotations
