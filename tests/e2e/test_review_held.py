@@ -14,7 +14,7 @@ import discord
 import pytest
 import pytest_asyncio
 from discord.ext import commands
-from simcord import Env, MemberActor
+from simcord import ChannelHandle, Env, MemberActor
 
 from bot.client import MafiaBot
 from core.i18n import t
@@ -63,6 +63,21 @@ async def simcord_bot(database: str) -> AsyncIterator[commands.Bot]:
 async def hello(world: World, players: list) -> None:  # type: ignore[type-arg]
     for actor in players:  # nobody leaves for silence (R52)
         reply_text(await actor.slash(slot(world, "game"), "say", text="Hello."))
+
+
+async def commissar_aimed_at(env: Env, *, review: int) -> tuple[World, ChannelHandle, str]:
+    """Turn 1 of a game opened with ``review`` minutes: everyone has posted and the mafia aim
+    at the Commissar (his pistol window opens at the deadline). The world, #game and the
+    Commissar's nickname."""
+    world = make_world(env)
+    players = add_players(world, ("ann", "ben", "cat", "dan"))
+    await start_game(world, ROLES, players, review=review)
+    game_ch = slot(world, "game")
+    await hello(world, players)
+    seats = seats_by_role(world, players)
+    com_nick, _com = seats["commissar"]
+    reply_text(await seats["mafioso"][1].slash(game_ch, "kill", target=com_nick))
+    return world, game_ch, com_nick
 
 
 def pending_draft(world: World) -> discord.Message:
@@ -145,14 +160,7 @@ async def test_R18_an_unused_pistol_window_closes_into_the_draft_and_the_next_tu
     """The window runs out with no shot: the night and the unused pistol make one draft; the
     next turn opens at its publication."""
     env = simcord_env
-    world = make_world(env)
-    players = add_players(world, ("ann", "ben", "cat", "dan"))
-    await start_game(world, ROLES, players, review=20)
-    game_ch = slot(world, "game")
-    await hello(world, players)
-    seats = seats_by_role(world, players)
-    com_nick, _com = seats["commissar"]
-    reply_text(await seats["mafioso"][1].slash(game_ch, "kill", target=com_nick))
+    world, game_ch, com_nick = await commissar_aimed_at(env, review=20)
     await until_deadline(world)
     await env.advance_time(61)  # the fast schedule's window: one minute
     no_shot = t("en", "announce.no_shot", nick=com_nick)
@@ -436,14 +444,7 @@ async def test_R56_the_host_closes_a_held_pistol_window_but_does_not_move_its_cl
     with the reason, ru and en, changing nothing); he closes it with /mafia resolve, and its
     close still makes the one draft."""
     env = simcord_env
-    world = make_world(env)
-    players = add_players(world, ("ann", "ben", "cat", "dan"))
-    await start_game(world, ROLES, players, review=20)
-    game_ch = slot(world, "game")
-    await hello(world, players)
-    seats = seats_by_role(world, players)
-    com_nick, _com = seats["commissar"]
-    reply_text(await seats["mafioso"][1].slash(game_ch, "kill", target=com_nick))
+    world, game_ch, com_nick = await commissar_aimed_at(env, review=20)
     await until_deadline(world)
     await env.advance_time(1)
     window_end = live_game(world).record.deadline
@@ -475,14 +476,7 @@ async def test_R18_a_pistol_window_opened_from_a_paused_turn_closes_on_its_clock
     """The host pauses turn 1, then resolves it: the mafia killed the Commissar, whose window
     runs on its own clock (the pause was the closed turn's) and closes when it ends."""
     env = simcord_env
-    world = make_world(env)
-    players = add_players(world, ("ann", "ben", "cat", "dan"))
-    await start_game(world, ROLES, players, review=review)
-    game_ch = slot(world, "game")
-    await hello(world, players)
-    seats = seats_by_role(world, players)
-    com_nick, _com = seats["commissar"]
-    reply_text(await seats["mafioso"][1].slash(game_ch, "kill", target=com_nick))
+    world, _game_ch, _com_nick = await commissar_aimed_at(env, review=review)
     reply_text(await world.admin.slash(world.lobby, "mafia pause"))
     await resolve_now(world)
     game = live_game(world)
