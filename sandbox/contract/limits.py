@@ -42,6 +42,14 @@ _REF = f"{DOCS}: developers/reference.mdx"
 _CHANNEL = f"{DOCS}: developers/resources/channel.mdx"
 _GUILD = f"{DOCS}: developers/resources/guild.mdx"
 _USER = f"{DOCS}: developers/resources/user.mdx"
+_NAMING = f'{_CMD} "Application Command Naming"'
+_OPTION = f'{_CMD} "Application Command Option Structure"'
+_CHOICE = f'{_CMD} "Application Command Option Choice Structure"'
+_MODAL = f'{_RSP} "Modal"'
+_CREATE = f'{_MSG} "Create Message"'
+_EMBED = f'{_MSG} "Embed Limits"'
+_TEXT_INPUT = f'{_CMP} "Text Input Structure"'
+_SELECT = f'{_CMP} "String Select Structure"'
 
 #: Every limit the contract checks, by key. The one table (docs/DISCORD_LAYER.md shows it).
 LIMITS: Final[dict[str, Limit]] = {
@@ -52,7 +60,7 @@ LIMITS: Final[dict[str, Limit]] = {
             "command.name",
             "a command or option name matches "
             r"^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$ (chat input), 1-32 characters",
-            f'{_CMD} "Application Command Naming"',
+            _NAMING,
             1,
             32,
         ),
@@ -60,7 +68,7 @@ LIMITS: Final[dict[str, Limit]] = {
             "command.name_lowercase",
             "a chat-input command or option name uses the lowercase "
             "variant of every letter that has one",
-            f'{_CMD} "Application Command Naming"',
+            _NAMING,
         ),
         _l(
             "command.description",
@@ -70,11 +78,7 @@ LIMITS: Final[dict[str, Limit]] = {
             1,
             100,
         ),
-        _l(
-            "command.locale",
-            "localization keys are Discord locales",
-            f'{_REF} "Locales"',
-        ),
+        _l("command.locale", "localization keys are Discord locales", f'{_REF} "Locales"'),
         _l(
             "command.options",
             "at most 25 options per command, subcommand or group",
@@ -82,36 +86,20 @@ LIMITS: Final[dict[str, Limit]] = {
             0,
             25,
         ),
-        _l(
-            "command.required_first",
-            "required options are listed before optional ones",
-            f'{_CMD} "Application Command Option Structure"',
-        ),
-        _l(
-            "command.choices",
-            "at most 25 choices per option",
-            f'{_CMD} "Application Command Option Structure" (choices)',
-            0,
-            25,
-        ),
-        _l(
-            "command.choice_name",
-            "a choice's name: 1-100 characters",
-            f'{_CMD} "Application Command Option Choice Structure"',
-            1,
-            100,
-        ),
+        _l("command.required_first", "required options are listed before optional ones", _OPTION),
+        _l("command.choices", "at most 25 choices per option", f"{_OPTION} (choices)", 0, 25),
+        _l("command.choice_name", "a choice's name: 1-100 characters", _CHOICE, 1, 100),
         _l(
             "command.choice_value",
             "a string choice's value: at most 100 characters",
-            f'{_CMD} "Application Command Option Choice Structure"',
+            _CHOICE,
             0,
             100,
         ),
         _l(
             "command.string_length",
             "a string option's min_length 0-6000, max_length 1-6000",
-            f'{_CMD} "Application Command Option Structure" (min_length, max_length)',
+            f"{_OPTION} (min_length, max_length)",
             0,
             6000,
         ),
@@ -142,20 +130,20 @@ LIMITS: Final[dict[str, Limit]] = {
         _l(
             "autocomplete.choice_name",
             "an autocomplete choice's name: 1-100 characters",
-            f'{_CMD} "Application Command Option Choice Structure"',
+            _CHOICE,
             1,
             100,
         ),
         _l(
             "autocomplete.choice_value",
             "an autocomplete choice's string value: at most 100 characters",
-            f'{_CMD} "Application Command Option Choice Structure"',
+            _CHOICE,
             0,
             100,
         ),
-        _l("modal.title", "a modal's title: 1-45 characters", f'{_RSP} "Modal"', 1, 45),
-        _l("modal.custom_id", "a modal's custom_id: 1-100 characters", f'{_RSP} "Modal"', 1, 100),
-        _l("modal.components", "a modal: 1-5 components", f'{_RSP} "Modal"', 1, 5),
+        _l("modal.title", "a modal's title: 1-45 characters", _MODAL, 1, 45),
+        _l("modal.custom_id", "a modal's custom_id: 1-100 characters", _MODAL, 1, 100),
+        _l("modal.components", "a modal: 1-5 components", _MODAL, 1, 5),
         _l(
             "text_input.label",
             "a text input's label (its Label component's, or its own deprecated one): "
@@ -167,21 +155,21 @@ LIMITS: Final[dict[str, Limit]] = {
         _l(
             "text_input.length",
             "a text input's min_length 0-4000 and max_length 1-4000",
-            f'{_CMP} "Text Input Structure"',
+            _TEXT_INPUT,
             0,
             4000,
         ),
         _l(
             "text_input.value",
             "a text input's pre-filled value: at most 4,000 characters",
-            f'{_CMP} "Text Input Structure"',
+            _TEXT_INPUT,
             0,
             4000,
         ),
         _l(
             "text_input.placeholder",
             "a text input's placeholder: at most 100 characters",
-            f'{_CMP} "Text Input Structure"',
+            _TEXT_INPUT,
             0,
             100,
         ),
@@ -189,74 +177,40 @@ LIMITS: Final[dict[str, Limit]] = {
         _l(
             "message.content",
             "a message's content: at most 2,000 characters",
-            f'{_MSG} "Create Message" (content)',
+            f"{_CREATE} (content)",
             0,
             2000,
         ),
         _l(
             "message.empty",
             "a new message has content, embeds, components, files, stickers or a poll",
-            f'{_MSG} "Create Message"',
+            _CREATE,
         ),
         _l(
-            "message.nonce",
-            "a message's nonce: at most 25 characters",
-            f'{_MSG} "Create Message" (nonce)',
-            0,
-            25,
+            "message.nonce", "a message's nonce: at most 25 characters", f"{_CREATE} (nonce)", 0, 25
         ),
-        _l(
-            "message.embeds",
-            "at most 10 embeds per message",
-            f'{_MSG} "Create Message" (embeds)',
-            0,
-            10,
-        ),
+        _l("message.embeds", "at most 10 embeds per message", f"{_CREATE} (embeds)", 0, 10),
         _l(
             "embed.title",
             "an embed's title: at most 256 characters (leading and trailing whitespace not "
             "counted, as for every embed limit)",
-            f'{_MSG} "Embed Limits"',
+            _EMBED,
             0,
             256,
         ),
         _l(
-            "embed.description",
-            "an embed's description: at most 4,096 characters",
-            f'{_MSG} "Embed Limits"',
-            0,
-            4096,
+            "embed.description", "an embed's description: at most 4,096 characters", _EMBED, 0, 4096
         ),
-        _l("embed.fields", "at most 25 fields per embed", f'{_MSG} "Embed Limits"', 0, 25),
-        _l(
-            "embed.field_name", "a field's name: 1-256 characters", f'{_MSG} "Embed Limits"', 1, 256
-        ),
-        _l(
-            "embed.field_value",
-            "a field's value: 1-1,024 characters",
-            f'{_MSG} "Embed Limits"',
-            1,
-            1024,
-        ),
-        _l(
-            "embed.footer",
-            "an embed's footer text: at most 2,048 characters",
-            f'{_MSG} "Embed Limits"',
-            0,
-            2048,
-        ),
-        _l(
-            "embed.author",
-            "an embed's author name: at most 256 characters",
-            f'{_MSG} "Embed Limits"',
-            0,
-            256,
-        ),
+        _l("embed.fields", "at most 25 fields per embed", _EMBED, 0, 25),
+        _l("embed.field_name", "a field's name: 1-256 characters", _EMBED, 1, 256),
+        _l("embed.field_value", "a field's value: 1-1,024 characters", _EMBED, 1, 1024),
+        _l("embed.footer", "an embed's footer text: at most 2,048 characters", _EMBED, 0, 2048),
+        _l("embed.author", "an embed's author name: at most 256 characters", _EMBED, 0, 256),
         _l(
             "embed.total",
             "title, description, field names and values, footer and author of "
             "all the embeds of a message: at most 6,000 characters together",
-            f'{_MSG} "Embed Limits"',
+            _EMBED,
             0,
             6000,
         ),
@@ -296,27 +250,15 @@ LIMITS: Final[dict[str, Limit]] = {
             0,
             80,
         ),
-        _l(
-            "select.options",
-            "a string select: 1-25 options",
-            f'{_CMP} "String Select Structure"',
-            1,
-            25,
-        ),
+        _l("select.options", "a string select: 1-25 options", _SELECT, 1, 25),
         _l(
             "select.placeholder",
             "a select menu's placeholder: at most 150 characters",
-            f'{_CMP} "String Select Structure"',
+            _SELECT,
             0,
             150,
         ),
-        _l(
-            "select.values",
-            "a select menu's min_values 0-25, max_values 1-25",
-            f'{_CMP} "String Select Structure"',
-            0,
-            25,
-        ),
+        _l("select.values", "a select menu's min_values 0-25, max_values 1-25", _SELECT, 0, 25),
         _l(
             "select.option",
             "a select option's label and value: 1-100 characters, description at most 100",
