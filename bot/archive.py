@@ -1,12 +1,12 @@
 """The archive of a finished game: a self-contained web page (and the same in Markdown).
 
-What the archive holds: the setup (table, game number, dates, schedule, role list,
-the winner and why); every public post of #game in order, with its nickname and turn; each
-turn's dawn report as the bot published it, under the host's story when he wrote one (a game
-with the host's review, ``core/review.py``); and, now that the game is over, what was hidden:
-every role (dealt and final), every request of every turn with its fate, the commissar's
-checks, the mafia's kill requests and room, the death notes, and the members behind the
-nicknames only if the host chose to reveal them (``/mafia new reveal``).
+What the archive holds: the setup (table, game number, dates, schedule, role list, the table's
+hours the host set (R61), the winner and why); every public post of #game in order, with its
+nickname and turn; each turn's dawn report as the bot published it, under the host's story when
+he wrote one (a game with the host's review, ``core/review.py``); and, now that the game is
+over, what was hidden: every role (dealt and final), every request of every turn with its fate,
+the commissar's checks, the mafia's kill requests and room, the death notes, and the members
+behind the nicknames only if the host chose to reveal them (``/mafia new reveal``).
 
 The texts the players saw are the bot's own: the script is replayed through the rules engine
 and each turn's announcements are rendered by :mod:`bot.render`, so the wording matches what
@@ -35,11 +35,13 @@ from bot.render import (
     render_posts,
     role_name,
     role_summary,
+    schedule_hours,
     verb_name,
 )
 from bot.tables import table_title
 from core.history import FinishedGame, load_finished
 from core.i18n import LANGUAGES, Lang, as_lang, has_key, t
+from core.live import schedule_of
 from core.zones import zone_said
 from db.interface import GameStore
 from rules.announce import (
@@ -204,6 +206,8 @@ class Archive:
     seats: tuple[Seat, ...]
     turns: tuple[Turn, ...]
     wishes: bool = False  # the players' column of role wishes is shown (R58)
+    #: R61: the forum game's hours as its players read them (None on the fast schedule).
+    hours: str | None = None
 
 
 # --- the replay: each turn's announcements, as the service made them ------------------------
@@ -515,6 +519,7 @@ def build_archive(
         seats=tuple(seats),
         turns=tuple(turns),
         wishes=rec.wishes and rec.reveal,
+        hours=schedule_hours(lang, schedule_of(rec)),
     )
 
 

@@ -31,7 +31,7 @@ from rules.announce import PUBLIC
 log = logging.getLogger(__name__)
 
 #: The largest archive attached as a web page; a longer one (weeks of posts) is zipped.
-#: Discord refuses files over 10 MiB from a bot on a server without boosts.
+#: Well under Discord's default upload limit of a file (20 MiB, without Nitro or boosts).
 ARCHIVE_LIMIT: Final[int] = 8 * 1024 * 1024
 
 

@@ -19,7 +19,7 @@ from typing import Final
 import attrs
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-#: The largest file accepted (Discord's attachment limit for a server without boosts, 10 MiB).
+#: The largest file accepted, 10 MiB (within Discord's default upload limit of a file, 20 MiB).
 MAX_BYTES: Final[int] = 10 * 1024 * 1024
 #: The most pixels decoded (about 40 megapixels: a large phone photo).
 MAX_PIXELS: Final[int] = 40_000_000

@@ -25,6 +25,7 @@ from core.live import LiveGame
 from rules.setup import SetupError, parse_role_list, validate_setup
 from sandbox.artifacts import write_artifacts
 from sandbox.clients import EVERYONE, LOCALE_OF, client_locales
+from sandbox.contract import DiscordContract
 from sandbox.demo.options import (
     MAX_DEMO_SHARDS,
     MAX_PLAYERS,
@@ -35,7 +36,6 @@ from sandbox.demo.options import (
     DemoOptions,
 )
 from sandbox.demo.table import Demo
-from sandbox.discord_contract import DiscordContract
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +133,7 @@ async def _run(options: DemoOptions, database: str, out: TextIO) -> int:
     winners: list[tuple[str | None, str | None]] = []  # (table name, winner)
     code = 0
     started = time.monotonic()
-    # Every request is checked against Discord's limits (sandbox/discord_contract.py).
+    # Every request is checked against Discord's limits (sandbox/contract/).
     contract = DiscordContract()
     try:
         # Every member's client speaks the demo's language, as in a club of one language.

@@ -18,7 +18,16 @@ from core.history import load_finished
 from core.i18n import Lang, t
 from db.store import SQLiteStore
 from tests.browser import Browser
-from tests.integration.test_archive import HOSTILE, LONG_WORD, STORY_1, STORY_2, play, play_reviewed
+from tests.integration.test_archive import (
+    BERLIN_HOURS,
+    HOSTILE,
+    HOURS_READ,
+    LONG_WORD,
+    STORY_1,
+    STORY_2,
+    play,
+    play_reviewed,
+)
 
 
 def _artifacts(tmp_path: Path) -> Path:
@@ -119,6 +128,33 @@ async def test_the_archive_reads_on_a_phone(tmp_path: Path, browser: Browser, la
         assert name in text
     assert not any(str(uid) in text for uid in game.members.values())
     assert t(lang, "announce.results", turn=1) in text and t(lang, "dawn.deaths") in text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_R61_the_table_s_hours_read_under_the_setup_on_a_phone(
+    tmp_path: Path, browser: Browser, lang: Lang
+) -> None:
+    """A forum game with its host's hours: on a phone, the hours read whole in the game's
+    language between the setup and the winner, wrapped inside the window."""
+    store = await SQLiteStore.open(tmp_path / "game.db")
+    try:
+        game = await play(store, lang=lang, zone="Europe/Berlin", kind="forum", **BERLIN_HOURS)
+    finally:
+        await store.close()
+    page_file = tmp_path / f"archive-{lang}-hours.html"
+    page_file.write_text(archive_html(game, lang), encoding="utf-8")
+    page = await browser.open(page_file.as_uri(), viewport=PHONE)
+    shown = await page.evaluate(
+        """(() => { const p = document.querySelector('p.hours'), r = p.getBoundingClientRect();
+            return {text: p.innerText, left: r.left, right: r.right, top: r.top,
+                    setup: document.querySelector('dl.setup').getBoundingClientRect().bottom,
+                    winner: document.querySelector('.winner').getBoundingClientRect().top}; })()"""
+    )
+    assert shown["text"] == HOURS_READ[lang]
+    assert shown["setup"] <= shown["top"] < shown["winner"]
+    assert shown["left"] >= 0 and shown["right"] <= PHONE[0]
+    assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    await page.screenshot(_artifacts(tmp_path) / f"archive-{lang}-hours.png")
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

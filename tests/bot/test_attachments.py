@@ -1,5 +1,5 @@
 """The archive attached to a finished game: a web page, or the page zipped when weeks of posts
-make it too long for Discord's attachment limit (10 MiB for a bot on an unboosted server)."""
+make it too long for the archive's limit (bot/attachments.py ARCHIVE_LIMIT, under Discord's)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from bot.client import MafiaBot
 from core.i18n import Lang
 from main import create_bot
 from sandbox.clients import LOCALE_OF
-from sandbox.discord_contract import DiscordContract
+from sandbox.contract import DiscordContract
 from tests.e2e.helpers import TEST_BOT, Faults, Restart, bot_of, client_locale
 
 ENGINES = ("sqlite", "postgres")
@@ -41,7 +41,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture(autouse=True)
 def discord_contract(monkeypatch: pytest.MonkeyPatch) -> Iterator[DiscordContract]:
-    """The contract layer (sandbox/discord_contract.py): every request the bot sends in this
+    """The contract layer (sandbox/contract/): every request the bot sends in this
     test is checked against Discord's published limits. One that breaks a limit is refused as
     Discord would (HTTP 400), and fails the test at teardown, naming the limit and its source
     in Discord's documentation. A test that sends one on purpose reads ``contract.take()``."""

@@ -1,5 +1,5 @@
 """Player text never speaks in the bot's voice (R37, R10), and what the bot sends stays within
-Discord's limits (the contract layer of tests/e2e/conftest.py, sandbox/discord_contract.py).
+Discord's limits (the contract layer of tests/e2e/conftest.py, sandbox/contract/).
 
 A death note written to look like a commissar's check reaches its addressee framed and
 attributed ("A death note from Fox:" and the text in a code block), in his DMs and in
@@ -17,7 +17,7 @@ from simcord import Env
 
 from core.i18n import t
 from core.quoting import quote_player_line, quote_player_text
-from sandbox.discord_contract import DiscordContract
+from sandbox.contract import DiscordContract
 from tests.e2e.helpers import (
     add_players,
     dm_texts,
@@ -131,7 +131,7 @@ async def test_the_contract_layer_refuses_what_discord_refuses(
         await cached.create_webhook(name="Discord")
     taken = discord_contract.take()
     assert [v.limit.key for v in taken] == ["message.content", "webhook.name"]
-    assert 'Message.md "Create Message"' in str(taken[0])
+    assert 'message.mdx "Create Message"' in str(taken[0])
     assert world.lobby.history() == []  # nothing reached SimCord
     await cached.send("x" * 2000)  # the limit itself is fine
     assert discord_contract.violations == []

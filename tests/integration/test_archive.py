@@ -102,17 +102,24 @@ async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
 
 
 async def play(
-    store: SQLiteStore, *, reveal: bool = True, lang: str = "ru", zone: str = "UTC"
+    store: SQLiteStore,
+    *,
+    reveal: bool = True,
+    lang: str = "ru",
+    zone: str = "UTC",
+    kind: str = "fast",
+    **hours: object,
 ) -> FinishedGame:
     """A four-player game to its end: hostile posts by the living on turn 1, the mafioso kills
     the commissar (who checked him and left a note), the dead commissar posts as a ghost and
-    a villager talks in the pistol window, then the commissar shoots the mafioso (R18)."""
+    a villager talks in the pistol window, then the commissar shoots the mafioso (R18).
+    ``kind`` and ``hours``: the schedule and the table's hours the host opens it with (R61)."""
     await store.save_table(TableSettings(guild_id=GUILD, name="<i>Table & co", language=lang))
     clock = FakeClock()
     service = GameService(store, clock)
     await service.new_game(
-        GUILD, HOST, "fast", zone, roles="mafioso=1 commissar=1 villager=2", seed=11,
-        activity_rules=False, reveal=reveal,
+        GUILD, HOST, kind, zone, roles="mafioso=1 commissar=1 villager=2", seed=11,
+        activity_rules=False, reveal=reveal, **hours,  # type: ignore[arg-type]
     )  # fmt: skip
     for uid in range(4):
         await service.join(GUILD, MEMBER + uid)
@@ -265,6 +272,57 @@ async def test_times_are_in_the_games_time_zone_and_reports_as_published(
         assert t(lang, "check.mafia", target=maf) not in text  # not "Lynx: Check: ..."
         md = archive_markdown(game, lang)
         assert start in md and "<t:" not in md and "Europe/Moscow" not in md
+
+
+#: R61: the table's hours a Berlin host sets, and how his players read them in each language.
+BERLIN_HOURS = {"deadline": "18:30", "hunts_from": "17:00", "turn_days": 2, "days_off": "сб вс"}
+HOURS_READ = {
+    "ru": "Часы игры: заявки — до 18:30 по Берлину, охота — с 17:00 последнего дня хода; "
+    "ход длится 2 дня. Выходные: сб, вс. Срок, выпавший на выходной, переносится на "
+    "следующий день, на тот же час.",
+    "en": "Hours: requests until 18:30 Berlin time, hunts from 17:00 of the turn's last day; "
+    "a turn lasts 2 days. Days off: Sat, Sun. A deadline falling on one moves to the next "
+    "day, at the same hour.",
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_R61_the_archive_states_the_tables_hours(store: SQLiteStore, lang: Lang) -> None:
+    """A forum game keeps the hours its host set: the archive says them as the sign-up post
+    and /status did, in the game's language, in the web page and in Markdown (under the
+    setup, before the winner); the schedule's name alone would not tell a reader when the
+    turns ended."""
+    game = await play(store, lang=lang, zone="Europe/Berlin", kind="forum", **BERLIN_HOURS)
+    page = parse(archive_html(game, lang))
+    text = "".join(page.text)
+    assert HOURS_READ[lang] in text
+    assert text.index(t(lang, "archive.roles")) < text.index(HOURS_READ[lang])
+    assert text.index(HOURS_READ[lang]) < text.index(t(lang, "winner.town"))
+    md = archive_markdown(game, lang)
+    assert f"\n\n{HOURS_READ[lang]}\n\n**{t(lang, 'winner.town')}**" in md
+    assert set(parse(MarkdownIt().render(md)).tags) <= MARKDOWN_TAGS
+
+
+async def test_R61_a_fast_game_has_no_hours_and_a_default_forum_game_the_originals(
+    store: SQLiteStore, tmp_path: Path
+) -> None:
+    """The fast schedule has no hours (the setup names it); a forum game opened without
+    hours reads the original's: requests until 21:00, hunts from 12:00, a turn a day."""
+    fast = await play(store, lang="en")
+    assert "Hours:" not in archive_markdown(fast, "en")
+    assert "Hours:" not in "".join(parse(archive_html(fast, "en")).text)
+    other = await SQLiteStore.open(tmp_path / "forum.db")
+    try:
+        forum = await play(other, lang="ru", zone="Europe/Moscow", kind="forum")
+    finally:
+        await other.close()
+    hours = (
+        "Часы игры: заявки — до 21:00 по Москве, охота — с 12:00; ход длится сутки.",
+        "Hours: requests until 21:00 Moscow time, hunts from 12:00; a turn lasts a day.",
+    )
+    assert hours[0] in archive_markdown(forum, "ru")
+    assert hours[1] in "".join(parse(archive_html(forum, "en")).text)
+    assert "Выходные" not in archive_markdown(forum, "ru")
 
 
 async def test_a_game_the_host_ended_has_no_dawn_report_for_its_last_turn(

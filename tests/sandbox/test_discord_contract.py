@@ -1,4 +1,4 @@
-"""The contract layer's self-test (sandbox/discord_contract.py): every limit of its table is
+"""The contract layer's self-test (sandbox/contract/): every limit of its table is
 proven able to fail, by a deliberately illegal request Discord would refuse with HTTP 400,
 next to the legal request it was made from (which passes)."""
 
@@ -13,7 +13,7 @@ from typing import Any
 import discord
 import pytest
 
-from sandbox.discord_contract import LIMITS, LOCALES, DiscordContract, validate
+from sandbox.contract import LIMITS, LOCALES, DiscordContract, validate
 
 APP = 1000
 CMD_PATH = f"/applications/{APP}/commands"
@@ -246,7 +246,7 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
                 ],
             ),
         ),
-        # Under 8,000 in English, over it in Russian: counted in each locale.
+        # Under 8,000 in English, over it in Russian: a field counts at its longest.
         (
             "sync",
             setter(
@@ -265,6 +265,26 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
                 ],
             ),
         ),
+        # Under 8,000 in each locale alone, over it with each field at its longest
+        # localization (the choices' names longest in Russian, the descriptions in English).
+        (
+            "sync",
+            setter(
+                (*CMD0, "options"),
+                [
+                    option(
+                        f"o{i}",
+                        description=X * 100,
+                        description_localizations={"ru": "д"},
+                        choices=[
+                            {"name": "n", "value": X * 100, "name_localizations": {"ru": X * 90}}
+                            for _ in range(8)
+                        ],
+                    )
+                    for i in range(5)
+                ],
+            ),
+        ),
     ],
     "command.count": [
         (
@@ -275,7 +295,7 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
             "guild_sync",
             call(
                 lambda body: body.extend(
-                    {"type": 2, "name": f"User {i}", "description": ""} for i in range(6)
+                    {"type": 2, "name": f"User {i}", "description": ""} for i in range(16)
                 )
             ),
         ),
@@ -345,6 +365,7 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
     "embed.field_value": [
         ("message", setter((*EMB, "fields", 0, "value"), X * 1025)),
         ("message", setter((*EMB, "fields", 0, "value"), "")),
+        ("message", setter((*EMB, "fields", 0, "value"), " \n ")),  # trimmed: empty
     ],
     "embed.footer": [("message", setter((*EMB, "footer", "text"), X * 2049))],
     "embed.author": [("message", setter((*EMB, "author", "name"), X * 257))],
@@ -405,7 +426,7 @@ ILLEGAL: dict[str, list[tuple[str, Mutation]]] = {
         ("message", setter((*SEL, "options", 0, "value"), X * 101)),
         ("message", setter((*SEL, "options", 0, "description"), X * 101)),
     ],
-    "file.size": [("message", kwarg("files", [File(10 * 1024 * 1024 + 1)]))],
+    "file.size": [("message", kwarg("files", [File(20 * 1024 * 1024 + 1)]))],
     "webhook.name": [
         ("webhook", setter(("name",), X * 81)),
         ("webhook", setter(("name",), "")),
@@ -452,7 +473,8 @@ def test_every_limit_of_the_table_has_an_illegal_request() -> None:
 
 def test_every_limit_cites_discord_s_documentation() -> None:
     source = re.compile(
-        r'(discord-api-docs: docs/[\w/]+\.md "[^"]+"|discord-api-spec: specs/openapi\.json \S+)'
+        r'(discord-api-docs: developers/[\w/-]+\.mdx "[^"]+"'
+        r"|discord-api-spec: specs/openapi\.json \S+)"
     )
     for limit in LIMITS.values():
         assert source.search(limit.source), limit
@@ -484,6 +506,27 @@ def test_each_check_fails_on_an_illegal_request(key: str, kind: str, mutate: Mut
     # The message names the request, the limit and its source.
     text = str(next(v for v in found if v.limit.key == key))
     assert path in text and LIMITS[key].source in text and key in text
+
+
+def test_a_command_s_characters_count_each_field_at_its_longest_localization() -> None:
+    """application-commands.mdx "Slash Commands": "only the longest localization for each
+    field (including the default value) is counted", whichever locale each comes from."""
+    from sandbox.contract.commands import command_characters
+
+    node = {
+        "name": "vote",
+        "name_localizations": {"ru": "голосовать", "uk": "голос"},
+        "description": "Vote for a player",
+        "description_localizations": {"ru": "За кого"},
+        "options": [{"name": "who", "description": "Whom", "choices": [{"name": "A", "value": 7}]}],
+    }
+    assert command_characters(node) == len("голосовать") + len("Vote for a player") + 3 + 4 + 2
+
+
+def test_embed_limits_do_not_count_the_whitespace_discord_trims() -> None:
+    body = message()
+    body["embeds"][0]["title"] = "  " + X * 256 + "\n"
+    assert validate("POST", "/channels/3/messages", body) == []
 
 
 def test_an_interaction_followup_is_no_webhook_post() -> None:
