@@ -25,6 +25,21 @@ Three parts, and a table:
 
 from __future__ import annotations
 
+from bot.delivery.leases import (
+    CLAIM_LIMIT,
+    LEASE_SECONDS,
+    RENEW_FRACTION,
+    lease_slot,
+    process_owner,
+)
+from bot.delivery.outcomes import (
+    MARKED,
+    POST_FAILING,
+    POST_NO_WEBHOOK,
+    POST_RESULTS_KEPT,
+    POST_SHOWN,
+    POST_WAIT_SECONDS,
+)
 from bot.delivery.router import (
     CANNOT_DM,
     CHANNEL_NEEDS,
@@ -51,22 +66,11 @@ from bot.delivery.sender import (
     target_key,
 )
 from bot.delivery.worker import (
-    CLAIM_LIMIT,
-    LEASE_SECONDS,
-    MARKED,
-    POST_FAILING,
-    POST_NO_WEBHOOK,
-    POST_RESULTS_KEPT,
-    POST_SHOWN,
-    POST_WAIT_SECONDS,
-    RENEW_FRACTION,
     RETRY_FIRST_SECONDS,
     RETRY_MAX_SECONDS,
     STUCK_NOTICE_SECONDS,
     WORKERS,
     Delivery,
-    lease_slot,
-    process_owner,
 )
 
 __all__ = [
