@@ -49,10 +49,23 @@ def _kind_of(node: ast.expr, path: Path) -> str | None:
     return None  # a kind passed through (a parameter): counted where it is named
 
 
-def enqueued_kinds() -> Iterator[tuple[str, str]]:
-    """Every kind the code can put in the outbox, and where: an ``Announcement`` built in
-    ``rules/`` or ``core/``, an ``OutboxItem`` of its own kind (a post), a #host notice of
-    what the bot saw on the server (``host_notice``)."""
+def _audience_of(node: ast.Call, name: str) -> str | None:
+    """Whom an enqueued row is for, as its call site says: a channel's constant, else a
+    player (a nickname); None where the call does not say (a post: #game or the ghosts')."""
+    if name == "host_notice":
+        return HOST
+    if name != "Announcement" or len(node.args) < 2:
+        return None
+    audience = node.args[1]
+    if isinstance(audience, ast.Name) and audience.id in ("PUBLIC", "MAFIA", "HOST", "GHOSTS"):
+        return {"PUBLIC": PUBLIC, "MAFIA": MAFIA, "HOST": HOST, "GHOSTS": GHOSTS}[audience.id]
+    return PLAYER
+
+
+def enqueued_kinds() -> Iterator[tuple[str, str | None, str]]:
+    """Every kind the code can put in the outbox, whom for, and where: an ``Announcement``
+    built in ``rules/``, ``core/`` or ``bot/``, an ``OutboxItem`` of its own kind (a post), a
+    #host notice of what the bot saw on the server (``host_notice``)."""
     paths = [*(ROOT / "rules").rglob("*.py"), *(ROOT / "core").rglob("*.py")]
     paths += [*(ROOT / "bot").rglob("*.py")]
     for path in sorted(paths):
@@ -71,20 +84,27 @@ def enqueued_kinds() -> Iterator[tuple[str, str]]:
                 found = node.args[1]
             kind = _kind_of(found, path) if found is not None else None
             if kind is not None:
-                yield kind, f"{path.relative_to(ROOT)}:{node.lineno}"
+                where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                yield kind, _audience_of(node, name), where
 
 
 def test_every_kind_the_code_enqueues_has_exactly_one_record() -> None:
     declared = importlib.import_module(kinds.KINDS_MODULE).OUTBOX_KINDS
     names = [kind.name for kind in declared]
     assert len(names) == len(set(names)), "a kind declared twice"
-    found = dict(enqueued_kinds())
+    sites = list(enqueued_kinds())
+    found = {kind: where for kind, _audience, where in sites}
     assert len(found) >= 40  # the scan finds the kinds (it would find none if it broke)
     missing = {kind: where for kind, where in found.items() if kind not in names}
     assert not missing, missing
-    unused = set(names) - set(found) - {"clock_extended", "clock_resumed"}
-    # clock_extended and clock_resumed: rules/announce.py names them, as every kind
-    assert not unused, unused
+    assert not set(names) - set(found)  # no record of a kind nothing enqueues
+    records = kinds.load()
+    wrong = [
+        (kind, audience, records[kind].audience, where)
+        for kind, audience, where in sites
+        if audience is not None and records[kind].audience != audience
+    ]
+    assert not wrong, wrong  # each record says whom its rows are for
 
 
 def test_the_kinds_are_declared_in_one_table_only() -> None:
