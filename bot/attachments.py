@@ -21,7 +21,7 @@ from typing import Final
 import discord
 
 from bot.archive import archive_html
-from bot.kinds import Sending, register
+from bot.kinds import Sending
 from core.history import FinishedGame, load_finished
 from core.i18n import Lang, t
 from core.picture import game_picture
@@ -90,23 +90,20 @@ async def game_files(
     ]
 
 
-async def _announcement_files(sending: Sending) -> list[discord.File]:
+async def announcement_files(sending: Sending) -> list[discord.File]:
     """R15: the end-of-game picture goes with the final announcement in #game, or the
     announcement goes without it if it cannot be built (the hosts are told once)."""
     if sending.audience != PUBLIC:
         return []
-    failed: set[int] = sending.delivery.kind_state.setdefault("game_over.no_files", set())
+    failed: set[int] = sending.port.kind_state.setdefault("game_over.no_files", set())
     game, row = sending.game, sending.row
     if row.id in failed:
         return []
     try:
-        return await game_files(sending.delivery.store, game.id, sending.lang, sending.guild)
+        return await game_files(sending.port.store, game.id, sending.lang, sending.guild)
     except Exception:
         log.exception("game %s: could not build the end-of-game files", game.id)
         failed.add(row.id)
         text = t(sending.lang, "picture.failed", game=game.id)
-        await sending.delivery.tell_hosts(sending.guild, text, table_id=game.table_id)
+        await sending.port.tell_hosts(sending.guild, text, table_id=game.table_id)
         return []
-
-
-register("game_over", files=_announcement_files)

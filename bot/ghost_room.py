@@ -28,10 +28,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.kinds import Sending, register
+from bot.kinds import Sending
 from bot.layout import GHOST_READER, Target, ghost_room_overwrites, overwrites_differ
-from bot.render import SERVER_NOTICES, TEXT_KINDS
-from core.ghosts import JOINED_KIND, WATCH_KIND
 from core.i18n import LANGUAGES, Lang, t
 from db.models import GameRecord, TableSettings
 
@@ -170,22 +168,20 @@ class GhostRooms:
 # --- the room's part in delivering the game's rows (bot/kinds.py) ----------------------------
 
 
-async def _let_in(sending: Sending) -> None:
+async def let_in_dead(sending: Sending) -> None:
     """R62: a dead player enters the room as it says so (his death is published)."""
-    user_id = await sending.delivery.router.user_of(
-        sending.row.game_id, str(sending.payload.get("nick"))
-    )
+    user_id = await sending.port.user_of(sending.row.game_id, str(sending.payload.get("nick")))
     if user_id is not None and isinstance(sending.target, discord.TextChannel):
-        await sending.delivery.router.ghost_rooms.let_in(sending.target, user_id)
+        await sending.port.ghost_rooms.let_in(sending.target, user_id)
 
 
-async def _watch(sending: Sending) -> bool:
+async def watch(sending: Sending) -> bool:
     """A spectator's access, given or taken; nothing is posted."""
-    room = await sending.delivery.router.ghost_room(sending)
+    room = await sending.port.ghost_room(sending)
     if room is None:
         return True  # no room (the game is over and it is gone): nothing to change
     user_id = int(sending.payload["user"])
-    rooms = sending.delivery.router.ghost_rooms
+    rooms = sending.port.ghost_rooms
     if sending.payload.get("watching"):
         await rooms.let_in(room, user_id)
     else:
@@ -193,20 +189,14 @@ async def _watch(sending: Sending) -> bool:
     return True
 
 
-def _joined_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+def joined_text(lang: Lang, payload: Mapping[str, Any]) -> str:
     return t(lang, "announce.ghost_joined", nick=payload["nick"])
 
 
-def _intruder_text(lang: Lang, payload: Mapping[str, Any]) -> str:
+def intruder_text(lang: Lang, payload: Mapping[str, Any]) -> str:
     done = "removed" if payload.get("removed") else "kept"
     nick = payload.get("nick")
     who = f"<@{payload['user']}>" if payload.get("user") else f"<@&{payload.get('role')}>"
     if nick:
         who = t(lang, "server.player", nick=nick, user=who)
     return t(lang, f"server.ghost_intruder_{done}", member=who)
-
-
-TEXT_KINDS.setdefault(JOINED_KIND, _joined_text)
-SERVER_NOTICES.setdefault(INTRUDER_NOTICE, _intruder_text)
-register(JOINED_KIND, before=_let_in)
-register(WATCH_KIND, deliver=_watch)

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.kinds import Sending, register
+from bot.kinds import Sending
 from core.i18n import LANGUAGES, Lang, t
 from core.service import GameService
 from rules.announce import PUBLIC
@@ -207,27 +207,25 @@ def _parent(sending: Sending) -> discord.TextChannel | None:
 
 
 async def _member(sending: Sending) -> discord.Object | None:
-    user_id = await sending.delivery.router.user_of(
-        sending.row.game_id, str(sending.payload.get("nick"))
-    )
+    user_id = await sending.port.user_of(sending.row.game_id, str(sending.payload.get("nick")))
     return None if user_id is None else discord.Object(user_id, type=discord.Member)
 
 
-async def _let_in(sending: Sending) -> None:
+async def let_in(sending: Sending) -> None:
     """R22: the converted Foundling enters the room before his welcome."""
     member = await _member(sending)
     if member is not None and isinstance(sending.target, discord.Thread):
-        await sending.delivery.rooms.add(sending.target, member)
+        await sending.port.rooms.add(sending.target, member)
 
 
-async def _let_out(sending: Sending) -> None:
+async def let_out(sending: Sending) -> None:
     """A dead member no longer takes part (told first)."""
     member = await _member(sending)
     if member is not None and isinstance(sending.target, discord.Thread):
-        await sending.delivery.rooms.remove(sending.target, member)
+        await sending.port.rooms.remove(sending.target, member)
 
 
-async def _follow_seat(sending: Sending) -> None:
+async def follow_seat(sending: Sending) -> None:
     """R60: a substitute took over a nickname of the mafia: he enters the room before its
     notice, and the replaced member leaves it. Done when the notice is delivered, so a restart
     in between still does it (the outbox keeps it); both steps may be repeated safely."""
@@ -235,10 +233,10 @@ async def _follow_seat(sending: Sending) -> None:
         return
     member = await _member(sending)
     if member is not None:
-        await sending.delivery.rooms.add(sending.target, member)
+        await sending.port.rooms.add(sending.target, member)
     previous = sending.payload.get("previous")
     if isinstance(previous, int) and previous > 0 and (member is None or member.id != previous):
-        await sending.delivery.rooms.remove(sending.target, discord.Object(previous))
+        await sending.port.rooms.remove(sending.target, discord.Object(previous))
 
 
 def _in_game(sending: Sending) -> bool:
@@ -250,7 +248,7 @@ def _revealed(sending: Sending) -> bool:
     return sending.payload.get("reveal") is True
 
 
-def _link_room(sending: Sending) -> Mapping[str, Any]:
+def link_room(sending: Sending) -> Mapping[str, Any]:
     """With the members revealed, the end links #mafia, where the room is."""
     parent = _parent(sending)
     if _in_game(sending) and _revealed(sending) and parent is not None:
@@ -258,25 +256,19 @@ def _link_room(sending: Sending) -> Mapping[str, Any]:
     return sending.payload
 
 
-async def _close(sending: Sending) -> None:
+async def close_room(sending: Sending) -> None:
     """The room is kept, read-only, for the record; with the members revealed every player
     of the game is let in to read it first (:meth:`MafiaRooms.open_for_reading`)."""
-    rooms, game_id, guild = sending.delivery.rooms, sending.row.game_id, sending.guild
+    rooms, game_id, guild = sending.port.rooms, sending.row.game_id, sending.guild
     parent = _parent(sending) if _in_game(sending) else None
     room = await rooms.find(parent, game_id) if parent is not None else None
     if room is None or room.locked:
         return
     if _revealed(sending):
-        players = await sending.delivery.store.players(game_id)
+        players = await sending.port.store.players(game_id)
         await rooms.open_for_reading(room, [p.user_id for p in players])
         return
     try:
         await room.edit(archived=True, locked=True, reason="game over")
     except discord.HTTPException:
         log.warning("guild %s: could not lock the mafia room of game %s", guild.id, game_id)
-
-
-register("mafia_joined", before=_let_in)
-register("mafia_left", after=_let_out)
-register("mafia_seat", before=_follow_seat)
-register("game_over", prepare=_link_room, after=_close)

@@ -12,7 +12,7 @@ from typing import Any, Final
 import discord
 
 from bot.context import game_context
-from bot.kinds import Sending, register
+from bot.kinds import Sending
 from bot.replies import reader_language, send_private
 from core.i18n import Lang, as_lang, t
 from core.refusal import Refusal
@@ -86,10 +86,7 @@ def pistol_view(
     return view
 
 
-def _prompt_menu(sending: Sending) -> discord.ui.View | None:
+def prompt_menu(sending: Sending) -> discord.ui.View | None:
     """R18: the pistol's prompt carries a menu of the living nicknames."""
-    service = sending.delivery.service
+    service = sending.port.service
     return pistol_view(service, sending.row.game_id, sending.audience, sending.lang)
-
-
-register("pistol", view=_prompt_menu)

@@ -21,13 +21,13 @@ import discord
 from bot.context import game_context
 from bot.embeds import Post, clip
 from bot.hosts import ensure_host
-from bot.kinds import Sending, register
-from bot.render import EMBED_KINDS, render, timestamp
+from bot.kinds import Sending
+from bot.render import render, timestamp
 from bot.replies import reader_language, send_private
 from bot.webhooks import MESSAGE_LIMIT, split_message
 from core.i18n import Lang, t
 from core.refusal import Refusal
-from core.review import DRAFT_KIND, MAX_STORY, STORY_KIND, until_of
+from core.review import MAX_STORY, until_of
 from core.service import GameService
 from rules.announce import MAFIA, PUBLIC
 
@@ -65,10 +65,6 @@ def draft_posts(lang: Lang, payload: Mapping[str, Any]) -> list[Post]:
         lines.append(text)
     # One message: it carries the buttons (a long report is cut; it goes out whole).
     return [Post(content=clip("\n\n".join(lines), MESSAGE_LIMIT))]
-
-
-EMBED_KINDS.setdefault(STORY_KIND, story_posts)
-EMBED_KINDS.setdefault(DRAFT_KIND, draft_posts)
 
 
 class ReviewButton(
@@ -243,9 +239,6 @@ class ReviewClock:
             await after_publication(self.service, self.deliver, self.rearm_game_clock)
 
 
-def _draft_buttons(sending: Sending) -> discord.ui.View:
+def draft_buttons(sending: Sending) -> discord.ui.View:
     """The draft in #host carries its Add story / Publish buttons."""
     return review_view(sending.row.game_id, sending.row.turn, sending.lang)
-
-
-register(DRAFT_KIND, view=_draft_buttons)

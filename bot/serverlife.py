@@ -78,7 +78,7 @@ DEBOUNCE_SECONDS: Final[float] = 15.0
 #: Checks running at once, over every server.
 CHECKS_AT_ONCE: Final[int] = 4
 
-#: The #host notice kinds (rendered by ``bot/render.py`` ``render_server_notice``).
+#: The #host notice kinds (declared in ``bot/outbox_kinds.py``, texts in ``bot/render/server.py``).
 READER_NOTICE: Final = "secret_reader"
 #: How many times the room check reads the room's members and the rows in flight before it
 #: leaves the room to the next check (the delivery kept changing it meanwhile).

@@ -253,3 +253,29 @@ def test_the_write_check_sees_a_write() -> None:
     """The check above finds a write when there is one: the service's own modules make
     them."""
     assert store_calls(ROOT / "core" / "table_service.py", store_writes())
+
+
+def test_the_delivery_is_in_no_import_cycle_even_for_the_type_checker() -> None:
+    """The delivery (``bot/delivery/``) renders and hooks rows through ``bot/kinds.py``; the
+    kinds' hooks see a port (``bot/kinds.py`` ``KindPort``), never the delivery: no chain of
+    imports, ``TYPE_CHECKING`` ones included, leads from the delivery back to it (the old
+    circle router -> worker -> kinds -> render -> mafia_room)."""
+    paths = {module_name(p): p for p in modules("bot")}
+    ours = set(paths)
+    graph = {name: (set(imported(path)) & ours) - {name} for name, path in paths.items()}
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = {start}, [start]
+        while todo:
+            for dep in graph[todo.pop()]:
+                if dep == goal:
+                    return True
+                if dep not in seen:
+                    seen.add(dep)
+                    todo.append(dep)
+        return False
+
+    delivery = sorted(name for name in ours if name.startswith("bot.delivery."))
+    assert delivery
+    looped = [name for name in delivery if reaches(name, name)]
+    assert not looped, looped

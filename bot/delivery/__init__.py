@@ -8,7 +8,7 @@ message it posted. A private message that Discord refuses (closed DMs) is report
 #host, without its text, and still marked sent: the player reads his card and his news with
 ``/role`` and ``/status``. Nothing public ever names a Discord user: nicknames only.
 
-Three parts, and a table:
+The parts, and the kinds:
 
 - :mod:`bot.delivery.worker` (:class:`Delivery`): claims the rows under leases, hands each
   table's rows to one worker that keeps each destination's order, tries again with a backoff,
@@ -17,14 +17,33 @@ Three parts, and a table:
   DMs, their ids kept in the store), and the hosts' notices (#host, else in private);
 - :mod:`bot.delivery.sender`: nonces, the duplicate check after a failed attempt, the bot's
   messages and the webhook's, rows committed together sharing messages;
-- ``bot/kinds.py``: what a kind adds (a view, files, hooks before and after the send, a
-  delivery of its own), registered by the kind's own module (the pistol's menu in
-  ``bot/pistol.py``, the mafia room's members in ``bot/mafia_room.py``, a player's post in
-  :mod:`bot.delivery.player_posts`); the texts are ``bot/render.py``'s tables, by kind.
+- :mod:`bot.delivery.leases`: the rows this process claims, under leases renewed as it sends;
+- :mod:`bot.delivery.port`: a row as its kind's hooks see it, and their narrow port;
+- :mod:`bot.delivery.outcomes`: what became of a row, and of a player's post for its author;
+- ``bot/kinds.py``: a kind's record (its audience, its text, a view, files, hooks before and
+  after the send, a delivery of its own), every kind declared once in ``bot/outbox_kinds.py``;
+  the hooks are written in the kind's own module (the pistol's menu in ``bot/pistol.py``, the
+  mafia room's members in ``bot/mafia_room.py``, a player's post in
+  :mod:`bot.delivery.player_posts`); the texts in ``bot/render/``, by audience.
 """
 
 from __future__ import annotations
 
+from bot.delivery.leases import (
+    CLAIM_LIMIT,
+    LEASE_SECONDS,
+    RENEW_FRACTION,
+    lease_slot,
+    process_owner,
+)
+from bot.delivery.outcomes import (
+    MARKED,
+    POST_FAILING,
+    POST_NO_WEBHOOK,
+    POST_RESULTS_KEPT,
+    POST_SHOWN,
+    POST_WAIT_SECONDS,
+)
 from bot.delivery.router import (
     CANNOT_DM,
     CHANNEL_NEEDS,
@@ -51,22 +70,11 @@ from bot.delivery.sender import (
     target_key,
 )
 from bot.delivery.worker import (
-    CLAIM_LIMIT,
-    LEASE_SECONDS,
-    MARKED,
-    POST_FAILING,
-    POST_NO_WEBHOOK,
-    POST_RESULTS_KEPT,
-    POST_SHOWN,
-    POST_WAIT_SECONDS,
-    RENEW_FRACTION,
     RETRY_FIRST_SECONDS,
     RETRY_MAX_SECONDS,
     STUCK_NOTICE_SECONDS,
     WORKERS,
     Delivery,
-    lease_slot,
-    process_owner,
 )
 
 __all__ = [

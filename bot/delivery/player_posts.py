@@ -14,24 +14,23 @@ import logging
 import discord
 
 from bot.avatars import usable_avatar
+from bot.delivery.outcomes import MARKED, POST_NO_WEBHOOK, POST_SHOWN, Done
 from bot.delivery.router import ChannelMissing, slot_channel
-from bot.delivery.worker import MARKED, POST_NO_WEBHOOK, POST_SHOWN, _Done
 from bot.embeds import Post
-from bot.kinds import Sending, register
+from bot.kinds import Sending
 from bot.webhooks import split_message, webhook_username
 from core.i18n import t
 from core.quoting import quote_player_line
-from core.service import POST_KIND
 from db.models import PlayerRecord
 from rules.announce import GHOSTS
 
 log = logging.getLogger(__name__)
 
 
-async def deliver_post(sending: Sending) -> bool | _Done:
+async def deliver_post(sending: Sending) -> bool | Done:
     """The post of the row, in #game's order (see the module's docstring)."""
-    delivery, guild, settings, lang, row = (
-        sending.delivery,
+    port, guild, settings, lang, row = (
+        sending.port,
         sending.guild,
         sending.settings,
         sending.lang,
@@ -40,7 +39,7 @@ async def deliver_post(sending: Sending) -> bool | _Done:
     payload = sending.payload
     channel = slot_channel(guild, settings, "game") if settings is not None else None
     if sending.audience == GHOSTS and settings is not None:  # R62: a ghost's, in his room
-        channel = await delivery.router.ghost_room(sending)
+        channel = await port.ghost_room(sending)
         if channel is None:
             return True  # the game is over and its room is gone
     if channel is None:
@@ -57,15 +56,14 @@ async def deliver_post(sending: Sending) -> bool | _Done:
     username = webhook_username(t(lang, "say.ghost_name", nick=nick) if ghost else nick)
     # R10: an avatar saved before the avatar checks and refused by them now is not worn.
     avatar = usable_avatar(seat.avatar_url if seat is not None else None)
-    store = delivery.store
-    picture = await store.post_picture(row.id) if payload.get("picture") else None
+    picture = await port.store.post_picture(row.id) if payload.get("picture") else None
     pieces = [Post(content=piece) for piece in split_message(body)]
     if picture is not None and not pieces:
         pieces = [Post()]  # a picture alone
     if not pieces:  # nothing left to show (its picture was dropped): done with
         log.warning("outbox row %s: a post with nothing to show", row.id)
         return True
-    shown, refused = await delivery.sender.post_as(
+    shown, refused = await port.post_as(
         channel, row.id, pieces, username=username, avatar_url=avatar, picture=picture
     )
     if refused is not None:
@@ -75,41 +73,38 @@ async def deliver_post(sending: Sending) -> bool | _Done:
             log.warning("outbox row %s: cannot post under a nickname: %s", row.id, refused)
             await _report_no_webhook(sending, channel)
             if picture is not None:  # dropped: the author posts it again after the repair
-                await delivery.service.drop_post_pictures(row.id)
-            delivery.post_outcome(row.id, POST_NO_WEBHOOK)
+                await port.service.drop_post_pictures(row.id)
+            port.post_outcome(row.id, POST_NO_WEBHOOK)
             return True
-    await delivery.service.post_shown(
+    await port.service.post_shown(
         row.id,
         row.game_id,
         row.turn,
         dict(payload),
-        message_id=delivery.sender.row_messages.get(row.id),
+        message_id=port.message_of(row.id),
     )
     if picture is not None:  # shown: its bytes are kept no longer (privacy, size)
-        await delivery.service.drop_post_pictures(row.id)
-    delivery.router.broken.discard((row.game_id, "webhook"))
-    delivery.post_outcome(row.id, POST_SHOWN)
+        await port.service.drop_post_pictures(row.id)
+    port.broken.discard((row.game_id, "webhook"))
+    port.post_outcome(row.id, POST_SHOWN)
     return MARKED
 
 
 async def _report_no_webhook(sending: Sending, channel: discord.TextChannel) -> None:
-    router, row = sending.delivery.router, sending.row
+    port, row = sending.port, sending.row
     dest = (row.game_id, "webhook")
-    if dest in router.broken:
+    if dest in port.broken:
         return
-    router.broken.add(dest)
+    port.broken.add(dest)
     text = t(sending.lang, "delivery.no_webhook", channel=channel.mention)
-    await router.warn_hosts(sending.guild, sending.settings, sending.lang, row.game_id, text)
+    await port.warn_hosts(sending.guild, sending.settings, sending.lang, row.game_id, text)
 
 
 async def _seat(sending: Sending, nick: str) -> PlayerRecord | None:
     game_id = sending.row.game_id
-    live = sending.delivery.service.live.get(game_id)
+    live = sending.port.service.live.get(game_id)
     if live is not None:
         seat = next((p for p in live.players if p.nick == nick), None)
         if seat is not None:
             return seat
-    return await sending.delivery.store.player_by_nick(game_id, nick)
-
-
-register(POST_KIND, deliver=deliver_post)
+    return await sending.port.store.player_by_nick(game_id, nick)

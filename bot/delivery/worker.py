@@ -25,69 +25,52 @@ of them is answered 429 on the way.
 
 Rows of one destination committed together (one transaction: the same turn and time, such as
 the turn's results and the next turn's opening) whose kinds say they may share messages and add
-nothing to them (``bot/kinds.py`` ``KindEntry.coalesces``) go out as one group: their messages
+nothing to them (``bot/kinds.py`` ``OutboxKind.coalesces``) go out as one group: their messages
 share messages where Discord's limits allow (``sender.coalesce``), and the group is marked
 sent in one write.
 
 A player's post counts (R52) and is archived only once it was shown
 (``bot/delivery/player_posts.py``): the author's command waits for it
-(:meth:`Delivery.publish_post`) and is told the truth: shown, refused (the bot cannot post under
-nicknames in #game: the hosts are told), or not shown yet (Discord fails: it stays queued and
-goes out with the retries, once).
+(:meth:`Delivery.publish_post`, ``bot/delivery/outcomes.py``) and is told the truth: shown,
+refused (the bot cannot post under nicknames in #game: the hosts are told), or not shown yet
+(Discord fails: it stays queued and goes out with the retries, once).
 
-Several processes may deliver one outbox: each claims the rows it sends
-(``GameStore.claim_outbox``) under a lease named by its own owner id (:func:`process_owner`),
-so two deliverers never send the same row at once and a game's rows go out through one of them
-at a time. A live deliverer renews its leases as it goes (:data:`RENEW_FRACTION`); a crashed
-one's rows are claimed by another once their lease (:data:`LEASE_SECONDS`) expires, and the
-nonces and the history check (``bot/delivery/sender.py``) keep a row it sent but did not mark
-from going out twice. A deliverer that stalled past its lease (its process paused, a long wait)
-while another took its rows over learns it before its next message goes out: the lease is
-checked (renewed, once a third of it has passed) just before each message, and a row taken
-over is sent no further here (a player's post carries no nonce: it would show twice). Leases
-coordinate processes, so they are on a clock the processes share, never a game's: the
-machine's (SQLite) or the database server's (PostgreSQL); renewals are paced by the machine's
-monotonic clock (a third of the lease is the slack for the server's).
+Several processes may deliver one outbox: each claims the rows it sends under a lease, renewed
+as it goes and checked just before each message (``bot/delivery/leases.py``).
+
+What a kind adds to its delivery (a view, files, hooks around the send, a delivery of its own)
+is its record (``bot/kinds.py``); the hooks see the row through a narrow port
+(``bot/delivery/port.py``), never this class.
 """
 
 from __future__ import annotations
 
 import asyncio
-import enum
 import logging
-import os
-import socket
-import time
-import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, Final
+from typing import Final
 
 import attrs
 import discord
 
 from bot import kinds
-from bot.delivery.router import (
-    ChannelMissing,
-    Dest,
-    Router,
-    destination,
-    is_private,
-)
+from bot.delivery.leases import LEASE_SECONDS, Leases
+from bot.delivery.outcomes import MARKED, POST_FAILING, Done, PostWaits
+from bot.delivery.port import DeliveryPort, row_posts, sending_of
+from bot.delivery.router import ChannelMissing, Dest, Router, destination, is_private
 from bot.delivery.sender import TRANSIENT, LeaseLost, Sender, coalesce
 from bot.embeds import Post
-from bot.kinds import KindEntry, Sending
+from bot.kinds import OutboxKind, Sending
 from bot.mafia_room import MafiaRooms
-from bot.render import render_console, render_posts, render_private
 from bot.tables import table_language
-from bot.webhooks import GameWebhooks, split_message
+from bot.webhooks import GameWebhooks
 from core.i18n import t
 from core.service import GameService
 from core.shards import Shards
 from db.interface import GameStore
 from db.models import OutboxRecord
-from rules.announce import HOST, PUBLIC
 
 log = logging.getLogger(__name__)
 
@@ -101,46 +84,6 @@ RETRY_FIRST_SECONDS: Final[float] = 10.0
 RETRY_MAX_SECONDS: Final[float] = 300.0
 #: How long a game's announcements may fail before the hosts are told in #host.
 STUCK_NOTICE_SECONDS: Final[float] = 300.0
-#: The outcome of a player's post (:meth:`Delivery.publish_post`): shown in #game, refused
-#: for good (the bot cannot post under nicknames there), or not shown yet (Discord fails).
-POST_SHOWN: Final[str] = "shown"
-POST_NO_WEBHOOK: Final[str] = "no_webhook"
-POST_FAILING: Final[str] = "failing"
-#: How long the author's answer waits for each attempt to show his post.
-POST_WAIT_SECONDS: Final[float] = 20.0
-#: How many outcomes of posts delivered while nobody waited are kept for a late waiter.
-POST_RESULTS_KEPT: Final[int] = 1000
-
-
-class _Done(enum.Enum):
-    MARKED = "marked"
-
-
-#: A row delivered and marked sent already (a post: archived and marked in one write).
-MARKED: Final = _Done.MARKED
-
-#: How long a claimed outbox row stays this process's: longer than a table's
-#: worker waits on Discord for one message (its channel's bucket, discord.py's retries),
-#: renewed after a third of it (:data:`RENEW_FRACTION`) while rows go out, so a slow but
-#: live deliverer keeps its rows and a dead one's are taken over within a minute.
-LEASE_SECONDS: Final[float] = 60.0
-RENEW_FRACTION: Final[float] = 1 / 3
-#: The most rows one read of the outbox claims (a deadline of a thousand games queues a
-#: few thousand rows); what is left is claimed by the next delivery.
-CLAIM_LIMIT: Final[int] = 10_000
-
-
-def lease_slot(shards: Shards | None = None) -> str:
-    """What this process is, for its outbox leases: its host and the shards it runs (one
-    process at a time runs a given set of shards on a host), ending with ``#``."""
-    what = "all" if shards is None else f"shards-{','.join(map(str, shards.ids))}of{shards.count}"
-    return f"{socket.gethostname()}/{what}#"
-
-
-def process_owner(shards: Shards | None = None) -> str:
-    """An owner id for this process's outbox leases: its :func:`lease_slot`, then what is
-    unique to this run (restarts included)."""
-    return f"{lease_slot(shards)}{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 @attrs.define
@@ -188,29 +131,31 @@ class Delivery:
         lease_seconds: float = LEASE_SECONDS,
         webhooks: GameWebhooks | None = None,
     ) -> None:
-        #: Whose leases this deliverer's claims are (one per process).
-        self.owner = owner or process_owner(shards)
-        #: The leases of an earlier run of this same process (killed) are ended at the first
-        #: claim (``expire_leases``), so a restart sends what it left at once, not a minute
-        #: later; None when the owner was given (tests), or once done.
-        self._slot: str | None = None if owner else lease_slot(shards)
-        self.lease_seconds = lease_seconds
-        self._lost: set[int] = set()  # rows queued here whose lease another deliverer took
         self.client = client
         #: Sends the messages, each once (nonces, the duplicate check; the posts' webhooks),
-        #: each only while its row's lease is still this deliverer's (:meth:`_hold`).
+        #: each only while its row's lease is still this deliverer's (``Leases.hold``).
         self.sender = Sender(client, webhooks)
-        self.sender.guard = self._hold
+        self._queued: set[int] = set()  # rows in a worker's queue
+        #: This deliverer's claims, renewed as it sends (``bot/delivery/leases.py``).
+        self.leases = Leases(
+            service,
+            store,
+            self.sender,
+            self._queued,
+            shards=shards,
+            owner=owner,
+            lease_seconds=lease_seconds,
+        )
+        self.owner = self.leases.owner
+        self.sender.guard = self.leases.hold
         #: Finds each row's channel, and tells the hosts what cannot be delivered.
         self.router = Router(client, store, service)
-        kinds.load()  # every kind's entry (the pistol's menu, the mafia room's members...)
-        #: What the kinds' hooks keep between attempts (``bot/kinds.py``), by their own keys.
-        self.kind_state: dict[str, Any] = {}
-        #: Posts whose author waits for the outcome (:meth:`publish_post`), by outbox row.
-        self._post_waiters: dict[int, asyncio.Future[str]] = {}
-        self._post_results: dict[int, str] = {}  # what became of posts nobody waited for
-        #: Posts whose author was told they wait: how to tell him what became of them.
-        self._late_answers: dict[int, Callable[[str], Awaitable[object]]] = {}
+        kinds.load()  # every kind's record (the pistol's menu, the mafia room's members...)
+        #: The authors waiting for their posts (:meth:`publish_post`).
+        self.posts = PostWaits(self.deliver_game)
+        #: What the kinds' hooks may use of the delivery (``bot/kinds.py`` ``KindPort``), and
+        #: what they keep between attempts, by their own keys (``kind_state``).
+        self.port = DeliveryPort(service, store, self.router, self.sender, {}, self.posts.outcome)
         #: Shards: the servers whose games' rows this process sends (None: all);
         #: another process sends the others' (``core/shards.py``).
         self._owns = owns
@@ -220,14 +165,10 @@ class Delivery:
         self.store = store
         self.service = service
         self.clock = clock or service.clock
-        #: When this deliverer's leases were last renewed (process coordination: the
-        #: machine's monotonic clock, as the leases are the machine's or the server's).
-        self._renewed = time.monotonic()
         self._sleep = sleep
         self._pool = asyncio.Semaphore(workers)
         self._workers: dict[int, asyncio.Task[_Pass]] = {}  # table -> its running worker
         self._queues: dict[int, deque[OutboxRecord]] = {}  # table -> its worker's rows
-        self._queued: set[int] = set()  # rows in a worker's queue
         self._reading = asyncio.Lock()  # one read of the outbox at a time
         self._next_read: asyncio.Future[list[asyncio.Task[_Pass]]] | None = None
         self._tables: dict[int, int] = {}  # game -> table
@@ -272,64 +213,8 @@ class Delivery:
         return await self._finish(workers, covered={game_id})
 
     async def _claim(self, game_id: int | None = None) -> list[OutboxRecord]:
-        """The pending rows (of one game, or of all) this deliverer may send: claimed for it,
-        or renewed if it held them already; not those another live deliverer holds, nor
-        (with ``shards``) those of another shard's games, left for their own process."""
-        if self._slot is not None:
-            slot, self._slot = self._slot, None
-            taken = await self.service.expire_leases(slot, self.owner)
-            if taken:
-                log.info("taking over %d announcements of this process's last run", len(taken))
-        shards = self.shards
-        rows = await self.service.claim_outbox(
-            self.owner,
-            game_id=game_id,
-            limit=CLAIM_LIMIT,
-            lease_seconds=self.lease_seconds,
-            shard_count=None if shards is None else shards.count,
-            shard_ids=() if shards is None else shards.ids,
-        )
-        attempted = self.sender.attempted
-        retaken = [row for row in rows if row.retaken and row.id not in attempted]
-        for row in retaken:  # its deliverer died, maybe after sending it: look first
-            attempted[row.id] = row.created_at
-        for game in sorted({row.game_id for row in retaken}):
-            await self._recall_marks(game, [row for row in retaken if row.game_id == game])
-        return rows
-
-    async def _recall_marks(self, game_id: int, rows: list[OutboxRecord]) -> None:
-        """Where to read on from in each retaken row's destination: the last message recorded
-        there by the game's rows sent before it (a destination's rows go out in order, so
-        what the dead deliverer may have posted for the row comes after it), kept in the
-        store (``message_id``) so a restart knows it too."""
-        last: dict[str, int] = {}
-        pending = {row.id for row in rows}
-        for row in await self.store.outbox(game_id):
-            dest = destination(row)
-            if row.id in pending:
-                if dest in last:
-                    self.sender.stored_marks[row.id] = last[dest]
-            elif row.sent and row.message_id is not None:
-                last[dest] = max(last.get(dest, 0), row.message_id)
-
-    async def _keep_leases(self) -> None:
-        """Renew this deliverer's leases when a third of their time has passed; a queued row
-        no longer among them was taken over (this process was thought dead): not sent here."""
-        now = time.monotonic()
-        if now - self._renewed < self.lease_seconds * RENEW_FRACTION:
-            return
-        self._renewed = now
-        queued = set(self._queued)  # claimed before the renewal (a claim meanwhile is not)
-        held = set(await self.service.renew_outbox(self.owner, lease_seconds=self.lease_seconds))
-        self._lost = (self._lost | (queued - held)) & self._queued
-
-    async def _hold(self, row_id: int) -> None:
-        """Just before a message of the row goes out (``Sender.guard``): the leases renewed
-        if they are due, and :class:`LeaseLost` if the row was taken over meanwhile (this
-        deliverer stalled past its lease): the other deliverer sends it, this one nothing."""
-        await self._keep_leases()
-        if row_id in self._lost:
-            raise LeaseLost(row_id)
+        """The pending rows (of one game, or of all) this deliverer may send (``Leases.claim``)."""
+        return await self.leases.claim(game_id)
 
     async def _finish(
         self, workers: list[asyncio.Task[_Pass]], covered: set[int] | None = None
@@ -424,7 +309,7 @@ class Delivery:
     def _group(self, row: OutboxRecord, queue: deque[OutboxRecord]) -> tuple[OutboxRecord, ...]:
         """The rows after ``row`` in its destination's order that go out with it: committed
         in the same transaction (the same turn and time), each of a kind that may share its
-        messages (``KindEntry.coalesces``), up to the first that is not. Always the same rows
+        messages (``OutboxKind.coalesces``), up to the first that is not. Always the same rows
         for the same pending rows, so a retry (or another deliverer after a crash: the group
         is marked sent in one write) sends the same messages and finds what went out."""
         if not self._joins(row):
@@ -437,7 +322,7 @@ class Delivery:
             if (
                 other.turn != row.turn
                 or other.created_at != row.created_at
-                or other.id in self._lost
+                or other.id in self.leases.lost
                 or not self._joins(other)
             ):
                 break
@@ -462,12 +347,12 @@ class Delivery:
         destination as blocked (and why)."""
         dest = (row.game_id, destination(row))
         try:
-            await self._keep_leases()
-            if row.id in self._lost:  # another deliverer has it (and the game's later rows)
-                self._lost.discard(row.id)
+            await self.leases.keep()
+            if row.id in self.leases.lost:  # another deliverer has it (its later rows too)
+                self.leases.lost.discard(row.id)
                 log.warning("outbox row %s (game %s): taken over elsewhere", row.id, row.game_id)
                 return
-            together = tuple(other for other in together if other.id not in self._lost)
+            together = tuple(other for other in together if other.id not in self.leases.lost)
             done = await self._deliver_row(row, together)
             if done:
                 message_id = self.sender.done(row.id)
@@ -488,7 +373,7 @@ class Delivery:
                 outcome.stuck.add(row.game_id)
                 outcome.blocked.add(dest)
         except LeaseLost:  # stalled past the lease: another deliverer has the game's rows
-            self._lost.discard(row.id)
+            self.leases.lost.discard(row.id)
             outcome.blocked.add(dest)  # its later rows here are that deliverer's too
             log.warning("outbox row %s (game %s): taken over elsewhere", row.id, row.game_id)
         except (discord.Forbidden, ChannelMissing) as exc:
@@ -515,7 +400,7 @@ class Delivery:
                 )
             else:
                 log.exception("could not deliver outbox row %s (game %s)", row.id, row.game_id)
-            self.post_outcome(row.id, POST_FAILING)
+            self.posts.outcome(row.id, POST_FAILING)
 
     def _told_outcome(self, row: OutboxRecord, outcome: str, count: int = 1) -> None:
         if self.on_delivered is not None:
@@ -619,31 +504,12 @@ class Delivery:
         )
 
     async def _sending(self, row: OutboxRecord) -> Sending | bool:
-        """What the row's delivery needs to know (its game, server, table, language), or
-        True when it is done with (its game is gone), False when it waits (no server)."""
-        game = await self.store.get_game(row.game_id)
-        if game is None:
-            return True
-        guild = self.client.get_guild(game.guild_id)
-        if guild is None:
-            log.warning("outbox row %s: guild %s is not available", row.id, game.guild_id)
-            return False
-        settings = await self.store.get_table(game.table_id)  # the game's table
-        return Sending(
-            delivery=self,
-            guild=guild,
-            game=game,
-            settings=settings,
-            lang=table_language(settings, guild),
-            row=row,
-            kind=str(row.payload.get("kind", row.kind)),
-            audience=str(row.payload.get("audience", PUBLIC)),
-            payload=row.payload.get("payload") or {},
-        )
+        """The row as its kind's hooks see it (``bot/delivery/port.py``)."""
+        return await sending_of(self.port, self.client, row)
 
     async def _deliver_row(
         self, row: OutboxRecord, together: tuple[OutboxRecord, ...] = ()
-    ) -> bool | _Done:
+    ) -> bool | Done:
         """True when the row is done with (sent, or undeliverable for good); ``MARKED`` when
         it is, and marked sent already (a post); False when it waits (no server). Raises
         :class:`ChannelMissing` or ``discord.Forbidden`` when its channel is broken.
@@ -654,7 +520,7 @@ class Delivery:
             return sending
         entry = kinds.entry(sending.kind)
         if entry.deliver is not None:  # a delivery of its own (a player's post)
-            done: bool | _Done = await entry.deliver(sending)
+            done: bool | Done = await entry.deliver(sending)
             return done
         if entry.prepare is not None:
             sending.payload = entry.prepare(sending)
@@ -694,24 +560,8 @@ class Delivery:
             await hook(sending)
         return True
 
-    async def _posts(self, sending: Sending, entry: KindEntry) -> list[Post] | None:
-        """The row's messages, rendered for its audience: #host's console, #game and the
-        mafia's room, or a private message with the server (and table) and game named
-        first; None when a private one has nothing to say any more."""
-        lang, kind, payload = sending.lang, sending.kind, sending.payload
-        if sending.audience == HOST:
-            console = render_console(lang, kind, payload)
-            return [Post(content=piece) for piece in split_message(console)]
-        if not is_private(sending.audience):
-            return render_posts(lang, kind, payload)
-        table = await self.router.dm_table(sending.guild, sending.game, sending.settings, lang)
-        text: str | None = None
-        if entry.private is not None:
-            text = entry.private(sending)
-            if text is None:
-                return None
-        server, game_id = sending.guild.name, sending.row.game_id
-        return render_private(lang, server, game_id, kind, payload, table=table, text=text)
+    async def _posts(self, sending: Sending, entry: OutboxKind) -> list[Post] | None:
+        return await row_posts(self.router, sending, entry)
 
     # --- the hosts -----------------------------------------------------------------------
     async def tell_hosts(
@@ -738,67 +588,13 @@ class Delivery:
         *,
         later: Callable[[str], Awaitable[object]] | None = None,
     ) -> str:
-        """Deliver the game's pending rows until the post of outbox row ``row_id`` (queued by
-        ``GameService.queue_post``) is shown or refused, for the author's answer: at most two
-        attempts (the second reads #game first, so a post whose answer was lost is found and
-        not sent again), each waited for at most :data:`POST_WAIT_SECONDS`. Returns
-        :data:`POST_SHOWN`, :data:`POST_NO_WEBHOOK`, or :data:`POST_FAILING` (it waits in the
-        outbox and goes out with the retries, in #game's order; ``later`` is then called with
-        what became of it once it is known, so the author hears that too)."""
-        outcome = await self._publish_post(game_id, row_id)
-        if outcome == POST_FAILING and later is not None:
-            late = self._post_results.pop(row_id, None)  # decided in between
-            if late is not None:
-                return late
-            self._late_answers[row_id] = later
-            while len(self._late_answers) > POST_RESULTS_KEPT:
-                del self._late_answers[next(iter(self._late_answers))]
-        return outcome
-
-    async def _publish_post(self, game_id: int, row_id: int) -> str:
-        loop = asyncio.get_running_loop()
-        for _attempt in range(2):
-            waiter: asyncio.Future[str] = loop.create_future()
-            self._post_waiters[row_id] = waiter
-            try:
-                attempt = loop.create_task(self.deliver_game(game_id), name=f"post-{row_id}")
-                attempt.add_done_callback(_log_failure)
-                either: set[asyncio.Future[Any]] = {attempt, waiter}
-                first = asyncio.FIRST_COMPLETED
-                await asyncio.wait(either, timeout=POST_WAIT_SECONDS, return_when=first)
-            finally:
-                self._post_waiters.pop(row_id, None)
-            outcome = waiter.result() if waiter.done() else self._post_results.pop(row_id, None)
-            if outcome in (POST_SHOWN, POST_NO_WEBHOOK):
-                return outcome
-            if not attempt.done():  # this pass goes on: wait for it before trying again
-                await asyncio.wait({attempt}, timeout=POST_WAIT_SECONDS)
-                outcome = self._post_results.pop(row_id, None)
-                if outcome in (POST_SHOWN, POST_NO_WEBHOOK):
-                    return outcome
-                if not attempt.done():  # slow: the post waits its turn in #game's queue
-                    return POST_FAILING
-        return POST_FAILING
+        """Deliver the game's pending rows until the post of outbox row ``row_id`` is shown or
+        refused, for the author's answer (:meth:`PostWaits.publish`)."""
+        return await self.posts.publish(game_id, row_id, later=later)
 
     def post_outcome(self, row_id: int, outcome: str) -> None:
-        """Give the author's answer what became of his post (kept a while for a waiter that
-        comes late: another pass may deliver the row first)."""
-        waiter = self._post_waiters.get(row_id)
-        later = self._late_answers.pop(row_id, None) if outcome != POST_FAILING else None
-        if later is not None:  # the author was told it waits: now he hears what became of it
-            task = asyncio.ensure_future(later(outcome))
-            task.add_done_callback(_log_failure)
-        elif waiter is not None and not waiter.done():
-            waiter.set_result(outcome)
-        elif outcome != POST_FAILING:
-            self._post_results[row_id] = outcome
-            while len(self._post_results) > POST_RESULTS_KEPT:
-                del self._post_results[next(iter(self._post_results))]
-
-
-def _log_failure(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("delivering a post failed", exc_info=task.exception())
+        """What became of a post, for its author's answer (:meth:`PostWaits.outcome`)."""
+        self.posts.outcome(row_id, outcome)
 
 
 def _episode(dest: Dest) -> Dest:

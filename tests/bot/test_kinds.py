@@ -1,5 +1,6 @@
-"""Each outbox kind's part in its delivery is its own module's entry (bot/kinds.py), and the
-generic delivery (bot/delivery/) branches on no kind; rows' messages share one message only
+"""Each outbox kind's part in its delivery is its record (bot/kinds.py, declared in
+bot/outbox_kinds.py; tests/bot/test_outbox_kinds.py checks every kind has one), and the generic
+delivery (bot/delivery/) branches on no kind; rows' messages share one message only
 where Discord's limits allow, in their order (bot/delivery/sender.py)."""
 
 from __future__ import annotations
@@ -8,7 +9,6 @@ import re
 from pathlib import Path
 
 import discord
-import pytest
 
 from bot import kinds
 from bot.delivery.sender import coalesce, fits, join
@@ -28,12 +28,6 @@ def test_R18_the_pistols_menu_is_the_pistols_own_entry() -> None:
     assert kinds.entry("results").coalesces and kinds.entry("turn_open").coalesces
     assert not kinds.entry("pistol").coalesces  # its menu goes with its own message
     assert not kinds.entry("an unknown kind").coalesces
-
-
-def test_a_kind_gets_one_view_only() -> None:
-    kinds.load()
-    with pytest.raises(ValueError, match="has a view already"):
-        kinds.register("pistol", view=lambda sending: None)
 
 
 def test_the_generic_delivery_names_no_kind() -> None:

@@ -69,8 +69,8 @@ ALLOWED: dict[tuple[str, str], str] = {
         "SQLite's outbox leases: process coordination on the clock every process on the host "
         "shares (each process's game clock is its own); no game time"
     ),
-    ("bot/delivery/worker.py", "__init__"): "paces the lease renewals (process coordination)",
-    ("bot/delivery/worker.py", "_keep_leases"): "paces the lease renewals (process coordination)",
+    ("bot/delivery/leases.py", "__init__"): "paces the lease renewals (process coordination)",
+    ("bot/delivery/leases.py", "keep"): "paces the lease renewals (process coordination)",
     ("db/dialect.py", "lease_clock"): (
         "PostgreSQL's outbox leases: process coordination on the server's clock, so that "
         "deliverers on several hosts agree; no game time"

@@ -114,7 +114,7 @@ async def test_a_slow_deliverer_renews_its_leases(
     eager = Delivery(bot, bot.store, bot.service, owner="eager")
     for _ in range(3):  # 0.6 s in all: twice the lease
         time.sleep(0.2)
-        await slow._keep_leases()
+        await slow.leases.keep()
         assert await eager.deliver() == 0
     assert await slow.deliver() == len(ids)
     await env.settle()
