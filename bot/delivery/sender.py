@@ -118,7 +118,7 @@ def global_rate_trace(
 
 def fits(post: Post) -> bool:
     """Whether one message can carry ``post``: 2,000 characters of text, ten embeds, 6,000
-    characters of embeds (sandbox/discord_contract.py checks the same)."""
+    characters of embeds (sandbox/contract/ checks the same)."""
     return (
         len(post.content) <= MESSAGE_LIMIT
         and len(post.embeds) <= EMBEDS_PER_MESSAGE

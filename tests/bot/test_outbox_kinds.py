@@ -1,6 +1,6 @@
 """One record per outbox kind (bot/kinds.py, declared in bot/outbox_kinds.py): every kind the
 code can enqueue has exactly one, declared in one table, with a text in Russian and in English
-that Discord takes (sandbox/discord_contract.py); an unknown kind is refused loudly; the hooks
+that Discord takes (sandbox/contract/); an unknown kind is refused loudly; the hooks
 see a narrow port, never the delivery."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from bot.render import (
 from core.i18n import LANGUAGES, Lang
 from rules.announce import GHOSTS, HOST, MAFIA, PUBLIC
 from rules.knowledge import RoleCard
-from sandbox.discord_contract import validate
+from sandbox.contract import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = "2026-03-02T18:00:00+00:00"
