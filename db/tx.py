@@ -92,8 +92,10 @@ class Engine:
     :class:`db.postgres.base.PostgresBase` implement it."""
 
     dialect: Dialect
-    #: The servers' tables, read once (:mod:`db.tablecache`): every write to ``game_tables``
-    #: forgets what it changed.
+    #: The servers' tables, read once per process (:mod:`db.tablecache`): every write to
+    #: ``game_tables`` forgets what it changed. A server's tables are written only by
+    #: ``/mafia setup`` and the purge, run by the process that owns its shard; another process
+    #: may serve them stale until it restarts, and never handles that server's commands.
     _table_cache: TableCache
     #: The clock of every time the store stamps by itself (a row's creation, a resolution, a
     #: sent mark): the game's one injectable clock once the service that
@@ -102,8 +104,11 @@ class Engine:
     _clock: Callable[[], dt.datetime] | None = None
 
     def use_clock(self, clock: Callable[[], dt.datetime]) -> None:
-        """Stamp with ``clock`` from now on: the game service binds its own, so that what the
-        store stamps and what the game reads are one clock (R59 compares the two)."""
+        """Read ``clock`` for every time the store stamps by itself (a row's creation, a
+        resolution, a sent mark) from now on (an outbox lease is process coordination, on the
+        machine's or the database server's clock). The game service binds its own, the one
+        injectable clock, so that the store and the game never read two clocks (R59 compares
+        their times); until then, the machine's UTC time."""
         self._clock = clock
 
     @staticmethod
@@ -123,12 +128,28 @@ class Engine:
     #: Told how long each store operation took, by its name (``bot/metrics.py``: the
     #: operations' latency); None (the default): nobody listens, nothing is timed.
     observer: Callable[[str, float], None] | None = None
-    _closed: bool
-    #: The writes (and SQLite's checkpoints) running in tasks of their own: :meth:`close`
-    #: waits for them.
-    _inflight: set[asyncio.Task[Any]]
+
+    def __init__(self) -> None:
+        #: Serialises the engine's transactions (SQLite: every one; PostgreSQL: the writes).
+        self._lock = asyncio.Lock()
+        self._closed = False
+        #: The writes (and SQLite's checkpoints) running in tasks of their own: :meth:`close`
+        #: waits for them.
+        self._inflight: set[asyncio.Task[Any]] = set()
+        self._table_cache = TableCache()
 
     async def close(self) -> None:
+        """Wait for the writes in flight, then release the connection. Idempotent."""
+        if self._closed:
+            return
+        while self._inflight:  # a write finishing may start a checkpoint: wait for it too
+            await asyncio.gather(*self._inflight, return_exceptions=True)
+        self._closed = True
+        async with self._lock:
+            await self._release()
+
+    async def _release(self) -> None:
+        """Close the engine's connection (or pool): once, after the last write."""
         raise NotImplementedError
 
     async def __aenter__(self) -> Self:

@@ -35,9 +35,11 @@ _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM game_tables "
 
 
 class SettingsOps(Engine):
-    """:class:`db.interface.SettingsRepository` (``purge_guild``: :mod:`db.ops.privacy`)."""
+    """A server's tables (a category each, with its channels and settings), written by
+    ``/mafia setup`` (``purge_guild``: :mod:`db.ops.privacy`)."""
 
     async def get_table(self, table_id: int) -> TableSettings | None:
+        """The table with this key (the server's id for its first table), or None."""
         cache = self._table_cache
         if cache.knows(table_id):
             return cache.table(table_id)
@@ -53,6 +55,7 @@ class SettingsOps(Engine):
         return next((tb for tb in tables if tb.table_id == table_id), None)
 
     async def tables(self, guild_id: int) -> list[TableSettings]:
+        """The server's tables, by name (the unnamed first table first)."""
         cache = self._table_cache
         cached = cache.tables(guild_id)
         if cached is not None:
@@ -67,6 +70,7 @@ class SettingsOps(Engine):
         return tables
 
     async def save_table(self, settings: TableSettings) -> None:
+        """Insert or replace the table. Raises ``TableNameTaken`` if another has the name."""
         s = settings
         params = (*(getattr(s, column) for column in _COLUMNS), self.dialect.time(self._now()))
         updates = ", ".join(f"{c} = excluded.{c}" for c in (*_COLUMNS[1:], "updated_at"))
@@ -88,6 +92,8 @@ class SettingsOps(Engine):
             self._table_cache.forget(s.guild_id, s.table_id)
 
     async def drop_table(self, table_id: int) -> bool:
+        """Forget a table (its games stay, for history). False if there was none."""
+
         async def body(tx: Tx) -> list[Row]:
             return await tx.fetch(
                 "DELETE FROM game_tables WHERE table_id = $1 RETURNING guild_id", table_id

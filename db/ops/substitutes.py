@@ -66,11 +66,16 @@ async def _why_not_seated(tx: Tx, game_id: int, user_id: int) -> str | None:
 
 
 class SubstitutesOps(Engine):
-    """:class:`db.interface.Substitutes`."""
+    """Substitutes and reliability (R60, R63): the list of members standing by for a running
+    game, the players' requests to be replaced, the replacements, and the server's bars."""
 
     # --- the list (R60) ----------------------------------------------------------------------
 
     async def stand_by(self, game_id: int, user_id: int, now: dt.datetime) -> str | None:
+        """Put ``user_id`` on the game's substitutes' list (kept once, in order of standing
+        by). Returns None when he stands by (now or already), else why not: ``no_game`` (the
+        game is not running), ``playing`` (he holds a seat), ``replaced`` (he was replaced in
+        this game and never comes back, R60)."""
         at = self.dialect.time(aware(now))
 
         async def body(tx: Tx) -> str | None:
@@ -93,6 +98,8 @@ class SubstitutesOps(Engine):
         return await self._run_write(body)
 
     async def stand_down(self, game_id: int, user_id: int) -> bool:
+        """Take ``user_id`` off the list; False if he was not on it."""
+
         async def body(tx: Tx) -> bool:
             done = await tx.execute(
                 "DELETE FROM substitutes WHERE game_id = $1 AND user_id = $2", game_id, user_id
@@ -102,6 +109,7 @@ class SubstitutesOps(Engine):
         return await self._run_write(body)
 
     async def substitutes(self, game_id: int) -> list[int]:
+        """The members standing by, in order of standing by."""
         rows = await self._fetch(
             "SELECT user_id FROM substitutes WHERE game_id = $1 ORDER BY id", game_id
         )
@@ -117,6 +125,9 @@ class SubstitutesOps(Engine):
         now: dt.datetime,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> bool:
+        """Keep the player's request to be replaced (a new one replaces his earlier one) and
+        queue ``outbox_items`` (the hosts' notice) in the same transaction. Raises
+        :class:`~db.errors.NotFound` if he holds no seat."""
         at = aware(now)
 
         async def body(tx: Tx) -> bool:
@@ -142,6 +153,7 @@ class SubstitutesOps(Engine):
         return await self._run_write(body)
 
     async def replace_requests(self, game_id: int) -> list[ReplaceRequest]:
+        """The players' standing requests to be replaced, oldest first."""
         rows = await self._fetch(
             "SELECT user_id, reason, asked_at FROM replace_requests WHERE game_id = $1 "
             "ORDER BY asked_at, user_id",
@@ -171,6 +183,15 @@ class SubstitutesOps(Engine):
         now: dt.datetime | None = None,
         sent_at: dt.datetime | None = None,
     ) -> PlayerRecord:
+        """A substitute takes over ``nick`` (``/mafia replace``), in one transaction: the seat
+        changes hands, the replacement is recorded (``replacements``), the substitute leaves
+        the list and the replaced player's request is done; ``outbox_items`` are queued at the
+        game's turn. Refused, writing nothing, by :class:`~db.errors.ReplacementRefused`: the
+        seat is no longer ``previous_user_id``'s, or was handed over at or after ``sent_at``
+        (when the host sent his command: two replacements of one player at once make one),
+        the substitute holds a seat or was replaced in this game, or (``from_list``) he no longer
+        stands by. Raises :class:`~db.errors.NotFound` for an unknown nick and
+        :class:`~db.errors.StaleGame` if the game no longer matches ``fence``."""
         at = aware(now) if now is not None else self._now()
         sent = aware(sent_at) if sent_at is not None else None
         same = self.dialect.same_name("nick", "$2")
@@ -239,6 +260,7 @@ class SubstitutesOps(Engine):
         return await self._run_write(body)
 
     async def replacements(self, game_id: int) -> list[Replacement]:
+        """The game's replacements, in order."""
         rows = await self._fetch(
             "SELECT game_id, seq, nick, old_user_id, new_user_id, turn, at FROM replacements "
             "WHERE game_id = $1 ORDER BY seq",
@@ -259,6 +281,8 @@ class SubstitutesOps(Engine):
         now: dt.datetime,
         table_id: int | None = None,
     ) -> Bar:
+        """Bar ``user_id`` from signing up at the server's tables until ``until`` (None:
+        until lifted), replacing an earlier bar; its audit row in the same transaction."""
         at = aware(now)
         bar = Bar(guild_id, user_id, None if until is None else aware(until), reason, actor_id, at)
 
@@ -295,6 +319,7 @@ class SubstitutesOps(Engine):
         now: dt.datetime,
         table_id: int | None = None,
     ) -> bool:
+        """Lift the member's bar (audited); False if none was in force at ``now``."""
         at = aware(now)
 
         async def body(tx: Tx) -> bool:
@@ -316,6 +341,7 @@ class SubstitutesOps(Engine):
         return await self._run_write(body)
 
     async def bar_of(self, guild_id: int, user_id: int, now: dt.datetime) -> Bar | None:
+        """The member's bar in force at ``now`` (an expired one is none)."""
         row = await self._fetchrow(
             "SELECT guild_id, user_id, until, reason, actor_id, barred_at FROM bars "
             "WHERE guild_id = $1 AND user_id = $2 AND (until IS NULL OR until > $3)",
