@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from db.convert import dumps
 from db.errors import PresetsFull
 from db.models import OutboxItem, PresetRecord
 from db.ops.outbox import insert_outbox
+from db.records import preset_record
 from db.tx import Engine, Tx
 
 
@@ -58,7 +58,7 @@ class PresetsOps(Engine):
         rows = await self._fetch(
             "SELECT name, roles FROM presets WHERE guild_id = $1 ORDER BY name_key", guild_id
         )
-        return [PresetRecord(str(r["name"]), list(json.loads(r["roles"]))) for r in rows]
+        return [preset_record(r) for r in rows]
 
     async def preset_named(self, guild_id: int, name_key: str) -> PresetRecord | None:
         """The server's preset of that key, if any."""
@@ -67,7 +67,7 @@ class PresetsOps(Engine):
             guild_id,
             name_key,
         )
-        return None if row is None else PresetRecord(str(row["name"]), json.loads(row["roles"]))
+        return None if row is None else preset_record(row)
 
     async def delete_preset(self, guild_id: int, name_key: str) -> bool:
         """Delete the server's preset of that key; False if there was none."""

@@ -21,35 +21,11 @@ from db.ops.common import serialise
 from db.ops.outbox import insert_outbox
 from db.ops.players import PLAYER_COLUMNS
 from db.ops.requests import check_fence
-from db.records import player_record
-from db.tx import Engine, Row, Tx
+from db.records import bar_record, player_record, replace_request_record, replacement_record
+from db.tx import Engine, Tx
 
 #: Why a member may not stand by (``stand_by``'s answer).
 STANDBY_REFUSALS = ("no_game", "playing", "replaced")
-
-
-def _replacement(row: Row) -> Replacement:
-    return Replacement(
-        game_id=int(row["game_id"]),
-        seq=int(row["seq"]),
-        nick=str(row["nick"]),
-        old_user_id=int(row["old_user_id"]),
-        new_user_id=int(row["new_user_id"]),
-        turn=int(row["turn"]),
-        at=stored_time(row["at"]),
-    )
-
-
-def _bar(row: Row) -> Bar:
-    until = row["until"]
-    return Bar(
-        guild_id=int(row["guild_id"]),
-        user_id=int(row["user_id"]),
-        until=None if until is None else stored_time(until),
-        reason=str(row["reason"]),
-        actor_id=int(row["actor_id"]),
-        barred_at=stored_time(row["barred_at"]),
-    )
 
 
 async def _why_not_seated(tx: Tx, game_id: int, user_id: int) -> str | None:
@@ -159,14 +135,7 @@ class SubstitutesOps(Engine):
             "ORDER BY asked_at, user_id",
             game_id,
         )
-        return [
-            ReplaceRequest(
-                int(r["user_id"]),
-                None if r["reason"] is None else str(r["reason"]),
-                stored_time(r["asked_at"]),
-            )
-            for r in rows
-        ]
+        return [replace_request_record(r) for r in rows]
 
     # --- the replacement (R60) ---------------------------------------------------------------
 
@@ -266,7 +235,7 @@ class SubstitutesOps(Engine):
             "WHERE game_id = $1 ORDER BY seq",
             game_id,
         )
-        return [_replacement(r) for r in rows]
+        return [replacement_record(r) for r in rows]
 
     # --- bars (R63) --------------------------------------------------------------------------
 
@@ -349,4 +318,4 @@ class SubstitutesOps(Engine):
             user_id,
             self.dialect.time(aware(now)),
         )
-        return None if row is None else _bar(row)
+        return None if row is None else bar_record(row)
