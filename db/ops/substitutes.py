@@ -24,9 +24,6 @@ from db.ops.requests import check_fence
 from db.records import bar_record, player_record, replace_request_record, replacement_record
 from db.tx import Engine, Tx
 
-#: Why a member may not stand by (``stand_by``'s answer).
-STANDBY_REFUSALS = ("no_game", "playing", "replaced")
-
 
 async def _why_not_seated(tx: Tx, game_id: int, user_id: int) -> str | None:
     """Why ``user_id`` may not take a seat of the game now (None: he may)."""

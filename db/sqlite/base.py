@@ -208,15 +208,6 @@ class SQLiteBase(Engine):
 
     # --- plumbing --------------------------------------------------------------------------
 
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        """One statement's rows, ``?`` parameters (what tests ask the file directly)."""
-        self._check_open()
-        async with self._lock:
-            try:
-                return list(await self._db.execute_fetchall(sql, params))
-            except sqlite3.DatabaseError as e:
-                raise store_error(e) from e
-
     async def _write_at_once(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``body`` (a plain function of the ``sqlite3`` connection) in one ``BEGIN
         IMMEDIATE`` transaction, committed on return, all of it in ONE call on the connection's
