@@ -28,7 +28,6 @@ import contextlib
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any, Self, TypeAlias, TypeVar, cast
-from urllib.parse import urlsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -44,6 +43,7 @@ from db.postgres.migrations import LATEST_VERSION, inspect_schema, migrate
 from db.schema.migration import require_current
 from db.tx import Body, Engine, Row
 from db.urls import is_postgres_url
+from db.urls import redact_url as describe
 
 log = logging.getLogger(__name__)
 
@@ -71,17 +71,6 @@ DRIVER_ERRORS: tuple[type[BaseException], ...] = (
     OSError,
     TimeoutError,
 )
-
-
-def describe(url: str) -> str:
-    """``url`` without its password, for messages."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-        return f"postgresql://{host}{port}{parts.path}"
-    except ValueError:
-        return "postgresql://?"
 
 
 class PostgresTx:
