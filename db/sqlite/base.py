@@ -188,18 +188,18 @@ class SQLiteBase(Engine):
     # --- the engine of db/ops: every body in one hop -----------------------------------------
 
     async def _engine_read(self, body: Body[T]) -> T:
-        return await self._read_at_once(functools.partial(_drive, body))
+        return await self._at_once(functools.partial(_drive, body))
 
     async def _engine_snapshot(self, body: Body[T]) -> T:
-        return await self._read_at_once(functools.partial(_snapshot_of, body))
+        return await self._at_once(functools.partial(_snapshot_of, body))
 
-    async def _read_at_once(self, read: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``read`` (a plain function of the ``sqlite3`` connection) in ONE call on the
+    async def _at_once(self, run: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``run`` (a plain function of the ``sqlite3`` connection) in ONE call on the
         connection's thread, under the store's lock."""
         self._check_open()
-        async with self._lock:
+        async with self._lock:  # taken at once when free: no suspension before the queueing
             try:
-                return await _on_thread(self._db, read)
+                return await _on_thread(self._db, run)
             except sqlite3.DatabaseError as e:
                 raise store_error(e) from e
 
@@ -232,11 +232,7 @@ class SQLiteBase(Engine):
         return await asyncio.shield(task)
 
     async def _transaction_at_once(self, transaction: Callable[[sqlite3.Connection], T]) -> T:
-        async with self._lock:  # taken at once when free: no suspension before the queueing
-            try:
-                result = await _on_thread(self._db, transaction)
-            except sqlite3.DatabaseError as e:
-                raise store_error(e) from e
+        result = await self._at_once(transaction)
         self._count_write()
         return result
 
