@@ -54,6 +54,12 @@ def _decoder(hint: Any) -> Callable[[Any], Any]:
     return plain.get(hint, lambda v: v)
 
 
+def columns(cls: type[attrs.AttrsInstance], *leave_out: str) -> str:
+    """The columns a record is read from: its fields' names, in order, as a SELECT lists them
+    (``leave_out``: fields no column holds)."""
+    return ", ".join(f.name for f in attrs.fields(cls) if f.name not in leave_out)
+
+
 def reader(cls: type[R]) -> Callable[[Row], R]:
     """The function that reads a row into ``cls`` (an attrs class of :mod:`db.models`), by its
     fields' names and types; a field with a default may be missing from the row."""

@@ -92,10 +92,7 @@ class Engine:
     :class:`db.postgres.base.PostgresBase` implement it."""
 
     dialect: Dialect
-    #: The servers' tables, read once per process (:mod:`db.tablecache`): every write to
-    #: ``game_tables`` forgets what it changed. A server's tables are written only by
-    #: ``/mafia setup`` and the purge, run by the process that owns its shard; another process
-    #: may serve them stale until it restarts, and never handles that server's commands.
+    #: The servers' tables, read once per process (:mod:`db.ops.settings`).
     _table_cache: TableCache
     #: The clock of every time the store stamps by itself (a row's creation, a resolution, a
     #: sent mark): the game's one injectable clock once the service that

@@ -10,9 +10,10 @@ from db.convert import dumps
 from db.errors import NotFound
 from db.models import AuditRecord
 from db.records import audit_record as _audit
+from db.records import columns
 from db.tx import Engine, Row, Tx
 
-_AUDIT_COLUMNS = "id, guild_id, table_id, game_id, actor_id, command, args, at"
+_AUDIT_COLUMNS = columns(AuditRecord)
 
 #: The most rows :meth:`AuditOps.audit_page` returns at once.
 AUDIT_PAGE_MAX = 100

@@ -12,14 +12,10 @@ from db.models import KEEP, GameRecord, GameStatus, Keep, OutboxItem, PlayerSpec
 from db.ops.common import game_exists
 from db.ops.outbox import insert_outbox
 from db.ops.players import PLAYER_COLUMNS
-from db.records import game_record, lobby_columns
+from db.records import columns, game_record, lobby_columns
 from db.tx import Engine, Tx
 
-GAME_COLUMNS = (
-    "id, guild_id, status, seed, schedule_kind, schedule_params, timezone, activity_rules, "
-    "roles, host_user_id, signup_message_id, turn, phase, deadline, paused, paused_remaining, "
-    "winner, created_at, updated_at, reveal, started_at, table_id, wishes"
-)
+GAME_COLUMNS = columns(GameRecord)
 
 # Sets a game to finished; the parameters are ($1 winner, $2 updated_at, $3 game id).
 FINISH_GAME = (

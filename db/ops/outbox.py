@@ -30,10 +30,11 @@ from db.convert import dumps, stored_time
 from db.errors import ForeignKeyViolation, NotFound
 from db.models import OutboxItem, OutboxRecord, PostRecord
 from db.ops.audit import insert_audit
+from db.records import columns
 from db.records import outbox_record as _outbox
 from db.tx import Engine, Row, Tx
 
-_OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at, message_id"
+_OUTBOX_COLUMNS = columns(OutboxRecord, "retaken")
 
 
 def check_claim(

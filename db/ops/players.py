@@ -11,10 +11,11 @@ from typing import Any
 
 from db.errors import NotFound, SignupFull
 from db.models import KEEP, Keep, PlayerRecord
-from db.records import player_record
+from db.records import columns, player_record
 from db.tx import Engine, Tx
 
-PLAYER_COLUMNS = "game_id, seat, user_id, nick, role, avatar_url, signature"
+#: In the record's field order (a start reads a seat positionally: ``PlayerRecord(*row)``).
+PLAYER_COLUMNS = columns(PlayerRecord)
 
 
 class PlayersOps(Engine):

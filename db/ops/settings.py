@@ -12,24 +12,11 @@ from __future__ import annotations
 
 from db.errors import TableNameTaken, UniqueViolation
 from db.models import TableSettings
+from db.records import columns
 from db.records import table_settings as _table
 from db.tx import Engine, Row, Tx
 
-_COLUMNS = (
-    "table_id",
-    "guild_id",
-    "name",
-    "language",
-    "host_role_id",
-    "category_id",
-    "game_channel_id",
-    "discussion_channel_id",
-    "mafia_channel_id",
-    "host_channel_id",
-    "webhook_id",
-    "default_schedule",
-    "timezone",
-)
+_COLUMNS = tuple(columns(TableSettings).split(", "))
 
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM game_tables "
 
@@ -73,7 +60,8 @@ class SettingsOps(Engine):
         """Insert or replace the table. Raises ``TableNameTaken`` if another has the name."""
         s = settings
         params = (*(getattr(s, column) for column in _COLUMNS), self.dialect.time(self._now()))
-        updates = ", ".join(f"{c} = excluded.{c}" for c in (*_COLUMNS[1:], "updated_at"))
+        kept = (*(c for c in _COLUMNS if c != "table_id"), "updated_at")
+        updates = ", ".join(f"{c} = excluded.{c}" for c in kept)
         marks = ", ".join(f"${i}" for i in range(1, len(_COLUMNS) + 2))
 
         async def body(tx: Tx) -> None:
