@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import attrs
 
-from db.convert import from_db_time, to_db_time
+from db.convert import stored_time, to_db_time
 from db.errors import StoreError
 from db.urls import is_postgres_url, shown
 
@@ -166,7 +166,7 @@ def _to_pg(value: Any, data_type: str) -> Any:
     if value is None:
         return None
     if data_type == "timestamp with time zone":
-        return value if isinstance(value, dt.datetime) else from_db_time(str(value))
+        return stored_time(value)
     if data_type == "boolean":
         return bool(value)
     if data_type in ("bigint", "integer", "smallint"):
