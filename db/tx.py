@@ -20,7 +20,7 @@ import asyncio
 import datetime as dt
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from types import TracebackType
 from typing import Any, Protocol, Self, TypeVar
 
@@ -163,6 +163,14 @@ class Engine:
     def _check_open(self) -> None:
         if self._closed:
             raise StoreError("the store is closed")
+
+    async def _shielded(self, write: Coroutine[Any, Any, T]) -> T:
+        """``write`` in a task of its own, shielded: a cancelled caller leaves it to finish
+        (committed or rolled back as a whole); :meth:`close` waits for it."""
+        task = asyncio.ensure_future(write)
+        self._inflight.add(task)
+        task.add_done_callback(self._write_done)
+        return await asyncio.shield(task)
 
     def _write_done(self, task: asyncio.Task[Any]) -> None:
         self._inflight.discard(task)

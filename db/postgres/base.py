@@ -205,10 +205,7 @@ class PostgresBase(Engine):
         still finishes (committed or rolled back as a whole) and the write lock is only
         released then."""
         self._check_open()
-        task = asyncio.ensure_future(self._transaction(body))
-        self._inflight.add(task)
-        task.add_done_callback(self._write_done)
-        return await asyncio.shield(task)
+        return await self._shielded(self._transaction(body))
 
     # --- plumbing --------------------------------------------------------------------------
 

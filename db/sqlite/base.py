@@ -226,10 +226,7 @@ class SQLiteBase(Engine):
         transaction = functools.partial(_transaction_of, body)
         if not self._lock.locked() and not self._lock._waiters:
             return await self._transaction_at_once(transaction)
-        task = asyncio.ensure_future(self._transaction_at_once(transaction))
-        self._inflight.add(task)
-        task.add_done_callback(self._write_done)
-        return await asyncio.shield(task)
+        return await self._shielded(self._transaction_at_once(transaction))
 
     async def _transaction_at_once(self, transaction: Callable[[sqlite3.Connection], T]) -> T:
         result = await self._at_once(transaction)
