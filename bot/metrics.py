@@ -190,7 +190,7 @@ class Metrics:
         """Listen on ``host:port`` (``/metrics``) and time the store's operations."""
         self._loop = asyncio.get_running_loop()
         store = self.bot.store
-        store.observer = self.store_operation  # type: ignore[attr-defined]
+        store.observer = self.store_operation
         self._store_observed = store
         self._server, self._thread = start_http_server(port, host, registry=self.registry)
         log.info("metrics on http://%s:%d/metrics", host, self.port)

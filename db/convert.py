@@ -23,18 +23,8 @@ def machine_clock() -> dt.datetime:
 
 
 def to_db_time(value: dt.datetime) -> str:
-    """A timezone-aware datetime as sortable UTC text."""
-    if value.tzinfo is None or value.utcoffset() is None:
-        raise ValueError(f"naive datetime {value!r}: pass a timezone-aware time")
-    return value.astimezone(dt.UTC).isoformat(timespec="microseconds")
-
-
-def from_db_time(text: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(text).astimezone(dt.UTC)
-
-
-def opt_time(text: str | None) -> dt.datetime | None:
-    return None if text is None else from_db_time(text)
+    """A timezone-aware datetime as sortable UTC text (read back by :func:`stored_time`)."""
+    return aware(value).isoformat(timespec="microseconds")
 
 
 def aware(value: dt.datetime) -> dt.datetime:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from db.errors import StoreError
 from db.interface import GameStore
-from db.postgres.base import describe
 from db.store import default_db_path, is_postgres_url, open_store
+from db.urls import shown
 
 #: Renders a stored game as text (the archive): ``(store, game_id) -> text``; raises
 #: :class:`StoreError` (``NotFound`` for a game that has not finished).
@@ -29,7 +29,7 @@ async def _export(
     db_path: Path | str, game_id: int | None, renderer: Renderer | None = None
 ) -> dict[str, object] | str:
     store = await open_store(db_path, read_only=True)
-    where = describe(db_path) if isinstance(db_path, str) else db_path  # no password shown
+    where = shown(db_path)  # no password shown
     try:
         if game_id is None:
             game = await store.latest_game()

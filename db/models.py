@@ -148,7 +148,7 @@ class Fence:
 
 @attrs.frozen
 class GameHead:
-    """A game as the store holds it now, cheaply (:meth:`RequestLog.game_head`): its row and
+    """A game as the store holds it now, cheaply (``GameStore.game_head``): its row and
     its number of accepted log entries at its turn or later (what :class:`Fence` compares)."""
 
     record: GameRecord
@@ -214,7 +214,7 @@ class OutboxRecord:
     sent: bool
     created_at: dt.datetime
     sent_at: dt.datetime | None
-    #: From :meth:`Outbox.claim_outbox` only: the row was claimed before by another
+    #: From ``GameStore.claim_outbox`` only: the row was claimed before by another
     #: deliverer whose lease expired (it may have sent the row without marking it, so the
     #: target is checked before sending again).
     retaken: bool = False
@@ -237,7 +237,7 @@ class AuditRecord:
 
 @attrs.frozen
 class RestartGame:
-    """A running game as the bot's start loads it (:meth:`GameLoader.load_restart`): its
+    """A running game as the bot's start loads it (``GameStore.load_restart``): its
     state at its last resolution, if a usable one is kept, and the log after it."""
 
     game: GameRecord

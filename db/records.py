@@ -1,152 +1,100 @@
 """Stored rows to records (and a lobby's changes to columns), the same on both engines: a row
-is anything that gives its columns by name (``sqlite3.Row``, ``asyncpg.Record``). Times come as
-SQLite's UTC text or PostgreSQL's ``timestamptz`` and leave as UTC datetimes; JSON comes as its
-text; flags as 0/1 or booleans."""
+is anything that gives its columns by name (``sqlite3.Row``, ``asyncpg.Record``), read into
+the attrs class of :mod:`db.models` whose fields it names, each field decoded by its declared
+type (:func:`reader`). Times come as SQLite's UTC text or PostgreSQL's ``timestamptz`` and leave
+as UTC datetimes; JSON comes as its text; flags as 0/1 or booleans."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
-from collections.abc import Mapping
-from typing import Any, cast
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, get_type_hints
+
+import attrs
 
 from db.convert import dumps, int64, loads_dict, opt_int, opt_stored_time, stored_time
 from db.models import (
     KEEP,
     AuditRecord,
+    Bar,
     GameRecord,
-    GameStatus,
+    JSONDict,
     Keep,
     LogEntry,
     OutboxRecord,
     PlayerRecord,
     PostRecord,
+    PresetRecord,
+    Replacement,
+    ReplaceRequest,
     ResolutionRecord,
-    Section,
     TableSettings,
 )
 from db.tx import Row
 
-
-def audit_record(row: Row) -> AuditRecord:
-    return AuditRecord(
-        id=int(row["id"]),
-        guild_id=int(row["guild_id"]),
-        game_id=opt_int(row["game_id"]),
-        actor_id=int(row["actor_id"]),
-        command=str(row["command"]),
-        args=loads_dict(row["args"]),
-        at=stored_time(row["at"]),
-        table_id=int(row["table_id"]),
-    )
+R = TypeVar("R", bound=attrs.AttrsInstance)
 
 
-def outbox_record(row: Row) -> OutboxRecord:
-    return OutboxRecord(
-        id=int(row["id"]),
-        game_id=int(row["game_id"]),
-        turn=int(row["turn"]),
-        kind=str(row["kind"]),
-        payload=loads_dict(row["payload"]),
-        sent=bool(row["sent"]),
-        created_at=stored_time(row["created_at"]),
-        sent_at=opt_stored_time(row["sent_at"]),
-        message_id=None if row["message_id"] is None else int(row["message_id"]),
-    )
+def _decoder(hint: Any) -> Callable[[Any], Any]:
+    """How a column becomes a field of type ``hint``."""
+    plain: dict[Any, Callable[[Any], Any]] = {
+        int: int,
+        str: str,
+        bool: bool,
+        dt.datetime: stored_time,
+        JSONDict: loads_dict,
+        int | None: opt_int,
+        float | None: lambda v: None if v is None else float(v),
+        dt.datetime | None: opt_stored_time,
+        list[str]: json.loads,
+        Any: lambda v: None if v is None else json.loads(v),  # JSON of any shape, or NULL
+    }
+    # str | None, and the Literal types (GameStatus, Section): as stored.
+    return plain.get(hint, lambda v: v)
 
 
-def player_record(row: Row) -> PlayerRecord:
-    return PlayerRecord(
-        game_id=int(row["game_id"]),
-        seat=int(row["seat"]),
-        user_id=int(row["user_id"]),
-        nick=str(row["nick"]),
-        role=str(row["role"]),
-        avatar_url=row["avatar_url"],
-        signature=row["signature"],
-    )
+def columns(cls: type[attrs.AttrsInstance], *leave_out: str) -> str:
+    """The columns a record is read from: its fields' names, in order, as a SELECT lists them
+    (``leave_out``: fields no column holds)."""
+    return ", ".join(f.name for f in attrs.fields(cls) if f.name not in leave_out)
 
 
-def log_entry(row: Row) -> LogEntry:
-    return LogEntry(
-        id=int(row["id"]),
-        game_id=int(row["game_id"]),
-        turn=int(row["turn"]),
-        seq=int(row["seq"]),
-        section=cast(Section, row["section"]),
-        payload=loads_dict(row["payload"]),
-        outcome=str(row["outcome"]),
-        user_id=opt_int(row["user_id"]),
-        at=stored_time(row["at"]),
-    )
+def reader(cls: type[R]) -> Callable[[Row], R]:
+    """The function that reads a row into ``cls`` (an attrs class of :mod:`db.models`), by its
+    fields' names and types; a field with a default may be missing from the row."""
+    hints = get_type_hints(cls)
+    fields = [
+        (f.name, _decoder(hints[f.name]), f.default is not attrs.NOTHING) for f in attrs.fields(cls)
+    ]
+
+    def read(row: Row) -> R:
+        values: dict[str, Any] = {}
+        for name, decode, optional in fields:
+            try:
+                value = row[name]
+            except (KeyError, IndexError):
+                if optional:
+                    continue
+                raise
+            values[name] = decode(value)
+        return cls(**values)
+
+    return read
 
 
-def table_settings(row: Row) -> TableSettings:
-    return TableSettings(
-        table_id=int(row["table_id"]),
-        guild_id=int(row["guild_id"]),
-        name=str(row["name"]),
-        language=str(row["language"]),
-        host_role_id=opt_int(row["host_role_id"]),
-        category_id=opt_int(row["category_id"]),
-        game_channel_id=opt_int(row["game_channel_id"]),
-        discussion_channel_id=opt_int(row["discussion_channel_id"]),
-        mafia_channel_id=opt_int(row["mafia_channel_id"]),
-        host_channel_id=opt_int(row["host_channel_id"]),
-        webhook_id=opt_int(row["webhook_id"]),
-        default_schedule=str(row["default_schedule"]),
-        timezone=str(row["timezone"]),
-    )
-
-
-def game_record(row: Row) -> GameRecord:
-    return GameRecord(
-        id=int(row["id"]),
-        guild_id=int(row["guild_id"]),
-        status=cast(GameStatus, row["status"]),
-        seed=int(row["seed"]),
-        schedule_kind=str(row["schedule_kind"]),
-        schedule_params=loads_dict(row["schedule_params"]),
-        timezone=str(row["timezone"]),
-        activity_rules=bool(row["activity_rules"]),
-        roles=None if row["roles"] is None else json.loads(row["roles"]),
-        host_user_id=opt_int(row["host_user_id"]),
-        signup_message_id=opt_int(row["signup_message_id"]),
-        turn=int(row["turn"]),
-        phase=str(row["phase"]),
-        deadline=opt_stored_time(row["deadline"]),
-        paused=bool(row["paused"]),
-        paused_remaining=(
-            None if row["paused_remaining"] is None else float(row["paused_remaining"])
-        ),
-        winner=row["winner"],
-        created_at=stored_time(row["created_at"]),
-        updated_at=stored_time(row["updated_at"]),
-        reveal=bool(row["reveal"]),
-        table_id=int(row["table_id"]),
-        started_at=opt_stored_time(row["started_at"]),
-        wishes=bool(row["wishes"]),
-    )
-
-
-def post_record(row: Row) -> PostRecord:
-    return PostRecord(
-        id=int(row["id"]),
-        game_id=int(row["game_id"]),
-        turn=int(row["turn"]),
-        nick=str(row["nick"]),
-        text=str(row["text"]),
-        ghost=bool(row["ghost"]),
-        at=stored_time(row["at"]),
-    )
-
-
-def resolution_record(row: Row) -> ResolutionRecord:
-    return ResolutionRecord(
-        game_id=int(row["game_id"]),
-        turn=int(row["turn"]),
-        result=loads_dict(row["result"]),
-        resolved_at=stored_time(row["resolved_at"]),
-    )
+audit_record = reader(AuditRecord)
+outbox_record = reader(OutboxRecord)
+player_record = reader(PlayerRecord)
+log_entry = reader(LogEntry)
+table_settings = reader(TableSettings)
+game_record = reader(GameRecord)
+post_record = reader(PostRecord)
+resolution_record = reader(ResolutionRecord)
+replacement_record = reader(Replacement)
+bar_record = reader(Bar)
+replace_request_record = reader(ReplaceRequest)
+preset_record = reader(PresetRecord)
 
 
 def lobby_columns(

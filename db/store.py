@@ -1,11 +1,9 @@
-"""The bot's store: :class:`db.interface.GameStore` is what the service depends on;
-:class:`db.sqlite.SQLiteStore` implements it on SQLite, :class:`db.postgres.PostgresStore` on
-PostgreSQL; :func:`open_store` picks by the target.
+"""The bot's store: :class:`db.ops.store.GameStore` (``db.interface.GameStore``) is what the
+service depends on; :class:`db.sqlite.SQLiteStore` runs it on SQLite,
+:class:`db.postgres.PostgresStore` on PostgreSQL; :func:`open_store` picks by the target.
 
-Kept as the one import for callers (``from db.store import open_store, KEEP``); the queries live in
-:mod:`db.ops`, split by concern and written once for both engines (:mod:`db.sqlite`,
-:mod:`db.postgres`), and the contract every backend keeps in :mod:`db.interface`. See
-docs/STORAGE.md.
+Kept as the one import for callers (``from db.store import open_store, KEEP``); the operations
+and their contract live in :mod:`db.ops`, written once for both engines. See docs/STORAGE.md.
 """
 
 from __future__ import annotations
@@ -45,11 +43,7 @@ async def open_store(
 ) -> GameStore:
     """Open the store at ``target`` as the interface the service depends on: PostgreSQL
     when ``target`` is a ``postgresql://`` (or ``postgres://``) URL, else the SQLite file at
-    that path (``synchronous``: SQLite's durability setting, ignored by PostgreSQL).
-
-    (The return annotation is also the static proof, checked by mypy, that both stores
-    implement every method of :class:`GameStore`.)
-    """
+    that path (``synchronous``: SQLite's durability setting, ignored by PostgreSQL)."""
     if is_postgres_url(target):
         return await PostgresStore.open(str(target), read_only=read_only)
     return await SQLiteStore.open(target, synchronous=synchronous, read_only=read_only)

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import attrs
 
-from db.convert import from_db_time, to_db_time
+from db.convert import stored_time, to_db_time
 from db.errors import StoreError
 from db.urls import is_postgres_url, shown
 
@@ -76,8 +76,11 @@ class TransferReport:
         return sum(self.rows.values())
 
 
-def _is_pg(target: str) -> bool:
-    return is_postgres_url(target)
+def _not_empty(table: str) -> StoreError:
+    return StoreError(
+        f"the target already holds data (table {table}); "
+        "migrate-store copies into an empty store only"
+    )
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -163,7 +166,7 @@ def _to_pg(value: Any, data_type: str) -> Any:
     if value is None:
         return None
     if data_type == "timestamp with time zone":
-        return value if isinstance(value, dt.datetime) else from_db_time(str(value))
+        return stored_time(value)
     if data_type == "boolean":
         return bool(value)
     if data_type in ("bigint", "integer", "smallint"):
@@ -192,10 +195,7 @@ async def _write_pg(url: str, data: Tables) -> None:
         async with conn.transaction():
             for table in TABLES:
                 if await conn.fetchval(f'SELECT EXISTS (SELECT 1 FROM "{table}")'):
-                    raise StoreError(
-                        f"the target already holds data (table {table}); "
-                        "migrate-store copies into an empty store only"
-                    )
+                    raise _not_empty(table)
             for table in TABLES:
                 source_columns, rows = data[table]
                 described = await _pg_columns(conn, table)
@@ -245,10 +245,7 @@ def _write_sqlite(path: str, data: Tables) -> None:
         try:
             for table in TABLES:
                 if conn.execute(f'SELECT 1 FROM "{table}" LIMIT 1').fetchone():
-                    raise StoreError(
-                        f"the target already holds data (table {table}); "
-                        "migrate-store copies into an empty store only"
-                    )
+                    raise _not_empty(table)
             for table in TABLES:
                 source_columns, rows = data[table]
                 target_columns = set(_sqlite_columns(conn, table))
@@ -269,7 +266,7 @@ def _write_sqlite(path: str, data: Tables) -> None:
 
 
 async def _counts(target: str) -> dict[str, int]:
-    if _is_pg(target):
+    if is_postgres_url(target):
         import asyncpg
 
         conn = await asyncpg.connect(target)
@@ -299,11 +296,11 @@ async def migrate_store(source: str, target: str) -> TransferReport:
         store = await open_store(each)  # created or upgraded to the current schema
         await store.close()
     try:
-        if _is_pg(source):
+        if is_postgres_url(source):
             data = await _read_pg(source, TABLES)
         else:
             data = await asyncio.to_thread(_read_sqlite, source, TABLES)
-        if _is_pg(target):
+        if is_postgres_url(target):
             await _write_pg(target, data)
         else:
             await asyncio.to_thread(_write_sqlite, target, data)

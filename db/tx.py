@@ -20,7 +20,7 @@ import asyncio
 import datetime as dt
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from types import TracebackType
 from typing import Any, Protocol, Self, TypeVar
 
@@ -92,8 +92,7 @@ class Engine:
     :class:`db.postgres.base.PostgresBase` implement it."""
 
     dialect: Dialect
-    #: The servers' tables, read once (:mod:`db.tablecache`): every write to ``game_tables``
-    #: forgets what it changed.
+    #: The servers' tables, read once per process (:mod:`db.ops.settings`).
     _table_cache: TableCache
     #: The clock of every time the store stamps by itself (a row's creation, a resolution, a
     #: sent mark): the game's one injectable clock once the service that
@@ -102,8 +101,11 @@ class Engine:
     _clock: Callable[[], dt.datetime] | None = None
 
     def use_clock(self, clock: Callable[[], dt.datetime]) -> None:
-        """Stamp with ``clock`` from now on: the game service binds its own, so that what the
-        store stamps and what the game reads are one clock (R59 compares the two)."""
+        """Read ``clock`` for every time the store stamps by itself (a row's creation, a
+        resolution, a sent mark) from now on (an outbox lease is process coordination, on the
+        machine's or the database server's clock). The game service binds its own, the one
+        injectable clock, so that the store and the game never read two clocks (R59 compares
+        their times); until then, the machine's UTC time."""
         self._clock = clock
 
     @staticmethod
@@ -123,12 +125,28 @@ class Engine:
     #: Told how long each store operation took, by its name (``bot/metrics.py``: the
     #: operations' latency); None (the default): nobody listens, nothing is timed.
     observer: Callable[[str, float], None] | None = None
-    _closed: bool
-    #: The writes (and SQLite's checkpoints) running in tasks of their own: :meth:`close`
-    #: waits for them.
-    _inflight: set[asyncio.Task[Any]]
+
+    def __init__(self) -> None:
+        #: Serialises the engine's transactions (SQLite: every one; PostgreSQL: the writes).
+        self._lock = asyncio.Lock()
+        self._closed = False
+        #: The writes (and SQLite's checkpoints) running in tasks of their own: :meth:`close`
+        #: waits for them.
+        self._inflight: set[asyncio.Task[Any]] = set()
+        self._table_cache = TableCache()
 
     async def close(self) -> None:
+        """Wait for the writes in flight, then release the connection. Idempotent."""
+        if self._closed:
+            return
+        while self._inflight:  # a write finishing may start a checkpoint: wait for it too
+            await asyncio.gather(*self._inflight, return_exceptions=True)
+        self._closed = True
+        async with self._lock:
+            await self._release()
+
+    async def _release(self) -> None:
+        """Close the engine's connection (or pool): once, after the last write."""
         raise NotImplementedError
 
     async def __aenter__(self) -> Self:
@@ -146,6 +164,14 @@ class Engine:
         if self._closed:
             raise StoreError("the store is closed")
 
+    async def _shielded(self, write: Coroutine[Any, Any, T]) -> T:
+        """``write`` in a task of its own, shielded: a cancelled caller leaves it to finish
+        (committed or rolled back as a whole); :meth:`close` waits for it."""
+        task = asyncio.ensure_future(write)
+        self._inflight.add(task)
+        task.add_done_callback(self._write_done)
+        return await asyncio.shield(task)
+
     def _write_done(self, task: asyncio.Task[Any]) -> None:
         self._inflight.discard(task)
         if not task.cancelled() and task.exception() is not None:
@@ -156,23 +182,17 @@ class Engine:
     async def _run_read(self, body: Body[T]) -> T:
         """Run ``body`` (reads only) after every write asked for before it. Several statements
         need not see one state: use :meth:`_run_snapshot` for that."""
-        if self.observer is None:
-            return await self._engine_read(body)
         return await self._observed(self._engine_read, body)
 
     async def _run_snapshot(self, body: Body[T]) -> T:
         """Run ``body`` (reads only) in one read transaction: its statements see one state
         even while another process writes."""
-        if self.observer is None:
-            return await self._engine_snapshot(body)
         return await self._observed(self._engine_snapshot, body)
 
     async def _run_write(self, body: Body[T]) -> T:
         """Run ``body`` in one write transaction, committed when this returns, committed or
         rolled back as a whole even if the caller is cancelled, in the order the writes were
         asked for."""
-        if self.observer is None:
-            return await self._engine_write(body)
         return await self._observed(self._engine_write, body)
 
     async def _engine_read(self, body: Body[T]) -> T:
@@ -187,7 +207,10 @@ class Engine:
     async def _observed(self, run: Callable[[Body[T]], Awaitable[T]], body: Body[T]) -> T:
         """``run(body)``, its duration told to :attr:`observer` under the operation's name
         (the method whose body it is: ``add_request`` for ``OpsX.add_request.<locals>.body``).
-        A duration for a metric, measured on the monotonic counter: no game time."""
+        A duration for a metric, measured on the monotonic counter: no game time. Nobody
+        listening (the default): just ``run(body)``."""
+        if self.observer is None:
+            return await run(body)
         started = time.perf_counter()
         try:
             return await run(body)

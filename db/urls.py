@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from typing import Final
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 #: The schemes of a PostgreSQL database (libpq's and asyncpg's), lower case.
 POSTGRES_SCHEMES: Final[tuple[str, ...]] = ("postgresql://", "postgres://")
@@ -27,18 +27,24 @@ def is_postgres_url(target: object) -> bool:
 
 
 def redact_url(url: str) -> str:
-    """``url`` with its password, if any, replaced by ``***``: safe to print or log. A URL
-    that cannot be read is not shown at all (it may hold the password anywhere)."""
+    """``url`` with its password, if any (``user:password@``, or a ``password`` parameter as
+    libpq and asyncpg take it), replaced by ``***``: safe to print or log. A URL that cannot be
+    read is not shown at all (it may hold the password anywhere)."""
     try:
         parts = urlsplit(url)
         password = parts.password
     except ValueError:
         return "<unreadable database URL>"
-    if password is None:
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if password is None and all(key != "password" for key, _ in query):
         return url
-    userinfo, _, host = parts.netloc.rpartition("@")
-    user = userinfo.split(":", 1)[0]
-    return urlunsplit(parts._replace(netloc=f"{user}:{HIDDEN}@{host}"))
+    if any(key == "password" for key, _ in query):
+        hidden = [(key, HIDDEN if key == "password" else value) for key, value in query]
+        parts = parts._replace(query=urlencode(hidden, safe="*"))
+    if password is not None:
+        userinfo, _, host = parts.netloc.rpartition("@")
+        parts = parts._replace(netloc=f"{userinfo.split(':', 1)[0]}:{HIDDEN}@{host}")
+    return urlunsplit(parts)
 
 
 def shown(target: str | os.PathLike[str]) -> str:

@@ -8,12 +8,15 @@ from typing import Any
 
 from db.convert import dumps
 from db.errors import NotFound
-from db.interface import AUDIT_PAGE_MAX
 from db.models import AuditRecord
 from db.records import audit_record as _audit
+from db.records import columns
 from db.tx import Engine, Row, Tx
 
-_AUDIT_COLUMNS = "id, guild_id, table_id, game_id, actor_id, command, args, at"
+_AUDIT_COLUMNS = columns(AuditRecord)
+
+#: The most rows :meth:`AuditOps.audit_page` returns at once.
+AUDIT_PAGE_MAX = 100
 
 
 async def insert_audit(
@@ -51,7 +54,7 @@ async def insert_audit(
 
 
 class AuditOps(Engine):
-    """:class:`db.interface.AuditLog`."""
+    """Every host command, whoever ran it and whether or not it touches the script (R56)."""
 
     async def add_audit(
         self,
@@ -63,6 +66,7 @@ class AuditOps(Engine):
         *,
         table_id: int | None = None,
     ) -> int:
+        """Record a host command (at its game's table, else ``table_id``); the row's id."""
         args_text = dumps(dict(args or {}))
         now = self._now()
 
@@ -76,6 +80,7 @@ class AuditOps(Engine):
     async def audit_log(
         self, *, game_id: int | None = None, guild_id: int | None = None
     ) -> list[AuditRecord]:
+        """Audit rows matching every filter given, in insertion order."""
         where: list[str] = []
         params: list[Any] = []
         for column, value in (("game_id", game_id), ("guild_id", guild_id)):
@@ -91,6 +96,8 @@ class AuditOps(Engine):
     async def audit_page(
         self, table_id: int, *, limit: int, offset: int = 0, before: int | None = None
     ) -> tuple[list[AuditRecord], int]:
+        """A page of a table's audit, newest first (``limit`` clamped to 1..
+        :data:`AUDIT_PAGE_MAX`), and how many rows there are (``before``: below that id)."""
         limit = max(1, min(limit, AUDIT_PAGE_MAX))
         offset = max(0, offset)
         bound = "" if before is None else " AND id < $2"

@@ -11,9 +11,11 @@ from db.tx import Engine, Tx
 
 
 class DMChannelsOps(Engine):
-    """:class:`db.interface.DMChannels`."""
+    """The DM channel of each user the bot wrote to, per bot account and per server (it goes
+    with that server's data)."""
 
     async def dm_channel(self, bot_id: int, guild_id: int, user_id: int) -> int | None:
+        """The channel's id, if kept (one kept for another server is kept for this one too)."""
         rows = await self._fetch(
             "SELECT guild_id, channel_id FROM dm_channels WHERE user_id = $1 AND bot_id = $2",
             user_id,
@@ -31,6 +33,8 @@ class DMChannelsOps(Engine):
     async def save_dm_channel(
         self, bot_id: int, guild_id: int, user_id: int, channel_id: int
     ) -> None:
+        """Keep the channel's id, for the server ``guild_id``."""
+
         async def body(tx: Tx) -> None:
             await tx.execute(
                 "INSERT INTO dm_channels (guild_id, user_id, bot_id, channel_id) "

@@ -12,7 +12,8 @@ from db.tx import Engine, Tx
 
 
 class DowntimeOps(Engine):
-    """:class:`db.interface.DowntimeLog` and :class:`db.interface.Confirmations`."""
+    """R59: when each process last served its games, and the spans a game was not served;
+    and a host's confirmation too long for its button's id, kept until it expires."""
 
     async def beat(
         self,
@@ -23,6 +24,8 @@ class DowntimeOps(Engine):
         gap: dt.timedelta,
         cause: DowntimeCause,
     ) -> dt.datetime | None:
+        """``process`` serves ``game_ids`` at ``at``. A span over ``gap`` since its previous
+        beat (of any process, for a new key) is kept as their downtime; its start, or None."""
         d = self.dialect
         moment = aware(at)
         now = d.time(moment)
@@ -63,6 +66,7 @@ class DowntimeOps(Engine):
         return await self._run_write(body)
 
     async def last_beat(self) -> dt.datetime | None:
+        """The newest heartbeat of any process (None: none ever)."""
         row = await self._fetchrow("SELECT MAX(beat_at) AS beat_at FROM heartbeats")
         seen = None if row is None else row["beat_at"]
         return None if seen is None else stored_time(seen)
@@ -70,6 +74,7 @@ class DowntimeOps(Engine):
     async def downtime(
         self, game_id: int, since: dt.datetime
     ) -> list[tuple[dt.datetime, dt.datetime, DowntimeCause]]:
+        """The game's downtime spans ending after ``since``: (start, end, cause), by start."""
         rows = await self._fetch(
             "SELECT started_at, ended_at, cause FROM downtime "
             "WHERE game_id = $1 AND ended_at > $2 ORDER BY started_at, id",
@@ -94,6 +99,7 @@ class DowntimeOps(Engine):
         now: dt.datetime,
         expires_at: dt.datetime,
     ) -> None:
+        """Keep ``data`` under ``token`` until ``expires_at``, as the server's data."""
         d = self.dialect
         text = dumps(dict(data))
         until, stamp = d.time(expires_at), d.time(now)
@@ -114,6 +120,7 @@ class DowntimeOps(Engine):
         await self._run_write(body)
 
     async def get_confirmation(self, token: str, now: dt.datetime) -> JSONDict | None:
+        """The data kept under ``token`` if it has not expired by ``now``."""
         row = await self._fetchrow(
             "SELECT data FROM confirmations WHERE token = $1 AND expires_at > $2",
             token,

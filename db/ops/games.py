@@ -12,14 +12,10 @@ from db.models import KEEP, GameRecord, GameStatus, Keep, OutboxItem, PlayerSpec
 from db.ops.common import game_exists
 from db.ops.outbox import insert_outbox
 from db.ops.players import PLAYER_COLUMNS
-from db.records import game_record, lobby_columns
+from db.records import columns, game_record, lobby_columns
 from db.tx import Engine, Tx
 
-GAME_COLUMNS = (
-    "id, guild_id, status, seed, schedule_kind, schedule_params, timezone, activity_rules, "
-    "roles, host_user_id, signup_message_id, turn, phase, deadline, paused, paused_remaining, "
-    "winner, created_at, updated_at, reveal, started_at, table_id, wishes"
-)
+GAME_COLUMNS = columns(GameRecord)
 
 # Sets a game to finished; the parameters are ($1 winner, $2 updated_at, $3 game id).
 FINISH_GAME = (
@@ -29,9 +25,9 @@ FINISH_GAME = (
 
 
 class GamesOps(Engine):
-    """The game half of :class:`db.interface.GameRepository` (players: see
-    :mod:`db.ops.players`). At most one non-finished game per table is a partial unique
-    index on ``games.table_id``."""
+    """Games: lobby, start, clock, end (sign-ups and players: :mod:`db.ops.players`). A table
+    has at most one game that is not finished (in the lobby or running), enforced atomically
+    by a partial unique index on ``games.table_id``, not by a check-then-insert."""
 
     async def create_game(
         self,
@@ -48,6 +44,9 @@ class GamesOps(Engine):
         table_id: int | None = None,
         wishes: bool = False,
     ) -> GameRecord:
+        """Open a new game in the lobby (turn 0, no deadline) at ``table_id`` (default: the
+        server's first table). Raises :class:`~db.errors.OpenGameExists`, writing nothing, if
+        the table has a game in the lobby or running. Game ids increase with creation."""
         now = self.dialect.time(self._now())
         table = guild_id if table_id is None else table_id
         params = (
@@ -85,16 +84,19 @@ class GamesOps(Engine):
         return await self._run_write(body)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game, or None if there is none with that id."""
         row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
         return None if row is None else game_record(row)
 
     async def require_game(self, game_id: int) -> GameRecord:
+        """The game; raises :class:`~db.errors.NotFound` if there is none with that id."""
         game = await self.get_game(game_id)
         if game is None:
             raise NotFound(f"no game {game_id}")
         return game
 
     async def open_game(self, table_id: int) -> GameRecord | None:
+        """The table's game in the lobby or running, if any (there is at most one)."""
         row = await self._fetchrow(
             f"SELECT {GAME_COLUMNS} FROM games WHERE table_id = $1 AND status <> 'finished'",
             table_id,
@@ -102,6 +104,8 @@ class GamesOps(Engine):
         return None if row is None else game_record(row)
 
     async def latest_game(self, guild_id: int | None = None) -> GameRecord | None:
+        """The most recently created game (of ``guild_id``, or of any guild), whatever its
+        status."""
         if guild_id is None:
             row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1")
         else:
@@ -118,6 +122,7 @@ class GamesOps(Engine):
         status: GameStatus | None = None,
         table_id: int | None = None,
     ) -> list[GameRecord]:
+        """Games matching every filter given, oldest (lowest id) first."""
         where: list[str] = []
         params: list[Any] = []
         for column, value in (("guild_id", guild_id), ("table_id", table_id), ("status", status)):
@@ -129,6 +134,8 @@ class GamesOps(Engine):
         return [game_record(r) for r in rows]
 
     async def running_games(self) -> list[GameRecord]:
+        """Every running game, soonest deadline first, games without a deadline (paused) last,
+        ties by id. Used at start to re-arm each game's clock."""
         rows = await self._fetch(
             f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'running' "
             "ORDER BY deadline IS NULL, deadline, id"
@@ -174,6 +181,9 @@ class GamesOps(Engine):
         activity_rules: bool | Keep = KEEP,
         seed: int | Keep = KEEP,
     ) -> GameRecord:
+        """Change the setup of a game (normally while in the lobby); ``KEEP`` leaves a field
+        as it is, None clears a nullable one. Returns the game as written (unchanged, without
+        a write, if every field is ``KEEP``). Raises :class:`~db.errors.NotFound`."""
         columns = lobby_columns(
             roles=roles,
             signup_message_id=signup_message_id,
@@ -199,6 +209,11 @@ class GamesOps(Engine):
         started_at: dt.datetime | None = None,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
+        """Seat ``players`` (seat ``i`` is ``players[i]``) and move the game from the lobby to
+        running at this turn, phase and deadline, with ``outbox_items`` queued at ``turn``, in
+        one transaction. Raises :class:`~db.errors.NotFound` if the game is not in the lobby,
+        :class:`~db.errors.StoreError` if two seats share a user or a nickname (compared
+        case-insensitively); either way nothing is written."""
         d = self.dialect
         now = self._now()
         started = d.time(started_at if started_at is not None else now)
@@ -243,6 +258,7 @@ class GamesOps(Engine):
         deadline: dt.datetime | None,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
+        """Move the deadline (``/mafia extend``). Raises :class:`~db.errors.NotFound`."""
         columns = {"deadline": self.dialect.opt_time(deadline)}
         return await self._update_game(game_id, columns, outbox_items)
 
@@ -252,6 +268,7 @@ class GamesOps(Engine):
         remaining_seconds: float,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
+        """Stop the clock: keep the time left, clear the deadline. Raises ``NotFound``."""
         return await self._update_game(
             game_id,
             {"paused": True, "paused_remaining": float(remaining_seconds), "deadline": None},
@@ -264,6 +281,7 @@ class GamesOps(Engine):
         deadline: dt.datetime,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> GameRecord:
+        """Restart the clock with ``deadline``, clearing the pause. Raises ``NotFound``."""
         return await self._update_game(
             game_id,
             {"paused": False, "paused_remaining": None, "deadline": self.dialect.time(deadline)},
@@ -276,6 +294,9 @@ class GamesOps(Engine):
         winner: str | None,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> bool:
+        """End the game (``/mafia end``, or a winner found outside a resolution); it keeps
+        its turn. Once only: False, writing nothing (not the announcements either), if it had
+        finished already. Raises :class:`~db.errors.NotFound`."""
         now = self._now()
         stamp = self.dialect.time(now)
 

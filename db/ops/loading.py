@@ -46,9 +46,12 @@ async def write_snapshot(
 
 
 class LoadingOps(Engine):
-    """:class:`db.interface.GameLoader`."""
+    """Whole games read back (docs/REPLAY.md), each in one consistent snapshot."""
 
     async def load_script(self, game_id: int) -> JSONDict:
+        """The game as a script (:func:`db.scripts.build_script`): its setup and accepted
+        entries by turn; replaying it reproduces the game. Raises ``NotFound``."""
+
         async def body(tx: Tx) -> tuple[Row, list[Row], list[Row], Any]:
             game = await tx.fetchrow(
                 "SELECT seed, activity_rules FROM games WHERE id = $1", game_id
@@ -78,6 +81,8 @@ class LoadingOps(Engine):
         )
 
     async def load_restart(self) -> list[RestartGame]:
+        """Every running game as the start needs it: its players, the snapshot of its current
+        turn (if kept) and the accepted entries not in it."""
         pg = self.dialect.name == "postgres"
         # A snapshot is usable only if it is of the game's current turn: it was written with
         # the resolution that opened this turn (the same transaction set games.turn).

@@ -30,10 +30,11 @@ from db.convert import dumps, stored_time
 from db.errors import ForeignKeyViolation, NotFound
 from db.models import OutboxItem, OutboxRecord, PostRecord
 from db.ops.audit import insert_audit
+from db.records import columns
 from db.records import outbox_record as _outbox
 from db.tx import Engine, Row, Tx
 
-_OUTBOX_COLUMNS = "id, game_id, turn, kind, payload, sent, created_at, sent_at, message_id"
+_OUTBOX_COLUMNS = columns(OutboxRecord, "retaken")
 
 
 def check_claim(
@@ -90,11 +91,17 @@ async def insert_outbox(
 
 
 class OutboxOps(Engine):
-    """:class:`db.interface.Outbox`. ``id`` is the queue order (SQLite: AUTOINCREMENT;
-    PostgreSQL: an identity, and the writes of a process go one at a time, so its ids increase
-    with insertion)."""
+    """Announcements to deliver, queued in the transaction of what caused them.
+
+    At least once: a row stays pending until :meth:`mark_sent`. Queue order is insertion order:
+    ``id`` (SQLite: AUTOINCREMENT; PostgreSQL: an identity, and the writes of a process go one
+    at a time, so its ids increase with insertion). Deliverers (processes) share it through
+    leases (:meth:`claim_outbox`); a dead one's rows are claimed again once their leases
+    expire."""
 
     async def add_outbox(self, game_id: int, turn: int, items: Sequence[OutboxItem]) -> list[int]:
+        """Queue announcements on their own (the host's narrative, R47), in one transaction;
+        their ids, in the order given. ``NotFound`` if there is no such game."""
         now = self._now()
 
         async def body(tx: Tx) -> list[int]:
@@ -103,6 +110,7 @@ class OutboxOps(Engine):
         return await self._run_write(body)
 
     async def pending_outbox(self, game_id: int | None = None) -> list[OutboxRecord]:
+        """Announcements not yet marked sent, in queue order (of one game, or of all games)."""
         unsent = self.dialect.unsent("sent")
         if game_id is None:
             rows = await self._fetch(
@@ -116,6 +124,7 @@ class OutboxOps(Engine):
         return [_outbox(r) for r in rows]
 
     async def outbox_backlog(self) -> tuple[int, dt.datetime | None]:
+        """How many announcements wait (every game's), and when the oldest was queued."""
         row = await self._fetchrow(
             f"SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox "
             f"WHERE {self.dialect.unsent('sent')}"
@@ -125,6 +134,7 @@ class OutboxOps(Engine):
         return int(row["n"]), stored_time(row["oldest"])
 
     async def outbox(self, game_id: int) -> list[OutboxRecord]:
+        """Every announcement of a game, sent or not, in queue order."""
         rows = await self._fetch(
             f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id = $1 ORDER BY id", game_id
         )
@@ -133,6 +143,7 @@ class OutboxOps(Engine):
     async def last_outbox(
         self, game_id: int, kind: str, turn: int | None = None
     ) -> OutboxRecord | None:
+        """The game's latest announcement of ``kind`` (of ``turn`` if given), sent or not."""
         # outbox_by_kind (kind, game_id): the game's few rows of that kind, newest first.
         of_turn = "" if turn is None else " AND turn = $3"
         row = await self._fetchrow(
@@ -152,6 +163,11 @@ class OutboxOps(Engine):
         shard_count: int | None = None,
         shard_ids: Sequence[int] = (),
     ) -> list[OutboxRecord]:
+        """Lease at most ``limit`` pending rows, oldest first, to ``owner`` for
+        ``lease_seconds``, in ONE transaction (with ``shard_count``/``shard_ids``: only those
+        of servers on these shards, ``core/shards.py``). A row with a live lease of another
+        owner is not claimable, nor is any row of its game (one deliverer per game keeps its
+        order); two claims never return the same row while its lease lives."""
         check_claim(owner, limit, lease_seconds, shard_count, shard_ids)
         d = self.dialect
         now = self._lease_now()
@@ -214,6 +230,8 @@ class OutboxOps(Engine):
         return await self._run_write(body)
 
     async def renew_outbox(self, owner: str, *, lease_seconds: float = 60.0) -> list[int]:
+        """Extend every lease ``owner`` holds on a pending row; the ids of those rows (one
+        missing was taken over, or sent)."""
         if lease_seconds <= 0:
             raise ValueError(f"bad lease: {lease_seconds} s")
         d = self.dialect
@@ -230,6 +248,9 @@ class OutboxOps(Engine):
         return sorted(int(r["id"]) for r in await self._run_write(body))
 
     async def expire_leases(self, slot: str, keep: str) -> list[int]:
+        """End every live lease of an owner whose id starts with ``slot``, except ``keep``'s:
+        those of an earlier, killed run of this process. Its rows are claimable at once, as
+        taken over (``retaken``); their ids."""
         if not slot.endswith("#") or not keep.startswith(slot):
             raise ValueError(f"bad lease slot {slot!r} for owner {keep!r}")
         d = self.dialect
@@ -258,6 +279,8 @@ class OutboxOps(Engine):
         message_id: int | None = None,
         together: Sequence[int] = (),
     ) -> bool:
+        """Mark a row delivered (whoever holds its lease), with the last message it posted;
+        True once. ``together``: the rows sent in the same messages, marked in the same write."""
         d = self.dialect
         now = d.time(self._now())
         others = [int(i) for i in together if i != outbox_id]
@@ -295,6 +318,8 @@ class OutboxOps(Engine):
         at: dt.datetime | None = None,
         message_id: int | None = None,
     ) -> PostRecord | None:
+        """A queued post was shown in #game: archive it and mark its row sent, in ONE
+        transaction; None, writing nothing, if the row was marked sent already."""
         if turn < 0:
             raise ValueError(f"turn must be at least 0, got {turn}")
         d = self.dialect

@@ -1,4 +1,4 @@
-"""The pictures of players' posts waiting to be shown (see :class:`db.interface.PostPictures`)."""
+"""The pictures of players' posts waiting to be shown."""
 
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ DROP_SENT = (
 
 
 class PicturesOps(Engine):
-    """:class:`db.interface.PostPictures`."""
+    """The picture of a queued post (``/say``, ``core/images.py``), kept until it is shown."""
 
     async def queue_picture_post(
         self, game_id: int, turn: int, item: OutboxItem, filename: str, data: bytes
     ) -> int:
+        """Queue ``item`` and keep its picture, in ONE transaction; the row's id."""
         now = self._now()
 
         async def body(tx: Tx) -> int:
@@ -35,12 +36,15 @@ class PicturesOps(Engine):
         return await self._run_write(body)
 
     async def post_picture(self, outbox_id: int) -> tuple[str, bytes] | None:
+        """The picture of the post of outbox row ``outbox_id`` (file name, bytes), or None."""
         row = await self._fetchrow(
             "SELECT filename, data FROM post_pictures WHERE outbox_id = $1", outbox_id
         )
         return None if row is None else (str(row["filename"]), bytes(row["data"]))
 
     async def drop_post_pictures(self, outbox_id: int | None = None) -> int:
+        """Delete ``outbox_id``'s picture and those of every row sent; how many."""
+
         async def body(tx: Tx) -> int:
             dropped = 0
             if outbox_id is not None:

@@ -11,18 +11,22 @@ from typing import Any
 
 from db.errors import NotFound, SignupFull
 from db.models import KEEP, Keep, PlayerRecord
-from db.records import player_record
+from db.records import columns, player_record
 from db.tx import Engine, Tx
 
-PLAYER_COLUMNS = "game_id, seat, user_id, nick, role, avatar_url, signature"
+#: In the record's field order (a start reads a seat positionally: ``PlayerRecord(*row)``).
+PLAYER_COLUMNS = columns(PlayerRecord)
 
 
 class PlayersOps(Engine):
-    """The sign-up and player half of :class:`db.interface.GameRepository`."""
+    """Sign-ups, seated players and their profiles (games: :mod:`db.ops.games`)."""
 
     # --- sign-ups --------------------------------------------------------------------------
 
     async def add_signup(self, game_id: int, user_id: int, *, limit: int | None = None) -> bool:
+        """Sign ``user_id`` up; False, writing nothing, if signed up already or the game is
+        not in the lobby. Raises :class:`~db.errors.SignupFull` when the sign-up holds
+        ``limit`` members: of members racing for the last place, one gets it."""
         now = self.dialect.time(self._now())
 
         async def body(tx: Tx) -> bool:
@@ -55,6 +59,8 @@ class PlayersOps(Engine):
         return await self._run_write(body)
 
     async def remove_signup(self, game_id: int, user_id: int) -> bool:
+        """Withdraw a sign-up. False if there was none or the game is not in the lobby."""
+
         async def body(tx: Tx) -> bool:
             removed = await tx.execute(
                 "DELETE FROM signups WHERE game_id = $1 AND user_id = $2 "
@@ -67,6 +73,9 @@ class PlayersOps(Engine):
         return await self._run_write(body)
 
     async def set_wish(self, game_id: int, user_id: int, wish: str | None) -> bool:
+        """A signed-up member's role wish (R58; None withdraws it); False, writing nothing, if
+        he is not signed up or the game is not in the lobby."""
+
         async def body(tx: Tx) -> bool:
             changed = await tx.execute(
                 "UPDATE signups SET wish = $3 WHERE game_id = $1 AND user_id = $2 "
@@ -80,6 +89,7 @@ class PlayersOps(Engine):
         return await self._run_write(body)
 
     async def wishes(self, game_id: int) -> dict[int, str]:
+        """User id -> role code, for the sign-ups who wished (kept after the start)."""
         rows = await self._fetch(
             "SELECT user_id, wish FROM signups WHERE game_id = $1 AND wish IS NOT NULL "
             "ORDER BY user_id",
@@ -88,6 +98,7 @@ class PlayersOps(Engine):
         return {int(r["user_id"]): str(r["wish"]) for r in rows}
 
     async def signups(self, game_id: int) -> list[int]:
+        """User ids signed up, in sign-up order (a user who leaves and rejoins goes last)."""
         rows = await self._fetch(
             f"SELECT user_id FROM signups WHERE game_id = $1 ORDER BY {self.dialect.signup_order}",
             game_id,
@@ -97,12 +108,14 @@ class PlayersOps(Engine):
     # --- players ---------------------------------------------------------------------------
 
     async def players(self, game_id: int) -> list[PlayerRecord]:
+        """The seats of a started game, by seat (the script's order); empty in the lobby."""
         rows = await self._fetch(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = $1 ORDER BY seat", game_id
         )
         return [player_record(r) for r in rows]
 
     async def player_by_user(self, game_id: int, user_id: int) -> PlayerRecord | None:
+        """The seat of ``user_id`` in the game, if any."""
         row = await self._fetchrow(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = $1 AND user_id = $2",
             game_id,
@@ -111,6 +124,7 @@ class PlayersOps(Engine):
         return None if row is None else player_record(row)
 
     async def player_by_nick(self, game_id: int, nick: str) -> PlayerRecord | None:
+        """The seat called ``nick``, compared case-insensitively, if any."""
         row = await self._fetchrow(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE game_id = $1 "
             f"AND {self.dialect.same_name('nick', '$2')}",
@@ -127,6 +141,7 @@ class PlayersOps(Engine):
         avatar_url: str | Keep | None = KEEP,
         signature: str | Keep | None = KEEP,
     ) -> PlayerRecord:
+        """Change a player's anonymous profile (R10). Raises ``NotFound`` if he does not play."""
         columns: dict[str, Any] = {}
         if not isinstance(avatar_url, Keep):
             columns["avatar_url"] = avatar_url

@@ -3,22 +3,27 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from db.convert import dumps
 from db.errors import PresetsFull
 from db.models import OutboxItem, PresetRecord
 from db.ops.outbox import insert_outbox
+from db.records import preset_record
 from db.tx import Engine, Tx
 
 
 class PresetsOps(Engine):
-    """:class:`db.interface.Presets` and :class:`db.interface.Spectators`."""
+    """A server's own named setups (``/mafia preset``), at most a limit per server (a name is
+    stored as written and found by its key, ``rules.names.name_key``: R44's comparison); and
+    the members who watch a game's ghosts' room (R62): a row stays when one stops watching, so
+    that the game knows he has watched (he cannot stand by as a substitute, R60)."""
 
     async def save_preset(
         self, guild_id: int, name_key: str, name: str, roles: Sequence[str], *, limit: int
     ) -> bool:
+        """Save (or replace) the server's preset of that key; True if it is new. Raises
+        :class:`db.errors.PresetsFull` for a new one past ``limit`` (nothing saved)."""
         d = self.dialect
         now = d.time(self._now())
 
@@ -49,20 +54,24 @@ class PresetsOps(Engine):
         return await self._run_write(body)
 
     async def presets(self, guild_id: int) -> list[PresetRecord]:
+        """The server's presets, by name."""
         rows = await self._fetch(
             "SELECT name, roles FROM presets WHERE guild_id = $1 ORDER BY name_key", guild_id
         )
-        return [PresetRecord(str(r["name"]), list(json.loads(r["roles"]))) for r in rows]
+        return [preset_record(r) for r in rows]
 
     async def preset_named(self, guild_id: int, name_key: str) -> PresetRecord | None:
+        """The server's preset of that key, if any."""
         row = await self._fetchrow(
             "SELECT name, roles FROM presets WHERE guild_id = $1 AND name_key = $2",
             guild_id,
             name_key,
         )
-        return None if row is None else PresetRecord(str(row["name"]), json.loads(row["roles"]))
+        return None if row is None else preset_record(row)
 
     async def delete_preset(self, guild_id: int, name_key: str) -> bool:
+        """Delete the server's preset of that key; False if there was none."""
+
         async def body(tx: Tx) -> bool:
             deleted = await tx.execute(
                 "DELETE FROM presets WHERE guild_id = $1 AND name_key = $2", guild_id, name_key
@@ -81,6 +90,8 @@ class PresetsOps(Engine):
         turn: int = 0,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> bool:
+        """He watches (or stops), and ``outbox_items`` are queued for ``turn``, in ONE
+        transaction; False if that was so already (nothing written)."""
         d = self.dialect
         moment = self._now()
         now = d.time(moment)
@@ -110,6 +121,8 @@ class PresetsOps(Engine):
         return await self._run_write(body)
 
     async def spectators(self, game_id: int, *, ever: bool = False) -> list[int]:
+        """The members watching now (``ever``: who watch or have watched), in the order they
+        began."""
         where = "" if ever else " AND watching = TRUE"
         rows = await self._fetch(
             f"SELECT user_id FROM spectators WHERE game_id = $1{where} ORDER BY since, user_id",

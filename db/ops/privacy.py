@@ -1,6 +1,5 @@
 """Forgetting personal data: a member's, on a host's request (``/mafia purge``), and a whole
-server's, when the bot leaves it. Implements :meth:`db.interface.GameRepository.purge_member`
-and :meth:`db.interface.SettingsRepository.purge_guild`.
+server's, when the bot leaves it (``purge_member``, ``purge_guild``).
 
 A purged seat keeps its nickname, role and everything played under it (the game's history and
 its replay stay whole); the link to the member and his anonymous profile (avatar link,
@@ -71,6 +70,21 @@ class PrivacyOps(Engine):
     """``purge_member`` and ``purge_guild``."""
 
     async def purge_member(self, guild_id: int, user_id: int) -> int:
+        """Forget a member's personal data kept for the server ``guild_id`` (``/mafia purge``),
+        in one transaction; returns how many of its finished games held any of it.
+
+        In every *finished* game of every table of the server: his seat no longer names him
+        (its ``user_id`` becomes ``-1 - seat``: negative, so never a Discord id, and unique in
+        the game), his sign-ups are deleted, his log entries keep what was played but not who
+        sent it (``user_id`` None), a game he opened no longer names its host, and the
+        announcements stored for those games drop his id (the end's ``member``, an audit
+        line's ``actor`` becomes 0). In the server's audit log (any game) a row he ran has
+        actor 0 and an option naming him is removed. Games in the lobby or running are not
+        touched: the caller refuses the purge while he takes part in one. In any game of the
+        server (R60, R63): a replacement names him no more (0), and his place on a
+        substitutes' list, his request to be replaced and his bar are deleted.
+        """
+
         async def body(tx: Tx) -> int:
             games = await tx.fetchval(
                 f"SELECT COUNT(*) FROM games g WHERE g.id IN ({_FINISHED}) AND ("
@@ -160,6 +174,8 @@ class PrivacyOps(Engine):
         return await self._run_write(body)
 
     async def purge_guild(self, guild_id: int) -> int:
+        """Delete everything kept for the server (the bot left it); how many games."""
+
         async def body(tx: Tx) -> int:
             await tx.execute("DELETE FROM audit_log WHERE guild_id = $1", guild_id)
             await tx.execute("DELETE FROM presets WHERE guild_id = $1", guild_id)

@@ -1,5 +1,5 @@
 """The host's review of a turn's results (``/mafia new review``): the pending drafts, the
-host's story, publication exactly once. See :class:`db.interface.Reviews`."""
+host's story, publication exactly once."""
 
 from __future__ import annotations
 
@@ -32,9 +32,11 @@ async def _published(tx: Tx, game_id: int, turn: int) -> bool:
 
 
 class ReviewsOps(Engine):
-    """:class:`db.interface.Reviews`."""
+    """The host's review of a turn's results (``core/review.py``): the draft is the #host row
+    of kind ``review_draft`` the resolution queued; its held results are published once."""
 
     async def pending_reviews(self, game_id: int | None = None) -> list[ReviewRecord]:
+        """Every draft not yet published, oldest first, with the host's story so far."""
         rows = await self._fetch(PENDING_REVIEWS)
         return [
             ReviewRecord(
@@ -49,12 +51,16 @@ class ReviewsOps(Engine):
         ]
 
     async def review_published_at(self, game_id: int, turn: int) -> dt.datetime | None:
+        """When the results of ``turn`` were published (the next turn opened then, R59), if
+        they were reviewed and are out; None otherwise."""
         row = await self._fetchrow(
             "SELECT published_at FROM reviews WHERE game_id = $1 AND turn = $2", game_id, turn
         )
         return None if row is None else opt_stored_time(row["published_at"])
 
     async def set_review_story(self, game_id: int, turn: int, story: str) -> bool:
+        """Keep the host's story of ``turn``'s draft; False once it is published."""
+
         async def body(tx: Tx) -> bool:
             if await _published(tx, game_id, turn):
                 return False
@@ -78,6 +84,8 @@ class ReviewsOps(Engine):
         deadline: dt.datetime | None,
         at: dt.datetime,
     ) -> bool:
+        """Publish ``turn``'s draft once, in ONE transaction: mark it, queue ``items`` under
+        ``outbox_turn``, set the deadline (None: leave it). False if published already."""
         d = self.dialect
         now = self._now()
         stamp = d.time(at)

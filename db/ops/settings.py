@@ -12,32 +12,21 @@ from __future__ import annotations
 
 from db.errors import TableNameTaken, UniqueViolation
 from db.models import TableSettings
+from db.records import columns
 from db.records import table_settings as _table
 from db.tx import Engine, Row, Tx
 
-_COLUMNS = (
-    "table_id",
-    "guild_id",
-    "name",
-    "language",
-    "host_role_id",
-    "category_id",
-    "game_channel_id",
-    "discussion_channel_id",
-    "mafia_channel_id",
-    "host_channel_id",
-    "webhook_id",
-    "default_schedule",
-    "timezone",
-)
+_COLUMNS = tuple(columns(TableSettings).split(", "))
 
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM game_tables "
 
 
 class SettingsOps(Engine):
-    """:class:`db.interface.SettingsRepository` (``purge_guild``: :mod:`db.ops.privacy`)."""
+    """A server's tables (a category each, with its channels and settings), written by
+    ``/mafia setup`` (``purge_guild``: :mod:`db.ops.privacy`)."""
 
     async def get_table(self, table_id: int) -> TableSettings | None:
+        """The table with this key (the server's id for its first table), or None."""
         cache = self._table_cache
         if cache.knows(table_id):
             return cache.table(table_id)
@@ -53,6 +42,7 @@ class SettingsOps(Engine):
         return next((tb for tb in tables if tb.table_id == table_id), None)
 
     async def tables(self, guild_id: int) -> list[TableSettings]:
+        """The server's tables, by name (the unnamed first table first)."""
         cache = self._table_cache
         cached = cache.tables(guild_id)
         if cached is not None:
@@ -67,9 +57,11 @@ class SettingsOps(Engine):
         return tables
 
     async def save_table(self, settings: TableSettings) -> None:
+        """Insert or replace the table. Raises ``TableNameTaken`` if another has the name."""
         s = settings
         params = (*(getattr(s, column) for column in _COLUMNS), self.dialect.time(self._now()))
-        updates = ", ".join(f"{c} = excluded.{c}" for c in (*_COLUMNS[1:], "updated_at"))
+        kept = (*(c for c in _COLUMNS if c != "table_id"), "updated_at")
+        updates = ", ".join(f"{c} = excluded.{c}" for c in kept)
         marks = ", ".join(f"${i}" for i in range(1, len(_COLUMNS) + 2))
 
         async def body(tx: Tx) -> None:
@@ -88,6 +80,8 @@ class SettingsOps(Engine):
             self._table_cache.forget(s.guild_id, s.table_id)
 
     async def drop_table(self, table_id: int) -> bool:
+        """Forget a table (its games stay, for history). False if there was none."""
+
         async def body(tx: Tx) -> list[Row]:
             return await tx.fetch(
                 "DELETE FROM game_tables WHERE table_id = $1 RETURNING guild_id", table_id

@@ -21,35 +21,8 @@ from db.ops.common import serialise
 from db.ops.outbox import insert_outbox
 from db.ops.players import PLAYER_COLUMNS
 from db.ops.requests import check_fence
-from db.records import player_record
-from db.tx import Engine, Row, Tx
-
-#: Why a member may not stand by (``stand_by``'s answer).
-STANDBY_REFUSALS = ("no_game", "playing", "replaced")
-
-
-def _replacement(row: Row) -> Replacement:
-    return Replacement(
-        game_id=int(row["game_id"]),
-        seq=int(row["seq"]),
-        nick=str(row["nick"]),
-        old_user_id=int(row["old_user_id"]),
-        new_user_id=int(row["new_user_id"]),
-        turn=int(row["turn"]),
-        at=stored_time(row["at"]),
-    )
-
-
-def _bar(row: Row) -> Bar:
-    until = row["until"]
-    return Bar(
-        guild_id=int(row["guild_id"]),
-        user_id=int(row["user_id"]),
-        until=None if until is None else stored_time(until),
-        reason=str(row["reason"]),
-        actor_id=int(row["actor_id"]),
-        barred_at=stored_time(row["barred_at"]),
-    )
+from db.records import bar_record, player_record, replace_request_record, replacement_record
+from db.tx import Engine, Tx
 
 
 async def _why_not_seated(tx: Tx, game_id: int, user_id: int) -> str | None:
@@ -66,11 +39,16 @@ async def _why_not_seated(tx: Tx, game_id: int, user_id: int) -> str | None:
 
 
 class SubstitutesOps(Engine):
-    """:class:`db.interface.Substitutes`."""
+    """Substitutes and reliability (R60, R63): the list of members standing by for a running
+    game, the players' requests to be replaced, the replacements, and the server's bars."""
 
     # --- the list (R60) ----------------------------------------------------------------------
 
     async def stand_by(self, game_id: int, user_id: int, now: dt.datetime) -> str | None:
+        """Put ``user_id`` on the game's substitutes' list (kept once, in order of standing
+        by). Returns None when he stands by (now or already), else why not: ``no_game`` (the
+        game is not running), ``playing`` (he holds a seat), ``replaced`` (he was replaced in
+        this game and never comes back, R60)."""
         at = self.dialect.time(aware(now))
 
         async def body(tx: Tx) -> str | None:
@@ -93,6 +71,8 @@ class SubstitutesOps(Engine):
         return await self._run_write(body)
 
     async def stand_down(self, game_id: int, user_id: int) -> bool:
+        """Take ``user_id`` off the list; False if he was not on it."""
+
         async def body(tx: Tx) -> bool:
             done = await tx.execute(
                 "DELETE FROM substitutes WHERE game_id = $1 AND user_id = $2", game_id, user_id
@@ -102,6 +82,7 @@ class SubstitutesOps(Engine):
         return await self._run_write(body)
 
     async def substitutes(self, game_id: int) -> list[int]:
+        """The members standing by, in order of standing by."""
         rows = await self._fetch(
             "SELECT user_id FROM substitutes WHERE game_id = $1 ORDER BY id", game_id
         )
@@ -117,6 +98,9 @@ class SubstitutesOps(Engine):
         now: dt.datetime,
         outbox_items: Sequence[OutboxItem] = (),
     ) -> bool:
+        """Keep the player's request to be replaced (a new one replaces his earlier one) and
+        queue ``outbox_items`` (the hosts' notice) in the same transaction. Raises
+        :class:`~db.errors.NotFound` if he holds no seat."""
         at = aware(now)
 
         async def body(tx: Tx) -> bool:
@@ -142,19 +126,13 @@ class SubstitutesOps(Engine):
         return await self._run_write(body)
 
     async def replace_requests(self, game_id: int) -> list[ReplaceRequest]:
+        """The players' standing requests to be replaced, oldest first."""
         rows = await self._fetch(
             "SELECT user_id, reason, asked_at FROM replace_requests WHERE game_id = $1 "
             "ORDER BY asked_at, user_id",
             game_id,
         )
-        return [
-            ReplaceRequest(
-                int(r["user_id"]),
-                None if r["reason"] is None else str(r["reason"]),
-                stored_time(r["asked_at"]),
-            )
-            for r in rows
-        ]
+        return [replace_request_record(r) for r in rows]
 
     # --- the replacement (R60) ---------------------------------------------------------------
 
@@ -171,6 +149,15 @@ class SubstitutesOps(Engine):
         now: dt.datetime | None = None,
         sent_at: dt.datetime | None = None,
     ) -> PlayerRecord:
+        """A substitute takes over ``nick`` (``/mafia replace``), in one transaction: the seat
+        changes hands, the replacement is recorded (``replacements``), the substitute leaves
+        the list and the replaced player's request is done; ``outbox_items`` are queued at the
+        game's turn. Refused, writing nothing, by :class:`~db.errors.ReplacementRefused`: the
+        seat is no longer ``previous_user_id``'s, or was handed over at or after ``sent_at``
+        (when the host sent his command: two replacements of one player at once make one),
+        the substitute holds a seat or was replaced in this game, or (``from_list``) he no longer
+        stands by. Raises :class:`~db.errors.NotFound` for an unknown nick and
+        :class:`~db.errors.StaleGame` if the game no longer matches ``fence``."""
         at = aware(now) if now is not None else self._now()
         sent = aware(sent_at) if sent_at is not None else None
         same = self.dialect.same_name("nick", "$2")
@@ -239,12 +226,13 @@ class SubstitutesOps(Engine):
         return await self._run_write(body)
 
     async def replacements(self, game_id: int) -> list[Replacement]:
+        """The game's replacements, in order."""
         rows = await self._fetch(
             "SELECT game_id, seq, nick, old_user_id, new_user_id, turn, at FROM replacements "
             "WHERE game_id = $1 ORDER BY seq",
             game_id,
         )
-        return [_replacement(r) for r in rows]
+        return [replacement_record(r) for r in rows]
 
     # --- bars (R63) --------------------------------------------------------------------------
 
@@ -259,6 +247,8 @@ class SubstitutesOps(Engine):
         now: dt.datetime,
         table_id: int | None = None,
     ) -> Bar:
+        """Bar ``user_id`` from signing up at the server's tables until ``until`` (None:
+        until lifted), replacing an earlier bar; its audit row in the same transaction."""
         at = aware(now)
         bar = Bar(guild_id, user_id, None if until is None else aware(until), reason, actor_id, at)
 
@@ -295,6 +285,7 @@ class SubstitutesOps(Engine):
         now: dt.datetime,
         table_id: int | None = None,
     ) -> bool:
+        """Lift the member's bar (audited); False if none was in force at ``now``."""
         at = aware(now)
 
         async def body(tx: Tx) -> bool:
@@ -316,6 +307,7 @@ class SubstitutesOps(Engine):
         return await self._run_write(body)
 
     async def bar_of(self, guild_id: int, user_id: int, now: dt.datetime) -> Bar | None:
+        """The member's bar in force at ``now`` (an expired one is none)."""
         row = await self._fetchrow(
             "SELECT guild_id, user_id, until, reason, actor_id, barred_at FROM bars "
             "WHERE guild_id = $1 AND user_id = $2 AND (until IS NULL OR until > $3)",
@@ -323,4 +315,4 @@ class SubstitutesOps(Engine):
             user_id,
             self.dialect.time(aware(now)),
         )
-        return None if row is None else _bar(row)
+        return None if row is None else bar_record(row)

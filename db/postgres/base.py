@@ -28,7 +28,6 @@ import contextlib
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any, Self, TypeAlias, TypeVar, cast
-from urllib.parse import urlsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -41,9 +40,10 @@ from db.errors import (
     UniqueViolation,
 )
 from db.postgres.migrations import LATEST_VERSION, inspect_schema, migrate
-from db.tablecache import TableCache
+from db.schema.migration import require_current
 from db.tx import Body, Engine, Row
 from db.urls import is_postgres_url
+from db.urls import redact_url as describe
 
 log = logging.getLogger(__name__)
 
@@ -73,17 +73,6 @@ DRIVER_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
-def describe(url: str) -> str:
-    """``url`` without its password, for messages."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-        return f"postgresql://{host}{port}{parts.path}"
-    except ValueError:
-        return "postgresql://?"
-
-
 class PostgresTx:
     """:class:`db.tx.Tx` on one connection of the pool (inside a transaction for a write):
     one round trip per call."""
@@ -95,35 +84,26 @@ class PostgresTx:
         self._conn = conn
         self.locked: dict[int, Row] = {}
 
-    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+    async def _call(self, method: str, sql: str, *args: Any) -> Any:
         try:
-            return cast(list[Row], await self._conn.fetch(sql, *args))
+            return await getattr(self._conn, method)(sql, *args)
         except DRIVER_ERRORS as e:
             raise store_error(e) from e
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        return cast(list[Row], await self._call("fetch", sql, *args))
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        try:
-            return cast(Row | None, await self._conn.fetchrow(sql, *args))
-        except DRIVER_ERRORS as e:
-            raise store_error(e) from e
+        return cast(Row | None, await self._call("fetchrow", sql, *args))
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
-        try:
-            return await self._conn.fetchval(sql, *args)
-        except DRIVER_ERRORS as e:
-            raise store_error(e) from e
+        return await self._call("fetchval", sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> int:
-        try:
-            return affected(await self._conn.execute(sql, *args))
-        except DRIVER_ERRORS as e:
-            raise store_error(e) from e
+        return affected(await self._call("execute", sql, *args))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        try:
-            await self._conn.executemany(sql, rows)
-        except DRIVER_ERRORS as e:
-            raise store_error(e) from e
+        await self._call("executemany", sql, rows)
 
 
 def affected(status: str) -> int:
@@ -140,18 +120,10 @@ class PostgresBase(Engine):
     dialect = POSTGRES
 
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record], url: str, read_only: bool) -> None:
+        super().__init__()
         self._pool = pool
         self.url = describe(url)
         self.read_only = read_only
-        self._lock = asyncio.Lock()
-        self._closed = False
-        self._inflight: set[asyncio.Task[Any]] = set()
-        #: The servers' tables, read once (db/tablecache.py). Per process: a server's
-        #: tables are written only by ``/mafia setup`` and the purge, run by the process that
-        #: owns the server's shard, and every such write here forgets what it changed. A
-        #: process that does not own a server may serve its tables stale until it restarts;
-        #: it never handles that server's commands.
-        self._table_cache = TableCache()
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -188,14 +160,7 @@ class PostgresBase(Engine):
             async with pool.acquire() as conn:
                 if read_only:
                     version = await inspect_schema(conn, describe(url))
-                    if version != LATEST_VERSION:
-                        raise DatabaseUnusable(
-                            f"{describe(url)}: schema version {version}, but this bot reads "
-                            f"version {LATEST_VERSION} only; run the bot on it "
-                            "once to upgrade it"
-                            if version
-                            else f"{describe(url)}: not a forum-mafia database (no schema)"
-                        )
+                    require_current(describe(url), version, LATEST_VERSION)
                 else:
                     old, new = await migrate(conn, describe(url))
                     if old != new:
@@ -207,18 +172,11 @@ class PostgresBase(Engine):
             raise
         return cls(pool, url, read_only)
 
-    async def close(self) -> None:
-        """Wait for writes in flight, then close the pool. Idempotent."""
-        if self._closed:
-            return
-        if self._inflight:
-            await asyncio.gather(*self._inflight, return_exceptions=True)
-        self._closed = True
-        async with self._lock:
-            try:
-                await asyncio.wait_for(self._pool.close(), CONNECT_TIMEOUT)
-            except DRIVER_ERRORS:
-                await _terminate(self._pool)
+    async def _release(self) -> None:
+        try:
+            await asyncio.wait_for(self._pool.close(), CONNECT_TIMEOUT)
+        except DRIVER_ERRORS:
+            await _terminate(self._pool)
 
     # --- the engine of db/ops ----------------------------------------------------------------
 
@@ -247,10 +205,7 @@ class PostgresBase(Engine):
         still finishes (committed or rolled back as a whole) and the write lock is only
         released then."""
         self._check_open()
-        task = asyncio.ensure_future(self._transaction(body))
-        self._inflight.add(task)
-        task.add_done_callback(self._write_done)
-        return await asyncio.shield(task)
+        return await self._shielded(self._transaction(body))
 
     # --- plumbing --------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 
 from db.errors import DatabaseUnusable
 from db.schema import VERSIONS
-from db.schema.migration import check_tables
+from db.schema.migration import check_tables, check_version, goal_version
 
 if TYPE_CHECKING:
     from db.postgres.base import Conn
@@ -75,11 +75,7 @@ async def inspect_schema(conn: Conn, where: str) -> int:
     if row is None or row["app"] != APP:
         raise DatabaseUnusable(f"{where}: not a forum-mafia database (no schema marker)")
     version = int(row["version"])
-    if version > LATEST_VERSION:
-        raise DatabaseUnusable(
-            f"{where}: schema version {version} is newer than this bot knows "
-            f"({LATEST_VERSION}); upgrade the bot or restore a dump"
-        )
+    check_version(where, version, LATEST_VERSION, "restore a dump")
     check_tables(where, tables, expected_tables(version))
     return version
 
@@ -87,9 +83,7 @@ async def inspect_schema(conn: Conn, where: str) -> int:
 async def migrate(conn: Conn, where: str, target: int | None = None) -> tuple[int, int]:
     """Create or upgrade the schema of ``conn`` to ``target`` (default: the latest version),
     in one transaction under the advisory lock. Returns (old version, new version)."""
-    goal = LATEST_VERSION if target is None else target
-    if not 0 <= goal <= LATEST_VERSION:
-        raise ValueError(f"no schema version {goal}")
+    goal = goal_version(target, LATEST_VERSION)
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", ADVISORY_LOCK)
         version = await inspect_schema(conn, where)

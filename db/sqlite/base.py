@@ -37,7 +37,7 @@ from db.errors import (
     StoreError,
     UniqueViolation,
 )
-from db.tablecache import TableCache
+from db.schema.migration import require_current
 from db.tx import Body, Engine, Row
 
 log = logging.getLogger(__name__)
@@ -67,18 +67,17 @@ class SQLiteTx:
         self._conn = conn
         self.locked: dict[int, Row] = {}
 
-    def _run(self, sql: str, args: Sequence[Any]) -> sqlite3.Cursor:
+    def _run(self, sql: str, args: Sequence[Any]) -> tuple[sqlite3.Cursor, list[Any]]:
+        """The statement's cursor and every row it gives (a statement left in progress would
+        make the COMMIT fail)."""
         try:
-            return self._conn.execute(SQLITE.sql(sql), args)
+            cur = self._conn.execute(SQLITE.sql(sql), args)
+            return cur, cur.fetchall()
         except sqlite3.DatabaseError as e:
             raise store_error(e) from e
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        cur = self._run(sql, args)
-        try:
-            return cast(list[Row], cur.fetchall())
-        except sqlite3.DatabaseError as e:
-            raise store_error(e) from e
+        return cast(list[Row], self._run(sql, args)[1])
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
         rows = await self.fetch(sql, *args)
@@ -89,12 +88,7 @@ class SQLiteTx:
         return rows[0][0] if rows else None
 
     async def execute(self, sql: str, *args: Any) -> int:
-        cur = self._run(sql, args)
-        try:
-            cur.fetchall()
-        except sqlite3.DatabaseError as e:
-            raise store_error(e) from e
-        return cur.rowcount
+        return self._run(sql, args)[0].rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         try:
@@ -131,20 +125,15 @@ class SQLiteBase(Engine):
     dialect = SQLITE
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        super().__init__()
         self._db = conn
         self.path = path
-        self._lock = asyncio.Lock()
-        self._closed = False
-        self._inflight: set[asyncio.Task[Any]] = set()
         self._writes_since_checkpoint = 0
         self._checkpointing = False
         #: Whether opening ran SQLite's integrity check: only after a run that did not close
         #: cleanly (``db.sqlite.migrations.closed_cleanly``); never for a read-only store.
         self.integrity_checked = False
         self._writable = False
-        #: The servers' tables, read once (db/tablecache.py): every write to
-        #: ``game_tables`` must forget what it changed.
-        self._table_cache = TableCache()
 
     # --- life cycle ------------------------------------------------------------------------
 
@@ -189,35 +178,28 @@ class SQLiteBase(Engine):
         store._writable = True
         return store
 
-    async def close(self) -> None:
-        """Wait for writes in flight, then close the connection. Idempotent. A clean close
-        (the last connection to the file) leaves the marker that spares the next start its
-        integrity check (:func:`db.sqlite.migrations.mark_closed_cleanly`)."""
-        if self._closed:
-            return
-        while self._inflight:  # a write finishing may start a checkpoint: wait for it too
-            await asyncio.gather(*self._inflight, return_exceptions=True)
-        self._closed = True
-        async with self._lock:
-            await self._db.close()
+    async def _release(self) -> None:
+        """A clean close (the last connection to the file) leaves the marker that spares the
+        next start its integrity check (:func:`db.sqlite.migrations.mark_closed_cleanly`)."""
+        await self._db.close()
         if self._writable:
             await asyncio.to_thread(migrations.mark_closed_cleanly, self.path)
 
     # --- the engine of db/ops: every body in one hop -----------------------------------------
 
     async def _engine_read(self, body: Body[T]) -> T:
-        return await self._read_at_once(functools.partial(_drive, body))
+        return await self._at_once(functools.partial(_drive, body))
 
     async def _engine_snapshot(self, body: Body[T]) -> T:
-        return await self._read_at_once(functools.partial(_snapshot_of, body))
+        return await self._at_once(functools.partial(_snapshot_of, body))
 
-    async def _read_at_once(self, read: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``read`` (a plain function of the ``sqlite3`` connection) in ONE call on the
+    async def _at_once(self, run: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``run`` (a plain function of the ``sqlite3`` connection) in ONE call on the
         connection's thread, under the store's lock."""
         self._check_open()
-        async with self._lock:
+        async with self._lock:  # taken at once when free: no suspension before the queueing
             try:
-                return await _on_thread(self._db, read)
+                return await _on_thread(self._db, run)
             except sqlite3.DatabaseError as e:
                 raise store_error(e) from e
 
@@ -225,15 +207,6 @@ class SQLiteBase(Engine):
         return await self._write_at_once(functools.partial(_drive, body))
 
     # --- plumbing --------------------------------------------------------------------------
-
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        """One statement's rows, ``?`` parameters (what tests ask the file directly)."""
-        self._check_open()
-        async with self._lock:
-            try:
-                return list(await self._db.execute_fetchall(sql, params))
-            except sqlite3.DatabaseError as e:
-                raise store_error(e) from e
 
     async def _write_at_once(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``body`` (a plain function of the ``sqlite3`` connection) in one ``BEGIN
@@ -253,17 +226,10 @@ class SQLiteBase(Engine):
         transaction = functools.partial(_transaction_of, body)
         if not self._lock.locked() and not self._lock._waiters:
             return await self._transaction_at_once(transaction)
-        task = asyncio.ensure_future(self._transaction_at_once(transaction))
-        self._inflight.add(task)
-        task.add_done_callback(self._write_done)
-        return await asyncio.shield(task)
+        return await self._shielded(self._transaction_at_once(transaction))
 
     async def _transaction_at_once(self, transaction: Callable[[sqlite3.Connection], T]) -> T:
-        async with self._lock:  # taken at once when free: no suspension before the queueing
-            try:
-                result = await _on_thread(self._db, transaction)
-            except sqlite3.DatabaseError as e:
-                raise store_error(e) from e
+        result = await self._at_once(transaction)
         self._count_write()
         return result
 
@@ -356,13 +322,7 @@ def _read_only_uri(path: Path) -> str:
         version = migrations.inspect(conn, path)
     finally:
         conn.close()
-    if version != migrations.LATEST_VERSION:
-        raise DatabaseUnusable(
-            f"{path}: schema version {version}, but this bot reads version "
-            f"{migrations.LATEST_VERSION} only; run the bot on it once to upgrade it"
-            if version
-            else f"{path}: not a forum-mafia database (no schema)"
-        )
+    require_current(path, version, migrations.LATEST_VERSION)
     return uri
 
 

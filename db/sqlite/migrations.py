@@ -31,7 +31,7 @@ import attrs
 
 from db.errors import DatabaseUnusable
 from db.schema import APPLICATION_ID, VERSIONS
-from db.schema.migration import check_tables
+from db.schema.migration import check_tables, check_version, goal_version
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -151,11 +151,7 @@ def inspect(conn: sqlite3.Connection, path: Path, *, integrity: bool = True) -> 
         raise DatabaseUnusable(
             f"{path}: a SQLite database of another program (application_id {app_id:#x})"
         )
-    if version > LATEST_VERSION:
-        raise DatabaseUnusable(
-            f"{path}: schema version {version} is newer than this bot knows "
-            f"({LATEST_VERSION}); upgrade the bot or use a backup"
-        )
+    check_version(path, version, LATEST_VERSION, "use a backup")
     check_tables(path, tables, expected_tables(version))
     return version
 
@@ -213,9 +209,7 @@ def migrate(path: str | Path, target: int | None = None) -> MigrationReport:
     Raises :class:`DatabaseUnusable` for a file that is not ours. Leaves the file in WAL mode.
     """
     path = Path(path)
-    goal = LATEST_VERSION if target is None else target
-    if not 0 <= goal <= LATEST_VERSION:
-        raise ValueError(f"no schema version {goal}")
+    goal = goal_version(target, LATEST_VERSION)
     if path.exists():
         _check_header(path)
     clean = closed_cleanly(path)

@@ -93,6 +93,13 @@ async def raw_rows(target: str, sql: str, *params: object) -> list[tuple[object,
         conn3.close()
 
 
+async def connection_pragma(store: SQLiteStore, name: str) -> object:
+    """A setting of the store's own connection (``PRAGMA name``), read on that connection."""
+    async with store._lock:
+        rows = await store._db.execute_fetchall(f"PRAGMA {name}")
+    return next(iter(rows))[0]
+
+
 async def running_game(store: GameStore, guild_id: int = 1, seed: int = 7) -> int:
     """A game of ``game_script()``'s players, started at turn 1; returns its id."""
     script = game_script()

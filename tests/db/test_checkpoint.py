@@ -11,7 +11,7 @@ from pathlib import Path
 
 from db.sqlite import SQLiteStore
 from db.sqlite.base import AUTOCHECKPOINT_PAGES, CHECKPOINT_EVERY
-from tests.db.conftest import running_game
+from tests.db.conftest import connection_pragma, running_game
 
 
 def log_frames(path: Path) -> int:
@@ -35,7 +35,7 @@ async def test_the_log_is_checkpointed_in_the_background_and_stays_small(tmp_pat
     path = tmp_path / "game.db"
     store = await SQLiteStore.open(path)
     try:
-        assert (await store._read("PRAGMA wal_autocheckpoint"))[0][0] == AUTOCHECKPOINT_PAGES
+        assert await connection_pragma(store, "wal_autocheckpoint") == AUTOCHECKPOINT_PAGES
         game = await running_game(store)
         # Without the background checkpoints, 5 x CHECKPOINT_EVERY writes would all be in the
         # log: far below SQLite's own (safety net) threshold, it would never reset.

@@ -15,6 +15,7 @@ from db.models import PlayerSpec, TableSettings
 from db.sqlite import migrations
 from db.sqlite.migrations import APPLICATION_ID, LATEST_VERSION, expected_tables, migrate
 from db.store import SQLiteStore
+from tests.db.conftest import connection_pragma
 
 
 def _pragma(path: Path, name: str) -> object:
@@ -61,11 +62,8 @@ async def test_zero_length_file_counts_as_empty(db_path: Path) -> None:
 
 
 async def test_store_sets_foreign_keys_and_busy_timeout(sqlite_store: SQLiteStore) -> None:
-    store = sqlite_store
-    rows = await store._read("PRAGMA foreign_keys")
-    assert rows[0][0] == 1
-    rows = await store._read("PRAGMA busy_timeout")
-    assert rows[0][0] == migrations.BUSY_TIMEOUT_MS
+    assert await connection_pragma(sqlite_store, "foreign_keys") == 1
+    assert await connection_pragma(sqlite_store, "busy_timeout") == migrations.BUSY_TIMEOUT_MS
 
 
 async def test_reopening_a_current_file_changes_nothing(db_path: Path) -> None:

@@ -330,6 +330,21 @@ async def test_no_server_is_a_store_error(url: str) -> None:
     assert "\n" not in str(e.value)
 
 
+@pytest.mark.parametrize(
+    "secret_url",
+    [
+        "postgresql://bot:s3cret@127.0.0.1:{port}/mafia",
+        "postgresql://bot@127.0.0.1:{port}/mafia?password=s3cret",
+    ],
+)
+async def test_a_message_never_shows_the_password(secret_url: str) -> None:
+    """Wherever the URL holds the password (libpq and asyncpg take it in either place), the
+    store's messages name the database without it (db/urls.py: the one redactor)."""
+    with pytest.raises(DatabaseUnusable, match="cannot connect") as e:
+        await PostgresStore.open(secret_url.format(port=_free_port()))
+    assert "s3cret" not in str(e.value) and "127.0.0.1" in str(e.value)
+
+
 @contextlib.asynccontextmanager
 async def _proxy(url: str) -> AsyncIterator[tuple[str, asyncio.Event]]:
     """A TCP relay to the server (the network between the bot and its database): setting the

@@ -7,7 +7,7 @@ import datetime as dt
 import asyncpg
 import pytest
 
-from db.convert import from_db_time, to_db_time
+from db.convert import stored_time, to_db_time
 from db.errors import NotFound, OpenGameExists, ReplacementRefused, StoreError
 from db.models import OutboxItem, PlayerSpec, TableSettings, refused
 from db.store import KEEP, SQLiteStore, default_db_path, is_postgres_url, open_store
@@ -26,7 +26,7 @@ def test_times_are_stored_as_sortable_utc_text() -> None:
     moscow = dt.timezone(dt.timedelta(hours=3))
     t = dt.datetime(2025, 3, 1, 21, 0, tzinfo=moscow)
     assert to_db_time(t) == "2025-03-01T18:00:00.000000+00:00"
-    assert from_db_time(to_db_time(t)) == t
+    assert stored_time(to_db_time(t)) == t
     with pytest.raises(ValueError, match="naive"):
         to_db_time(dt.datetime(2025, 3, 1, 21, 0))
 

@@ -21,6 +21,7 @@ from core.service import GameService, LiveGame
 from db.store import SQLiteStore
 from rules.engine import rebuild
 from rules.model import HostAction
+from tests.db.conftest import raw_rows
 from tests.integration.test_service import GUILD, HOST, FakeClock
 
 ROLES = "mafioso=2 commissar=1 doctor=1 villager=4"
@@ -97,10 +98,10 @@ async def test_a_resolution_commits_the_state_the_next_turn_starts_from(
 ) -> None:
     service = GameService(store, clock)
     live = await _play(service, clock, GUILD, turns=2)
-    rows = await store._read("SELECT game_id, turn, state FROM snapshots")
-    assert [(r["game_id"], r["turn"]) for r in rows] == [(live.id, 3)]
+    rows = await raw_rows(str(store.path), "SELECT game_id, turn, state FROM snapshots")
+    assert [(game_id, turn) for game_id, turn, _ in rows] == [(live.id, 3)]
     [item] = await store.load_restart()
-    assert item.snapshot == json.loads(rows[0]["state"])
+    assert item.snapshot == json.loads(str(rows[0][2]))
     # Only the current turn's entries are read: the rest is in the snapshot.
     assert item.log and {turn for turn, _, _ in item.log} == {3}
     assert item.resolved_turns == {1, 2} and item.cards_queued
@@ -173,9 +174,9 @@ async def test_the_start_reads_with_the_same_queries_for_one_game_or_many(
 async def test_a_finished_game_keeps_no_snapshot(store: SQLiteStore, clock: FakeClock) -> None:
     service = GameService(store, clock)
     live = await _play(service, clock, GUILD, turns=1)
-    assert await store._read("SELECT 1 FROM snapshots WHERE game_id = ?", (live.id,))
+    assert await raw_rows(str(store.path), "SELECT 1 FROM snapshots WHERE game_id = ?", live.id)
     await service.end(GUILD, HOST)
-    assert not await store._read("SELECT 1 FROM snapshots")
+    assert not await raw_rows(str(store.path), "SELECT 1 FROM snapshots")
 
 
 @pytest.mark.parametrize("closed", [False, True], ids=["in the window", "window closed"])
