@@ -13,7 +13,7 @@ from db.models import OutboxRecord
 
 
 class OutboxService(ServiceBase):
-    """The delivery's writes (see :class:`db.interface.Outbox` for what each one does)."""
+    """The delivery's writes (see :class:`db.ops.outbox.OutboxOps` for what each one does)."""
 
     async def pending_outbox(self) -> list[OutboxRecord]:
         return await self.store.pending_outbox()
