@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.command_i18n import ltext
+from bot.command_i18n import described, ltext
 from bot.context import GameContext, game_context
 from bot.embeds import NOTICE, field_values
 from bot.errors import UserError
@@ -54,11 +54,11 @@ async def game_to_read(ctx: GameContext, table_id: int) -> ReadGame:
     game = ctx.service.game_in(table_id) or await ctx.service.held_game(table_id)
     if game is not None:
         return ReadGame(game.id, tuple(game.engine.state.players), finished=False)
-    for rec in reversed(await ctx.store.list_games(table_id=table_id, status="finished")):
-        players = await ctx.store.players(rec.id)
-        if players:
-            return ReadGame(rec.id, tuple(p.nick for p in players), finished=True)
-    raise UserError("error.no_running_game")
+    last = await ctx.reads.last_played(table_id)
+    if last is None:
+        raise UserError("error.no_running_game")
+    rec, players = last
+    return ReadGame(rec.id, tuple(p.nick for p in players), finished=True)
 
 
 #: How long the Previous/Next buttons of a list work.
@@ -143,7 +143,7 @@ async def every_nickname(
         return []
     ctx = game_context(interaction.client)
     try:
-        key = await table_key(ctx.store, interaction)
+        key = await table_key(ctx.reads, interaction)
     except Refusal:
         return []
     try:
@@ -159,7 +159,7 @@ def finished_footer(lang: Lang, game: ReadGame) -> str | None:
 
 class ReadingCog(PlayerCog, name="Reading"):
     @app_commands.command(name="votes", description=ltext("cmd.votes.description"))
-    @app_commands.describe(turn=ltext("cmd.votes.opt.turn.description"))
+    @described("votes", "turn")
     async def votes_command(
         self,
         interaction: discord.Interaction[Any],
@@ -168,12 +168,12 @@ class ReadingCog(PlayerCog, name="Reading"):
         """Every lynch tally this game published, a turn a page (a long one continues), the
         latest first shown, or ``turn``'s."""
         guild_of(interaction)
-        game = await game_to_read(self.ctx, await table_key(self.ctx.store, interaction))
-        lang = await reader_language(self.ctx.store, interaction)
+        game = await game_to_read(self.ctx, await table_key(self.ctx.reads, interaction))
+        lang = await reader_language(self.ctx.reads, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         rows = [
             row
-            for row in await self.ctx.store.outbox(game.id)
+            for row in await self.ctx.reads.outbox(game.id)
             if row.kind == "results" and row.sent
         ]
         tallies: dict[int, dict[str, Any]] = {}
@@ -212,21 +212,21 @@ class ReadingCog(PlayerCog, name="Reading"):
         )
 
     @app_commands.command(name="iso", description=ltext("cmd.iso.description"))
-    @app_commands.describe(player=ltext("cmd.iso.opt.player.description"))
+    @described("iso", "player")
     @app_commands.autocomplete(player=every_nickname)
     async def iso_command(self, interaction: discord.Interaction[Any], player: Nick) -> None:
         """One nickname's posts in this game, living or dead, in the order they were posted
         (R44: the name typed is matched as the bot matches every typed nickname)."""
         guild_of(interaction)
-        game = await game_to_read(self.ctx, await table_key(self.ctx.store, interaction))
+        game = await game_to_read(self.ctx, await table_key(self.ctx.reads, interaction))
         nick = find_name(game.nicks, player)
         if nick is None:
             raise UserError("error.unknown_nick", nick=player)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        posts = [p for p in await self.ctx.store.posts(game.id) if p.nick == nick]
+        posts = [p for p in await self.ctx.reads.posts(game.id) if p.nick == nick]
         if not game.finished:  # R62: the ghosts' room is read by the dead until the end
-            rec = await self.ctx.store.get_game(game.id)
+            rec = await self.ctx.reads.get_game(game.id)
             if rec is not None and has_ghost_room(rec):
                 posts = [p for p in posts if not p.ghost]
         if not posts:

@@ -253,3 +253,35 @@ def test_the_write_check_sees_a_write() -> None:
     """The check above finds a write when there is one: the service's own modules make
     them."""
     assert store_calls(ROOT / "core" / "table_service.py", store_writes())
+
+
+def store_uses(path: Path) -> list[str]:
+    """Every use in ``path`` of something named like the store (``ctx.store``, ``self.store``,
+    ``self._store``, a name ``store``), with its line."""
+    found: list[str] = []
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            name = node.attr
+        elif isinstance(node, ast.Name):
+            name = node.id
+        elif isinstance(node, ast.arg):
+            name = node.arg
+        else:
+            continue
+        if name.lstrip("_") == "store":
+            found.append(f"{module_name(path)}:{node.lineno} {name}")
+    return found
+
+
+@pytest.mark.parametrize("path", modules("cogs"), ids=module_name)
+def test_the_cogs_never_touch_the_store(path: Path) -> None:
+    """A command flows cog -> service -> store: the cogs change things through the game
+    service, which returns what their replies need, and read through the facade
+    ``core/reads.py`` (``GameContext.reads``), never the store itself."""
+    assert not store_uses(path), store_uses(path)
+
+
+def test_the_store_check_sees_a_use() -> None:
+    """The check above finds the store where it is used: the bot's delivery holds it."""
+    assert store_uses(ROOT / "bot" / "killboard.py")
