@@ -42,7 +42,6 @@ from cogs._common import (
     nick_autocomplete,
     submit_request,
 )
-from core.ghosts import has_ghost_room
 from core.i18n import Lang, t
 from core.refusal import Refusal
 from core.review import is_window, until_of
@@ -79,17 +78,16 @@ async def post_as_player(
     queued = await ctx.service.queue_post(key, interaction.user.id, text, clean)
     lang = await reader_language(ctx.reads, interaction)
     where = channel.mention
-    game = ctx.service.game_in(key)
-    if game is not None and queued.payload.get("ghost") and has_ghost_room(game.record):
-        where = t(lang, "ghosts.the_room")  # R62: a ghost's post goes to the ghosts' room
+    if queued.to_ghosts:  # R62: a ghost's post goes to the ghosts' room
+        where = t(lang, "ghosts.the_room")
 
     async def later(outcome: str) -> None:  # shown (or refused) after he was told it waits
         late = "say.shown_late" if outcome == POST_SHOWN else "say.no_webhook"
         await send_private(interaction, t(lang, late, channel=where))
 
     outcome = await ctx.delivery.publish_post(queued.game_id, queued.row_id, later=later)
-    if where != channel.mention and game is not None:
-        room = ctx.delivery.router.ghost_rooms.find(guild, table, game.id)
+    if queued.to_ghosts:
+        room = ctx.delivery.router.ghost_rooms.find(guild, table, queued.game_id)
         where = room.mention if room is not None else where
     answer = {POST_SHOWN: "say.done", POST_NO_WEBHOOK: "say.no_webhook"}.get(outcome, "say.waiting")
     await send_private(interaction, t(lang, answer, channel=where))

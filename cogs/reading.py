@@ -45,6 +45,7 @@ class ReadGame:
     id: int
     nicks: tuple[str, ...]
     finished: bool
+    ghost_room: bool = False  # R62: a running game's ghosts' room, read by the dead only
 
 
 async def game_to_read(ctx: GameContext, table_id: int) -> ReadGame:
@@ -53,7 +54,8 @@ async def game_to_read(ctx: GameContext, table_id: int) -> ReadGame:
     # A game whose last results wait for the host (core/review.py) still runs for readers.
     game = ctx.service.game_in(table_id) or await ctx.service.held_game(table_id)
     if game is not None:
-        return ReadGame(game.id, tuple(game.engine.state.players), finished=False)
+        nicks = tuple(game.engine.state.players)
+        return ReadGame(game.id, nicks, finished=False, ghost_room=has_ghost_room(game.record))
     last = await ctx.reads.last_played(table_id)
     if last is None:
         raise UserError("error.no_running_game")
@@ -225,10 +227,8 @@ class ReadingCog(PlayerCog, name="Reading"):
         lang = await reader_language(self.ctx.reads, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         posts = [p for p in await self.ctx.reads.posts(game.id) if p.nick == nick]
-        if not game.finished:  # R62: the ghosts' room is read by the dead until the end
-            rec = await self.ctx.reads.get_game(game.id)
-            if rec is not None and has_ghost_room(rec):
-                posts = [p for p in posts if not p.ghost]
+        if game.ghost_room:  # R62: the ghosts' room is read by the dead until the end
+            posts = [p for p in posts if not p.ghost]
         if not posts:
             raise UserError("iso.none_finished" if game.finished else "iso.none", nick=nick)
         texts = pages_of(iso_blocks(lang, posts))

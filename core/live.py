@@ -108,6 +108,7 @@ class QueuedPost:
     row_id: int
     turn: int
     payload: dict[str, Any]
+    to_ghosts: bool = False  # R62: a dead player's post goes to the ghosts' room
 
 
 @attrs.frozen

@@ -258,7 +258,9 @@ class PlayService(TurnService):
             row_id = await self.store.queue_picture_post(
                 game.id, turn, item, picture.filename, picture.data
             )
-        return QueuedPost(game_id=game.id, row_id=row_id, turn=turn, payload=body)
+        return QueuedPost(
+            game_id=game.id, row_id=row_id, turn=turn, payload=body, to_ghosts=where == GHOSTS
+        )
 
     async def post_shown(
         self,

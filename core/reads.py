@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from core.history import FinishedGame, load_finished
+from core.history import FinishedGame
 from core.stats import GameFacts, server_game, server_games
 from db.interface import GameStore
 from db.models import (
@@ -52,9 +52,6 @@ class Reads:
         return await self._store.get_table(table_id)
 
     # --- games ----------------------------------------------------------------------------
-    async def get_game(self, game_id: int) -> GameRecord | None:
-        return await self._store.get_game(game_id)
-
     async def open_game(self, table_id: int) -> GameRecord | None:
         """The table's game in sign-up or running, if any."""
         return await self._store.open_game(table_id)
@@ -135,6 +132,3 @@ class Reads:
 
     async def server_game(self, guild_id: int, game_id: int) -> FinishedGame | None:
         return await server_game(self._store, guild_id, game_id)
-
-    async def finished(self, game_id: int) -> FinishedGame:
-        return await load_finished(self._store, game_id)
