@@ -77,6 +77,8 @@ class PlayerCog(commands.Cog):
 def nick_autocomplete(verb: str) -> Any:
     """Living nicknames the caller may name with ``verb``: autocomplete runs no check, so only
     a player of the caller's own game sees them (never user names)."""
+    spec = verb_spec(verb)
+    after_night = spec is not None and spec.after_night
 
     async def complete(
         interaction: discord.Interaction[Any], current: str
@@ -93,13 +95,12 @@ def nick_autocomplete(verb: str) -> Any:
         if game is None or nick is None:
             return []  # only a player of this game sees its nicknames
         needle = current.casefold()
+        # Not the held results (core/review.py); R18: a verb of the window after a night
+        # (which holds that night) aims at those alive now, as the pistol's menu offers.
+        state = game.engine.state if after_night else game.public_state
         return [
             app_commands.Choice(name=n, value=n)
-            # Not the held results (core/review.py); R18: a killed commissar in his window
-            # (which holds the night) aims at those alive now, as his prompt's menu offers.
-            for n in valid_targets(
-                game.engine.state if verb == "shoot" else game.public_state, nick, verb
-            )
+            for n in valid_targets(state, nick, verb)
             if needle in n.casefold()
         ][:25]
 

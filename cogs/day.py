@@ -177,8 +177,7 @@ class DayCog(PlayerCog, name="Day"):
         # the registry's order as published (never the seats').
         setup = [code for code, count in role_list(state).items() for _ in range(count)]
         lines.append(t(lang, "status.roles", roles=role_summary(lang, setup)))
-        requests = game.engine.standing_requests(nick)
-        shown = [r for r in requests if r.do != "post"]
+        shown = game.engine.standing_requests(nick)  # a post, a shot, a note stand in none
         if shown:
             lines.append(t(lang, "status.requests"))
             lines += [f"- {describe_request(lang, r)}" for r in shown]

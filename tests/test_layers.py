@@ -285,3 +285,39 @@ def test_the_cogs_never_touch_the_store(path: Path) -> None:
 def test_the_store_check_sees_a_use() -> None:
     """The check above finds the store where it is used: the bot's delivery holds it."""
     assert store_uses(ROOT / "bot" / "killboard.py")
+
+
+def verb_branches(path: Path) -> list[str]:
+    """Every comparison in ``path`` with a request's verb written out (``verb == "shoot"``,
+    ``r.do != "post"``, ``do in ("kill", ...)``), with its line."""
+    from rules.roles import known_verbs
+
+    verbs = set(known_verbs())
+    found: list[str] = []
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = {
+            c.value
+            for side in sides
+            for c in ([side] if isinstance(side, ast.Constant) else getattr(side, "elts", []))
+            if isinstance(c, ast.Constant) and c.value in verbs
+        }
+        if named:
+            found.append(f"{module_name(path)}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("path", modules("cogs"), ids=module_name)
+def test_the_cogs_do_not_branch_on_a_verb(path: Path) -> None:
+    """What a verb does differently (a shot in the window after a night, a kill on the
+    mafia's board, a note that stands as sent) is its ``Verb``'s (``rules/roles/base.py``),
+    read by the service and the generic request path: a cog compares no verb."""
+    assert not verb_branches(path), verb_branches(path)
+
+
+def test_the_verb_check_sees_a_branch() -> None:
+    """The rules compare verbs (the validation is where they differ)."""
+    assert verb_branches(ROOT / "rules" / "validation.py")
