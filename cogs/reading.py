@@ -173,16 +173,7 @@ class ReadingCog(PlayerCog, name="Reading"):
         game = await game_to_read(self.ctx, await table_key(self.ctx.reads, interaction))
         lang = await reader_language(self.ctx.reads, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        rows = [
-            row
-            for row in await self.ctx.reads.outbox(game.id)
-            if row.kind == "results" and row.sent
-        ]
-        tallies: dict[int, dict[str, Any]] = {}
-        for row in rows:
-            payload = row.payload.get("payload") or {}
-            if payload.get("lynch") is not None:
-                tallies[int(payload["turn"])] = payload
+        tallies = await self.ctx.reads.lynch_tallies(game.id)
         if not tallies:
             raise UserError("votes.none")
         if turn is not None and turn not in tallies:

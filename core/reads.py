@@ -14,7 +14,7 @@ store offer it.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from core.history import FinishedGame
 from core.stats import GameFacts, server_game, server_games
@@ -96,9 +96,6 @@ class Reads:
         return None
 
     # --- what a game published ------------------------------------------------------------
-    async def outbox(self, game_id: int) -> list[OutboxRecord]:
-        return await self._store.outbox(game_id)
-
     async def private_news(self, game_id: int, nick: str) -> list[OutboxRecord]:
         """The private messages of the latest turn that sent the player any (role cards
         aside)."""
@@ -111,6 +108,17 @@ class Reads:
             return []
         latest = max(row.turn for row in mine)
         return [row for row in mine if row.turn == latest]
+
+    async def lynch_tallies(self, game_id: int) -> dict[int, dict[str, Any]]:
+        """The results with a lynch tally the game published (shown in #game), by turn."""
+        tallies: dict[int, dict[str, Any]] = {}
+        for row in await self._store.outbox(game_id):
+            if row.kind != "results" or not row.sent:
+                continue
+            payload = row.payload.get("payload") or {}
+            if payload.get("lynch") is not None:
+                tallies[int(payload["turn"])] = payload
+        return tallies
 
     async def first_posted(self, game_id: int) -> int | None:
         """The id of the first message the game's outbox is known to have posted."""
