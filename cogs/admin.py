@@ -408,17 +408,11 @@ class AdminCog(commands.Cog, name="Admin"):
         except UserError:  # not reached: every /mafia command knows its table by now
             table = None
         table_id = table.table_id if table is not None else guild.id
-        game = await self.ctx.reads.open_game(table_id)
-        if game is None:
-            games = await self.ctx.reads.games(table_id=table_id)
-            game = games[-1] if games else None
         name, args = f"mafia {command.name}", audit_args(interaction.namespace)
         # R56: its line in #host, queued with the game's announcements when there is a game
         # (durable, in order); before any game, posted at once. Either way the row belongs
         # to the table the command was used at.
-        queued = await self.ctx.service.audit(
-            table_id, game.id if game is not None else None, interaction.user.id, name, args
-        )
+        queued = await self.ctx.service.audit_at_table(table_id, interaction.user.id, name, args)
         if queued:
             await self.ctx.deliver()
         else:
