@@ -15,7 +15,7 @@ from core.images import CleanImage, archived_text
 from core.live import Accepted, LiveGame, QueuedPost, ReplyHeader, schedule_of
 from core.service_base import LateRefusal, ServiceError
 from core.turn_service import TurnService
-from db.models import KEEP, OutboxItem, PlayerRecord, refused
+from db.models import KEEP, OutboxItem, PlayerRecord, TableSettings, refused
 from rules.announce import GHOSTS, PUBLIC
 from rules.engine import game_from_snapshot
 from rules.killboard import kill_board
@@ -103,9 +103,12 @@ class PlayService(TurnService):
         in the next one, and its answer says so (``Accepted.sent_turn``, ``LateRefusal``).
 
         The :class:`Accepted` returned carries all the player's answer says (its table, its
-        header, until when it may be replaced): the caller reads nothing more."""
+        header, until when it may be replaced): the caller reads nothing more. What it needs
+        of the store is read first, so that a failing read changes nothing."""
+        table = await self.store.get_table(table_id)
+        tables = await self.store.tables(table.guild_id) if table is not None else []
         accepted = await self._accept(table_id, user_id, raw)
-        return await self._reply_needs(table_id, user_id, accepted)
+        return self._reply_needs(table_id, user_id, accepted, table, tables)
 
     async def _accept(self, table_id: int, user_id: int, raw: dict[str, Any]) -> Accepted:
         """:meth:`submit` without what only the answer needs."""
@@ -127,12 +130,18 @@ class PlayService(TurnService):
 
         return await self._retry_stale(decide)  # reloaded by _store_is_the_truth
 
-    async def _reply_needs(self, table_id: int, user_id: int, accepted: Accepted) -> Accepted:
+    def _reply_needs(
+        self,
+        table_id: int,
+        user_id: int,
+        accepted: Accepted,
+        table: TableSettings | None,
+        tables: list[TableSettings],
+    ) -> Accepted:
         """What the player's answer says besides the request: the table's game as it is now
         (a shot may have closed the window and resolved the night), its table, the header of
         a member seated at several tables, and until when the request may still be replaced
         (R5)."""
-        table = await self.store.get_table(table_id)
         game = self.game_in(table_id)
         if game is None:  # the shot closed the window, and the game ended with the night
             return attrs.evolve(accepted, table=table)
@@ -142,7 +151,7 @@ class PlayService(TurnService):
             accepted,
             game=game,
             table=table,
-            header=await self.reply_header(game, user_id),
+            header=self._header(game, user_id, tables, table),
             until=game.record.deadline if replaceable else None,
             zone=game.schedule.tz,
         )
@@ -151,13 +160,24 @@ class PlayService(TurnService):
         """Which table and game a private reply about ``game`` is about, when the member plays
         at several tables of its server; None when he plays at one."""
         tables = await self.store.tables(game.record.guild_id)  # from memory: the store keeps them
+        table = next((s for s in tables if s.table_id == game.record.table_id), None)
+        return self._header(game, user_id, tables, table)
+
+    def _header(
+        self,
+        game: LiveGame,
+        user_id: int,
+        tables: list[TableSettings],
+        table: TableSettings | None,
+    ) -> ReplyHeader | None:
+        """:meth:`reply_header` of the server's ``tables`` (``table``: the game's)."""
         if len(tables) < 2:
             return None  # one table, one game: nothing to tell apart
         running = (self.game_in(s.table_id) for s in tables)
         seated = [g for g in running if g is not None and g.nick_of(user_id) is not None]
         if len(seated) < 2:
             return None
-        return ReplyHeader(await self.store.get_table(game.record.table_id), game.id)
+        return ReplyHeader(table, game.id)
 
     async def _submit(
         self, game: LiveGame, nick: str, user_id: int, raw: dict[str, Any]
