@@ -81,7 +81,14 @@ async def game_files(
     (``game-<id>.png``) and the archive (``game-<id>.html``, zipped if very long), members named
     with their display names on ``guild`` when the host chose to reveal them. Raises if the game
     is not finished or a file cannot be built."""
-    game = await load_finished(store, game_id)
+    return await finished_files(await load_finished(store, game_id), lang, guild)
+
+
+async def finished_files(
+    game: FinishedGame, lang: Lang, guild: discord.Guild | None = None
+) -> list[discord.File]:
+    """:func:`game_files` of a game already loaded."""
+    game_id = game.id
     names = member_names(game, guild)
     picture, (name, archive) = await asyncio.to_thread(_render, game, lang, names)
     return [

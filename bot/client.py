@@ -27,6 +27,7 @@ from bot.metrics import Metrics
 from bot.serverlife import ServerWatch
 from bot.tree import MafiaTree, command_outcome
 from bot.webhooks import GameWebhooks
+from core.reads import Reads
 from core.service import GameService
 from core.shards import Shards
 from db.interface import GameStore
@@ -184,6 +185,7 @@ class MafiaBot(commands.Bot):
         self._context = context = GameContext(
             client=self,
             store=store,
+            reads=Reads(store),
             service=service,
             webhooks=webhooks,
             delivery=delivery,

@@ -15,7 +15,8 @@ description comes from the English catalogue through :func:`ltext`, so English i
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from discord import Locale, app_commands
 
@@ -23,10 +24,20 @@ from core.i18n import DEFAULT_LANG, catalogue, t
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 
 def ltext(key: str, /) -> app_commands.locale_str:
     """A command string: the English text of ``key``, carrying the key for the translator."""
     return app_commands.locale_str(t(DEFAULT_LANG, key), key=key)
+
+
+def described(command: str, *options: str) -> Callable[[T], T]:
+    """``app_commands.describe`` of a command's options by the scheme above: ``command`` is the
+    qualified name with dots (``mafia.exclude``), each option described by its catalogue key
+    ``cmd.<command>.opt.<option>.description``."""
+    keys = {option: ltext(f"cmd.{command}.opt.{option}.description") for option in options}
+    return app_commands.describe(**keys)
 
 
 def command_key(context: app_commands.TranslationContextTypes) -> str | None:

@@ -14,6 +14,7 @@ import attrs
 import discord
 
 from bot.webhooks import GameWebhooks
+from core.reads import Reads
 from core.service import GameService
 from db.interface import GameStore
 
@@ -28,12 +29,14 @@ log = logging.getLogger(__name__)
 
 @attrs.frozen(kw_only=True)
 class GameContext:
-    """The parts of a started bot: its Discord client, the store, the game service, the
-    anonymous webhooks, the outbox delivery, the game clock, the watch over the server's
+    """The parts of a started bot: its Discord client, the store, what the commands read of it
+    (``reads``: the cogs' only door to it, ``core/reads.py``), the game service, the anonymous
+    webhooks, the outbox delivery, the game clock, the watch over the server's
     changes mid-game and the mafia's kill boards."""
 
     client: discord.Client
-    store: GameStore
+    store: GameStore  # for the bot's own parts (delivery, clock...), never a cog
+    reads: Reads
     service: GameService
     webhooks: GameWebhooks
     delivery: Delivery

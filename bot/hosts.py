@@ -15,7 +15,7 @@ from discord import app_commands
 from bot.errors import NotHost
 from bot.tables import find_table, table_of, table_title
 from core.i18n import LANGUAGES
-from db.interface import GameStore
+from core.reads import TableReads
 from db.models import TableSettings
 
 
@@ -34,7 +34,7 @@ def _member_of(interaction: discord.Interaction[Any]) -> tuple[discord.Guild, di
 
 
 async def command_table(
-    store: GameStore, interaction: discord.Interaction[Any]
+    reads: TableReads, interaction: discord.Interaction[Any]
 ) -> TableSettings | None:
     """The table a host command is about: the one its ``table`` option names (``/mafia setup``,
     ``/mafia droptable``; None for a name no table has), else the table of the channel it is
@@ -42,19 +42,19 @@ async def command_table(
     guild, _member = _member_of(interaction)
     name = getattr(interaction.namespace, "table", None)
     if isinstance(name, str) and name.strip():
-        return await named_table(store, guild, name)
-    return await table_of(store, interaction)
+        return await named_table(reads, guild, name)
+    return await table_of(reads, interaction)
 
 
-async def named_table(store: GameStore, guild: discord.Guild, name: str) -> TableSettings | None:
+async def named_table(reads: TableReads, guild: discord.Guild, name: str) -> TableSettings | None:
     """The table called ``name`` (any case); the server's unnamed first table answers to the
     name it is shown under (its category's), so it too can be named. None if none is."""
     name = " ".join(name.split())  # as /mafia setup stores it
-    found = await find_table(store, guild, None, name=name)
+    found = await find_table(reads, guild, None, name=name)
     if found is not None:
         return found
     wanted = name.casefold()
-    for table in await store.tables(guild.id):
+    for table in await reads.tables(guild.id):
         if not table.name:
             titles = {table_title(lang, table, guild).casefold() for lang in LANGUAGES}
             if wanted in titles:
@@ -63,7 +63,7 @@ async def named_table(store: GameStore, guild: discord.Guild, name: str) -> Tabl
 
 
 async def ensure_host(
-    store: GameStore,
+    reads: TableReads,
     interaction: discord.Interaction[Any],
     *,
     table_id: int | None = None,
@@ -74,18 +74,18 @@ async def ensure_host(
     Server may act)."""
     guild, member = _member_of(interaction)
     if table_id is not None:
-        table = await store.get_table(table_id)
+        table = await reads.get_table(table_id)
     else:
-        table = await command_table(store, interaction)
+        table = await command_table(reads, interaction)
     _check(guild, member, [table.host_role_id if table is not None else None])
     return table
 
 
-async def ensure_any_host(store: GameStore, interaction: discord.Interaction[Any]) -> None:
+async def ensure_any_host(reads: TableReads, interaction: discord.Interaction[Any]) -> None:
     """For commands about the server's tables as a whole (``/mafia tables``): Manage Server,
     or the host role of any of its tables."""
     guild, member = _member_of(interaction)
-    _check(guild, member, [table.host_role_id for table in await store.tables(guild.id)])
+    _check(guild, member, [table.host_role_id for table in await reads.tables(guild.id)])
 
 
 def _check(guild: discord.Guild, member: discord.Member, role_ids: list[int | None]) -> None:

@@ -16,8 +16,8 @@ import discord
 
 from bot.tables import server_language, table_language, table_of
 from core.i18n import DEFAULT_LANG, Lang
+from core.reads import TableReads
 from core.refusal import Refusal
-from db.interface import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -25,16 +25,16 @@ log = logging.getLogger(__name__)
 CLIENT_LANGUAGES: Final[dict[str, Lang]] = {"ru": "ru", "en-US": "en", "en-GB": "en"}
 
 
-async def interaction_language(store: GameStore, interaction: discord.Interaction[Any]) -> Lang:
+async def interaction_language(reads: TableReads, interaction: discord.Interaction[Any]) -> Lang:
     """The language of the table the interaction was used at (outside any table of a server
     with several, the server's; outside any server, English)."""
     guild = interaction.guild
     if guild is None:
         return DEFAULT_LANG
     try:
-        table = await table_of(store, interaction)
+        table = await table_of(reads, interaction)
     except Refusal:  # several tables and none of theirs: the server's language
-        return await server_language(store, guild)
+        return await server_language(reads, guild)
     return table_language(table, guild)
 
 
@@ -46,7 +46,7 @@ def client_language(locale: object) -> Lang | None:
 
 
 async def reader_language(
-    store: GameStore, interaction: discord.Interaction[Any], *, game: Lang | None = None
+    reads: TableReads, interaction: discord.Interaction[Any], *, game: Lang | None = None
 ) -> Lang:
     """The language of a private reply to ``interaction``: the member's client's when we have
     a catalogue for it, else the game's (``game`` when the caller knows it, e.g. in a DM or
@@ -55,7 +55,7 @@ async def reader_language(
     return (
         client_language(interaction.locale)
         or game
-        or await interaction_language(store, interaction)
+        or await interaction_language(reads, interaction)
     )
 
 

@@ -108,20 +108,28 @@ def reasons_text(
 
 
 class CannotPlay(UserError):
-    """A member who could read a secret room asks to play: the reply says why, in the
-    reader's language."""
+    """A member who could read a secret room asks to play, or is named as a substitute
+    (``member``: the host is told who): the reply says why, in the reader's language."""
 
     def __init__(
-        self, guild: discord.Guild, settings: TableSettings | None, found: Sequence[Exposure]
+        self,
+        guild: discord.Guild,
+        settings: TableSettings | None,
+        found: Sequence[Exposure],
+        member: discord.Member | None = None,
     ) -> None:
-        super().__init__("secrecy.join_refused")
+        super().__init__("secrecy.join_refused" if member is None else "secrecy.substitute_refused")
         self.guild = guild
         self.settings = settings
         self.found = tuple(found)
+        self.member = member
 
     def render(self, lang: Lang) -> str:
         reasons = reasons_text(lang, self.guild, self.settings, self.found)
-        return t(lang, self.key, reasons=reasons)
+        if self.member is None:
+            return t(lang, self.key, reasons=reasons)
+        name = discord.utils.escape_markdown(self.member.display_name)
+        return t(lang, self.key, member=name, reasons=reasons)
 
 
 def ensure_may_play(
@@ -133,38 +141,15 @@ def ensure_may_play(
         raise CannotPlay(guild, settings, found)
 
 
-class SubstituteCannotPlay(UserError):
-    """``/mafia replace`` names a substitute who could read a secret room: the host is told
-    who and why."""
-
-    def __init__(
-        self,
-        guild: discord.Guild,
-        settings: TableSettings | None,
-        member: discord.Member,
-        found: Sequence[Exposure],
-    ) -> None:
-        super().__init__("secrecy.substitute_refused")
-        self.guild = guild
-        self.settings = settings
-        self.member = member
-        self.found = tuple(found)
-
-    def render(self, lang: Lang) -> str:
-        reasons = reasons_text(lang, self.guild, self.settings, self.found)
-        name = discord.utils.escape_markdown(self.member.display_name)
-        return t(lang, self.key, member=name, reasons=reasons)
-
-
 async def ensure_substitute_may_play(
     ctx: GameContext, guild: discord.Guild, member: discord.Member, *, table_id: int | None = None
 ) -> None:
     """``/mafia replace`` seats a member too: the same rule as at ``/join``, against the
     table ``table_id`` (default: the server's first table)."""
-    settings = await ctx.store.get_table(table_id if table_id is not None else guild.id)
+    settings = await ctx.reads.get_table(table_id if table_id is not None else guild.id)
     found = member_exposures(guild, settings, member)
     if found:
-        raise SubstituteCannotPlay(guild, settings, member, found)
+        raise CannotPlay(guild, settings, found, member)
 
 
 def exposed_members(
@@ -230,10 +215,9 @@ async def ensure_may_join(
     (default: the server's first table), refuse a member who could read one of its secret
     rooms (with no sign-up open, the service's own refusal says so)."""
     key = table_id if table_id is not None else guild.id
-    rec = await ctx.store.open_game(key)
-    if rec is None or rec.status != "lobby":
+    if await ctx.service.signup_open(key) is None:
         return
-    ensure_may_play(guild, await ctx.store.get_table(key), member)
+    ensure_may_play(guild, await ctx.reads.get_table(key), member)
 
 
 async def ensure_secret_start(
@@ -241,8 +225,8 @@ async def ensure_secret_start(
 ) -> None:
     """``/mafia start`` at the table ``settings``: refuse while a signed-up member could read
     one of its secret rooms, telling the hosts who and why (the reply, and its #host)."""
-    signup = await ctx.service.signups_of(settings.table_id if settings is not None else guild.id)
-    if signup is None or signup[0].status != "lobby":
+    signup = await ctx.service.signup_open(settings.table_id if settings is not None else guild.id)
+    if signup is None:
         return  # the service refuses
     exposed = exposed_members(guild, settings, signup[1])
     if not exposed:

@@ -20,7 +20,7 @@ import discord
 
 from bot.errors import UserError
 from core.i18n import Lang, as_lang, lang_for_locale, t
-from db.interface import GameStore
+from core.reads import TableReads
 from db.models import TableSettings
 
 #: The longest table name (a category name is at most 100 characters).
@@ -83,12 +83,12 @@ def table_list(lang: Lang, tables: Sequence[TableSettings], guild: discord.Guild
 
 
 async def find_table(
-    store: GameStore, guild: discord.Guild, channel: object | None, *, name: str | None = None
+    reads: TableReads, guild: discord.Guild, channel: object | None, *, name: str | None = None
 ) -> TableSettings | None:
     """The table a command used in ``channel`` acts on (see the module's docstring), or the
     table called ``name`` when given (None if there is none). Raises ``error.which_table``
     when the channel is none of several tables'."""
-    tables = await store.tables(guild.id)
+    tables = await reads.tables(guild.id)
     if name is not None:
         wanted = name.strip().casefold()
         return next((tb for tb in tables if tb.name.casefold() == wanted), None)
@@ -97,18 +97,20 @@ async def find_table(
         return found
     if len(tables) == 1:
         return tables[0]
-    lang = await server_language(store, guild, tables)
+    lang = await server_language(reads, guild, tables)
     raise UserError("error.which_table", tables=table_list(lang, tables, guild))
 
 
-async def table_of(store: GameStore, interaction: discord.Interaction[Any]) -> TableSettings | None:
+async def table_of(
+    reads: TableReads, interaction: discord.Interaction[Any]
+) -> TableSettings | None:
     """The table of the channel ``interaction`` was used in (cached on the interaction)."""
     extras = interaction.extras
     if _EXTRA in extras:
         cached = extras[_EXTRA]
         return cached if isinstance(cached, TableSettings) else None
     guild = interaction.guild
-    found = None if guild is None else await find_table(store, guild, interaction.channel)
+    found = None if guild is None else await find_table(reads, guild, interaction.channel)
     extras[_EXTRA] = found
     return found
 
@@ -120,9 +122,9 @@ def remember_table(interaction: discord.Interaction[Any], table: TableSettings |
     interaction.extras[_EXTRA] = table
 
 
-async def table_key(store: GameStore, interaction: discord.Interaction[Any]) -> int:
+async def table_key(reads: TableReads, interaction: discord.Interaction[Any]) -> int:
     """The key the service knows the interaction's table by (the server's id before setup)."""
-    table = await table_of(store, interaction)
+    table = await table_of(reads, interaction)
     if table is not None:
         return table.table_id
     if interaction.guild is None:
@@ -139,10 +141,10 @@ def table_language(table: TableSettings | None, guild: discord.Guild | None) -> 
 
 
 async def server_language(
-    store: GameStore, guild: discord.Guild, tables: Sequence[TableSettings] | None = None
+    reads: TableReads, guild: discord.Guild, tables: Sequence[TableSettings] | None = None
 ) -> Lang:
     """The language of the server as a whole: its only (or first) table's, else its locale."""
     if tables is None:
-        tables = await store.tables(guild.id)
+        tables = await reads.tables(guild.id)
     first = next((tb for tb in tables if tb.table_id == guild.id), tables[0] if tables else None)
     return table_language(first, guild)

@@ -19,7 +19,7 @@ from bot.render import reply_header, verb_name
 from bot.replies import reader_language, send_private
 from bot.tables import table_at, table_key, table_language, table_of, table_title
 from core.i18n import Lang, t
-from core.live import Accepted, LiveGame
+from core.live import Accepted, LiveGame, ReplyHeader
 from core.refusal import Refusal
 from core.zones import said_time
 from rules.knowledge import valid_targets
@@ -65,7 +65,7 @@ class PlayerCog(commands.Cog):
         where = interaction.channel
         if guild is None or where is None:
             return True
-        settings = await table_of(self.ctx.store, interaction)
+        settings = await table_of(self.ctx.reads, interaction)
         if settings is None or settings.category_id is None:
             return True  # not set up: the command itself says so
         if table_at([settings], where) is not None:
@@ -77,6 +77,8 @@ class PlayerCog(commands.Cog):
 def nick_autocomplete(verb: str) -> Any:
     """Living nicknames the caller may name with ``verb``: autocomplete runs no check, so only
     a player of the caller's own game sees them (never user names)."""
+    spec = verb_spec(verb)
+    after_night = spec is not None and spec.after_night
 
     async def complete(
         interaction: discord.Interaction[Any], current: str
@@ -85,7 +87,7 @@ def nick_autocomplete(verb: str) -> Any:
             return []
         ctx = game_context(interaction.client)
         try:
-            key = await table_key(ctx.store, interaction)
+            key = await table_key(ctx.reads, interaction)
         except Refusal:  # several tables, none of them here: nothing to offer
             return []
         game = ctx.service.game_in(key)  # the game of the table where the command is typed
@@ -93,60 +95,58 @@ def nick_autocomplete(verb: str) -> Any:
         if game is None or nick is None:
             return []  # only a player of this game sees its nicknames
         needle = current.casefold()
+        # Not the held results (core/review.py); R18: a verb of the window after a night
+        # (which holds that night) aims at those alive now, as the pistol's menu offers.
+        state = game.engine.state if after_night else game.public_state
         return [
             app_commands.Choice(name=n, value=n)
-            # Not the held results (core/review.py); R18: a killed commissar in his window
-            # (which holds the night) aims at those alive now, as his prompt's menu offers.
-            for n in valid_targets(
-                game.engine.state if verb == "shoot" else game.public_state, nick, verb
-            )
+            for n in valid_targets(state, nick, verb)
             if needle in n.casefold()
         ][:25]
 
     return complete
 
 
-#: Requests a later one does not replace until the deadline: the pistol's one shot (R18), the
-#: death note (R37, written at any time).
-UNCHANGEABLE = frozenset({"shoot", "note"})
-
-
 async def submit_request(
     ctx: GameContext, interaction: discord.Interaction[Any], raw: dict[str, Any]
 ) -> Accepted:
-    """Submit a player's request (validated and committed by the service), tell him privately,
-    and show the mafia's kill agreement in their room. The reply names the players as the game
-    spells them, not as they were typed (R44)."""
+    """Submit a player's request (validated and committed by the service, which returns all
+    the answer says), tell him privately, and show the mafia's kill agreement in their room.
+    The reply names the players as the game spells them, not as they were typed (R44)."""
     guild = guild_of(interaction)
-    key = await table_key(ctx.store, interaction)
+    key = await table_key(ctx.reads, interaction)
     accepted = await ctx.service.submit(key, interaction.user.id, raw)
-    lang = await reader_language(ctx.store, interaction)
-    verb = str(raw["do"])
-    names = ", ".join(accepted.request.named())
-    game = ctx.service.game_in(key)
-    header = await game_header(ctx, interaction, game, lang) if game is not None else None
-    lines = [header] if header else []
+    game_lang = table_language(accepted.table, guild)
+    lang = await reader_language(ctx.reads, interaction, game=game_lang)
+    lines = [header_line(lang, guild, accepted.header)] if accepted.header else []
     if accepted.sent_turn is not None:  # the deadline closed the turn it was sent in (R5)
         lines.append(t(lang, "play.late", sent=accepted.sent_turn, turn=accepted.turn))
-    spec = verb_spec(verb)
-    accepted_key = spec.accepted_key if spec is not None else f"play.accepted.{verb}"
+    request = accepted.request
+    names = ", ".join(request.named())
+    spec = verb_spec(request.do)
+    accepted_key = spec.accepted_key if spec is not None else f"play.accepted.{request.do}"
     lines.append(t(lang, accepted_key, target=names, to=names, turn=accepted.turn))
-    deadline = game.record.deadline if game is not None else None
-    if verb not in UNCHANGEABLE and deadline is not None and game is not None:
-        # a later request of the same kind replaces it until the deadline (R5)
-        until = said_time(lang, deadline, game.schedule.tz)
+    if accepted.until is not None:  # a later request of the same kind replaces it (R5)
+        until = said_time(lang, accepted.until, accepted.zone)
         lines.append(t(lang, "play.change_until", time=until))
     if accepted.withdrawn:  # R17
         names = ", ".join(verb_name(lang, v) for v in accepted.withdrawn)
         lines.append(t(lang, "play.withdrawn", verbs=names))
     await send_private(interaction, "\n".join(lines))
-    if accepted.mafia_update is not None and game is not None:  # R14, R23: the kill board
-        game_lang = table_language(await table_of(ctx.store, interaction), guild)
-        await ctx.boards.refresh(guild, game, game_lang)
-    if verb == "shoot":  # the last shot may have closed the window
+    if accepted.mafia_update is not None and accepted.game is not None:  # R14, R23
+        await ctx.boards.refresh(guild, accepted.game, game_lang)
+    if accepted.after_night:  # R18: the last shot may have closed the window
         await ctx.deliver()
         ctx.clock.rearm()
     return accepted
+
+
+def header_line(lang: Lang, guild: discord.Guild, header: ReplyHeader) -> str:
+    """The first line of a private reply for a member seated at several tables of the
+    server: which table and game it is about."""
+    table = header.table
+    title = table_title(lang, table, guild) if table is not None else guild.name
+    return reply_header(lang, title, header.game_id)
 
 
 async def game_header(
@@ -157,17 +157,8 @@ async def game_header(
     guild = interaction.guild
     if guild is None:
         return None
-    user_id = interaction.user.id
-    tables = await ctx.store.tables(guild.id)  # from memory: the store keeps them
-    if len(tables) < 2:
-        return None  # one table, one game: nothing to tell apart
-    running = (ctx.service.game_in(s.table_id) for s in tables)
-    seated = [g for g in running if g is not None and g.nick_of(user_id) is not None]
-    if len(seated) < 2:
-        return None
-    table = await ctx.store.get_table(game.record.table_id)
-    title = table_title(lang, table, guild) if table is not None else guild.name
-    return reply_header(lang, title, game.id)
+    header = await ctx.service.reply_header(game, interaction.user.id)
+    return header_line(lang, guild, header) if header is not None else None
 
 
 async def add_host_commands(bot: commands.Bot, cog: commands.Cog) -> None:

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.command_i18n import ltext
+from bot.command_i18n import described, ltext
 from bot.confirm import add_confirm_items, confirm_view, remember, send_preview
 from bot.context import GameContext, game_context
 from bot.embeds import pack
@@ -39,7 +39,7 @@ from bot.replies import reader_language, send_private
 from bot.secrecy import ensure_substitute_may_play
 from bot.tables import table_key, table_language, table_of, table_title
 from bot.webhooks import split_message
-from cogs._common import HOST_GROUP, add_host_commands, audit_args, guild_and_member
+from cogs._common import HOST_GROUP, Nick, add_host_commands, audit_args, guild_and_member
 from core import stats
 from core.i18n import Lang, t
 from core.quoting import quote_player_line
@@ -75,11 +75,11 @@ class AdminCog(commands.Cog, name="Admin"):
         self.ctx = ctx
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        await ensure_host(self.ctx.store, interaction)
+        await ensure_host(self.ctx.reads, interaction)
         return True
 
     @app_commands.command(name="announce", description=ltext("cmd.mafia.announce.description"))
-    @app_commands.describe(text=ltext("cmd.mafia.announce.opt.text.description"))
+    @described("mafia.announce", "text")
     async def announce_command(
         self,
         interaction: discord.Interaction[Any],
@@ -89,7 +89,7 @@ class AdminCog(commands.Cog, name="Admin"):
         guild, _member = guild_and_member(interaction)
         if is_blank(text):  # Discord would show nothing
             raise UserError("error.empty_text")
-        settings = await table_of(self.ctx.store, interaction)
+        settings = await table_of(self.ctx.reads, interaction)
         channel = (
             guild.get_channel(settings.game_channel_id)
             if settings is not None and settings.game_channel_id is not None
@@ -100,67 +100,65 @@ class AdminCog(commands.Cog, name="Admin"):
         game_lang = table_language(settings, guild)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.ctx.webhooks.post(channel, text, username=t(game_lang, "host.display_name"))
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await send_private(interaction, t(lang, "announce.done", channel=channel.mention))
 
     @app_commands.command(name="resolve", description=ltext("cmd.mafia.resolve.description"))
     async def resolve_command(self, interaction: discord.Interaction[Any]) -> None:
         """A private preview of the turn; its Confirm button resolves that turn only."""
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         game = self.ctx.service.running(table_id)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         stage = game.engine.phase.value
         view = confirm_view(lang, "resolve", table_id, game.id, f"{game.engine.turn}.{stage}")
         downtime = await self.ctx.service.downtime_now(game)  # R59
         await send_preview(interaction, resolve_preview(lang, game, downtime), view)
 
     @app_commands.command(name="extend", description=ltext("cmd.mafia.extend.description"))
-    @app_commands.describe(minutes=ltext("cmd.mafia.extend.opt.minutes.description"))
+    @described("mafia.extend", "minutes")
     async def extend_command(
         self, interaction: discord.Interaction[Any], minutes: app_commands.Range[int, 1, 10080]
     ) -> None:
         _guild, member = guild_and_member(interaction)
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         deadline = await self.ctx.service.extend(table_id, member.id, minutes)
-        self.ctx.clock.rearm()
-        lang = await reader_language(self.ctx.store, interaction)
-        await send_private(interaction, t(lang, "host.extended", deadline=timestamp(deadline)))
-        # R56: then the public notice (after the reply: an interaction answers in 3 s)
-        await self.ctx.deliver()
+        await self._clock_moved(interaction, "host.extended", deadline=timestamp(deadline))
 
     @app_commands.command(name="pause", description=ltext("cmd.mafia.pause.description"))
     async def pause_command(self, interaction: discord.Interaction[Any]) -> None:
         _guild, member = guild_and_member(interaction)
-        await self.ctx.service.pause(await table_key(self.ctx.store, interaction), member.id)
-        self.ctx.clock.rearm()
-        lang = await reader_language(self.ctx.store, interaction)
-        await send_private(interaction, t(lang, "host.paused"))
-        # R56: then the public notice (after the reply: an interaction answers in 3 s)
-        await self.ctx.deliver()
+        await self.ctx.service.pause(await table_key(self.ctx.reads, interaction), member.id)
+        await self._clock_moved(interaction, "host.paused")
 
     @app_commands.command(name="resume", description=ltext("cmd.mafia.resume.description"))
     async def resume_command(self, interaction: discord.Interaction[Any]) -> None:
         _guild, member = guild_and_member(interaction)
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         deadline = await self.ctx.service.resume(table_id, member.id)
+        await self._clock_moved(interaction, "host.resumed", deadline=timestamp(deadline))
+
+    async def _clock_moved(
+        self, interaction: discord.Interaction[Any], key: str, **values: object
+    ) -> None:
+        """A clock command took effect: the clock rearms, the host is told, then the public
+        notice goes out (R56; after the reply: an interaction answers in 3 s)."""
         self.ctx.clock.rearm()
-        lang = await reader_language(self.ctx.store, interaction)
-        await send_private(interaction, t(lang, "host.resumed", deadline=timestamp(deadline)))
-        # R56: then the public notice (after the reply: an interaction answers in 3 s)
+        lang = await reader_language(self.ctx.reads, interaction)
+        await send_private(interaction, t(lang, key, **values))
         await self.ctx.deliver()
 
     @app_commands.command(name="end", description=ltext("cmd.mafia.end.description"))
     async def end_command(self, interaction: discord.Interaction[Any]) -> None:
         """A private preview; its Confirm button ends that game (or cancels that sign-up)."""
-        table_id = await table_key(self.ctx.store, interaction)
-        lang = await reader_language(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         game = self.ctx.service.game_in(table_id)
         if game is not None:
             game_id = game.id
             text = t(lang, "host.end_preview", game=game.id, turn=game.engine.turn)
         else:
-            signup = await self.ctx.service.signups_of(table_id)
-            if signup is None or signup[0].status != "lobby":
+            signup = await self.ctx.service.signup_open(table_id)
+            if signup is None:
                 raise UserError("error.no_running_game")
             rec, members = signup
             game_id = rec.id
@@ -168,23 +166,20 @@ class AdminCog(commands.Cog, name="Admin"):
         await send_preview(interaction, text, confirm_view(lang, "end", table_id, game_id, ""))
 
     @app_commands.command(name="exclude", description=ltext("cmd.mafia.exclude.description"))
-    @app_commands.describe(
-        player=ltext("cmd.mafia.exclude.opt.player.description"),
-        reason=ltext("cmd.mafia.exclude.opt.reason.description"),
-    )
+    @described("mafia.exclude", "player", "reason")
     async def exclude_command(
         self,
         interaction: discord.Interaction[Any],
-        player: app_commands.Range[str, 1, 100],
+        player: Nick,
         reason: app_commands.Range[str, 1, 500] | None = None,
     ) -> None:
         """A private preview; its Confirm button excludes the player (announced at once)."""
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         game = self.ctx.service.running(table_id)
         nick = find_name(game.engine.state.players, player)  # R44: the exact rule
         if nick is None:
             raise UserError("error.unknown_nick", nick=player)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         lines = [t(lang, "host.exclude_preview", nick=nick)]
         if reason:
             lines.append(t(lang, "host.exclude_reason", reason=reason))
@@ -194,10 +189,8 @@ class AdminCog(commands.Cog, name="Admin"):
         )
 
     @app_commands.command(name="deprive", description=ltext("cmd.mafia.deprive.description"))
-    @app_commands.describe(player=ltext("cmd.mafia.deprive.opt.player.description"))
-    async def deprive_command(
-        self, interaction: discord.Interaction[Any], player: app_commands.Range[str, 1, 100]
-    ) -> None:
+    @described("mafia.deprive", "player")
+    async def deprive_command(self, interaction: discord.Interaction[Any], player: Nick) -> None:
         await self._host_action(interaction, HostAction("deprive_vote", player), "host.deprived")
 
     @app_commands.command(name="doublekill", description=ltext("cmd.mafia.doublekill.description"))
@@ -205,21 +198,18 @@ class AdminCog(commands.Cog, name="Admin"):
         await self._host_action(interaction, HostAction("double_kill"), "host.double_kill")
 
     @app_commands.command(name="replace", description=ltext("cmd.mafia.replace.description"))
-    @app_commands.describe(
-        player=ltext("cmd.mafia.replace.opt.player.description"),
-        member=ltext("cmd.mafia.replace.opt.member.description"),
-    )
+    @described("mafia.replace", "player", "member")
     async def replace_command(
         self,
         interaction: discord.Interaction[Any],
-        player: app_commands.Range[str, 1, 100],
+        player: Nick,
         member: discord.Member | None = None,
     ) -> None:
         """R60: a substitute (the first standing by, unless ``member`` is named) takes over the
         nickname: the role card, the mafia's room and everything kept by nickname follow; the
         replaced member loses them at once."""
         guild, host = guild_and_member(interaction)
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         from_list = member is None
         if member is None:
             first = await self.ctx.service.first_substitute(
@@ -244,25 +234,21 @@ class AdminCog(commands.Cog, name="Admin"):
             sent_at=interaction.created_at,
         )
         await self.ctx.deliver()
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await send_private(interaction, t(lang, "host.replaced", nick=seat.nick))
 
     @app_commands.command(name="subs", description=ltext("cmd.mafia.subs.description"))
     async def subs_command(self, interaction: discord.Interaction[Any]) -> None:
         """R60: the members standing by, in order of standing by, and the players who asked to
         be replaced (by nickname, in the public order), privately."""
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         subs = await self.ctx.service.substitutes_of(table_id)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         for piece in split_message(render_subs(lang, subs)):  # long reasons: several messages
             await send_private(interaction, piece)
 
     @app_commands.command(name="bar", description=ltext("cmd.mafia.bar.description"))
-    @app_commands.describe(
-        member=ltext("cmd.mafia.bar.opt.member.description"),
-        reason=ltext("cmd.mafia.bar.opt.reason.description"),
-        days=ltext("cmd.mafia.bar.opt.days.description"),
-    )
+    @described("mafia.bar", "member", "reason", "days")
     async def bar_command(
         self,
         interaction: discord.Interaction[Any],
@@ -275,11 +261,11 @@ class AdminCog(commands.Cog, name="Admin"):
         guild, host = guild_and_member(interaction)
         if is_blank(reason):
             raise UserError("error.empty_text")
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         bar = await self.ctx.service.bar(
             guild.id, host.id, member.id, days=days, reason=reason, table_id=table_id
         )
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         mention = f"<@{member.id}>"
         if bar.until is None:
             text = t(lang, "host.barred", member=mention)
@@ -288,33 +274,33 @@ class AdminCog(commands.Cog, name="Admin"):
         await send_private(interaction, text)
 
     @app_commands.command(name="unbar", description=ltext("cmd.mafia.unbar.description"))
-    @app_commands.describe(member=ltext("cmd.mafia.unbar.opt.member.description"))
+    @described("mafia.unbar", "member")
     async def unbar_command(
         self, interaction: discord.Interaction[Any], member: discord.User
     ) -> None:
         """R63: the bar is lifted (audited)."""
         guild, host = guild_and_member(interaction)
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         await self.ctx.service.unbar(guild.id, host.id, member.id, table_id=table_id)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await send_private(interaction, t(lang, "host.unbarred", member=f"<@{member.id}>"))
 
     @app_commands.command(name="state", description=ltext("cmd.mafia.state.description"))
     async def state_command(self, interaction: discord.Interaction[Any]) -> None:
         """The full state, privately: who is who, alive or dead, and this turn's requests."""
-        key = await table_key(self.ctx.store, interaction)
-        lang = await reader_language(self.ctx.store, interaction)
+        key = await table_key(self.ctx.reads, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         game = self.ctx.service.game_in(key)
         if game is None:  # sign-up: who signed up, and what each wished for (R58)
-            signup = await self.ctx.service.signups_of(key)
-            if signup is None or signup[0].status != "lobby":
+            signup = await self.ctx.service.signup_open(key)
+            if signup is None:
                 raise UserError("error.no_running_game")
             lobby, members = signup
-            wishes = await self.ctx.store.wishes(lobby.id) if lobby.wishes else None
+            wishes = await self.ctx.reads.wishes(lobby.id) if lobby.wishes else None
             text = render_signup_state(lang, lobby.id, members, wishes)
             await send_private(interaction, text)
             return
-        wishes = await self.ctx.store.wishes(game.id) if game.record.wishes else None
+        wishes = await self.ctx.reads.wishes(game.id) if game.record.wishes else None
         embeds = render_state_embeds(lang, game, wishes)
         await interaction.response.defer(ephemeral=True, thinking=True)
         for post in pack(embeds):  # ten embeds and 6,000 characters a message
@@ -327,8 +313,8 @@ class AdminCog(commands.Cog, name="Admin"):
         """The audit log of the table's host commands, newest first, a page at a time, with
         Prev/Next buttons only the invoker can use (R56)."""
         _guild, member = guild_and_member(interaction)
-        table_id = await table_key(self.ctx.store, interaction)
-        lang = await reader_language(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         view = AuditLogView(self.ctx, lang, member.id, table_id)
         embed = await view.show()
         await interaction.response.send_message(
@@ -336,7 +322,7 @@ class AdminCog(commands.Cog, name="Admin"):
         )
 
     @app_commands.command(name="purge", description=ltext("cmd.mafia.purge.description"))
-    @app_commands.describe(member=ltext("cmd.mafia.purge.opt.member.description"))
+    @described("mafia.purge", "member")
     async def purge_command(
         self, interaction: discord.Interaction[Any], member: discord.User
     ) -> None:
@@ -344,8 +330,8 @@ class AdminCog(commands.Cog, name="Admin"):
         this server (:func:`confirm_purge`). A user option, not a member one: a member who
         left the server can ask too. Refused while he takes part in a game of the server."""
         guild, _host = guild_and_member(interaction)
-        table_id = await table_key(self.ctx.store, interaction)
-        lang = await reader_language(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await refuse_purge_while_playing(self.ctx, guild, member.id, lang)
         text = t(lang, "host.purge_preview", member=f"<@{member.id}>")
         await send_preview(
@@ -360,11 +346,11 @@ class AdminCog(commands.Cog, name="Admin"):
     ) -> list[app_commands.Choice[str]]:
         # Autocomplete runs no check: only a host sees the nicknames (never user names).
         try:
-            await ensure_host(self.ctx.store, interaction)
+            await ensure_host(self.ctx.reads, interaction)
         except Exception:
             return []
         try:
-            game = self.ctx.service.game_in(await table_key(self.ctx.store, interaction))
+            game = self.ctx.service.game_in(await table_key(self.ctx.reads, interaction))
         except Exception:
             return []
         if game is None:
@@ -384,18 +370,18 @@ class AdminCog(commands.Cog, name="Admin"):
         reason: str | None = None,
     ) -> None:
         _guild, member = guild_and_member(interaction)
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         action = await self.ctx.service.host_action(table_id, member.id, action, reason)
         await self.ctx.deliver()
         self.ctx.clock.rearm()
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await send_private(interaction, t(lang, key, nick=action.player or ""))
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot left the server (kicked, banned, or the server deleted): everything kept for
-        it goes (:meth:`db.interface.SettingsRepository.purge_guild`). Not on an outage:
+        it goes (:meth:`db.ops.privacy.PrivacyOps.purge_guild`). Not on an outage:
         discord.py sends ``guild_unavailable`` then, never ``guild_remove``. Its running games
         stop first, each under its own lock, so that no clock tick or command writes to a game
         being deleted."""
@@ -418,21 +404,15 @@ class AdminCog(commands.Cog, name="Admin"):
             return
         guild = interaction.guild
         try:
-            table = await table_of(self.ctx.store, interaction)
+            table = await table_of(self.ctx.reads, interaction)
         except UserError:  # not reached: every /mafia command knows its table by now
             table = None
         table_id = table.table_id if table is not None else guild.id
-        game = await self.ctx.store.open_game(table_id)
-        if game is None:
-            games = await self.ctx.store.list_games(table_id=table_id)
-            game = games[-1] if games else None
         name, args = f"mafia {command.name}", audit_args(interaction.namespace)
         # R56: its line in #host, queued with the game's announcements when there is a game
         # (durable, in order); before any game, posted at once. Either way the row belongs
         # to the table the command was used at.
-        queued = await self.ctx.service.audit(
-            table_id, game.id if game is not None else None, interaction.user.id, name, args
-        )
+        queued = await self.ctx.service.audit_at_table(table_id, interaction.user.id, name, args)
         if queued:
             await self.ctx.deliver()
         else:
@@ -489,7 +469,7 @@ class AuditLogView(PagedView):
     async def render(self) -> discord.Embed:
         """The current page (its start fixed when first shown; the count as it is now)."""
         self.page = min(self.page, len(self.bounds) - 1)
-        rows, below = await self.ctx.store.audit_page(
+        rows, below = await self.ctx.reads.audit_page(
             self.table_id, limit=LOG_PAGE_SIZE, before=self.bounds[self.page]
         )
         if self.page == 0 and self.bounds[0] is None and rows:
@@ -517,35 +497,27 @@ async def refuse_purge_while_playing(
     """``/mafia purge`` waits until the member takes part in no game of the server: signed up
     for one in sign-up, or seated at a running one, or replaced in a running one (he may not
     come back into it, R60: the record says so until it ends) (the table is named)."""
-    for game in await ctx.store.list_games(guild_id=guild.id):
-        if game.status == "lobby":
-            playing = user_id in await ctx.store.signups(game.id)
-        elif game.status == "running":  # seated, or replaced in it (R60: never back in it)
-            playing = await ctx.store.player_by_user(game.id, user_id) is not None or any(
-                r.old_user_id == user_id for r in await ctx.store.replacements(game.id)
-            )
-        else:
-            continue
-        if playing:
-            table = await ctx.store.get_table(game.table_id)
-            title = table_title(lang, table, guild) if table is not None else str(game.table_id)
-            raise UserError("host.purge_busy", member=f"<@{user_id}>", table=title)
+    game = await ctx.reads.takes_part(guild.id, user_id)
+    if game is not None:
+        table = await ctx.reads.get_table(game.table_id)
+        title = table_title(lang, table, guild) if table is not None else str(game.table_id)
+        raise UserError("host.purge_busy", member=f"<@{user_id}>", table=title)
 
 
 async def confirm_purge(
     ctx: GameContext, interaction: discord.Interaction[Any], table_id: int, _game: int, arg: str
 ) -> str:
     """Delete the personal data of the member the preview named, kept for this server
-    (:meth:`db.interface.GameRepository.purge_member`), unless he has joined a game since. The
+    (:meth:`db.ops.privacy.PrivacyOps.purge_member`), unless he has joined a game since. The
     audit row (and its line in #host) records that a purge happened and who ran it, not whose
     data: keeping his id there would undo the purge."""
     guild, host = guild_and_member(interaction)
     if not arg.isascii() or not arg.isdigit():
         raise UserError("error.outdated_command")
     user_id = int(arg)
-    lang = await reader_language(ctx.store, interaction)
+    lang = await reader_language(ctx.reads, interaction)
     await refuse_purge_while_playing(ctx, guild, user_id, lang)
-    finished = [g.id for g in await ctx.store.list_games(guild_id=guild.id, status="finished")]
+    finished = [g.id for g in await ctx.reads.games(guild_id=guild.id, status="finished")]
     count = await ctx.service.purge_member(guild.id, user_id)
     ctx.delivery.router.forget_dm_channels(guild.id, user_id)
     forget_cached_stats(finished)
@@ -553,7 +525,7 @@ async def confirm_purge(
     name = "mafia purge"
     args = {"games": count}
     await ctx.service.audit(table_id, None, host.id, name, args)
-    table = await ctx.store.get_table(table_id)
+    table = await ctx.reads.get_table(table_id)
     line = render_audit_line(table_language(table, guild), name, host.id, args)
     await ctx.delivery.tell_hosts(guild, line, table_id=table_id)
     return t(lang, "host.purged", member=f"<@{user_id}>", count=count)

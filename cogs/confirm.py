@@ -38,7 +38,7 @@ async def confirm_resolve(
     await ctx.service.resolve(table_id, member.id, turn=turn, stage=stage or None, game_id=game_id)
     await ctx.deliver()
     ctx.clock.rearm()
-    lang = await reader_language(ctx.store, interaction)
+    lang = await reader_language(ctx.reads, interaction)
     return t(lang, "host.resolved_turn", turn=turn)
 
 
@@ -55,7 +55,7 @@ async def confirm_exclude(
     action = await ctx.service.host_action(table_id, member.id, action, values.get("reason"))
     await ctx.deliver()
     ctx.clock.rearm()
-    lang = await reader_language(ctx.store, interaction)
+    lang = await reader_language(ctx.reads, interaction)
     return t(lang, "host.excluded", nick=action.player or "")
 
 
@@ -65,7 +65,7 @@ async def confirm_end(
     """End the game the preview named (or cancel its sign-up), if it is still open."""
     guild, member = guild_and_member(interaction)
     cancelled = await ctx.service.end(table_id, member.id, game_id=game_id)
-    lang = await reader_language(ctx.store, interaction)
+    lang = await reader_language(ctx.reads, interaction)
     if cancelled is not None:  # an open sign-up: its message says so and loses its buttons
         await close_signup(
             ctx, guild, cancelled.signup_message_id, key="signup.cancelled", table_id=table_id
@@ -82,13 +82,13 @@ async def confirm_droptable(
     """Remove the table the preview named (its category and channels; its finished games stay
     in the store), unless it has an open or running game by now."""
     guild, member = guild_and_member(interaction)
-    lang = await reader_language(ctx.store, interaction)
+    lang = await reader_language(ctx.reads, interaction)
     async with ctx.service.table_lock(table_id):  # no /mafia new slips in meanwhile
-        table = await ctx.store.get_table(table_id)
+        table = await ctx.reads.get_table(table_id)
         if table is None:  # removed already (a second click)
             raise UserError("error.outdated_command")
         title = table_title(table_language(table, guild), table, guild)
-        if await ctx.store.open_game(table_id) is not None:
+        if await ctx.reads.open_game(table_id) is not None:
             raise UserError("error.table_busy", table=title)
         await remove_table_channels(guild, table, invoker=member)
         await ctx.service.drop_table(table_id)

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.avatars import avatar_refusal
-from bot.command_i18n import ltext
+from bot.command_i18n import described, ltext
 from bot.context import GameContext, game_context
 from bot.delivery import POST_NO_WEBHOOK, POST_SHOWN, slot_channel
 from bot.errors import UserError
@@ -42,11 +42,9 @@ from cogs._common import (
     nick_autocomplete,
     submit_request,
 )
-from core.ghosts import has_ghost_room
 from core.i18n import Lang, t
 from core.refusal import Refusal
 from core.review import is_window, until_of
-from db.models import OutboxRecord
 from rules.announce import role_list
 
 log = logging.getLogger(__name__)
@@ -66,8 +64,8 @@ async def post_as_player(
     a ghost's is marked as a ghost's. ``picture`` is downloaded and written again from its
     pixels (no metadata, a neutral name: ``bot/pictures.py``) before anything is queued."""
     guild = guild_of(interaction)
-    table = await table_of(ctx.store, interaction)  # the game of the table it is used at
-    key = await table_key(ctx.store, interaction)
+    table = await table_of(ctx.reads, interaction)  # the game of the table it is used at
+    key = await table_key(ctx.reads, interaction)
     await ctx.service.playing(key, interaction.user.id)
     channel = slot_channel(guild, table, "game")
     if channel is None:
@@ -78,35 +76,21 @@ async def post_as_player(
     clean = await fetch_picture(picture) if picture is not None else None
     # Refuses a blank text (nothing would show); commits the post before anything is told.
     queued = await ctx.service.queue_post(key, interaction.user.id, text, clean)
-    lang = await reader_language(ctx.store, interaction)
+    lang = await reader_language(ctx.reads, interaction)
     where = channel.mention
-    game = ctx.service.game_in(key)
-    if game is not None and queued.payload.get("ghost") and has_ghost_room(game.record):
-        where = t(lang, "ghosts.the_room")  # R62: a ghost's post goes to the ghosts' room
+    if queued.to_ghosts:  # R62: a ghost's post goes to the ghosts' room
+        where = t(lang, "ghosts.the_room")
 
     async def later(outcome: str) -> None:  # shown (or refused) after he was told it waits
         late = "say.shown_late" if outcome == POST_SHOWN else "say.no_webhook"
         await send_private(interaction, t(lang, late, channel=where))
 
     outcome = await ctx.delivery.publish_post(queued.game_id, queued.row_id, later=later)
-    if where != channel.mention and game is not None:
-        room = ctx.delivery.router.ghost_rooms.find(guild, table, game.id)
+    if queued.to_ghosts:
+        room = ctx.delivery.router.ghost_rooms.find(guild, table, queued.game_id)
         where = room.mention if room is not None else where
     answer = {POST_SHOWN: "say.done", POST_NO_WEBHOOK: "say.no_webhook"}.get(outcome, "say.waiting")
     await send_private(interaction, t(lang, answer, channel=where))
-
-
-async def private_news(ctx: GameContext, game_id: int, nick: str) -> list[OutboxRecord]:
-    """The private messages of the latest turn that sent the player any (role cards aside)."""
-    mine = [
-        row
-        for row in await ctx.store.outbox(game_id)
-        if row.payload.get("audience") == nick and row.kind != "role_card"
-    ]
-    if not mine:
-        return []
-    latest = max(row.turn for row in mine)
-    return [row for row in mine if row.turn == latest]
 
 
 class PostModal(discord.ui.Modal):
@@ -128,7 +112,7 @@ class PostModal(discord.ui.Modal):
         try:
             await post_as_player(self.ctx, interaction, self.body.value)
         except Refusal as refusal:  # a modal has no command tree to render it
-            lang = await reader_language(self.ctx.store, interaction)
+            lang = await reader_language(self.ctx.reads, interaction)
             await send_private(interaction, refusal.render(lang))
 
 
@@ -136,10 +120,10 @@ class DayCog(PlayerCog, name="Day"):
     @app_commands.command(name="role", description=ltext("cmd.role.description"))
     async def role_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
-        key = await table_key(self.ctx.store, interaction)
+        key = await table_key(self.ctx.reads, interaction)
         # As the member knows it (core/review.py: not the results still in review).
         game, _nick, card = await self.ctx.service.card_now(key, interaction.user.id)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         text = render_role_card(lang, card, game.schedule, game.record.activity_rules)
         header = await game_header(self.ctx, interaction, game, lang)
         # A card fits one message (tests/bot/test_role_cards.py); a long header or team list
@@ -150,13 +134,13 @@ class DayCog(PlayerCog, name="Day"):
     @app_commands.command(name="status", description=ltext("cmd.status.description"))
     async def status_command(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
-        key = await table_key(self.ctx.store, interaction)
+        key = await table_key(self.ctx.reads, interaction)
         service = self.ctx.service
         if service.game_in(key) is None and await service.held_game(key) is None:
             await self._signup_status(interaction, key)  # sign-up: whether I am in it, my wish
             return
         game, nick, card = await service.card_now(key, interaction.user.id)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         state = game.engine.state
         header = await game_header(self.ctx, interaction, game, lang)
         lines = [header] if header else []
@@ -170,7 +154,7 @@ class DayCog(PlayerCog, name="Day"):
             until = until_of(game.review)
             lines.append(t(lang, "review.status", until=timestamp(until, "f")))
             if is_window(game.review) and nick in state.pistols:  # R18: he may shoot now
-                news = await private_news(self.ctx, game.id, nick)
+                news = await self.ctx.reads.private_news(game.id, nick)
                 lines += [
                     render(lang, row.kind, row.payload.get("payload") or {})
                     for row in news
@@ -193,8 +177,7 @@ class DayCog(PlayerCog, name="Day"):
         # the registry's order as published (never the seats').
         setup = [code for code, count in role_list(state).items() for _ in range(count)]
         lines.append(t(lang, "status.roles", roles=role_summary(lang, setup)))
-        requests = game.engine.standing_requests(nick)
-        shown = [r for r in requests if r.do != "post"]
+        shown = game.engine.standing_requests(nick)  # a post, a shot, a note stand in none
         if shown:
             lines.append(t(lang, "status.requests"))
             lines += [f"- {describe_request(lang, r)}" for r in shown]
@@ -202,7 +185,7 @@ class DayCog(PlayerCog, name="Day"):
             lines.append(t(lang, "status.no_requests"))
         if card.alive:
             lines.append(t(lang, "status.posts", count=state.posts.get(nick, 0)))
-        news = await private_news(self.ctx, game.id, nick)
+        news = await self.ctx.reads.private_news(game.id, nick)
         # R18: the pistol's prompt stands only while its window is open.
         news = [row for row in news if row.kind != "pistol" or nick in state.pistols]
         if news:  # the fallback when a private message could not be delivered
@@ -233,7 +216,7 @@ class DayCog(PlayerCog, name="Day"):
         if found is None:
             raise UserError("error.no_running_game")
         rec, wish = found
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         lines = [t(lang, "status.signed_up", game=rec.id)]
         if rec.wishes:
             if wish is None:
@@ -244,9 +227,7 @@ class DayCog(PlayerCog, name="Day"):
 
     # --- talking ----------------------------------------------------------------------
     @app_commands.command(name="say", description=ltext("cmd.say.description"))
-    @app_commands.describe(
-        text=ltext("cmd.say.opt.text.description"), image=ltext("cmd.say.opt.image.description")
-    )
+    @described("say", "text", "image")
     async def say_command(
         self,
         interaction: discord.Interaction[Any],
@@ -264,17 +245,13 @@ class DayCog(PlayerCog, name="Day"):
     async def post_command(self, interaction: discord.Interaction[Any]) -> None:
         """A long post, written in a modal."""
         guild_of(interaction)
-        key = await table_key(self.ctx.store, interaction)
+        key = await table_key(self.ctx.reads, interaction)
         await self.ctx.service.playing(key, interaction.user.id)  # refuse non-players now
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await interaction.response.send_modal(PostModal(self.ctx, lang))
 
     @app_commands.command(name="profile", description=ltext("cmd.profile.description"))
-    @app_commands.describe(
-        avatar=ltext("cmd.profile.opt.avatar.description"),
-        image=ltext("cmd.profile.opt.image.description"),
-        signature=ltext("cmd.profile.opt.signature.description"),
-    )
+    @described("profile", "avatar", "image", "signature")
     async def profile_command(
         self,
         interaction: discord.Interaction[Any],
@@ -291,30 +268,28 @@ class DayCog(PlayerCog, name="Day"):
         if url is None and signature is None:
             raise UserError("error.profile_empty")
         await self.ctx.service.set_profile(
-            await table_key(self.ctx.store, interaction),
+            await table_key(self.ctx.reads, interaction),
             interaction.user.id,
             avatar_url=url,
             signature=discord.utils.escape_mentions(signature) if signature else None,
         )
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await send_private(interaction, t(lang, "profile.done"))
 
     @app_commands.command(name="vote", description=ltext("cmd.vote.description"))
-    @app_commands.describe(target=ltext("cmd.vote.opt.target.description"))
+    @described("vote", "target")
     @app_commands.autocomplete(target=nick_autocomplete("vote"))
     async def vote_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
         await submit_request(self.ctx, interaction, {"do": "vote", "target": target})
 
     @app_commands.command(name="hunt", description=ltext("cmd.hunt.description"))
-    @app_commands.describe(target=ltext("cmd.hunt.opt.target.description"))
+    @described("hunt", "target")
     @app_commands.autocomplete(target=nick_autocomplete("hunt"))
     async def hunt_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
         await submit_request(self.ctx, interaction, {"do": "hunt", "target": target})
 
     @app_commands.command(name="note", description=ltext("cmd.note.description"))
-    @app_commands.describe(
-        to=ltext("cmd.note.opt.to.description"), text=ltext("cmd.note.opt.text.description")
-    )
+    @described("note", "to", "text")
     @app_commands.autocomplete(to=nick_autocomplete("note"))
     async def note_command(
         self,

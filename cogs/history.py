@@ -21,8 +21,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.attachments import game_files
-from bot.command_i18n import ltext
+from bot.attachments import finished_files
+from bot.command_i18n import described, ltext
 from bot.context import GameContext, game_context
 from bot.embeds import NEUTRAL, NOTICE, Post, add_list_field, field_values, pack
 from bot.endgame import WINNER_COLOURS, game_over_embeds
@@ -40,8 +40,6 @@ from core.stats import (
     MemberStats,
     leaderboard,
     member_stats,
-    server_game,
-    server_games,
     table_totals,
 )
 from db.models import TableSettings
@@ -245,10 +243,10 @@ class HistoryView(PagedView):
 
     async def render(self) -> discord.Embed:
         """The current page (clamped to the games as they are now)."""
-        games = await server_games(self.ctx.store, self.guild.id)
+        games = await self.ctx.reads.server_games(self.guild.id)
         self.pages = max(1, -(-len(games) // HISTORY_PAGE_SIZE))
         self.page = min(self.page, self.pages - 1)
-        tables = {s.table_id: s for s in await self.ctx.store.tables(self.guild.id)}
+        tables = {s.table_id: s for s in await self.ctx.reads.tables(self.guild.id)}
         start = self.page * HISTORY_PAGE_SIZE
         lines = [
             history_line(
@@ -264,7 +262,7 @@ class HistoryCog(commands.Cog, name="History"):
         self.ctx = ctx
 
     @app_commands.command(name="history", description=ltext("cmd.history.description"))
-    @app_commands.describe(game=ltext("cmd.history.opt.game.description"))
+    @described("history", "game")
     @app_commands.guild_only()
     async def history_command(
         self,
@@ -274,7 +272,7 @@ class HistoryCog(commands.Cog, name="History"):
         """The server's finished games, newest first, paged; with ``game``, its summary. A
         game of another server is unknown here, like a number never used (R55)."""
         guild = guild_of(interaction)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         if game is None:
             await interaction.response.defer(ephemeral=True, thinking=True)
             view = HistoryView(self.ctx, lang, interaction.user.id, guild)
@@ -283,18 +281,18 @@ class HistoryCog(commands.Cog, name="History"):
                 embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
             )
             return
-        finished = await server_game(self.ctx.store, guild.id, game)
+        finished = await self.ctx.reads.server_game(guild.id, game)
         if finished is None:
             raise UserError("history.unknown", game=game)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        tables = {s.table_id: s for s in await self.ctx.store.tables(guild.id)}
+        tables = {s.table_id: s for s in await self.ctx.reads.tables(guild.id)}
         stored = finished.table.name if finished.table is not None else ""
         table = _table_name(lang, tables, guild, finished.record.table_id, stored)
-        files = await game_files(self.ctx.store, finished.id, lang, guild)
+        files = await finished_files(finished, lang, guild)
         await self._send(interaction, game_reply(lang, finished, table), files=files)
 
     @app_commands.command(name="stats", description=ltext("cmd.stats.description"))
-    @app_commands.describe(member=ltext("cmd.stats.opt.member.description"))
+    @described("stats", "member")
     @app_commands.guild_only()
     async def stats_command(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
@@ -303,14 +301,14 @@ class HistoryCog(commands.Cog, name="History"):
         the leaderboard and the tables' totals too. Others' numbers and the leaderboard leave
         out the games whose members were kept secret; one's own include them."""
         guild = guild_of(interaction)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        games = await server_games(self.ctx.store, guild.id)
+        games = await self.ctx.reads.server_games(guild.id)
         who = member.id if member is not None else interaction.user.id
         own = who == interaction.user.id
         embeds = member_embeds(lang, member_stats(games, who, own=own), own=own)
         if member is None:
-            tables = {s.table_id: s for s in await self.ctx.store.tables(guild.id)}
+            tables = {s.table_id: s for s in await self.ctx.reads.tables(guild.id)}
             embeds.append(leaderboard_embed(lang, games, tables, guild))
         await self._send(interaction, pack(embeds))
 

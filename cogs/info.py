@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.command_i18n import ltext
+from bot.command_i18n import described, ltext
 from bot.context import game_context
 from bot.errors import UserError
 from bot.render import command_name, render_help, render_roster
@@ -97,26 +97,26 @@ class InfoCog(PlayerCog, name="Info"):
     async def players_command(self, interaction: discord.Interaction[Any]) -> None:
         """The living and the dead of this table's game, by nickname only (R6, R35, R55)."""
         guild_of(interaction)
-        key = await table_key(self.ctx.store, interaction)
+        key = await table_key(self.ctx.reads, interaction)
         # A game whose last results wait for the host still runs for its readers.
         game = self.ctx.service.game_in(key) or await self.ctx.service.held_game(key)
         if game is None:
             raise UserError("error.no_running_game")
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         # core/review.py: while the results wait for the host, as the players knew it before
         await send_private(interaction, render_roster(lang, public_roster(game.public_state)))
 
     @app_commands.command(name="rules", description=ltext("cmd.rules.description"))
-    @app_commands.describe(page=ltext("cmd.rules.opt.page.description"))
+    @described("rules", "page")
     async def rules_command(
         self, interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 99] = 1
     ) -> None:
         """One page of the rules in the reader's language, for the table's game if one runs
         (its sides and roles only); a page past the end is the last."""
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         cast = None
         if interaction.guild is not None:
-            key = await table_key(self.ctx.store, interaction)
+            key = await table_key(self.ctx.reads, interaction)
             game = self.ctx.service.game_in(key) or await self.ctx.service.held_game(key)
             if game is not None:
                 cast = game_cast(game.public_state)
@@ -135,8 +135,8 @@ class InfoCog(PlayerCog, name="Info"):
         """The commands I may use now: a player's own requests (from his role card), his
         tools, and what anyone may ask."""
         guild_of(interaction)
-        lang = await reader_language(self.ctx.store, interaction)
-        key = await table_key(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
+        key = await table_key(self.ctx.reads, interaction)
         game = self.ctx.service.game_in(key) or await self.ctx.service.held_game(key)
         nick = game.nick_of(interaction.user.id) if game is not None else None
         later: tuple[tuple[str, str], ...] = ()

@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import escape_markdown
 
-from bot.command_i18n import ltext
+from bot.command_i18n import described, ltext
 from bot.confirm import confirm_view, send_preview
 from bot.context import GameContext, game_context
 from bot.delivery import slot_channel
@@ -77,7 +77,7 @@ async def wish_autocomplete(
     """The roles one may wish for, named in the reader's language, and "no wish": the same
     list for everyone (nothing about the game or the other members)."""
     ctx = game_context(interaction.client)
-    lang = await reader_language(ctx.store, interaction)
+    lang = await reader_language(ctx.reads, interaction)
     needle = current.casefold().strip()
     return [
         app_commands.Choice(name=label, value=value)
@@ -114,7 +114,7 @@ async def roles_autocomplete(
     guild = interaction.guild
     if guild is None:
         return []
-    lang = table_language(await table_of(ctx.store, interaction), guild)
+    lang = table_language(await table_of(ctx.reads, interaction), guild)
     return role_list_choices(lang, current)
 
 
@@ -150,7 +150,7 @@ async def preset_autocomplete(
     """The server's own presets, then the built-in ones (a number of players) that start
     with what is typed."""
     ctx = game_context(interaction.client)
-    lang = await reader_language(ctx.store, interaction)
+    lang = await reader_language(ctx.reads, interaction)
     saved = await saved_preset_autocomplete(interaction, current)
     typed = current.strip()
     counts = [
@@ -175,23 +175,19 @@ class LobbyCog(
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         command = interaction.command
         if command is not None and command.name == "tables":  # about every table at once
-            await ensure_any_host(self.ctx.store, interaction)
+            await ensure_any_host(self.ctx.reads, interaction)
             guild, _member = guild_and_member(interaction)
-            tables = await self.ctx.store.tables(guild.id)
+            tables = await self.ctx.reads.tables(guild.id)
             here = table_at(tables, interaction.channel)
             remember_table(interaction, here or next(iter(tables), None))
             return True
-        table = await ensure_host(self.ctx.store, interaction)
+        table = await ensure_host(self.ctx.reads, interaction)
         if table is not None:  # the table a ``table`` option names, wherever it is typed
             remember_table(interaction, table)
         return True
 
     @app_commands.command(name="setup", description=ltext("cmd.mafia.setup.description"))
-    @app_commands.describe(
-        language=ltext("cmd.mafia.setup.opt.language.description"),
-        host_role=ltext("cmd.mafia.setup.opt.host_role.description"),
-        table=ltext("cmd.mafia.setup.opt.table.description"),
-    )
+    @described("mafia.setup", "language", "host_role", "table")
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def setup_command(
         self,
@@ -216,21 +212,22 @@ class LobbyCog(
         await self.ctx.deliver()
 
     @app_commands.command(name="new", description=ltext("cmd.mafia.new.description"))
-    @app_commands.describe(
-        schedule=ltext("cmd.mafia.new.opt.schedule.description"),
-        timezone=ltext("cmd.mafia.new.opt.timezone.description"),
-        preset=ltext("cmd.mafia.new.opt.preset.description"),
-        turn_minutes=ltext("cmd.mafia.new.opt.turn_minutes.description"),
-        activity_rules=ltext("cmd.mafia.new.opt.activity_rules.description"),
-        reveal=ltext("cmd.mafia.new.opt.reveal.description"),
-        wishes=ltext("cmd.mafia.new.opt.wishes.description"),
-        review=ltext("cmd.mafia.new.opt.review.description"),
-        deadline=ltext("cmd.mafia.new.opt.deadline.description"),
-        hunts_from=ltext("cmd.mafia.new.opt.hunts_from.description"),
-        turn_days=ltext("cmd.mafia.new.opt.turn_days.description"),
-        days_off=ltext("cmd.mafia.new.opt.days_off.description"),
-        ghost_room=ltext("cmd.mafia.new.opt.ghost_room.description"),
-        spectators=ltext("cmd.mafia.new.opt.spectators.description"),
+    @described(
+        "mafia.new",
+        "schedule",
+        "timezone",
+        "preset",
+        "turn_minutes",
+        "activity_rules",
+        "reveal",
+        "wishes",
+        "review",
+        "deadline",
+        "hunts_from",
+        "turn_days",
+        "days_off",
+        "ghost_room",
+        "spectators",
     )
     @app_commands.choices(schedule=SCHEDULE_CHOICES)
     @app_commands.autocomplete(preset=preset_autocomplete)
@@ -258,7 +255,7 @@ class LobbyCog(
         ``review``: each turn's results first go to #host as a draft (core/review.py).
         ``deadline``, ``hunts_from``, ``turn_days``, ``days_off``: the table's hours (R61)."""
         guild, member = guild_and_member(interaction)
-        settings = await table_of(self.ctx.store, interaction)
+        settings = await table_of(self.ctx.reads, interaction)
         channel = slot_channel(guild, settings, "game")
         if settings is None or channel is None:
             raise UserError("error.not_set_up")
@@ -298,7 +295,7 @@ class LobbyCog(
             rec.id,
             member.id,
         )
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         opened = t(lang, "signup.opened", channel=channel.mention)
         hours = schedule_hours(lang, schedule_of(rec))  # R61: the hours he set
         told = [] if hours is None else [hours]
@@ -319,11 +316,7 @@ class LobbyCog(
         return format_role_list(await self.ctx.service.preset_roles(guild.id, typed))
 
     @app_commands.command(name="roles", description=ltext("cmd.mafia.roles.description"))
-    @app_commands.describe(
-        roles=ltext("cmd.mafia.roles.opt.roles.description"),
-        preset=ltext("cmd.mafia.roles.opt.preset.description"),
-        from_wishes=ltext("cmd.mafia.roles.opt.from_wishes.description"),
-    )
+    @described("mafia.roles", "roles", "preset", "from_wishes")
     @app_commands.autocomplete(roles=roles_autocomplete, preset=preset_autocomplete)
     async def roles_command(
         self,
@@ -335,7 +328,7 @@ class LobbyCog(
         """The role list: written out, adopted from the wishes' tally (R58), a preset of the
         server's (by its name) or the built-in preset for a number of players (default: the
         number signed up now)."""
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         count: int | None = None
         if preset is not None and is_count(preset):
             count = int(preset.strip())
@@ -345,7 +338,7 @@ class LobbyCog(
         role_list = await self.ctx.service.set_roles(
             table_id, roles, count, from_wishes=from_wishes
         )
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await send_private(interaction, t(lang, "roles.set", roles=role_summary(lang, role_list)))
 
     preset_group = app_commands.Group(
@@ -353,10 +346,7 @@ class LobbyCog(
     )
 
     @preset_group.command(name="save", description=ltext("cmd.mafia.preset.save.description"))
-    @app_commands.describe(
-        name=ltext("cmd.mafia.preset.save.opt.name.description"),
-        roles=ltext("cmd.mafia.preset.save.opt.roles.description"),
-    )
+    @described("mafia.preset.save", "name", "roles")
     async def preset_save_command(
         self,
         interaction: discord.Interaction[Any],
@@ -366,7 +356,7 @@ class LobbyCog(
         """The server's own named role list, checked as any setup (replaced if it exists)."""
         guild, _member = guild_and_member(interaction)
         saved, new = await self.ctx.service.save_preset(guild.id, name, roles)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         key = "preset.saved" if new else "preset.replaced"
         summary = role_summary(lang, saved.roles)
         name = escape_markdown(saved.name)
@@ -375,7 +365,7 @@ class LobbyCog(
     @preset_group.command(name="list", description=ltext("cmd.mafia.preset.list.description"))
     async def preset_list_command(self, interaction: discord.Interaction[Any]) -> None:
         guild, _member = guild_and_member(interaction)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         saved = await self.ctx.service.presets(guild.id)
         lines = [t(lang, "preset.list_title", count=len(saved), maximum=MAX_PRESETS)]
         for p in saved:
@@ -386,14 +376,14 @@ class LobbyCog(
         await send_private(interaction, "\n".join(lines))
 
     @preset_group.command(name="delete", description=ltext("cmd.mafia.preset.delete.description"))
-    @app_commands.describe(name=ltext("cmd.mafia.preset.delete.opt.name.description"))
+    @described("mafia.preset.delete", "name")
     @app_commands.autocomplete(name=saved_preset_autocomplete)
     async def preset_delete_command(
         self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 100]
     ) -> None:
         guild, _member = guild_and_member(interaction)
         gone = await self.ctx.service.delete_preset(guild.id, name)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await send_private(interaction, t(lang, "preset.deleted", name=escape_markdown(gone.name)))
 
     @app_commands.command(name="start", description=ltext("cmd.mafia.start.description"))
@@ -408,10 +398,10 @@ class LobbyCog(
     async def tables_command(self, interaction: discord.Interaction[Any]) -> None:
         """The server's tables, privately: each one's #game, language, host role and game."""
         guild, _member = guild_and_member(interaction)
-        tables = await self.ctx.store.tables(guild.id)
+        tables = await self.ctx.reads.tables(guild.id)
         if not tables:
             raise UserError("error.not_set_up")
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         lines = [t(lang, "tables.title", count=len(tables))]
         for table in tables:
             game_channel = slot_channel(guild, table, "game")
@@ -442,14 +432,14 @@ class LobbyCog(
                 alive=len(live.engine.state.living()),
                 count=len(live.players),
             )
-        signup = await self.ctx.service.signups_of(table.table_id)
-        if signup is not None and signup[0].status == "lobby":
+        signup = await self.ctx.service.signup_open(table.table_id)
+        if signup is not None:
             rec, members = signup
             return t(lang, "tables.game.signup", game=rec.id, count=len(members))
         return t(lang, "tables.game.none")
 
     @app_commands.command(name="droptable", description=ltext("cmd.mafia.droptable.description"))
-    @app_commands.describe(table=ltext("cmd.mafia.droptable.opt.table.description"))
+    @described("mafia.droptable", "table")
     async def droptable_command(
         self,
         interaction: discord.Interaction[Any],
@@ -458,12 +448,12 @@ class LobbyCog(
         """A private preview; its Confirm button removes the table's category and channels
         (its finished games stay in the store). Refused while the table has a game."""
         guild, _member = guild_and_member(interaction)
-        found = await command_table(self.ctx.store, interaction)
+        found = await command_table(self.ctx.reads, interaction)
         if found is None:
             raise UserError("error.no_table", name=table)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         title = table_title(lang, found, guild)
-        if await self.ctx.store.open_game(found.table_id) is not None:
+        if await self.ctx.reads.open_game(found.table_id) is not None:
             raise UserError("error.table_busy", table=title)
         channels = [
             c.mention
@@ -484,7 +474,7 @@ class SignupCog(PlayerCog, name="Signup"):
         guild = self.ctx.client.get_guild(payload.guild_id)
         if guild is None:
             return
-        for table in await self.ctx.store.tables(guild.id):
+        for table in await self.ctx.reads.tables(guild.id):
             left = await self.ctx.service.member_left(table.table_id, payload.user.id)
             if left is None:
                 continue
@@ -507,7 +497,7 @@ class SignupCog(PlayerCog, name="Signup"):
         await signup_action(self.ctx, interaction, joining=False)
 
     @app_commands.command(name="spectate", description=ltext("cmd.spectate.description"))
-    @app_commands.describe(off=ltext("cmd.spectate.opt.off.description"))
+    @described("spectate", "off")
     async def spectate_command(
         self, interaction: discord.Interaction[Any], off: bool = False
     ) -> None:
@@ -516,21 +506,21 @@ class SignupCog(PlayerCog, name="Signup"):
         game, he plays in it, he stands by as its substitute (R60: the service's
         ``standing_by``, the substitutes' ids), nothing to change."""
         guild, member = guild_and_member(interaction)
-        table_id = await table_key(self.ctx.store, interaction)
+        table_id = await table_key(self.ctx.reads, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.ctx.service.spectate(table_id, member.id, not off)
         await self.ctx.deliver()  # his access, given or taken (the outbox row)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         if off:
             await send_private(interaction, t(lang, "ghosts.stopped"))
             return
-        settings = await self.ctx.store.get_table(table_id)
+        settings = await self.ctx.reads.get_table(table_id)
         room = self.ctx.delivery.router.ghost_rooms.find(guild, settings, game.id)
         where = room.mention if room is not None else t(lang, "ghosts.room_soon")
         await send_private(interaction, t(lang, "ghosts.watching", room=where))
 
     @app_commands.command(name="wish", description=ltext("cmd.wish.description"))
-    @app_commands.describe(role=ltext("cmd.wish.opt.role.description"))
+    @described("wish", "role")
     @app_commands.autocomplete(role=wish_autocomplete)
     async def wish_command(
         self, interaction: discord.Interaction[Any], role: app_commands.Range[str, 1, 100]

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.command_i18n import ltext
+from bot.command_i18n import described, ltext
 from bot.context import game_context
 from bot.pistol import PistolSelect
 from cogs._common import Nick, PlayerCog, nick_autocomplete, submit_request
@@ -66,10 +66,7 @@ def one_target_command(verb: str) -> app_commands.Command[Any, Any, None]:
 
 class NightCog(PlayerCog, name="Night"):
     @app_commands.command(name="kill", description=ltext("cmd.kill.description"))
-    @app_commands.describe(
-        target=ltext("cmd.kill.opt.target.description"),
-        second=ltext("cmd.kill.opt.second.description"),
-    )
+    @described("kill", "target", "second")
     @app_commands.autocomplete(target=nick_autocomplete("kill"), second=nick_autocomplete("kill"))
     async def kill_command(
         self, interaction: discord.Interaction[Any], target: Nick, second: Nick | None = None
@@ -82,7 +79,7 @@ class NightCog(PlayerCog, name="Night"):
         await submit_request(self.ctx, interaction, raw)
 
     @app_commands.command(name="shoot", description=ltext("cmd.shoot.description"))
-    @app_commands.describe(target=ltext("cmd.shoot.opt.target.description"))
+    @described("shoot", "target")
     @app_commands.autocomplete(target=nick_autocomplete("shoot"))
     async def shoot_command(self, interaction: discord.Interaction[Any], target: Nick) -> None:
         await submit_request(self.ctx, interaction, {"do": "shoot", "target": target})

@@ -43,8 +43,7 @@ async def first_message(ctx: GameContext, game: LiveGame) -> int | None:
     Discord's ids grow with time, so every message of an earlier game is below it."""
     if game.record.signup_message_id is not None:
         return game.record.signup_message_id
-    posted = [row.message_id for row in await ctx.store.outbox(game.id) if row.message_id]
-    return min(posted, default=None)
+    return await ctx.reads.first_posted(game.id)
 
 
 async def read_quote(
@@ -53,9 +52,9 @@ async def read_quote(
     """Who ``message`` quotes and the head of the reply quoting it (``quote_block``); a
     refusal unless it is part of this game's public record in #game (see the module)."""
     guild = guild_of(interaction)
-    key = await table_key(ctx.store, interaction)
+    key = await table_key(ctx.reads, interaction)
     game, _nick = await ctx.service.playing(key, interaction.user.id)  # held end: in review
-    table = await table_of(ctx.store, interaction)
+    table = await table_of(ctx.reads, interaction)
     if table is None or message.channel.id != table.game_channel_id:
         raise UserError("error.quote_not_in_game")
     first = await first_message(ctx, game)
@@ -117,7 +116,7 @@ class QuoteModal(discord.ui.Modal):
             _quoted, block = await read_quote(self.ctx, interaction, message)
             await post_as_player(self.ctx, interaction, f"{block}\n\n{self.body.value}")
         except Refusal as refusal:  # a modal has no command tree to render it
-            lang = await reader_language(self.ctx.store, interaction)
+            lang = await reader_language(self.ctx.reads, interaction)
             await send_private(interaction, refusal.render(lang))
 
 
@@ -141,7 +140,7 @@ class QuoteCog(commands.Cog, name="Quote"):
     async def quote(self, interaction: discord.Interaction[Any], message: discord.Message) -> None:
         """Quote a post of this game's #game: a player's (under his nickname) or the host's."""
         quoted, block = await read_quote(self.ctx, interaction, message)
-        reader = await reader_language(self.ctx.store, interaction)
+        reader = await reader_language(self.ctx.reads, interaction)
         modal = QuoteModal(self.ctx, reader, quoted, block, message.id)
         await interaction.response.send_modal(modal)
 

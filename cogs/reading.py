@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.command_i18n import ltext
+from bot.command_i18n import described, ltext
 from bot.context import GameContext, game_context
 from bot.embeds import NOTICE, field_values
 from bot.errors import UserError
@@ -45,6 +45,7 @@ class ReadGame:
     id: int
     nicks: tuple[str, ...]
     finished: bool
+    ghost_room: bool = False  # R62: a running game's ghosts' room, read by the dead only
 
 
 async def game_to_read(ctx: GameContext, table_id: int) -> ReadGame:
@@ -53,12 +54,13 @@ async def game_to_read(ctx: GameContext, table_id: int) -> ReadGame:
     # A game whose last results wait for the host (core/review.py) still runs for readers.
     game = ctx.service.game_in(table_id) or await ctx.service.held_game(table_id)
     if game is not None:
-        return ReadGame(game.id, tuple(game.engine.state.players), finished=False)
-    for rec in reversed(await ctx.store.list_games(table_id=table_id, status="finished")):
-        players = await ctx.store.players(rec.id)
-        if players:
-            return ReadGame(rec.id, tuple(p.nick for p in players), finished=True)
-    raise UserError("error.no_running_game")
+        nicks = tuple(game.engine.state.players)
+        return ReadGame(game.id, nicks, finished=False, ghost_room=has_ghost_room(game.record))
+    last = await ctx.reads.last_played(table_id)
+    if last is None:
+        raise UserError("error.no_running_game")
+    rec, players = last
+    return ReadGame(rec.id, tuple(p.nick for p in players), finished=True)
 
 
 #: How long the Previous/Next buttons of a list work.
@@ -143,7 +145,7 @@ async def every_nickname(
         return []
     ctx = game_context(interaction.client)
     try:
-        key = await table_key(ctx.store, interaction)
+        key = await table_key(ctx.reads, interaction)
     except Refusal:
         return []
     try:
@@ -159,7 +161,7 @@ def finished_footer(lang: Lang, game: ReadGame) -> str | None:
 
 class ReadingCog(PlayerCog, name="Reading"):
     @app_commands.command(name="votes", description=ltext("cmd.votes.description"))
-    @app_commands.describe(turn=ltext("cmd.votes.opt.turn.description"))
+    @described("votes", "turn")
     async def votes_command(
         self,
         interaction: discord.Interaction[Any],
@@ -168,19 +170,10 @@ class ReadingCog(PlayerCog, name="Reading"):
         """Every lynch tally this game published, a turn a page (a long one continues), the
         latest first shown, or ``turn``'s."""
         guild_of(interaction)
-        game = await game_to_read(self.ctx, await table_key(self.ctx.store, interaction))
-        lang = await reader_language(self.ctx.store, interaction)
+        game = await game_to_read(self.ctx, await table_key(self.ctx.reads, interaction))
+        lang = await reader_language(self.ctx.reads, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        rows = [
-            row
-            for row in await self.ctx.store.outbox(game.id)
-            if row.kind == "results" and row.sent
-        ]
-        tallies: dict[int, dict[str, Any]] = {}
-        for row in rows:
-            payload = row.payload.get("payload") or {}
-            if payload.get("lynch") is not None:
-                tallies[int(payload["turn"])] = payload
+        tallies = await self.ctx.reads.lynch_tallies(game.id)
         if not tallies:
             raise UserError("votes.none")
         if turn is not None and turn not in tallies:
@@ -212,23 +205,21 @@ class ReadingCog(PlayerCog, name="Reading"):
         )
 
     @app_commands.command(name="iso", description=ltext("cmd.iso.description"))
-    @app_commands.describe(player=ltext("cmd.iso.opt.player.description"))
+    @described("iso", "player")
     @app_commands.autocomplete(player=every_nickname)
     async def iso_command(self, interaction: discord.Interaction[Any], player: Nick) -> None:
         """One nickname's posts in this game, living or dead, in the order they were posted
         (R44: the name typed is matched as the bot matches every typed nickname)."""
         guild_of(interaction)
-        game = await game_to_read(self.ctx, await table_key(self.ctx.store, interaction))
+        game = await game_to_read(self.ctx, await table_key(self.ctx.reads, interaction))
         nick = find_name(game.nicks, player)
         if nick is None:
             raise UserError("error.unknown_nick", nick=player)
-        lang = await reader_language(self.ctx.store, interaction)
+        lang = await reader_language(self.ctx.reads, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        posts = [p for p in await self.ctx.store.posts(game.id) if p.nick == nick]
-        if not game.finished:  # R62: the ghosts' room is read by the dead until the end
-            rec = await self.ctx.store.get_game(game.id)
-            if rec is not None and has_ghost_room(rec):
-                posts = [p for p in posts if not p.ghost]
+        posts = [p for p in await self.ctx.reads.posts(game.id) if p.nick == nick]
+        if game.ghost_room:  # R62: the ghosts' room is read by the dead until the end
+            posts = [p for p in posts if not p.ghost]
         if not posts:
             raise UserError("iso.none_finished" if game.finished else "iso.none", nick=nick)
         texts = pages_of(iso_blocks(lang, posts))

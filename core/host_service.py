@@ -220,6 +220,19 @@ class HostService(ServiceBase):
         await self.store.add_outbox(game_id, turn, items([audit], spec))  # one transaction
         return True
 
+    async def audit_at_table(
+        self, table_id: int, actor_id: int, command: str, args: dict[str, Any]
+    ) -> bool:
+        """:meth:`audit` of a host command used at a table: it belongs to the table's open
+        game, else to its last one, else to none."""
+        game = await self.store.open_game(table_id)
+        if game is None:
+            games = await self.store.list_games(table_id=table_id)
+            game = games[-1] if games else None
+        return await self.audit(
+            table_id, game.id if game is not None else None, actor_id, command, args
+        )
+
     async def host_notice(self, game_id: int, kind: str, payload: dict[str, Any]) -> bool:
         """Queue a notice for the hosts of a running game (#host, in the order of the game's
         other #host rows): what the bot saw happen on the server mid-game (rights gained, the

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from core.review import public_state
-from db.models import Fence, GameRecord, PlayerRecord, ReviewRecord
+from db.models import Fence, GameRecord, PlayerRecord, ReviewRecord, TableSettings
 from rules.engine import Game
 from rules.killboard import KillBoard
 from rules.model import GameState, Phase, Request
@@ -108,12 +108,23 @@ class QueuedPost:
     row_id: int
     turn: int
     payload: dict[str, Any]
+    to_ghosts: bool = False  # R62: a dead player's post goes to the ghosts' room
+
+
+@attrs.frozen
+class ReplyHeader:
+    """Which table and game a private reply is about, for a member seated at several tables
+    of the server (``table``: None for a table whose settings are gone)."""
+
+    table: TableSettings | None
+    game_id: int
 
 
 @attrs.frozen
 class Accepted:
-    """A committed request; `mafia_update` is the mafia's kill board after a kill request
-    (R23), to show in the mafia's room."""
+    """A committed request, with all its reply needs (``GameService.submit``): the caller
+    reads nothing more. `mafia_update` is the mafia's kill board after a request that changes
+    it (R23), to show in the mafia's room (of ``game``, in its ``table``'s language)."""
 
     request: Request
     turn: int
@@ -122,3 +133,15 @@ class Accepted:
     #: The turn open when the request was sent, if the deadline closed it while the request
     #: waited and it counts for a later turn (``turn``): the reply says so (R5).
     sent_turn: int | None = None
+    #: The table's running game once it was committed (None: it ended meanwhile), its table
+    #: and the header of the reply (None: the member plays at one table of the server).
+    game: LiveGame | None = attrs.field(default=None, eq=False, repr=False)
+    table: TableSettings | None = None
+    header: ReplyHeader | None = None
+    #: R5: a later request of its kind replaces it until then (None: it stands as sent, or
+    #: the game has no deadline), said in the game's time ``zone``.
+    until: datetime | None = None
+    zone: str = ""
+    #: R18: a shot of the window after a night, which may have closed it (the outbox and the
+    #: clock catch up at once).
+    after_night: bool = False

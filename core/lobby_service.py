@@ -323,3 +323,8 @@ class LobbyService(ServiceBase):
         if rec is None:
             return None
         return rec, await self.store.signups(rec.id)
+
+    async def signup_open(self, table_id: int) -> tuple[GameRecord, list[int]] | None:
+        """:meth:`signups_of` while the sign-up is open (the game not started yet)."""
+        signup = await self.signups_of(table_id)
+        return signup if signup is not None and signup[0].status == "lobby" else None

@@ -12,20 +12,20 @@ import attrs
 
 from core.ghosts import has_ghost_room
 from core.images import CleanImage, archived_text
-from core.live import Accepted, LiveGame, QueuedPost, schedule_of
+from core.live import Accepted, LiveGame, QueuedPost, ReplyHeader, schedule_of
 from core.service_base import LateRefusal, ServiceError
 from core.turn_service import TurnService
-from db.models import KEEP, OutboxItem, PlayerRecord, refused
+from db.models import KEEP, OutboxItem, PlayerRecord, TableSettings, refused
 from rules.announce import GHOSTS, PUBLIC
 from rules.engine import game_from_snapshot
 from rules.killboard import kill_board
 from rules.knowledge import RoleCard, role_card
-from rules.model import Phase, RefusalCode
+from rules.model import Phase, Refusal, RefusalCode
 from rules.names import UnknownName, resolve_request
 from rules.requests import parse_request, verb_slot
+from rules.roles import verb_spec
 from rules.schedule import hunt_opens_at, hunts_open
 from rules.text import is_blank
-from rules.validation import validate_request
 
 #: The outbox kind of a player's post in #game (``/say``, ``/post``).
 POST_KIND = "post"
@@ -100,7 +100,18 @@ class PlayService(TurnService):
         process would give.
 
         A request that waited while the deadline closed the stage it was sent in is decided
-        in the next one, and its answer says so (``Accepted.sent_turn``, ``LateRefusal``)."""
+        in the next one, and its answer says so (``Accepted.sent_turn``, ``LateRefusal``).
+
+        The :class:`Accepted` returned carries all the player's answer says (its table, its
+        header, until when it may be replaced): the caller reads nothing more. What it needs
+        of the store is read first, so that a failing read changes nothing."""
+        table = await self.store.get_table(table_id)
+        tables = await self.store.tables(table.guild_id) if table is not None else []
+        accepted = await self._accept(table_id, user_id, raw)
+        return self._reply_needs(table_id, user_id, accepted, table, tables)
+
+    async def _accept(self, table_id: int, user_id: int, raw: dict[str, Any]) -> Accepted:
+        """:meth:`submit` without what only the answer needs."""
         game, _nick = await self.playing(table_id, user_id)
         sent = (game.id, game.engine.turn, game.engine.phase)
 
@@ -119,16 +130,67 @@ class PlayService(TurnService):
 
         return await self._retry_stale(decide)  # reloaded by _store_is_the_truth
 
+    def _reply_needs(
+        self,
+        table_id: int,
+        user_id: int,
+        accepted: Accepted,
+        table: TableSettings | None,
+        tables: list[TableSettings],
+    ) -> Accepted:
+        """What the player's answer says besides the request: the table's game as it is now
+        (a shot may have closed the window and resolved the night), its table, the header of
+        a member seated at several tables, and until when the request may still be replaced
+        (R5)."""
+        game = self.game_in(table_id)
+        if game is None:  # the shot closed the window, and the game ended with the night
+            return attrs.evolve(accepted, table=table)
+        spec = verb_spec(accepted.request.do)
+        replaceable = spec is None or spec.replaceable
+        return attrs.evolve(
+            accepted,
+            game=game,
+            table=table,
+            header=self._header(game, user_id, tables, table),
+            until=game.record.deadline if replaceable else None,
+            zone=game.schedule.tz,
+        )
+
+    async def reply_header(self, game: LiveGame, user_id: int) -> ReplyHeader | None:
+        """Which table and game a private reply about ``game`` is about, when the member plays
+        at several tables of its server; None when he plays at one."""
+        tables = await self.store.tables(game.record.guild_id)  # from memory: the store keeps them
+        table = next((s for s in tables if s.table_id == game.record.table_id), None)
+        return self._header(game, user_id, tables, table)
+
+    def _header(
+        self,
+        game: LiveGame,
+        user_id: int,
+        tables: list[TableSettings],
+        table: TableSettings | None,
+    ) -> ReplyHeader | None:
+        """:meth:`reply_header` of the server's ``tables`` (``table``: the game's)."""
+        if len(tables) < 2:
+            return None  # one table, one game: nothing to tell apart
+        running = (self.game_in(s.table_id) for s in tables)
+        seated = [g for g in running if g is not None and g.nick_of(user_id) is not None]
+        if len(seated) < 2:
+            return None
+        return ReplyHeader(table, game.id)
+
     async def _submit(
         self, game: LiveGame, nick: str, user_id: int, raw: dict[str, Any]
     ) -> Accepted:
         async with game.lock, self._store_is_the_truth(game):
             self._still_live(game)
+            spec = verb_spec(str(raw.get("do")))
+            after_night = spec is not None and spec.after_night
             # R18: a killed commissar shoots while the night waits with his window.
-            self._not_in_review(game, window_ok=raw.get("do") == "shoot")
+            self._not_in_review(game, window_ok=after_night)
             engine = game.engine
             req = parse_request({**raw, "by": nick})
-            if req.do == "note" and is_blank(req.text or ""):
+            if req.text is not None and is_blank(req.text):
                 raise ServiceError("error.empty_note")  # R37: one note a game, not a blank one
             try:  # R44: a typed name is matched under the exact rule, kept as the game spells it
                 req = resolve_request(req, engine.state.players)
@@ -137,10 +199,12 @@ class PlayService(TurnService):
             now = self.clock()
             deadline = game.record.deadline
             open_ = deadline is None or hunts_open(game.schedule, deadline, now)
-            refusal = validate_request(engine.state, req, hunts_open=open_)
-            section = "after" if req.do == "shoot" else "requests"
+            # The rules judge it once: committed as judged, then applied without a second look.
+            verdict = engine.validate(req, hunts_open=open_)
+            section = "after" if after_night else "requests"
             fence = game.fence()
-            if refusal is not None:
+            if isinstance(verdict, Refusal):
+                refusal = verdict
                 await self.store.add_request(
                     game.id,
                     engine.turn,
@@ -160,14 +224,13 @@ class PlayService(TurnService):
             )
             game.entries += 1
             before = engine.standing_requests(nick)
-            applied = engine.submit(req, hunts_open=open_)
-            assert applied is None, applied
+            engine.apply(verdict)
             after = engine.standing_requests(nick)
             slot = verb_slot(req.do)
             withdrawn = tuple(r.do for r in before if r not in after and verb_slot(r.do) != slot)
-            update = kill_board(engine.state) if req.do == "kill" else None
-            accepted = Accepted(req, engine.turn, update, withdrawn)
-            closes = req.do == "shoot" and not engine.state.pistols
+            update = kill_board(engine.state) if spec is not None and spec.on_board else None
+            accepted = Accepted(req, engine.turn, update, withdrawn, after_night=after_night)
+            closes = after_night and not engine.state.pistols
         if closes:  # the last shot closes its window, and only its own (not the next turn)
             await self.deadline_reached(game.id, stage=(accepted.turn, Phase.PISTOL))
         return accepted
@@ -215,7 +278,9 @@ class PlayService(TurnService):
             row_id = await self.store.queue_picture_post(
                 game.id, turn, item, picture.filename, picture.data
             )
-        return QueuedPost(game_id=game.id, row_id=row_id, turn=turn, payload=body)
+        return QueuedPost(
+            game_id=game.id, row_id=row_id, turn=turn, payload=body, to_ghosts=where == GHOSTS
+        )
 
     async def post_shown(
         self,
@@ -255,7 +320,7 @@ class PlayService(TurnService):
         if user_id is None:
             return False
         try:
-            await self.submit(live.record.table_id, user_id, {"do": "post"})
+            await self._accept(live.record.table_id, user_id, {"do": "post"})
         except ServiceError as refusal:
             if refusal.key not in (
                 "refusal.request_closed",

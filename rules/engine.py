@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import attrs
+
 from rules.downtime import Downtime, is_downtime_entry
 from rules.model import (
     Cause,
@@ -36,10 +38,25 @@ class UnknownPlayer(KeyError):
     """A nickname that is not in the game (a caller's or script's error, not a refusal)."""
 
 
+class StaleVerdict(RuntimeError):
+    """A :class:`Valid` applied to a game that changed since it was judged (a caller's error)."""
+
+
+@attrs.frozen
+class Valid:
+    """A request the rules accepted (:meth:`Game.validate`), stamped with the state it was
+    judged against (the turn, the phase and the game's count of changes), for
+    :meth:`Game.apply`."""
+
+    request: Request
+    stamp: tuple[int, Phase, int]
+
+
 class Game:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.history: list[TurnResult] = []
+        self._changes = 0  # requests recorded and host actions applied: the verdicts' stamp
 
     @classmethod
     def new(
@@ -84,7 +101,19 @@ class Game:
 
     # --- commands --------------------------------------------------------------------
     def submit(self, req: Request, *, hunts_open: bool = True) -> Refusal | None:
-        """Validate and record a request. None means accepted."""
+        """Validate and record a request (:meth:`validate`, then :meth:`apply`). None means
+        accepted."""
+        verdict = self.validate(req, hunts_open=hunts_open)
+        if isinstance(verdict, Refusal):
+            return verdict
+        self.apply(verdict)
+        return None
+
+    def validate(self, req: Request, *, hunts_open: bool = True) -> Valid | Refusal:
+        """The rules' one judgement of a request in the game as it stands: its refusal, or the
+        request as :meth:`apply` records it. A caller that must write the request somewhere
+        before it is recorded (the service commits it first) judges it once here, and applies
+        what it got in the same state."""
         players = self.state.players
         if req.by not in players:
             raise UnknownPlayer(req.by)
@@ -94,10 +123,22 @@ class Game:
         refusal = validate_request(self.state, req, hunts_open=hunts_open)
         if refusal is not None:
             return refusal
-        self._record(req)
-        return None
+        return Valid(req, self._stamp())
+
+    def apply(self, valid: Valid) -> None:
+        """Record a request :meth:`validate` accepted, without judging it again. It must be
+        applied to the state it was judged against: a request recorded, a host action or a
+        turn's close in between raise :class:`StaleVerdict` (a caller's error, not a
+        refusal)."""
+        if valid.stamp != self._stamp():
+            raise StaleVerdict(valid.request)
+        self._record(valid.request)
+
+    def _stamp(self) -> tuple[int, Phase, int]:
+        return (self.state.turn, self.state.phase, self._changes)
 
     def _record(self, req: Request) -> None:
+        self._changes += 1
         state = self.state
         by, do = req.by, req.do
         if do == "post":
@@ -131,6 +172,7 @@ class Game:
         refusal = validate_host_action(self.state, action)
         if refusal is not None:
             return refusal
+        self._changes += 1
         state = self.state
         open_ = state.phase is Phase.OPEN
         if action.do == "double_kill":

@@ -279,3 +279,71 @@ def test_the_delivery_is_in_no_import_cycle_even_for_the_type_checker() -> None:
     assert delivery
     looped = [name for name in delivery if reaches(name, name)]
     assert not looped, looped
+
+
+def store_uses(path: Path) -> list[str]:
+    """Every use in ``path`` of something named like the store (``ctx.store``, ``self.store``,
+    ``self._store``, a name ``store``), with its line."""
+    found: list[str] = []
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            name = node.attr
+        elif isinstance(node, ast.Name):
+            name = node.id
+        elif isinstance(node, ast.arg):
+            name = node.arg
+        else:
+            continue
+        if name.lstrip("_") == "store":
+            found.append(f"{module_name(path)}:{node.lineno} {name}")
+    return found
+
+
+@pytest.mark.parametrize("path", modules("cogs"), ids=module_name)
+def test_the_cogs_never_touch_the_store(path: Path) -> None:
+    """A command flows cog -> service -> store: the cogs change things through the game
+    service, which returns what their replies need, and read through the facade
+    ``core/reads.py`` (``GameContext.reads``), never the store itself."""
+    assert not store_uses(path), store_uses(path)
+
+
+def test_the_store_check_sees_a_use() -> None:
+    """The check above finds the store where it is used: the bot's delivery holds it."""
+    assert store_uses(ROOT / "bot" / "killboard.py")
+
+
+def verb_branches(path: Path) -> list[str]:
+    """Every comparison in ``path`` with a request's verb written out (``verb == "shoot"``,
+    ``r.do != "post"``, ``do in ("kill", ...)``), with its line."""
+    from rules.roles import known_verbs
+
+    verbs = set(known_verbs())
+    found: list[str] = []
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = {
+            c.value
+            for side in sides
+            for c in ([side] if isinstance(side, ast.Constant) else getattr(side, "elts", []))
+            if isinstance(c, ast.Constant) and c.value in verbs
+        }
+        if named:
+            found.append(f"{module_name(path)}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("path", modules("cogs"), ids=module_name)
+def test_the_cogs_do_not_branch_on_a_verb(path: Path) -> None:
+    """What a verb does differently (a shot in the window after a night, a kill on the
+    mafia's board, a note that stands as sent) is its ``Verb``'s (``rules/roles/base.py``),
+    read by the service and the generic request path: a cog compares no verb."""
+    assert not verb_branches(path), verb_branches(path)
+
+
+def test_the_verb_check_sees_a_branch() -> None:
+    """The rules compare verbs (the validation is where they differ)."""
+    assert verb_branches(ROOT / "rules" / "validation.py")

@@ -106,6 +106,14 @@ class Verb:
     # The first turn it may be sent, and the refusal before it (R57: no theft without a lynch).
     from_turn: int = 1
     too_early: Refusals = RefusalCode.REQUEST_CLOSED
+    # R5: a later request of its slot replaces it until the deadline, unless it stands as sent
+    # (the pistol's one shot, R18; the death note, R37).
+    replaceable: bool = True
+    # R18: sent in the window after a night (the turn's "after" section), even while that
+    # night's results wait for the host; the last one closes the window.
+    after_night: bool = False
+    # R23: it changes the team's kill board, shown in their room.
+    on_board: bool = False
 
     @property
     def slot_name(self) -> str:
@@ -133,8 +141,8 @@ BASE_VERBS: Mapping[str, Verb] = {
     for v in (
         Verb("vote", self_target=True),
         Verb("hunt"),
-        Verb("shoot"),
-        Verb("note", shape=Shape.NOTE),
+        Verb("shoot", replaceable=False, after_night=True),
+        Verb("note", shape=Shape.NOTE, replaceable=False),
         Verb("post", shape=Shape.NOTHING),
     )
 }

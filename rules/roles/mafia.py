@@ -50,7 +50,7 @@ class MafiaMember(Role):
     faction = Faction.MAFIA
     verbs = frozenset({"kill"})
     # R23, R36: one player, or two with the double kill; never a known member of the mafia.
-    verb_specs = (Verb("kill", shape=Shape.TARGET_OR_PAIR, spares_team=True),)
+    verb_specs = (Verb("kill", shape=Shape.TARGET_OR_PAIR, spares_team=True, on_board=True),)
     hooks = on_steps({Step.NIGHT_KILL: mafia_kill})
     attacks = MappingProxyType({"kill": MafiaCause.MAFIA})
     refusals = MafiaRefusal

@@ -378,3 +378,29 @@ async def test_R8_the_report_that_ends_the_game_asks_nobody_to_explain_his_vote(
         assert all(f.name != roles_heading for e in opening.embeds for f in e.fields)
         [opening] = turn_open_posts(lang, by_turn[("turn_open", 1)])
         assert any(f.name == roles_heading for e in opening.embeds for f in e.fields)
+
+
+async def test_R5_R18_R23_an_accepted_request_carries_what_its_answer_says(
+    store: SQLiteStore, clock: FakeClock
+) -> None:
+    """The caller reads nothing more to answer: until when a later request replaces it (R5;
+    a note stands as sent, R37), the mafia's board after a kill (R23), a shot in the window
+    after a night (R18), the game and its time zone; a member at one table gets no header."""
+    service = GameService(store, clock)
+    roles = await started(service, "mafioso=1 commissar=1 villager=2", 4)
+    maf, com, villager = roles["mafioso"], roles["commissar"], roles["villager"]
+    com_nick, maf_nick = nick(service, com), nick(service, maf)
+    live = service.game_in(GUILD)
+    assert live is not None and live.record.deadline is not None
+    check = await service.submit(GUILD, com, {"do": "check", "target": maf_nick})
+    assert (check.until, check.zone) == (live.record.deadline, "UTC")
+    assert check.game is live and check.header is None
+    assert check.mafia_update is None and not check.after_night
+    note = await service.submit(GUILD, villager, {"do": "note", "to": com_nick, "text": "hi"})
+    assert note.until is None
+    kill = await service.submit(GUILD, maf, {"do": "kill", "target": com_nick})
+    assert kill.mafia_update is not None and kill.until == live.record.deadline
+    clock.advance(minutes=10)
+    await service.deadline_reached(live.id)
+    shot = await service.submit(GUILD, com, {"do": "shoot", "target": maf_nick})
+    assert shot.after_night and shot.until is None

@@ -369,3 +369,41 @@ async def test_R59_a_retry_after_a_stale_write_resolves_each_turn_once_with_down
         assert len(game.engine.state.living()) == 4  # excused: nobody left for silence
     same_game(a, b)
     assert live(a).record == await stores[1].require_game(game_id)
+
+
+def count_judgements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every time the rules judge a request (``rules.validation.validate_request``, wherever
+    it is called from), its verb and text (a reload judges again the log it replays)."""
+    import core.play_service
+    import rules.engine
+    from rules.validation import validate_request
+
+    verbs: list[str] = []
+
+    def judge(state: Any, req: Any, **kwargs: Any) -> Any:
+        verbs.append(f"{req.do} {req.text}")
+        return validate_request(state, req, **kwargs)
+
+    monkeypatch.setattr(rules.engine, "validate_request", judge)
+    monkeypatch.setattr(core.play_service, "validate_request", judge, raising=False)
+    return verbs
+
+
+async def test_a_request_is_judged_once_per_state_it_is_committed_against(
+    stores: tuple[GameStore, GameStore], clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One process alone: a request is judged once on its way to the commit. Behind another
+    process: once against the state it held (the fence refuses the append), once against the
+    store's (R37: B refuses the second note as one process would)."""
+    a, b, roles = await two_services(stores, clock)
+    verbs = count_judgements(monkeypatch)
+    uid = roles["villager"]
+    to = nick(a, roles["commissar"])
+    await a.submit(GUILD, uid, {"do": "note", "to": to, "text": "first"})
+    assert verbs == ["note first"]
+    verbs.clear()
+    with pytest.raises(ServiceError) as err:
+        await b.submit(GUILD, uid, {"do": "note", "to": to, "text": "second"})
+    assert err.value.key == "refusal.note_already_sent"
+    assert b.reloads == 1
+    assert [v for v in verbs if v == "note second"] == ["note second", "note second"]

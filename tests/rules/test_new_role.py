@@ -213,7 +213,9 @@ def test_register_refuses_a_taken_code_or_a_clashing_verb():
     with pytest.raises(ValueError, match="clashes"):
         register(Strangler)
     assert ROLES["doctor"].__name__ == "Doctor" and "strangler" not in ROLES
-    assert verb_spec("kill") == Verb("kill", shape=Shape.TARGET_OR_PAIR, spares_team=True)
+    assert verb_spec("kill") == Verb(
+        "kill", shape=Shape.TARGET_OR_PAIR, spares_team=True, on_board=True
+    )
 
 
 class StrangleCause(Causes):
