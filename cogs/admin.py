@@ -301,7 +301,8 @@ class AdminCog(commands.Cog, name="Admin"):
             await send_private(interaction, text)
             return
         wishes = await self.ctx.reads.wishes(game.id) if game.record.wishes else None
-        embeds = render_state_embeds(lang, game, wishes)
+        spectators = await self.ctx.reads.spectators(game.id)
+        embeds = render_state_embeds(lang, game, wishes, spectators)
         await interaction.response.defer(ephemeral=True, thinking=True)
         for post in pack(embeds):  # ten embeds and 6,000 characters a message
             await interaction.followup.send(

@@ -65,6 +65,10 @@ class Reads:
     ) -> list[GameRecord]:
         return await self._store.list_games(guild_id=guild_id, table_id=table_id, status=status)
 
+    async def spectators(self, game_id: int) -> list[int]:
+        """R62: the members watching the game's ghosts' room now (for the hosts only)."""
+        return await self._store.spectators(game_id)
+
     async def wishes(self, game_id: int) -> dict[int, str]:
         """R58: the members' wishes (for the hosts only)."""
         return await self._store.wishes(game_id)

@@ -185,11 +185,15 @@ def render_log_page(lang: Lang, lines: Sequence[str], page: int, pages: int) -> 
 
 
 def render_state_embeds(
-    lang: Lang, game: LiveGame, wishes: Mapping[int, str] | None = None
+    lang: Lang,
+    game: LiveGame,
+    wishes: Mapping[int, str] | None = None,
+    spectators: Sequence[int] = (),
 ) -> list[discord.Embed]:
     """``/mafia state`` as embeds: the turn and phase, the clock, one line per player
     (nickname, role, member, alive or dead, posts, requests, the wish in a game with wishes,
-    R58); a long table continues."""
+    R58), then who watches the ghosts' room (R62, by member id, not in the order they came);
+    a long table continues."""
     phase = t(lang, f"phase.{game.engine.phase.value}")
     embed = discord.Embed(
         title=t(lang, "state.header", turn=game.engine.turn, phase=phase),
@@ -198,7 +202,12 @@ def render_state_embeds(
     )
     lines = _state_lines(lang, game, wishes)
     name = t(lang, "console.state.players", count=len(lines))
-    return add_list_field(embed, name, lines)
+    embeds = add_list_field(embed, name, lines)
+    if spectators:
+        watching = [f"<@{user}>" for user in sorted(spectators)]
+        name = t(lang, "console.state.spectators", count=len(watching))
+        embeds[-1:] = add_list_field(embeds[-1], name, watching)
+    return embeds
 
 
 def render_signup_state(

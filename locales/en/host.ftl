@@ -264,6 +264,7 @@ console-log-prev = Previous
 console-log-next = Next
 console-log-not_yours = Only the host who opened this log can turn its pages; run /mafia log yourself.
 console-state-players = Players: { $count }
+console-state-spectators = Watching the ghosts' room: { $count }
 
 ## The server's own presets (/mafia preset)
 preset-saved = Preset “{ $name }” saved: { $roles }.

@@ -273,6 +273,7 @@ console-log-prev = Назад
 console-log-next = Вперёд
 console-log-not_yours = Листать этот журнал может только открывший его ведущий; выполните /мафия журнал сами.
 console-state-players = Игроки: { $count }
+console-state-spectators = Смотрят комнату призраков: { $count }
 
 ## Свои пресеты сервера (/mafia preset)
 preset-saved = Пресет «{ $name }» сохранён: { $roles }.

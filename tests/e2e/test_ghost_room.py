@@ -98,6 +98,12 @@ async def test_R62_the_dead_talk_in_their_room_and_a_spectator_watches(
     assert can_read(world, watcher)
     said = await refusal(env, watcher.slash(game_ch, "spectate"))
     assert said == t("en", "error.already_spectating")
+    # The hosts see who watches in /mafia state (R62), privately.
+    state = await world.admin.slash(world.lobby, "mafia state")
+    assert state.response is not None
+    fields = [f for e in state.response.embeds for f in e.fields]
+    watching = [f for f in fields if f.name == t("en", "console.state.spectators", count=1)]
+    assert len(watching) == 1 and watching[0].value == f"<@{watcher.id}>"
 
     victim, victim_actor = await kill_a_villager(world, actors)
     assert not can_read(world, victim_actor)  # alive: not in it
