@@ -73,6 +73,7 @@ from bench.e2e_bench import Game, ReplyClock, add_noop_commands, percentile
 from bot.client import MafiaBot
 from bot.serverlife import DEBOUNCE_SECONDS
 from db.models import Fence
+from db.ops.requests import _ENTRIES, _INSERT_ENTRY
 from db.postgres import PostgresStore
 from db.sqlite import migrations
 from db.transfer import migrate_store
@@ -106,9 +107,10 @@ _FAR = "2099-03-01T18:00:00.000000+00:00"  # no background game falls due while 
 _FIRST_GUILD = 5_000_000  # far from SimCord's snowflakes
 
 
-def populate(path: Path, games: int) -> None:
-    """Write ``games`` running games (turn 2 open) straight into a fresh database."""
-    migrations.migrate(path)
+def populate(path: Path, games: int, version: int | None = None) -> None:
+    """Write ``games`` running games (turn 2 open) straight into a fresh database (of the
+    latest schema, or of schema ``version``)."""
+    migrations.migrate(path, version)
     rng = random.Random(1)
     nicks = [n for n, _ in _SEATS]
     conn = sqlite3.connect(path, isolation_level=None)
@@ -306,6 +308,82 @@ async def vote_path(store: Any, game_id: int) -> None:
     )
 
 
+def log_writes(games: int = GAMES, rounds: int = 5, votes: int = 300) -> None:
+    """What one fenced vote costs the writer in the log itself, schema 18 against 19
+    (migration 19: no generated columns, no ``json_valid`` CHECK, a narrow covering index
+    for the fence's count): the store's own statements (the fence's ``SELECT``, the
+    ``INSERT``, as :meth:`~db.ops.requests.RequestLogOps.add_request` runs them, in one
+    ``BEGIN IMMEDIATE`` ... ``COMMIT``) on a plain ``sqlite3`` connection, no event loop and
+    no hop, against ``games`` games of 25-odd entries each, a vote for each game in turn.
+
+    - WAL frames per vote: pages the commit appends to the write-ahead log (its growth, the
+      automatic checkpoint off), each a page written before the fsync;
+    - µs per vote on the writer, ``synchronous=NORMAL`` (no fsync: the statements' CPU and
+      the log's write) and ``FULL`` (durable: the bot's setting).
+
+    The medians of ``rounds`` rounds of ``votes`` votes, the two schemas taking turns (the
+    machine may be shared: a round is a fair comparison only with its neighbour)."""
+    fence_sql = f"SELECT status, turn, phase, {_ENTRIES} FROM games g WHERE g.id = ?1"
+    insert_sql = _INSERT_ENTRY.replace("$", "?")
+    payload = json.dumps({"by": "Fay", "do": "vote", "target": "Gus"}, separators=(",", ":"))
+    found: dict[int, dict[str, list[float]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {v: Path(tmp) / f"v{v}.db" for v in (18, migrations.LATEST_VERSION)}
+        for version, path in paths.items():
+            populate(path, games, version)
+            found[version] = {"frames": [], "cpu": [], "durable": []}
+        for _ in range(rounds):
+            for version, path in paths.items():
+                for sync, key in (("NORMAL", "cpu"), ("FULL", "durable")):
+                    frames, micros = _log_round(path, sync, fence_sql, insert_sql, payload, votes)
+                    found[version][key].append(micros)
+                    if sync == "FULL":
+                        found[version]["frames"].append(frames)
+    print(
+        f"the log's write, one fenced vote on the writer ({games:,} games; the store's "
+        f"statements, no hop; medians of {rounds} rounds of {votes}):"
+    )
+    print("  schema   WAL frames/vote   µs/vote no fsync   µs/vote durable")
+    for version, values in found.items():
+        print(
+            f"  v{version:<7} {statistics.median(values['frames']):15.2f} "
+            f"{statistics.median(values['cpu']):18.1f} {statistics.median(values['durable']):17.1f}"
+        )
+
+
+def _log_round(
+    path: Path, sync: str, fence_sql: str, insert_sql: str, payload: str, votes: int
+) -> tuple[float, float]:
+    """One round of :func:`log_writes`: (WAL frames per vote, median µs per vote)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(f"PRAGMA synchronous = {sync}")
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = int(conn.execute("PRAGMA page_size").fetchone()[0])
+        wal = Path(f"{path}-wal")
+        games = int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        begin = wal.stat().st_size if wal.exists() else 0
+        out: list[float] = []
+        for i in range(votes):
+            game = 1 + (i * 37) % games
+            began = time.perf_counter()
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(fence_sql, (game,)).fetchall()
+            conn.execute(
+                insert_sql, (game, 2, "requests", payload, "accepted", None, _NOW)
+            ).fetchall()
+            conn.execute("COMMIT")
+            out.append((time.perf_counter() - began) * 1e6)
+        frames = (wal.stat().st_size - begin) / (page + 24) / votes
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return frames, statistics.median(out)
+    finally:
+        conn.close()
+
+
 async def advance_long(env: Env, seconds: float) -> None:
     """``env.advance_time(seconds)`` with a settle timeout of :data:`ADVANCE_TIMEOUT`.
 
@@ -412,11 +490,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="the store (default both, one after the other: the same games copied into a "
         "PostgreSQL server of the benchmark's own)",
     )
+    parser.add_argument(
+        "--log-only",
+        action="store_true",
+        help="only the log's write on the writer, schema 18 against the current one",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.played < args.games:
         parser.error("--played must be at least 1 and less than --games")
     # The no-op command has no Russian name: keep the translator's warning out of the numbers.
     logging.getLogger("bot.command_i18n").setLevel(logging.ERROR)
+    log_writes(args.games)
+    if args.log_only:
+        return
     engines = ["sqlite", "postgres"] if args.engine == "both" else [args.engine]
     for engine in engines:
         if engine == "postgres" and (why := pg.unavailable()) is not None:

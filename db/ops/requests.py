@@ -47,13 +47,16 @@ from db.tx import Engine, Tx
 _ENTRY_COLUMNS = "id, game_id, turn, seq, section, payload, outcome, user_id, at"
 
 #: A game's accepted log entries at its turn or later (``g`` is the game): what a
-#: :class:`~db.models.Fence` counts (``log_entries_by_verb`` covers it).
+#: :class:`~db.models.Fence` counts, from the index ``log_entries_accepted`` alone (migration
+#: 19; ``tests/db/test_lean_log.py`` checks both engines' plans).
 _ENTRIES = (
     "(SELECT COUNT(*) FROM log_entries l WHERE l.game_id = g.id AND l.turn >= g.turn "
     "AND l.outcome = 'accepted') AS entries"
 )
 
-#: One log entry; ``seq`` is the game's next number, taken inside the INSERT.
+#: One log entry; ``seq`` is the game's next number, taken inside the INSERT: one step down
+#: ``UNIQUE (game_id, seq)`` to the game's last entry. The payload was checked once, by
+#: :func:`~db.convert.dumps` (no CHECK parses it again in the writer's transaction).
 _INSERT_ENTRY = (
     "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, user_id, at) "
     "SELECT $1, $2, COALESCE(MAX(seq), 0) + 1, $3, $4, $5, $6, $7 "
