@@ -308,13 +308,17 @@ async def vote_path(store: Any, game_id: int) -> None:
     )
 
 
-def log_writes(games: int = GAMES, rounds: int = 5, votes: int = 300) -> None:
+def log_writes(
+    games: int = GAMES, rounds: int = 5, votes: int = 300, day: Sequence[int] = (0, 150)
+) -> None:
     """What one fenced vote costs the writer in the log itself, schema 18 against 19
     (migration 19: no generated columns, no ``json_valid`` CHECK, a narrow covering index
     for the fence's count): the store's own statements (the fence's ``SELECT``, the
     ``INSERT``, as :meth:`~db.ops.requests.RequestLogOps.add_request` runs them, in one
     ``BEGIN IMMEDIATE`` ... ``COMMIT``) on a plain ``sqlite3`` connection, no event loop and
-    no hop, against ``games`` games of 25-odd entries each, a vote for each game in turn.
+    no hop, against ``games`` games of 25-odd entries each, a vote for each game in turn;
+    then again with each game's day ``day`` posts longer (the fence counts the accepted
+    entries of the turn: a forum day of a dozen players is a few hundred).
 
     - WAL frames per vote: pages the commit appends to the write-ahead log (its growth, the
       automatic checkpoint off), each a page written before the fsync;
@@ -326,29 +330,66 @@ def log_writes(games: int = GAMES, rounds: int = 5, votes: int = 300) -> None:
     fence_sql = f"SELECT status, turn, phase, {_ENTRIES} FROM games g WHERE g.id = ?1"
     insert_sql = _INSERT_ENTRY.replace("$", "?")
     payload = json.dumps({"by": "Fay", "do": "vote", "target": "Gus"}, separators=(",", ":"))
-    found: dict[int, dict[str, list[float]]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        paths = {v: Path(tmp) / f"v{v}.db" for v in (18, migrations.LATEST_VERSION)}
-        for version, path in paths.items():
-            populate(path, games, version)
-            found[version] = {"frames": [], "cpu": [], "durable": []}
-        for _ in range(rounds):
-            for version, path in paths.items():
-                for sync, key in (("NORMAL", "cpu"), ("FULL", "durable")):
-                    frames, micros = _log_round(path, sync, fence_sql, insert_sql, payload, votes)
-                    found[version][key].append(micros)
-                    if sync == "FULL":
-                        found[version]["frames"].append(frames)
     print(
         f"the log's write, one fenced vote on the writer ({games:,} games; the store's "
         f"statements, no hop; medians of {rounds} rounds of {votes}):"
     )
-    print("  schema   WAL frames/vote   µs/vote no fsync   µs/vote durable")
-    for version, values in found.items():
-        print(
-            f"  v{version:<7} {statistics.median(values['frames']):15.2f} "
-            f"{statistics.median(values['cpu']):18.1f} {statistics.median(values['durable']):17.1f}"
-        )
+    print("  schema   posts today   WAL frames/vote   µs/vote no fsync   µs/vote durable")
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {v: Path(tmp) / f"v{v}.db" for v in (18, migrations.LATEST_VERSION)}
+        for version, path in paths.items():
+            populate(path, games, version)
+        added = 0
+        for posts in day:
+            for path in paths.values():
+                _add_posts(path, posts - added)
+            added = posts
+            found: dict[int, dict[str, list[float]]] = {
+                v: {"frames": [], "cpu": [], "durable": []} for v in paths
+            }
+            for _ in range(rounds):
+                for version, path in paths.items():
+                    for sync, key in (("NORMAL", "cpu"), ("FULL", "durable")):
+                        frames, micros = _log_round(
+                            path, sync, fence_sql, insert_sql, payload, votes
+                        )
+                        found[version][key].append(micros)
+                        if sync == "FULL":
+                            found[version]["frames"].append(frames)
+            for version, values in found.items():
+                print(
+                    f"  v{version:<7} {f'+{posts}':>11} "
+                    f"{statistics.median(values['frames']):17.2f} "
+                    f"{statistics.median(values['cpu']):18.1f} "
+                    f"{statistics.median(values['durable']):17.1f}"
+                )
+
+
+def _add_posts(path: Path, posts: int) -> None:
+    """``posts`` more accepted posts in turn 2 of every game of ``path``."""
+    if posts <= 0:
+        return
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("BEGIN")
+        games = [int(r[0]) for r in conn.execute("SELECT id FROM games")]
+        for game in games:
+            last = int(
+                conn.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM log_entries WHERE game_id = ?", (game,)
+                ).fetchone()[0]
+            )
+            conn.executemany(
+                "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, "
+                "user_id, at) VALUES (?, 2, ?, 'requests', ?, 'accepted', NULL, ?)",
+                [
+                    (game, last + i, json.dumps({"by": _SEATS[i % 8][0], "do": "post"}), _NOW)
+                    for i in range(1, posts + 1)
+                ],
+            )
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
 
 
 def _log_round(
