@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -60,7 +61,7 @@ import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -330,39 +331,80 @@ def log_writes(
     fence_sql = f"SELECT status, turn, phase, {_ENTRIES} FROM games g WHERE g.id = ?1"
     insert_sql = _INSERT_ENTRY.replace("$", "?")
     payload = json.dumps({"by": "Fay", "do": "vote", "target": "Gus"}, separators=(",", ":"))
+
+    def vote(conn: sqlite3.Connection, game: int) -> None:
+        conn.execute(fence_sql, (game,)).fetchall()
+        conn.execute(insert_sql, (game, 2, "requests", payload, "accepted", None, _NOW)).fetchall()
+
+    def bare(conn: sqlite3.Connection, game: int) -> None:
+        conn.execute("INSERT INTO bench_commit VALUES (?, ?)", (game, _NOW))
+
     print(
         f"the log's write, one fenced vote on the writer ({games:,} games; the store's "
         f"statements, no hop; medians of {rounds} rounds of {votes}):"
     )
-    print("  schema   posts today   WAL frames/vote   µs/vote no fsync   µs/vote durable")
+    print("  write         posts today   WAL frames   µs no fsync   µs durable")
     with tempfile.TemporaryDirectory() as tmp:
         paths = {v: Path(tmp) / f"v{v}.db" for v in (18, migrations.LATEST_VERSION)}
         for version, path in paths.items():
             populate(path, games, version)
+        with contextlib.closing(sqlite3.connect(paths[18], isolation_level=None)) as conn:
+            conn.execute("CREATE TABLE bench_commit (n INTEGER, at TEXT)")
         added = 0
         for posts in day:
             for path in paths.values():
                 _add_posts(path, posts - added)
             added = posts
-            found: dict[int, dict[str, list[float]]] = {
-                v: {"frames": [], "cpu": [], "durable": []} for v in paths
+            runs = {f"vote, v{v}": (path, vote) for v, path in paths.items()}
+            if posts == day[0]:
+                runs["bare INSERT"] = (paths[18], bare)
+            found: dict[str, dict[str, list[float]]] = {
+                name: {"frames": [], "cpu": [], "durable": []} for name in runs
             }
             for _ in range(rounds):
-                for version, path in paths.items():
+                for name, (path, write) in runs.items():
                     for sync, key in (("NORMAL", "cpu"), ("FULL", "durable")):
-                        frames, micros = _log_round(
-                            path, sync, fence_sql, insert_sql, payload, votes
-                        )
-                        found[version][key].append(micros)
+                        frames, micros = _log_round(path, sync, write, votes)
+                        found[name][key].append(micros)
                         if sync == "FULL":
-                            found[version]["frames"].append(frames)
-            for version, values in found.items():
+                            found[name]["frames"].append(frames)
+            for name, values in found.items():
                 print(
-                    f"  v{version:<7} {f'+{posts}':>11} "
-                    f"{statistics.median(values['frames']):17.2f} "
-                    f"{statistics.median(values['cpu']):18.1f} "
-                    f"{statistics.median(values['durable']):17.1f}"
+                    f"  {name:<13} {f'+{posts}':>11} "
+                    f"{statistics.median(values['frames']):12.2f} "
+                    f"{statistics.median(values['cpu']):13.1f} "
+                    f"{statistics.median(values['durable']):12.1f}"
                 )
+
+
+def _log_round(
+    path: Path, sync: str, write: Callable[[sqlite3.Connection, int], None], votes: int
+) -> tuple[float, float]:
+    """One round of :func:`log_writes`: ``write`` in ``votes`` transactions, one game after
+    another; (WAL frames per transaction, median µs per transaction)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(f"PRAGMA synchronous = {sync}")
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = int(conn.execute("PRAGMA page_size").fetchone()[0])
+        wal = Path(f"{path}-wal")
+        games = int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        begin = wal.stat().st_size if wal.exists() else 0
+        out: list[float] = []
+        for i in range(votes):
+            began = time.perf_counter()
+            conn.execute("BEGIN IMMEDIATE")
+            write(conn, 1 + (i * 37) % games)
+            conn.execute("COMMIT")
+            out.append((time.perf_counter() - began) * 1e6)
+        frames = (wal.stat().st_size - begin) / (page + 24) / votes
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return frames, statistics.median(out)
+    finally:
+        conn.close()
 
 
 def _add_posts(path: Path, posts: int) -> None:
@@ -388,39 +430,6 @@ def _add_posts(path: Path, posts: int) -> None:
                 ],
             )
         conn.execute("COMMIT")
-    finally:
-        conn.close()
-
-
-def _log_round(
-    path: Path, sync: str, fence_sql: str, insert_sql: str, payload: str, votes: int
-) -> tuple[float, float]:
-    """One round of :func:`log_writes`: (WAL frames per vote, median µs per vote)."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute(f"PRAGMA synchronous = {sync}")
-        conn.execute("PRAGMA wal_autocheckpoint = 0")
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        page = int(conn.execute("PRAGMA page_size").fetchone()[0])
-        wal = Path(f"{path}-wal")
-        games = int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        begin = wal.stat().st_size if wal.exists() else 0
-        out: list[float] = []
-        for i in range(votes):
-            game = 1 + (i * 37) % games
-            began = time.perf_counter()
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute(fence_sql, (game,)).fetchall()
-            conn.execute(
-                insert_sql, (game, 2, "requests", payload, "accepted", None, _NOW)
-            ).fetchall()
-            conn.execute("COMMIT")
-            out.append((time.perf_counter() - began) * 1e6)
-        frames = (wal.stat().st_size - begin) / (page + 24) / votes
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return frames, statistics.median(out)
     finally:
         conn.close()
 
