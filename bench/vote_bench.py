@@ -1,7 +1,15 @@
 """``/vote`` until the reply, next to a no-op command, with 1,000 games loaded.
 
     python -m bench.vote_bench [--games 1000] [--played 40] [--votes 1200]
-        [--engine sqlite|postgres|both]
+        [--engine sqlite|postgres|both] [--log-only]
+
+First, the log's write alone (:func:`log_writes`, ``--log-only`` for it only): one fenced
+vote's statements on the writer against a database of schema 18 and one of the current schema
+(migration 19 trimmed the request log), next to a bare ``INSERT``: WAL frames per commit and
+µs without and with the fsync. A vote writes three pages (the table's row, ``UNIQUE (game_id,
+seq)``, the fence's index ``log_entries_accepted``) where a bare ``INSERT`` writes one; the
+three are the floor while the log keeps a row id, its order and the database's own guard on
+it, and a count of the turn's entries that reads no rows.
 
 On each engine in turn: SQLite (the file), then PostgreSQL (the same games copied into a
 server the benchmark starts itself, with PostgreSQL's durable defaults: fsync and synchronous
