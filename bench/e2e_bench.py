@@ -89,7 +89,7 @@ class Game:
             actor = self.guild.add_member(self.env.create_user(f"player{i:02d}"))
             await actor.slash(game, "join")
             self.players.append(actor)
-        await self.host.slash(self.lobby, "mafia roles", preset=players)
+        await self.host.slash(self.lobby, "mafia roles", preset=str(players))
         await self.host.slash(self.lobby, "mafia start")
         live = self.bot.service.game_in(self.guild.id)
         assert live is not None

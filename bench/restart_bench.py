@@ -146,7 +146,7 @@ def build(path: Path, games: int) -> tuple[int, dt.datetime]:
             "posts",
         )
     }
-    # Generated columns (log_entries.verb, by_nick) are not listed by table_info.
+    # Generated columns (none since migration 19) are not listed by table_info.
     conn.execute("ATTACH ? AS t", (str(template),))
     conn.execute("BEGIN")
     conn.execute("CREATE TEMP TABLE k (n INTEGER PRIMARY KEY)")

@@ -1,7 +1,15 @@
 """``/vote`` until the reply, next to a no-op command, with 1,000 games loaded.
 
     python -m bench.vote_bench [--games 1000] [--played 40] [--votes 1200]
-        [--engine sqlite|postgres|both]
+        [--engine sqlite|postgres|both] [--log-only]
+
+First, the log's write alone (:func:`log_writes`, ``--log-only`` for it only): one fenced
+vote's statements on the writer against a database of schema 18 and one of the current schema
+(migration 19 trimmed the request log), next to a bare ``INSERT``: WAL frames per commit and
+µs without and with the fsync. A vote writes three pages (the table's row, ``UNIQUE (game_id,
+seq)``, the fence's index ``log_entries_accepted``) where a bare ``INSERT`` writes one; the
+three are the floor while the log keeps a row id, its order and the database's own guard on
+it, and a count of the turn's entries that reads no rows.
 
 On each engine in turn: SQLite (the file), then PostgreSQL (the same games copied into a
 server the benchmark starts itself, with PostgreSQL's durable defaults: fsync and synchronous
@@ -53,6 +61,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -60,7 +69,7 @@ import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +82,7 @@ from bench.e2e_bench import Game, ReplyClock, add_noop_commands, percentile
 from bot.client import MafiaBot
 from bot.serverlife import DEBOUNCE_SECONDS
 from db.models import Fence
+from db.ops.requests import _ENTRIES, _INSERT_ENTRY
 from db.postgres import PostgresStore
 from db.sqlite import migrations
 from db.transfer import migrate_store
@@ -106,9 +116,10 @@ _FAR = "2099-03-01T18:00:00.000000+00:00"  # no background game falls due while 
 _FIRST_GUILD = 5_000_000  # far from SimCord's snowflakes
 
 
-def populate(path: Path, games: int) -> None:
-    """Write ``games`` running games (turn 2 open) straight into a fresh database."""
-    migrations.migrate(path)
+def populate(path: Path, games: int, version: int | None = None) -> None:
+    """Write ``games`` running games (turn 2 open) straight into a fresh database (of the
+    latest schema, or of schema ``version``)."""
+    migrations.migrate(path, version)
     rng = random.Random(1)
     nicks = [n for n, _ in _SEATS]
     conn = sqlite3.connect(path, isolation_level=None)
@@ -306,6 +317,131 @@ async def vote_path(store: Any, game_id: int) -> None:
     )
 
 
+def log_writes(
+    games: int = GAMES, rounds: int = 5, votes: int = 300, day: Sequence[int] = (0, 150)
+) -> None:
+    """What one fenced vote costs the writer in the log itself, schema 18 against 19
+    (migration 19: no generated columns, no ``json_valid`` CHECK, a narrow covering index
+    for the fence's count): the store's own statements (the fence's ``SELECT``, the
+    ``INSERT``, as :meth:`~db.ops.requests.RequestLogOps.add_request` runs them, in one
+    ``BEGIN IMMEDIATE`` ... ``COMMIT``) on a plain ``sqlite3`` connection, no event loop and
+    no hop, against ``games`` games of 25-odd entries each, a vote for each game in turn;
+    then again with each game's day ``day`` posts longer (the fence counts the accepted
+    entries of the turn: a forum day of a dozen players is a few hundred).
+
+    - WAL frames per vote: pages the commit appends to the write-ahead log (its growth, the
+      automatic checkpoint off), each a page written before the fsync;
+    - µs per vote on the writer, ``synchronous=NORMAL`` (no fsync: the statements' CPU and
+      the log's write) and ``FULL`` (durable: the bot's setting).
+
+    The medians of ``rounds`` rounds of ``votes`` votes, the two schemas taking turns (the
+    machine may be shared: a round is a fair comparison only with its neighbour)."""
+    fence_sql = f"SELECT status, turn, phase, {_ENTRIES} FROM games g WHERE g.id = ?1"
+    insert_sql = _INSERT_ENTRY.replace("$", "?")
+    payload = json.dumps({"by": "Fay", "do": "vote", "target": "Gus"}, separators=(",", ":"))
+
+    def vote(conn: sqlite3.Connection, game: int) -> None:
+        conn.execute(fence_sql, (game,)).fetchall()
+        conn.execute(insert_sql, (game, 2, "requests", payload, "accepted", None, _NOW)).fetchall()
+
+    def bare(conn: sqlite3.Connection, game: int) -> None:
+        conn.execute("INSERT INTO bench_commit VALUES (?, ?)", (game, _NOW))
+
+    print(
+        f"the log's write, one fenced vote on the writer ({games:,} games; the store's "
+        f"statements, no hop; medians of {rounds} rounds of {votes}):"
+    )
+    print("  write         posts today   WAL frames   µs no fsync   µs durable")
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {v: Path(tmp) / f"v{v}.db" for v in (18, migrations.LATEST_VERSION)}
+        for version, path in paths.items():
+            populate(path, games, version)
+        with contextlib.closing(sqlite3.connect(paths[18], isolation_level=None)) as conn:
+            conn.execute("CREATE TABLE bench_commit (n INTEGER, at TEXT)")
+        added = 0
+        for posts in day:
+            for path in paths.values():
+                _add_posts(path, posts - added)
+            added = posts
+            runs = {f"vote, v{v}": (path, vote) for v, path in paths.items()}
+            if posts == day[0]:
+                runs["bare INSERT"] = (paths[18], bare)
+            found: dict[str, dict[str, list[float]]] = {
+                name: {"frames": [], "cpu": [], "durable": []} for name in runs
+            }
+            for _ in range(rounds):
+                for name, (path, write) in runs.items():
+                    for sync, key in (("NORMAL", "cpu"), ("FULL", "durable")):
+                        frames, micros = _log_round(path, sync, write, votes)
+                        found[name][key].append(micros)
+                        if sync == "FULL":
+                            found[name]["frames"].append(frames)
+            for name, values in found.items():
+                print(
+                    f"  {name:<13} {f'+{posts}':>11} "
+                    f"{statistics.median(values['frames']):12.2f} "
+                    f"{statistics.median(values['cpu']):13.1f} "
+                    f"{statistics.median(values['durable']):12.1f}"
+                )
+
+
+def _log_round(
+    path: Path, sync: str, write: Callable[[sqlite3.Connection, int], None], votes: int
+) -> tuple[float, float]:
+    """One round of :func:`log_writes`: ``write`` in ``votes`` transactions, one game after
+    another; (WAL frames per transaction, median µs per transaction)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(f"PRAGMA synchronous = {sync}")
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = int(conn.execute("PRAGMA page_size").fetchone()[0])
+        wal = Path(f"{path}-wal")
+        games = int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        begin = wal.stat().st_size if wal.exists() else 0
+        out: list[float] = []
+        for i in range(votes):
+            began = time.perf_counter()
+            conn.execute("BEGIN IMMEDIATE")
+            write(conn, 1 + (i * 37) % games)
+            conn.execute("COMMIT")
+            out.append((time.perf_counter() - began) * 1e6)
+        frames = (wal.stat().st_size - begin) / (page + 24) / votes
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return frames, statistics.median(out)
+    finally:
+        conn.close()
+
+
+def _add_posts(path: Path, posts: int) -> None:
+    """``posts`` more accepted posts in turn 2 of every game of ``path``."""
+    if posts <= 0:
+        return
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("BEGIN")
+        games = [int(r[0]) for r in conn.execute("SELECT id FROM games")]
+        for game in games:
+            last = int(
+                conn.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM log_entries WHERE game_id = ?", (game,)
+                ).fetchone()[0]
+            )
+            conn.executemany(
+                "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, "
+                "user_id, at) VALUES (?, 2, ?, 'requests', ?, 'accepted', NULL, ?)",
+                [
+                    (game, last + i, json.dumps({"by": _SEATS[i % 8][0], "do": "post"}), _NOW)
+                    for i in range(1, posts + 1)
+                ],
+            )
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
 async def advance_long(env: Env, seconds: float) -> None:
     """``env.advance_time(seconds)`` with a settle timeout of :data:`ADVANCE_TIMEOUT`.
 
@@ -412,11 +548,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="the store (default both, one after the other: the same games copied into a "
         "PostgreSQL server of the benchmark's own)",
     )
+    parser.add_argument(
+        "--log-only",
+        action="store_true",
+        help="only the log's write on the writer, schema 18 against the current one",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.played < args.games:
         parser.error("--played must be at least 1 and less than --games")
     # The no-op command has no Russian name: keep the translator's warning out of the numbers.
     logging.getLogger("bot.command_i18n").setLevel(logging.ERROR)
+    log_writes(args.games)
+    if args.log_only:
+        return
     engines = ["sqlite", "postgres"] if args.engine == "both" else [args.engine]
     for engine in engines:
         if engine == "postgres" and (why := pg.unavailable()) is not None:

@@ -87,7 +87,7 @@ def _not_empty(table: str) -> StoreError:
 
 
 def _sqlite_columns(conn: sqlite3.Connection, table: str) -> list[str]:
-    # table_info leaves out generated columns (log_entries.verb, by_nick): they are computed.
+    # table_info leaves out generated columns (none since migration 19): they are computed.
     return [str(r[1]) for r in conn.execute(f"PRAGMA table_info({table})")]
 
 

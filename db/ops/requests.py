@@ -47,13 +47,16 @@ from db.tx import Engine, Tx
 _ENTRY_COLUMNS = "id, game_id, turn, seq, section, payload, outcome, user_id, at"
 
 #: A game's accepted log entries at its turn or later (``g`` is the game): what a
-#: :class:`~db.models.Fence` counts (``log_entries_by_verb`` covers it).
+#: :class:`~db.models.Fence` counts, from the index ``log_entries_accepted`` alone (migration
+#: 19; ``tests/db/test_lean_log.py`` checks both engines' plans).
 _ENTRIES = (
     "(SELECT COUNT(*) FROM log_entries l WHERE l.game_id = g.id AND l.turn >= g.turn "
     "AND l.outcome = 'accepted') AS entries"
 )
 
-#: One log entry; ``seq`` is the game's next number, taken inside the INSERT.
+#: One log entry; ``seq`` is the game's next number, taken inside the INSERT: one step down
+#: ``UNIQUE (game_id, seq)`` to the game's last entry. The payload was checked once, by
+#: :func:`~db.convert.dumps` (no CHECK parses it again in the writer's transaction).
 _INSERT_ENTRY = (
     "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, user_id, at) "
     "SELECT $1, $2, COALESCE(MAX(seq), 0) + 1, $3, $4, $5, $6, $7 "
@@ -91,8 +94,11 @@ async def insert_entry(
     outcome: str,
     user_id: int | None,
     at: dt.datetime,
+    stamp: Any,
 ) -> LogEntry:
-    """Append one entry, serialised on the game (see the module's docstring)."""
+    """Append one entry, serialised on the game (see the module's docstring). ``stamp`` is
+    ``at`` as the engine stores it (``dialect.time(at)``), made before the transaction: off
+    the writer's thread on SQLite."""
     await serialise(tx, game_id)
     try:
         row = await tx.fetchrow(
@@ -103,7 +109,7 @@ async def insert_entry(
             payload_text,
             outcome,
             user_id,
-            tx.dialect.time(at),
+            stamp,
         )
     except ForeignKeyViolation as e:
         raise NotFound(f"no game {game_id}") from e
@@ -183,10 +189,13 @@ class RequestLogOps(Engine):
         data = dict(payload)
         text = dumps(data)
         now = self._now()
+        stamp = self.dialect.time(now)
 
         async def body(tx: Tx) -> LogEntry:  # the vote path: one hop on SQLite
             await check_fence(tx, game_id, fence)
-            return await insert_entry(tx, game_id, turn, sec, data, text, outcome, user_id, now)
+            return await insert_entry(
+                tx, game_id, turn, sec, data, text, outcome, user_id, now, stamp
+            )
 
         return await self._run_write(body)
 
@@ -208,11 +217,12 @@ class RequestLogOps(Engine):
         text = dumps(data)
         args_text = dumps(dict(args or {}))
         now = self._now()
+        stamp = self.dialect.time(now)
 
         async def body(tx: Tx) -> LogEntry:
             await check_fence(tx, game_id, fence)
             entry = await insert_entry(
-                tx, game_id, turn, "host", data, text, outcome, actor_id, now
+                tx, game_id, turn, "host", data, text, outcome, actor_id, now, stamp
             )
             await insert_audit(tx, None, game_id, actor_id, command, args_text, now)
             await insert_outbox(tx, game_id, turn, outbox_items, now)

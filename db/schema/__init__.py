@@ -41,6 +41,7 @@ from db.schema import (
     v16_server_keys,
     v17_presets_spectators,
     v18_substitutes,
+    v19_lean_log,
 )
 from db.schema.migration import Migration
 from db.schema.v01_initial import APPLICATION_ID
@@ -65,6 +66,7 @@ VERSIONS: Final[tuple[Migration, ...]] = (
     v16_server_keys.MIGRATION,
     v17_presets_spectators.MIGRATION,
     v18_substitutes.MIGRATION,
+    v19_lean_log.MIGRATION,
 )
 
 LATEST_VERSION: Final = len(VERSIONS)
