@@ -168,8 +168,15 @@ async def _claim_stage(
 
 
 class RequestLogOps(Engine):
-    """:class:`db.interface.RequestLog`. The once-only stages are the primary keys
-    (game_id, turn) of ``resolutions`` and ``pistol_windows``."""
+    """The game's event log (host commands, requests, pistol shots) and the once-only stages
+    of a turn: its resolution and its pistol window (R18).
+
+    Replaying the *accepted* entries in ``seq`` order rebuilds the game. ``seq`` is the arrival
+    order within a game (1, 2, 3...), assigned inside the write: callers never share a number.
+
+    The once-only stages are the primary keys (game_id, turn) of ``resolutions`` and
+    ``pistol_windows``.
+    """
 
     # --- the log ---------------------------------------------------------------------------
 
@@ -184,6 +191,11 @@ class RequestLogOps(Engine):
         *,
         fence: Fence | None = None,
     ) -> LogEntry:
+        """Append a request (or host command, or shot) to the log, committed on return so the
+        player may be told. ``section``: one of ``SECTIONS``; ``outcome``: ``accepted`` or
+        ``refused:<code>``. ``fence``: what it was validated against; if the game no longer
+        matches it (another process resolved the turn or logged an entry meanwhile),
+        :class:`~db.errors.StaleGame`, writing nothing. ``NotFound`` if there is no such game."""
         sec = check_section(section)
         check_outcome(outcome)
         data = dict(payload)
@@ -212,6 +224,8 @@ class RequestLogOps(Engine):
         outbox_items: Sequence[OutboxItem] = (),
         fence: Fence | None = None,
     ) -> LogEntry:
+        """A host command of the script: its ``host`` log entry, its audit row and its
+        announcements, in ONE transaction; ``fence`` as for :meth:`add_request`."""
         check_outcome(outcome)
         data = dict(payload)
         text = dumps(data)
@@ -233,6 +247,7 @@ class RequestLogOps(Engine):
     async def log_entries(
         self, game_id: int, turn: int | None = None, *, accepted_only: bool = False
     ) -> list[LogEntry]:
+        """The log of a game (or of one turn), in arrival order (``seq``)."""
         sql = f"SELECT {_ENTRY_COLUMNS} FROM log_entries WHERE game_id = $1"
         params: list[Any] = [game_id]
         if turn is not None:
@@ -255,6 +270,8 @@ class RequestLogOps(Engine):
         ghost: bool = False,
         at: dt.datetime | None = None,
     ) -> PostRecord:
+        """Keep a public post of #game (a player's or a ghost's) for the archive, before the
+        caller publishes it (``at``: default now). ``NotFound`` if there is no such game."""
         if turn < 0:
             raise ValueError(f"turn must be at least 0, got {turn}")
         when = self._now() if at is None else at
@@ -280,6 +297,7 @@ class RequestLogOps(Engine):
         return PostRecord(post_id, game_id, turn, nick, text, ghost, stored(when))
 
     async def posts(self, game_id: int) -> list[PostRecord]:
+        """Every kept post of a game, in the order they were published."""
         rows = await self._fetch(
             "SELECT id, game_id, turn, nick, text, ghost, at FROM posts "
             "WHERE game_id = $1 ORDER BY id",
@@ -303,6 +321,14 @@ class RequestLogOps(Engine):
         snapshot: Mapping[str, Any] | None = None,
         fence: Fence | None = None,
     ) -> bool:
+        """Store a turn's result, its announcements and the next turn (with ``winner``: the
+        end) in ONE transaction, with ``snapshot`` (the state once the turn closed) so that a
+        restart replays only the log from ``next_turn`` on.
+
+        Once only: False, writing nothing, if ``(game_id, turn)`` was resolved already, even by
+        another process. ``NotFound`` for no such game, ``StoreError`` (writing nothing) if it
+        is not running at ``turn``, ``StaleGame`` if it does not match ``fence``.
+        """
         now = self._now()
         stamp = self.dialect.time(now)
         result_text = dumps(dict(result))
@@ -336,6 +362,7 @@ class RequestLogOps(Engine):
         return await self._run_write(body)
 
     async def resolutions(self, game_id: int) -> list[ResolutionRecord]:
+        """The resolved turns of a game, by turn."""
         rows = await self._fetch(
             "SELECT game_id, turn, result, resolved_at FROM resolutions WHERE game_id = $1 "
             "ORDER BY turn",
@@ -354,6 +381,17 @@ class RequestLogOps(Engine):
         phase: str = "pistol",
         fence: Fence | None = None,
     ) -> bool:
+        """Steps 0-5 of a turn are resolved and a killed commissar may shoot (R18).
+
+        ``partial_result``: the partial result; in a game with the host's review it also holds
+        (key ``review``, ``core/review.py``) what the window holds back for the turn's draft.
+
+        Stores the partial result and its announcements and sets the game's phase and the
+        window's deadline, in ONE transaction. Once only per ``(game_id, turn)``, like
+        :meth:`record_resolution` (False, writing nothing, if the window was already opened),
+        and independent of it: the turn is still resolved afterwards. Same errors, and the
+        same ``fence``.
+        """
         now = self._now()
         text = dumps(dict(partial_result))
         when = self.dialect.opt_time(window_deadline)
@@ -379,6 +417,8 @@ class RequestLogOps(Engine):
         return await self._run_write(body)
 
     async def game_head(self, game_id: int) -> GameHead | None:
+        """The game's row and its accepted entries at its turn or later, in one read (is a
+        process's copy current?); None if there is no such game."""
         row = await self._fetchrow(
             f"SELECT {GAME_COLUMNS}, {_ENTRIES} FROM games g WHERE g.id = $1", game_id
         )
@@ -387,6 +427,7 @@ class RequestLogOps(Engine):
         return GameHead(record=game_record(row), entries=int(row["entries"]))
 
     async def pistol_window(self, game_id: int, turn: int) -> JSONDict | None:
+        """The partial result stored when the turn's pistol window opened, if it did."""
         row = await self._fetchrow(
             "SELECT result FROM pistol_windows WHERE game_id = $1 AND turn = $2", game_id, turn
         )

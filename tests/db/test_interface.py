@@ -10,13 +10,13 @@ import ast
 import inspect
 import re
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any
 
 import pytest
 
 from db import interface
 from db.errors import StoreError
-from db.interface import GameStore, RequestLog
+from db.interface import GameStore
 from db.models import OutboxItem, PlayerSpec, TableSettings
 from db.postgres import PostgresStore
 from db.store import SQLiteStore, is_postgres_url, open_store
@@ -108,22 +108,8 @@ def test_both_engines_run_the_same_operations_and_override_none(backend: str) ->
 def test_every_operation_states_its_contract(name: str) -> None:
     fn = _operations(GameStore)[name]
     assert inspect.iscoroutinefunction(fn) or name == "use_clock"
-    if name in _operations(RequestLog):  # stated apart for now (see the test below)
-        fn = _operations(RequestLog)[name]
     if not name.startswith("__"):
         assert inspect.getdoc(fn), f"{name} has no docstring: its contract goes with its body"
-
-
-@pytest.mark.parametrize("name", sorted(_operations(RequestLog)))
-def test_the_request_logs_contract_matches_its_operations(name: str) -> None:
-    """``RequestLog`` (db/interface.py) still states the request log's contract apart from
-    its bodies: the two must agree until its docstrings join them."""
-    declared, implemented = _operations(RequestLog)[name], _operations(GameStore)[name]
-    want, got = inspect.signature(declared), inspect.signature(implemented)
-    assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == [
-        (p.name, p.kind, p.default) for p in want.parameters.values()
-    ], f"{name}: {got} is not {want}"
-    assert get_type_hints(implemented) == get_type_hints(declared), name
 
 
 def test_mypy_accepts_the_sqlite_store_as_a_game_store_and_rejects_half_a_store(
