@@ -10,15 +10,14 @@ from typing import Any
 from bot.kinds import Sending
 from bot.render.common import (
     command_name,
+    forum_hours,
     role_class,
     role_name,
     timestamp,
-    with_days_off,
 )
 from core.cast_text import cast_values, role_description, win_line
 from core.i18n import Lang, t
 from core.quoting import quote_player_text
-from core.zones import said_time
 from rules.knowledge import PublicRoster, RoleCard, role_card
 from rules.roles import Faction
 from rules.schedule import Schedule
@@ -33,16 +32,7 @@ def card_times(lang: Lang, schedule: Schedule | None) -> str:
         return t(lang, "card.times")
     if schedule.kind == "fast":
         return t(lang, "card.times_fast", minutes=schedule.turn_minutes)
-    text = t(
-        lang,
-        "card.times_forum",
-        hunt=schedule.hunt_open.strftime("%H:%M"),
-        # "21:00 по Москве": the deadline as players say it (core/zones.py)
-        deadline=said_time(lang, schedule.deadline, schedule.tz),
-        clock=schedule.deadline.strftime("%H:%M"),
-        days=schedule.turn_days,
-    )
-    return with_days_off(lang, schedule, text)
+    return forum_hours(lang, schedule, "card.times_forum")
 
 
 def render_role_card(
