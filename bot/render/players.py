@@ -11,11 +11,12 @@ from bot.kinds import Sending
 from bot.render.common import (
     command_name,
     forum_hours,
+    role_about,
     role_class,
     role_name,
     timestamp,
 )
-from core.cast_text import cast_values, role_description, win_line
+from core.cast_text import cast_values, win_line
 from core.i18n import Lang, t
 from core.quoting import quote_player_text
 from rules.knowledge import PublicRoster, RoleCard, role_card
@@ -46,11 +47,10 @@ def render_role_card(
     by the reader's names, and the clan with each member's role (R14) or the commissar
     known (R19)."""
     cls = role_class(card.role)
-    key = cls.card_key() if cls is not None else f"card.about.{card.role}"
     values = cast_values(lang, card.cast)
     sections = [
         t(lang, "card.title", nick=card.nick, role=role_name(lang, card.role)),
-        role_description(lang, key, card.cast),
+        role_about(lang, card.role, card.cast),
     ]
     if "kill" in card.verbs:  # R23, R36: every mafia member's kill
         sections.append(t(lang, "card.kill", **values))
