@@ -286,9 +286,9 @@ def exposure_sources(
     exposure: Exposure,
 ) -> list[dict[str, Any]]:
     """Through what the member has ``exposure``, as notice items (plain data, rendered in
-    #host by ``bot/render.py``): the server's ownership, a role that grants the permission
-    server-wide, the table's host role, or a permission overwrite (his own, or a role's) in
-    the channel concerned. Empty only if none of these explains it."""
+    #host by ``bot/render/server.py``): the server's ownership, a role that grants the
+    permission server-wide, the table's host role, or a permission overwrite (his own, or a
+    role's) in the channel concerned. Empty only if none of these explains it."""
     if guild.owner_id == member.id and exposure.reason in ("administrator", "host"):
         return [{"kind": "owner"}]
     roles = member.roles  # @everyone first

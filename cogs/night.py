@@ -59,7 +59,7 @@ def one_target_command(verb: str) -> app_commands.Command[Any, Any, None]:
     command: app_commands.Command[Any, Any, None] = app_commands.Command(
         name=verb, description=ltext(f"{key}.description"), callback=callback
     )
-    app_commands.describe(target=ltext(f"{key}.opt.target.description"))(command)
+    described(verb, "target")(command)  # cmd.<verb>.opt.target.description
     app_commands.autocomplete(target=nick_autocomplete(verb))(command)
     return command
 

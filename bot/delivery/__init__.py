@@ -29,90 +29,22 @@ The parts, and the kinds:
 
 from __future__ import annotations
 
-from bot.delivery.leases import (
-    CLAIM_LIMIT,
-    LEASE_SECONDS,
-    RENEW_FRACTION,
-    lease_slot,
-    process_owner,
-)
-from bot.delivery.outcomes import (
-    MARKED,
-    POST_FAILING,
-    POST_NO_WEBHOOK,
-    POST_RESULTS_KEPT,
-    POST_SHOWN,
-    POST_WAIT_SECONDS,
-)
-from bot.delivery.router import (
-    CANNOT_DM,
-    CHANNEL_NEEDS,
-    HOST_DMS,
-    ChannelMissing,
-    Dest,
-    Router,
-    destination,
-    send_chunks,
-    slot_channel,
-    table_hosts,
-)
-from bot.delivery.sender import (
-    CLOCK_SLACK,
-    GLOBAL_RATE,
-    HISTORY_LIMIT,
-    NO_MENTIONS,
-    TRANSIENT,
-    Sender,
-    coalesce,
-    global_rate_trace,
-    nonce_of,
-    signature,
-    target_key,
-)
-from bot.delivery.worker import (
-    RETRY_FIRST_SECONDS,
-    RETRY_MAX_SECONDS,
-    STUCK_NOTICE_SECONDS,
-    WORKERS,
-    Delivery,
-)
+from bot.delivery.outcomes import POST_NO_WEBHOOK, POST_SHOWN
+from bot.delivery.router import send_chunks, slot_channel
+from bot.delivery.sender import NO_MENTIONS, global_rate_trace, nonce_of, signature
+from bot.delivery.worker import RETRY_FIRST_SECONDS, STUCK_NOTICE_SECONDS, WORKERS, Delivery
 
 __all__ = [
-    "CANNOT_DM",
-    "CHANNEL_NEEDS",
-    "CLAIM_LIMIT",
-    "CLOCK_SLACK",
-    "GLOBAL_RATE",
-    "HISTORY_LIMIT",
-    "HOST_DMS",
-    "LEASE_SECONDS",
-    "MARKED",
     "NO_MENTIONS",
-    "POST_FAILING",
     "POST_NO_WEBHOOK",
-    "POST_RESULTS_KEPT",
     "POST_SHOWN",
-    "POST_WAIT_SECONDS",
-    "RENEW_FRACTION",
     "RETRY_FIRST_SECONDS",
-    "RETRY_MAX_SECONDS",
     "STUCK_NOTICE_SECONDS",
-    "TRANSIENT",
     "WORKERS",
-    "ChannelMissing",
     "Delivery",
-    "Dest",
-    "Router",
-    "Sender",
-    "coalesce",
-    "destination",
     "global_rate_trace",
-    "lease_slot",
     "nonce_of",
-    "process_owner",
     "send_chunks",
     "signature",
     "slot_channel",
-    "table_hosts",
-    "target_key",
 ]

@@ -61,8 +61,6 @@ from bot.delivery.outcomes import MARKED, POST_FAILING, Done, PostWaits
 from bot.delivery.port import DeliveryPort, row_posts, sending_of
 from bot.delivery.router import ChannelMissing, Dest, Router, destination, is_private
 from bot.delivery.sender import TRANSIENT, LeaseLost, Sender, coalesce
-from bot.embeds import Post
-from bot.kinds import OutboxKind, Sending
 from bot.mafia_room import MafiaRooms
 from bot.tables import table_language
 from bot.webhooks import GameWebhooks
@@ -503,10 +501,6 @@ class Delivery:
             guild, settings, lang, game_id, text, host=slot != "host"
         )
 
-    async def _sending(self, row: OutboxRecord) -> Sending | bool:
-        """The row as its kind's hooks see it (``bot/delivery/port.py``)."""
-        return await sending_of(self.port, self.client, row)
-
     async def _deliver_row(
         self, row: OutboxRecord, together: tuple[OutboxRecord, ...] = ()
     ) -> bool | Done:
@@ -515,7 +509,7 @@ class Delivery:
         :class:`ChannelMissing` or ``discord.Forbidden`` when its channel is broken.
         ``together``: the rows after it in its destination sent with it (:meth:`_group`),
         their messages sharing its own where they fit."""
-        sending = await self._sending(row)
+        sending = await sending_of(self.port, self.client, row)
         if isinstance(sending, bool):
             return sending
         entry = kinds.entry(sending.kind)
@@ -524,16 +518,16 @@ class Delivery:
             return done
         if entry.prepare is not None:
             sending.payload = entry.prepare(sending)
-        posts = await self._posts(sending, entry)
+        posts = await row_posts(self.router, sending, entry)
         if posts is None:  # nothing to say any more (a role card after the game)
             return True
         if together:
             rendered = [posts]
             for other in together:
-                more = await self._sending(other)
+                more = await sending_of(self.port, self.client, other)
                 if isinstance(more, bool):  # cannot be: the same game as the row's
                     return False
-                rendered.append(await self._posts(more, kinds.entry(more.kind)) or [])
+                rendered.append(await row_posts(self.router, more, kinds.entry(more.kind)) or [])
             posts = coalesce(rendered)
         try:
             where = await self.router.route(sending)
@@ -559,9 +553,6 @@ class Delivery:
         for hook in entry.after:
             await hook(sending)
         return True
-
-    async def _posts(self, sending: Sending, entry: OutboxKind) -> list[Post] | None:
-        return await row_posts(self.router, sending, entry)
 
     # --- the hosts -----------------------------------------------------------------------
     async def tell_hosts(
@@ -591,10 +582,6 @@ class Delivery:
         """Deliver the game's pending rows until the post of outbox row ``row_id`` is shown or
         refused, for the author's answer (:meth:`PostWaits.publish`)."""
         return await self.posts.publish(game_id, row_id, later=later)
-
-    def post_outcome(self, row_id: int, outcome: str) -> None:
-        """What became of a post, for its author's answer (:meth:`PostWaits.outcome`)."""
-        self.posts.outcome(row_id, outcome)
 
 
 def _episode(dest: Dest) -> Dest:

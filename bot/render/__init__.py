@@ -18,24 +18,17 @@ are the ones the rest of the bot imports from ``bot.render``.
 from __future__ import annotations
 
 from bot.render.common import (
-    LIST_BUDGET,
-    bounded_list,
     command_name,
     describe_request,
     reply_header,
-    role_about,
-    role_count,
     role_name,
     role_summary,
     schedule_hours,
     timestamp,
     verb_name,
-    wish_words,
     with_dm_header,
 )
 from bot.render.hosts import (
-    AUDIT_SUBCOMMANDS,
-    AUDIT_TEXT_LIMIT,
     audit_command_name,
     render_audit_line,
     render_host_account,
@@ -52,36 +45,22 @@ from bot.render.outbox import (
     render_private,
     render_server_notice,
 )
-from bot.render.players import card_times, render_help, render_role_card, render_roster
+from bot.render.players import render_help, render_role_card, render_roster
 from bot.render.public import (
-    DEADLINE_NOTICES,
     iso_quote,
-    nonvoter_lines,
-    pistol_window_line,
-    render_death,
     results_posts,
-    threshold_line,
     turn_open_posts,
     votes_lines,
 )
 
 __all__ = [
-    "AUDIT_SUBCOMMANDS",
-    "AUDIT_TEXT_LIMIT",
-    "DEADLINE_NOTICES",
-    "LIST_BUDGET",
     "audit_command_name",
-    "bounded_list",
-    "card_times",
     "command_name",
     "describe_request",
     "iso_quote",
-    "nonvoter_lines",
-    "pistol_window_line",
     "render",
     "render_audit_line",
     "render_console",
-    "render_death",
     "render_help",
     "render_host_account",
     "render_log_page",
@@ -96,16 +75,12 @@ __all__ = [
     "reply_header",
     "resolve_preview",
     "results_posts",
-    "role_about",
-    "role_count",
     "role_name",
     "role_summary",
     "schedule_hours",
-    "threshold_line",
     "timestamp",
     "turn_open_posts",
     "verb_name",
     "votes_lines",
-    "wish_words",
     "with_dm_header",
 ]

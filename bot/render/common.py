@@ -165,9 +165,15 @@ def schedule_hours(lang: Lang, schedule: Schedule) -> str | None:
     None on the fast schedule, which has no hours (the sign-up post names it)."""
     if schedule.kind == "fast":
         return None
+    return forum_hours(lang, schedule, "hours.forum")
+
+
+def forum_hours(lang: Lang, schedule: Schedule, key: str) -> str:
+    """R61: a forum game's hours in the catalogue's ``key`` (the sign-up's line, the role
+    card's): the hunts' opening, the deadline, the turn's days, then the days off."""
     text = t(
         lang,
-        "hours.forum",
+        key,
         hunt=schedule.hunt_open.strftime("%H:%M"),
         # "21:00 по Москве": the deadline as players say it (core/zones.py)
         deadline=said_time(lang, schedule.deadline, schedule.tz),

@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 import discord
 
-from bot.embeds import NOTICE, add_list_field
+from bot.embeds import NOTICE, add_list_field, field_values
 from bot.render.common import (
     bounded_list,
     describe_request,
@@ -176,8 +176,6 @@ def audit_text(lang: Lang, payload: Mapping[str, Any]) -> str:
 
 def render_log_page(lang: Lang, lines: Sequence[str], page: int, pages: int) -> discord.Embed:
     """One page of ``/mafia log`` (newest first)."""
-    from bot.embeds import NOTICE, field_values
-
     embed = discord.Embed(title=t(lang, "console.log.title", page=page, pages=pages), colour=NOTICE)
     text = "\n".join(lines) if lines else t(lang, "console.log.empty")
     embed.description = field_values([text], 4096)[0]

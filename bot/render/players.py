@@ -10,15 +10,15 @@ from typing import Any
 from bot.kinds import Sending
 from bot.render.common import (
     command_name,
+    forum_hours,
+    role_about,
     role_class,
     role_name,
     timestamp,
-    with_days_off,
 )
-from core.cast_text import cast_values, role_description, win_line
+from core.cast_text import cast_values, win_line
 from core.i18n import Lang, t
 from core.quoting import quote_player_text
-from core.zones import said_time
 from rules.knowledge import PublicRoster, RoleCard, role_card
 from rules.roles import Faction
 from rules.schedule import Schedule
@@ -33,16 +33,7 @@ def card_times(lang: Lang, schedule: Schedule | None) -> str:
         return t(lang, "card.times")
     if schedule.kind == "fast":
         return t(lang, "card.times_fast", minutes=schedule.turn_minutes)
-    text = t(
-        lang,
-        "card.times_forum",
-        hunt=schedule.hunt_open.strftime("%H:%M"),
-        # "21:00 по Москве": the deadline as players say it (core/zones.py)
-        deadline=said_time(lang, schedule.deadline, schedule.tz),
-        clock=schedule.deadline.strftime("%H:%M"),
-        days=schedule.turn_days,
-    )
-    return with_days_off(lang, schedule, text)
+    return forum_hours(lang, schedule, "card.times_forum")
 
 
 def render_role_card(
@@ -56,11 +47,10 @@ def render_role_card(
     by the reader's names, and the clan with each member's role (R14) or the commissar
     known (R19)."""
     cls = role_class(card.role)
-    key = cls.card_key() if cls is not None else f"card.about.{card.role}"
     values = cast_values(lang, card.cast)
     sections = [
         t(lang, "card.title", nick=card.nick, role=role_name(lang, card.role)),
-        role_description(lang, key, card.cast),
+        role_about(lang, card.role, card.cast),
     ]
     if "kill" in card.verbs:  # R23, R36: every mafia member's kill
         sections.append(t(lang, "card.kill", **values))

@@ -42,8 +42,7 @@ from db.errors import (
 from db.postgres.migrations import LATEST_VERSION, inspect_schema, migrate
 from db.schema.migration import require_current
 from db.tx import Body, Engine, Row
-from db.urls import is_postgres_url
-from db.urls import redact_url as describe
+from db.urls import is_postgres_url, redact_url
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +121,7 @@ class PostgresBase(Engine):
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record], url: str, read_only: bool) -> None:
         super().__init__()
         self._pool = pool
-        self.url = describe(url)
+        self.url = redact_url(url)  # no password shown
         self.read_only = read_only
 
     # --- life cycle ------------------------------------------------------------------------
@@ -143,6 +142,7 @@ class PostgresBase(Engine):
         """
         if not is_postgres_url(url):
             raise ValueError("the PostgreSQL store needs a postgresql:// URL")
+        where = redact_url(url)  # no password in any message
         settings = {"default_transaction_read_only": "on"} if read_only else {}
         try:
             pool: asyncpg.Pool[asyncpg.Record] = await asyncpg.create_pool(
@@ -155,20 +155,20 @@ class PostgresBase(Engine):
                 reset=_keep_session,
             )
         except DRIVER_ERRORS as e:
-            raise DatabaseUnusable(f"{describe(url)}: cannot connect ({one_line(e)})") from e
+            raise DatabaseUnusable(f"{where}: cannot connect ({one_line(e)})") from e
         try:
             async with pool.acquire() as conn:
                 if read_only:
-                    version = await inspect_schema(conn, describe(url))
-                    require_current(describe(url), version, LATEST_VERSION)
+                    version = await inspect_schema(conn, where)
+                    require_current(where, version, LATEST_VERSION)
                 else:
-                    old, new = await migrate(conn, describe(url))
+                    old, new = await migrate(conn, where)
                     if old != new:
-                        log.info("migrated %s from schema v%d to v%d", describe(url), old, new)
+                        log.info("migrated %s from schema v%d to v%d", where, old, new)
         except BaseException as e:
             await _terminate(pool)
             if isinstance(e, DRIVER_ERRORS):
-                raise DatabaseUnusable(f"{describe(url)}: {one_line(e)}") from e
+                raise DatabaseUnusable(f"{where}: {one_line(e)}") from e
             raise
         return cls(pool, url, read_only)
 
