@@ -75,17 +75,35 @@ DRIVER_ERRORS: tuple[type[BaseException], ...] = (
 
 class PostgresTx:
     """:class:`db.tx.Tx` on one connection of the pool (inside a transaction for a write):
-    one round trip per call."""
+    one round trip per call.
 
-    __slots__ = ("_conn", "locked")
+    A write's ``BEGIN`` is sent with its first statement: in the same simple query when that
+    statement has no parameters (the game's row lock of :func:`db.ops.common.serialise`: the
+    vote's ``BEGIN`` and lock are one round trip), else just before it. A row lock
+    (``... FOR UPDATE`` without parameters) asked again in the same transaction is not sent
+    again: the row stays locked until the transaction ends."""
+
+    __slots__ = ("_begin", "_conn", "_row_locks", "begun", "locked")
     dialect = POSTGRES
 
-    def __init__(self, conn: Conn) -> None:
+    def __init__(self, conn: Conn, *, begin: bool = False) -> None:
         self._conn = conn
         self.locked: dict[int, Row] = {}
+        #: ``BEGIN`` is still to be sent, with the first statement.
+        self._begin = begin
+        #: ``BEGIN`` went to the server: the engine commits or rolls back.
+        self.begun = False
+        self._row_locks: set[str] = set()
 
     async def _call(self, method: str, sql: str, *args: Any) -> Any:
         try:
+            if self._begin:
+                self._begin = False
+                self.begun = True
+                if method == "execute" and not args:
+                    sql = f"BEGIN; {sql}"  # one simple query: one round trip for both
+                else:
+                    await self._conn.execute("BEGIN")
             return await getattr(self._conn, method)(sql, *args)
         except DRIVER_ERRORS as e:
             raise store_error(e) from e
@@ -100,7 +118,13 @@ class PostgresTx:
         return await self._call("fetchval", sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return affected(await self._call("execute", sql, *args))
+        lock = not args and sql.endswith(" FOR UPDATE")
+        if lock and sql in self._row_locks:
+            return 0  # locked already, by this transaction
+        done = affected(await self._call("execute", sql, *args))
+        if lock:
+            self._row_locks.add(sql)
+        return done
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._call("executemany", sql, rows)
@@ -217,12 +241,31 @@ class PostgresBase(Engine):
             await asyncio.wait(set(self._inflight))
 
     async def _transaction(self, body: Body[T]) -> T:
+        """``body`` in one transaction (``BEGIN`` sent with its first statement, see
+        :class:`PostgresTx`), committed if it returns, rolled back if it raises."""
         async with self._lock:
             try:
-                async with self._pool.acquire() as conn, conn.transaction():
-                    return await body(PostgresTx(conn))
+                async with self._pool.acquire() as conn:
+                    tx = PostgresTx(conn, begin=True)
+                    try:
+                        result = await body(tx)
+                    except BaseException:
+                        if tx.begun:
+                            await _roll_back(conn)
+                        raise
+                    if tx.begun:
+                        await conn.execute("COMMIT")
+                    return result
             except DRIVER_ERRORS as e:
                 raise store_error(e) from e
+
+
+async def _roll_back(conn: Conn) -> None:
+    """End a failed write's transaction, if the connection still has one open (a lost
+    connection is the pool's to drop)."""
+    with contextlib.suppress(*DRIVER_ERRORS):
+        if not conn.is_closed() and conn.is_in_transaction():
+            await conn.execute("ROLLBACK")
 
 
 async def _keep_session(conn: asyncpg.Connection[asyncpg.Record]) -> None:
