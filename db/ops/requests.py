@@ -13,7 +13,9 @@ with ``ON CONFLICT DO NOTHING`` (the loser gets False), after taking the same lo
 A fenced write (:class:`~db.models.Fence`) checks the game in its own transaction, after
 taking the lock and in a new statement, so it compares with what every other process committed
 before it: the game's status, turn and phase, and its accepted entries at that turn or later.
-A mismatch raises :class:`~db.errors.StaleGame`, writing nothing.
+A mismatch raises :class:`~db.errors.StaleGame`, writing nothing. A fenced append checks it in
+its INSERT (:data:`_INSERT_FENCED`: one statement, where a check then an INSERT were two round
+trips on PostgreSQL); only when it wrote nothing does a second read say why (stale or missing).
 """
 
 from __future__ import annotations

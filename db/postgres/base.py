@@ -3,7 +3,8 @@ closing, and the three ways a body runs (:class:`db.tx.Engine`):
 :meth:`PostgresBase._engine_read` (a connection of the pool), :meth:`PostgresBase._engine_snapshot`
 (a read-only ``REPEATABLE READ`` transaction) and :meth:`PostgresBase._engine_write` (a
 transaction of its own, one at a time). A body's calls (:class:`PostgresTx`) are one round
-trip each.
+trip each; a write's ``BEGIN`` goes with its first call (in the same round trip when that is
+the game's row lock), its ``COMMIT`` is one more: a fenced vote is three round trips.
 
 Concurrency. Reads run in parallel on a small asyncpg pool, each after the writes asked for
 before it. The writes of one process are
@@ -12,9 +13,9 @@ that is the interface's "one order", which a pool alone would not keep (two writ
 connections may reach the server in either order). Across processes the database keeps the
 invariants: every transaction that appends to a game's log, or claims a once-only stage of
 its turn, first locks the game's row (``SELECT ... FOR UPDATE``, once per transaction:
-:func:`db.ops.common.lock_game`), so two processes appending at once get gap-free, ordered
-``seq`` numbers; the claims themselves are unique keys (``INSERT ... ON CONFLICT DO
-NOTHING``).
+:func:`db.ops.common.serialise`, :func:`db.ops.common.lock_game`), so two processes
+appending at once get gap-free, ordered ``seq`` numbers; the claims themselves are unique
+keys (``INSERT ... ON CONFLICT DO NOTHING``).
 
 Every write runs in its own task shielded from cancellation, so a cancelled caller can never
 leave half a transaction behind; it has committed when its coroutine returns. Every asyncpg
