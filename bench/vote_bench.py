@@ -82,7 +82,7 @@ from bench.e2e_bench import Game, ReplyClock, add_noop_commands, percentile
 from bot.client import MafiaBot
 from bot.serverlife import DEBOUNCE_SECONDS
 from db.models import Fence
-from db.ops.requests import _ENTRIES, _INSERT_ENTRY
+from db.ops.requests import _ENTRIES, _INSERT_FENCED
 from db.postgres import PostgresStore
 from db.sqlite import migrations
 from db.transfer import migrate_store
@@ -290,7 +290,7 @@ async def vote_path(store: Any, game_id: int) -> None:
                 conn.remove_query_logger(logged)
         print(
             f"  the vote path: {len(sent)} round trips per fenced vote "
-            f"({', '.join(q.split()[0] for q in sent)})"
+            f"({', '.join(_statements(q) for q in sent)})"
         )
         return
     statements: list[str] = []
@@ -317,15 +317,20 @@ async def vote_path(store: Any, game_id: int) -> None:
     )
 
 
+def _statements(query: str) -> str:
+    """The first word of each statement of one round trip (``BEGIN + SELECT``)."""
+    return " + ".join(part.split()[0] for part in query.split(";") if part.strip())
+
+
 def log_writes(
     games: int = GAMES, rounds: int = 5, votes: int = 300, day: Sequence[int] = (0, 150)
 ) -> None:
     """What one fenced vote costs the writer in the log itself, schema 18 against 19
     (migration 19: no generated columns, no ``json_valid`` CHECK, a narrow covering index
-    for the fence's count): the store's own statements (the fence's ``SELECT``, the
-    ``INSERT``, as :meth:`~db.ops.requests.RequestLogOps.add_request` runs them, in one
-    ``BEGIN IMMEDIATE`` ... ``COMMIT``) on a plain ``sqlite3`` connection, no event loop and
-    no hop, against ``games`` games of 25-odd entries each, a vote for each game in turn;
+    for the fence's count): the store's own statement (the fenced ``INSERT``, which checks the
+    fence and numbers the entry, as :meth:`~db.ops.requests.RequestLogOps.add_request` runs
+    it, in one ``BEGIN IMMEDIATE`` ... ``COMMIT``) on a plain ``sqlite3`` connection, no event
+    loop and no hop, against ``games`` games of 25-odd entries each, a vote for each game in turn;
     then again with each game's day ``day`` posts longer (the fence counts the accepted
     entries of the turn: a forum day of a dozen players is a few hundred).
 
@@ -336,13 +341,25 @@ def log_writes(
 
     The medians of ``rounds`` rounds of ``votes`` votes, the two schemas taking turns (the
     machine may be shared: a round is a fair comparison only with its neighbour)."""
-    fence_sql = f"SELECT status, turn, phase, {_ENTRIES} FROM games g WHERE g.id = ?1"
-    insert_sql = _INSERT_ENTRY.replace("$", "?")
+    insert_sql = _INSERT_FENCED.replace("$", "?")
     payload = json.dumps({"by": "Fay", "do": "vote", "target": "Gus"}, separators=(",", ":"))
 
-    def vote(conn: sqlite3.Connection, game: int) -> None:
-        conn.execute(fence_sql, (game,)).fetchall()
-        conn.execute(insert_sql, (game, 2, "requests", payload, "accepted", None, _NOW)).fetchall()
+    def voter(path: Path) -> Callable[[sqlite3.Connection, int], None]:
+        """The fenced vote on ``path``'s games, each fence as the service keeps it (the
+        game's accepted entries of its turn, one more after each vote)."""
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            sql = f"SELECT g.id, {_ENTRIES} FROM games g"
+            counts = {int(r[0]): int(r[1]) for r in conn.execute(sql)}
+
+        def vote(conn: sqlite3.Connection, game: int) -> None:
+            row = conn.execute(
+                insert_sql,
+                (game, 2, "requests", payload, "accepted", None, _NOW, 2, "open", counts[game]),
+            ).fetchall()
+            assert row, f"game {game}: the fence did not hold"
+            counts[game] += 1
+
+        return vote
 
     def bare(conn: sqlite3.Connection, game: int) -> None:
         conn.execute("INSERT INTO bench_commit VALUES (?, ?)", (game, _NOW))
@@ -363,7 +380,7 @@ def log_writes(
             for path in paths.values():
                 _add_posts(path, posts - added)
             added = posts
-            runs = {f"vote, v{v}": (path, vote) for v, path in paths.items()}
+            runs = {f"vote, v{v}": (path, voter(path)) for v, path in paths.items()}
             if posts == day[0]:
                 runs["bare INSERT"] = (paths[18], bare)
             found: dict[str, dict[str, list[float]]] = {

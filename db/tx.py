@@ -166,17 +166,22 @@ class Engine:
 
     async def _shielded(self, write: Coroutine[Any, Any, T]) -> T:
         """``write`` in a task of its own, shielded: a cancelled caller leaves it to finish
-        (committed or rolled back as a whole); :meth:`close` waits for it."""
-        task = asyncio.ensure_future(write)
+        (committed or rolled back as a whole); :meth:`close` waits for it.
+
+        The caller waits on a future the task settles as its last step (one turn of the event
+        loop after it, where ``asyncio.shield`` of the task takes two); cancelling the caller
+        cancels that future only, never the task."""
+        outcome: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        task = asyncio.ensure_future(_settling(write, outcome))
         self._inflight.add(task)
         task.add_done_callback(self._write_done)
-        return await asyncio.shield(task)
+        return await outcome
 
     def _write_done(self, task: asyncio.Task[Any]) -> None:
         self._inflight.discard(task)
         if not task.cancelled() and task.exception() is not None:
             # Retrieved here so that a write whose caller was cancelled logs nothing twice;
-            # the caller (if still waiting) gets the exception through the shield.
+            # the caller (if still waiting) gets the exception through its future.
             log.debug("write failed: %s", task.exception())
 
     async def _run_read(self, body: Body[T]) -> T:
@@ -230,3 +235,20 @@ class Engine:
             return await tx.fetchrow(sql, *args)
 
         return await self._run_read(body)
+
+
+async def _settling(write: Coroutine[Any, Any, T], outcome: asyncio.Future[T]) -> T:
+    """Run ``write``, then settle ``outcome`` with what it returned or raised (unless the
+    caller waiting on it was cancelled)."""
+    try:
+        result = await write
+    except BaseException as e:
+        if not outcome.done():
+            if isinstance(e, asyncio.CancelledError):
+                outcome.cancel()
+            else:
+                outcome.set_exception(e)
+        raise
+    if not outcome.done():
+        outcome.set_result(result)
+    return result

@@ -13,7 +13,9 @@ with ``ON CONFLICT DO NOTHING`` (the loser gets False), after taking the same lo
 A fenced write (:class:`~db.models.Fence`) checks the game in its own transaction, after
 taking the lock and in a new statement, so it compares with what every other process committed
 before it: the game's status, turn and phase, and its accepted entries at that turn or later.
-A mismatch raises :class:`~db.errors.StaleGame`, writing nothing.
+A mismatch raises :class:`~db.errors.StaleGame`, writing nothing. A fenced append checks it in
+its INSERT (:data:`_INSERT_FENCED`: one statement, where a check then an INSERT were two round
+trips on PostgreSQL); only when it wrote nothing does a second read say why (stale or missing).
 """
 
 from __future__ import annotations
@@ -64,6 +66,21 @@ _INSERT_ENTRY = (
 )
 
 
+#: One log entry appended only if its game still matches the fence (``$8`` turn, ``$9``
+#: phase, ``$10`` accepted entries at that turn or later, the game running): the fence's check
+#: and the write in ONE statement (one round trip on PostgreSQL, after the lock), ``seq``
+#: taken as in :data:`_INSERT_ENTRY`. No row: the game is stale or missing
+#: (:func:`_refuse_fenced` tells which).
+_INSERT_FENCED = (
+    "INSERT INTO log_entries (game_id, turn, seq, section, payload, outcome, user_id, at) "
+    "SELECT g.id, $2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM log_entries WHERE game_id = $1), "
+    "$3, $4, $5, $6, $7 FROM games g WHERE g.id = $1 AND g.status = 'running' "
+    "AND g.turn = $8 AND g.phase = $9 AND (SELECT COUNT(*) FROM log_entries l "
+    "WHERE l.game_id = g.id AND l.turn >= g.turn AND l.outcome = 'accepted') = $10 "
+    "RETURNING id, seq"
+)
+
+
 async def check_fence(tx: Tx, game_id: int, fence: Fence | None) -> None:
     """Raise :class:`StaleGame` unless the game is running as ``fence`` says (nothing to do
     without a fence). Serialises on the game first, then reads in a NEW statement (see the
@@ -71,13 +88,20 @@ async def check_fence(tx: Tx, game_id: int, fence: Fence | None) -> None:
     if fence is None:
         return
     await serialise(tx, game_id)
+    await _refuse_fenced(tx, game_id, fence, always=False)
+
+
+async def _refuse_fenced(tx: Tx, game_id: int, fence: Fence, *, always: bool = True) -> None:
+    """Raise :class:`~db.errors.NotFound` or :class:`StaleGame` for a game that does not match
+    ``fence`` (``always``: one that a fenced INSERT found not matching, read again under the
+    same lock to say why)."""
     row = await tx.fetchrow(
         f"SELECT status, turn, phase, {_ENTRIES} FROM games g WHERE g.id = $1", game_id
     )
     if row is None:
         raise NotFound(f"no game {game_id}")
     seen = (str(row["status"]), int(row["turn"]), str(row["phase"]), int(row["entries"]))
-    if seen != ("running", fence.turn, fence.phase, fence.entries):
+    if always or seen != ("running", fence.turn, fence.phase, fence.entries):
         raise StaleGame(
             f"game {game_id} is {seen[0]} at turn {seen[1]} ({seen[2]}, {seen[3]} entries), "
             f"not at turn {fence.turn} ({fence.phase}, {fence.entries} entries)"
@@ -95,24 +119,25 @@ async def insert_entry(
     user_id: int | None,
     at: dt.datetime,
     stamp: Any,
+    fence: Fence | None = None,
 ) -> LogEntry:
     """Append one entry, serialised on the game (see the module's docstring). ``stamp`` is
     ``at`` as the engine stores it (``dialect.time(at)``), made before the transaction: off
-    the writer's thread on SQLite."""
+    the writer's thread on SQLite. With ``fence``, the entry is written only if the game still
+    matches it, checked in the INSERT itself (:data:`_INSERT_FENCED`); else
+    :class:`StaleGame` (or :class:`~db.errors.NotFound`), writing nothing."""
     await serialise(tx, game_id)
+    args: tuple[Any, ...] = (game_id, turn, section, payload_text, outcome, user_id, stamp)
     try:
-        row = await tx.fetchrow(
-            _INSERT_ENTRY,
-            game_id,
-            turn,
-            section,
-            payload_text,
-            outcome,
-            user_id,
-            stamp,
-        )
+        if fence is None:
+            row = await tx.fetchrow(_INSERT_ENTRY, *args)
+        else:
+            row = await tx.fetchrow(_INSERT_FENCED, *args, fence.turn, fence.phase, fence.entries)
     except ForeignKeyViolation as e:
         raise NotFound(f"no game {game_id}") from e
+    if row is None:
+        assert fence is not None
+        await _refuse_fenced(tx, game_id, fence)
     assert row is not None
     return LogEntry(
         id=int(row["id"]),
@@ -204,9 +229,8 @@ class RequestLogOps(Engine):
         stamp = self.dialect.time(now)
 
         async def body(tx: Tx) -> LogEntry:  # the vote path: one hop on SQLite
-            await check_fence(tx, game_id, fence)
             return await insert_entry(
-                tx, game_id, turn, sec, data, text, outcome, user_id, now, stamp
+                tx, game_id, turn, sec, data, text, outcome, user_id, now, stamp, fence
             )
 
         return await self._run_write(body)
@@ -234,9 +258,8 @@ class RequestLogOps(Engine):
         stamp = self.dialect.time(now)
 
         async def body(tx: Tx) -> LogEntry:
-            await check_fence(tx, game_id, fence)
             entry = await insert_entry(
-                tx, game_id, turn, "host", data, text, outcome, actor_id, now, stamp
+                tx, game_id, turn, "host", data, text, outcome, actor_id, now, stamp, fence
             )
             await insert_audit(tx, None, game_id, actor_id, command, args_text, now)
             await insert_outbox(tx, game_id, turn, outbox_items, now)

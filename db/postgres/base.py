@@ -3,7 +3,8 @@ closing, and the three ways a body runs (:class:`db.tx.Engine`):
 :meth:`PostgresBase._engine_read` (a connection of the pool), :meth:`PostgresBase._engine_snapshot`
 (a read-only ``REPEATABLE READ`` transaction) and :meth:`PostgresBase._engine_write` (a
 transaction of its own, one at a time). A body's calls (:class:`PostgresTx`) are one round
-trip each.
+trip each; a write's ``BEGIN`` goes with its first call (in the same round trip when that is
+the game's row lock), its ``COMMIT`` is one more: a fenced vote is three round trips.
 
 Concurrency. Reads run in parallel on a small asyncpg pool, each after the writes asked for
 before it. The writes of one process are
@@ -12,9 +13,9 @@ that is the interface's "one order", which a pool alone would not keep (two writ
 connections may reach the server in either order). Across processes the database keeps the
 invariants: every transaction that appends to a game's log, or claims a once-only stage of
 its turn, first locks the game's row (``SELECT ... FOR UPDATE``, once per transaction:
-:func:`db.ops.common.lock_game`), so two processes appending at once get gap-free, ordered
-``seq`` numbers; the claims themselves are unique keys (``INSERT ... ON CONFLICT DO
-NOTHING``).
+:func:`db.ops.common.serialise`, :func:`db.ops.common.lock_game`), so two processes
+appending at once get gap-free, ordered ``seq`` numbers; the claims themselves are unique
+keys (``INSERT ... ON CONFLICT DO NOTHING``).
 
 Every write runs in its own task shielded from cancellation, so a cancelled caller can never
 leave half a transaction behind; it has committed when its coroutine returns. Every asyncpg
@@ -74,17 +75,35 @@ DRIVER_ERRORS: tuple[type[BaseException], ...] = (
 
 class PostgresTx:
     """:class:`db.tx.Tx` on one connection of the pool (inside a transaction for a write):
-    one round trip per call."""
+    one round trip per call.
 
-    __slots__ = ("_conn", "locked")
+    A write's ``BEGIN`` is sent with its first statement: in the same simple query when that
+    statement has no parameters (the game's row lock of :func:`db.ops.common.serialise`: the
+    vote's ``BEGIN`` and lock are one round trip), else just before it. A row lock
+    (``... FOR UPDATE`` without parameters) asked again in the same transaction is not sent
+    again: the row stays locked until the transaction ends."""
+
+    __slots__ = ("_begin", "_conn", "_row_locks", "begun", "locked")
     dialect = POSTGRES
 
-    def __init__(self, conn: Conn) -> None:
+    def __init__(self, conn: Conn, *, begin: bool = False) -> None:
         self._conn = conn
         self.locked: dict[int, Row] = {}
+        #: ``BEGIN`` is still to be sent, with the first statement.
+        self._begin = begin
+        #: ``BEGIN`` went to the server: the engine commits or rolls back.
+        self.begun = False
+        self._row_locks: set[str] = set()
 
     async def _call(self, method: str, sql: str, *args: Any) -> Any:
         try:
+            if self._begin:
+                self._begin = False
+                self.begun = True
+                if method == "execute" and not args:
+                    sql = f"BEGIN; {sql}"  # one simple query: one round trip for both
+                else:
+                    await self._conn.execute("BEGIN")
             return await getattr(self._conn, method)(sql, *args)
         except DRIVER_ERRORS as e:
             raise store_error(e) from e
@@ -99,7 +118,13 @@ class PostgresTx:
         return await self._call("fetchval", sql, *args)
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return affected(await self._call("execute", sql, *args))
+        lock = not args and sql.endswith(" FOR UPDATE")
+        if lock and sql in self._row_locks:
+            return 0  # locked already, by this transaction
+        done = affected(await self._call("execute", sql, *args))
+        if lock:
+            self._row_locks.add(sql)
+        return done
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._call("executemany", sql, rows)
@@ -217,12 +242,31 @@ class PostgresBase(Engine):
             await asyncio.wait(set(self._inflight))
 
     async def _transaction(self, body: Body[T]) -> T:
+        """``body`` in one transaction (``BEGIN`` sent with its first statement, see
+        :class:`PostgresTx`), committed if it returns, rolled back if it raises."""
         async with self._lock:
             try:
-                async with self._pool.acquire() as conn, conn.transaction():
-                    return await body(PostgresTx(conn))
+                async with self._pool.acquire() as conn:
+                    tx = PostgresTx(conn, begin=True)
+                    try:
+                        result = await body(tx)
+                    except BaseException:
+                        if tx.begun:
+                            await _roll_back(conn)
+                        raise
+                    if tx.begun:
+                        await conn.execute("COMMIT")
+                    return result
             except DRIVER_ERRORS as e:
                 raise store_error(e) from e
+
+
+async def _roll_back(conn: Conn) -> None:
+    """End a failed write's transaction, if the connection still has one open (a lost
+    connection is the pool's to drop)."""
+    with contextlib.suppress(*DRIVER_ERRORS):
+        if not conn.is_closed() and conn.is_in_transaction():
+            await conn.execute("ROLLBACK")
 
 
 async def _keep_session(conn: asyncpg.Connection[asyncpg.Record]) -> None:
