@@ -21,9 +21,7 @@ from core.service import (
     downtime_gap,
 )
 from db.interface import GameStore
-from tests.integration.test_service import GUILD, HOST, FakeClock, clock, store, target
-
-__all__ = ["clock", "store", "target"]  # the fixtures, on both engines
+from tests.integration.test_service import GUILD, HOST, FakeClock
 
 ROLES = "mafioso=1 commissar=1 villager=2"
 

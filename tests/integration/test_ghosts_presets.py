@@ -6,38 +6,20 @@ setup."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
 from core.ghosts import JOINED_KIND, WATCH_KIND
 from core.service import GameService, ServiceError
 from db.interface import GameStore
-from db.store import open_store
 from rules.announce import GHOSTS, PUBLIC
-from tests import pgserver
 
 TABLE = 1
 HOST = 999
 MEMBERS = (731, 12, 5005, 48)
 WATCHER, SUBSTITUTE = 6001, 6002
 START = datetime(2026, 3, 10, 6, 0, tzinfo=UTC)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        return pgserver.fresh_url()
-    return str(tmp_path / "game.db")
-
-
-@pytest.fixture
-async def store(target: str) -> AsyncIterator[GameStore]:
-    s = await open_store(target)
-    yield s
-    await s.close()
 
 
 async def started(store: GameStore, **options: bool) -> GameService:

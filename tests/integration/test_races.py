@@ -21,11 +21,6 @@ ROLES = "mafioso=1 commissar=1 villager=2"
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
     s = await SQLiteStore.open(tmp_path / "game.db")
     yield s

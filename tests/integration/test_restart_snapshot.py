@@ -29,11 +29,6 @@ PLAYERS = 8
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def path(tmp_path: Path) -> Path:
     return tmp_path / "game.db"
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 from core.review import is_window
 from core.service import GameService, ServiceError
 from db.interface import GameStore
-from tests.integration.test_service import GUILD, HOST, FakeClock, clock, store, target
-
-__all__ = ["clock", "store", "target"]  # the fixtures, shared with test_service.py
+from tests.integration.test_service import GUILD, HOST, FakeClock
 
 
 async def test_R18_a_post_shown_once_the_window_holds_the_night_counts_for_nothing(

@@ -3,17 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
 from core.service import GameService, ServiceError
-from db.interface import GameStore
 from db.store import SQLiteStore, open_store
 from rules.model import HostAction
-from tests import pgserver
 
 GUILD = 1
 HOST = 999
@@ -29,26 +25,6 @@ class FakeClock:
 
     def advance(self, **kw: float) -> None:
         self.now += timedelta(**kw)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """What the store is opened on: a SQLite file, or a fresh schema of the test server."""
-    if request.param == "postgres":
-        return pgserver.fresh_url()
-    return str(tmp_path / "game.db")
-
-
-@pytest.fixture
-async def store(target: str) -> AsyncIterator[GameStore]:
-    s = await open_store(target)
-    yield s
-    await s.close()
 
 
 async def started(service: GameService, roles: str, n: int) -> dict[str, int]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,6 @@ from db.store import open_store
 from rules.announce import turn_open_announcement
 from rules.knowledge import public_roster, valid_targets
 from rules.setup import MAX_PLAYERS
-from tests import pgserver
 
 TABLE = 1
 HOST = 999
@@ -39,20 +37,6 @@ async def lobby_id(store: GameStore) -> int:
     rec = await store.open_game(TABLE)
     assert rec is not None
     return rec.id
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        return pgserver.fresh_url()
-    return str(tmp_path / "game.db")
-
-
-@pytest.fixture
-async def store(target: str) -> AsyncIterator[GameStore]:
-    s = await open_store(target)
-    yield s
-    await s.close()
 
 
 async def _played_in_order(order: tuple[int, ...], path: str) -> dict[str, Any]:

@@ -6,38 +6,14 @@ service's clock."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from core.service import GameService, ServiceError
 from db.interface import GameStore
-from db.store import open_store
-from tests import pgserver
 from tests.integration.test_service import GUILD, HOST, FakeClock, nick, started
 
 ROLES = "mafioso=1 doctor=1 villager=2"
 SUB, OTHER = 77, 78
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        return pgserver.fresh_url()
-    return str(tmp_path / "game.db")
-
-
-@pytest.fixture
-async def store(target: str) -> AsyncIterator[GameStore]:
-    s = await open_store(target)
-    yield s
-    await s.close()
 
 
 async def test_R60_a_replacement_racing_the_deadline_in_another_process(

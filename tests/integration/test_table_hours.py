@@ -5,9 +5,7 @@ sense are refused without opening anything."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, time, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -17,7 +15,6 @@ from core.service import GameService, ServiceError
 from db.interface import GameStore
 from db.store import open_store
 from rules.schedule import make_schedule
-from tests import pgserver
 from tests.integration.test_service import HOST, FakeClock
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -27,20 +24,6 @@ ROLES = "mafioso=1 commissar=1 villager=2"
 
 def berlin(month: int, day: int, hh: int, mm: int = 0) -> datetime:
     return datetime(2026, month, day, hh, mm, tzinfo=BERLIN).astimezone(UTC)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        return pgserver.fresh_url()
-    return str(tmp_path / "game.db")
-
-
-@pytest.fixture
-async def store(target: str) -> AsyncIterator[GameStore]:
-    s = await open_store(target)
-    yield s
-    await s.close()
 
 
 async def test_R61_the_hosts_hours_survive_a_restart_and_shape_every_deadline(

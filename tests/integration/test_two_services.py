@@ -29,11 +29,6 @@ from tests.integration.test_service import GUILD, FakeClock, nick, started
 ROLES = "mafioso=1 commissar=1 villager=2"
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 async def stores(
     request: pytest.FixtureRequest, tmp_path: Path
